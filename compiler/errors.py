@@ -1,0 +1,106 @@
+"""One error hierarchy with stable codes.
+
+    BioplanError                      (exit status 2; `code` is a public contract)
+    ├── EmptyQueryError               empty_query
+    ├── NoOperationRecognizedError    no_operation_recognized
+    ├── UnsatisfiableError            unsatisfiable
+    ├── ConstraintViolationError      constraint_violation
+    ├── UnreadableInputError          unreadable_input
+    ├── AmbiguousInputError           ambiguous_input
+    ├── InvalidKnowledgeError         invalid_knowledge
+    ├── OutputExistsError             output_exists
+    ├── TargetUnsupportedError        target_unsupported
+    └── ValidationFailedError         validation_failed
+
+Every error carries a message that names what blocked the request, `hints` that
+say what would unblock it ("to resolve, ..."), and machine-readable `details`.
+Codes are listed in `../shared/spec/plan-report.md`; the last three are
+bioplan's own additions for `compile`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BioplanError(Exception):
+    code: str = "bioplan_error"
+    exit_status: int = 2
+
+    def __init__(self, message: str, hints: list[str] | None = None, details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hints = list(hints or [])
+        self.details = dict(details or {})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "hints": self.hints, "details": self.details}}
+
+    def render(self) -> str:
+        lines = [f"error[{self.code}]: {self.message}"]
+        lines += [f"  hint: {h}" for h in self.hints]
+        return "\n".join(lines)
+
+
+class EmptyQueryError(BioplanError):
+    code = "empty_query"
+
+
+class NoOperationRecognizedError(BioplanError):
+    code = "no_operation_recognized"
+
+
+class UnsatisfiableError(BioplanError):
+    code = "unsatisfiable"
+
+
+class ConstraintViolationError(BioplanError):
+    code = "constraint_violation"
+
+
+class UnreadableInputError(BioplanError):
+    code = "unreadable_input"
+
+
+class AmbiguousInputError(BioplanError):
+    code = "ambiguous_input"
+
+
+class InvalidKnowledgeError(BioplanError):
+    code = "invalid_knowledge"
+
+    def __init__(self, problems: list[str], hints: list[str] | None = None):
+        shown = problems[:20]
+        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        message = f"the knowledge base has {len(problems)} problem(s):\n  " + "\n  ".join(shown) + more
+        super().__init__(message, hints or ["fix the listed files; each problem names its file and key path"],
+                         {"problems": problems})
+
+
+class OutputExistsError(BioplanError):
+    code = "output_exists"
+
+
+class TargetUnsupportedError(BioplanError):
+    code = "target_unsupported"
+
+
+class ValidationFailedError(BioplanError):
+    code = "validation_failed"
+
+
+ERROR_CODES = tuple(
+    cls.code
+    for cls in (
+        EmptyQueryError,
+        NoOperationRecognizedError,
+        UnsatisfiableError,
+        ConstraintViolationError,
+        UnreadableInputError,
+        AmbiguousInputError,
+        InvalidKnowledgeError,
+        OutputExistsError,
+        TargetUnsupportedError,
+        ValidationFailedError,
+    )
+)

@@ -1,0 +1,199 @@
+"""The frozen Knowledge model: datatypes, operations, constraints, tools, motifs, lexicon.
+
+The YAML files under `ontology/` and `motifs/` are validated by the JSON Schemas
+in `compiler/knowledge/schemas/` first, then loaded into these models, then
+checked semantically (`knowledge.checks`). See ontology/README.md for the
+format a domain expert edits.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Aliases(Frozen):
+    """Words a user may write for a term. `en` and `zh` are matched after normalisation."""
+
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+
+# Where a datatype lives in a workflow:
+#  - sample:    one file (or mate pair) per sample, scattered with a {sample} wildcard
+#  - cohort:    one file for the whole study (matrices, tables, reports over all samples)
+#  - reference: one file shared by all samples that the user provides or a rule builds
+Scope = Literal["sample", "cohort", "reference"]
+
+
+class Datatype(Frozen):
+    id: str
+    label: str
+    description: str
+    edam: str | None = None  # e.g. "data_3917"; checked against the edam-ontology package
+    scope: Scope
+    formats: tuple[str, ...] = ()  # physical formats seen in practice; informative only
+    # A reference datatype that the user may supply through config instead of -i
+    # (genome FASTA, GTF, gene set library, classifier database).
+    config_provided: bool = False
+    # Subtyping: a datatype may feed any port that accepts its parent
+    # (trimmed_reads is_a raw_reads: an aligner takes raw or trimmed reads).
+    is_a: str | None = None
+    # Paired-end reads come as two mate files per sample (sample-scope read datatypes only).
+    mates: bool = False
+    # Suggested sources for config_provided datatypes ("Ensembl GRCm39 primary assembly").
+    sources: tuple[str, ...] = ()
+    aliases: Aliases = Aliases()
+
+
+class Port(Frozen):
+    datatype: str
+    description: str = ""
+    optional: bool = False
+
+
+class Operation(Frozen):
+    id: str
+    label: str
+    description: str
+    edam: str | None = None
+    inputs: dict[str, Port]
+    outputs: dict[str, Port]
+    # Data constraints the inputs must satisfy; they become precondition steps.
+    requires: tuple[str, ...] = ()
+    # Context constraints (assays) outside which the operation makes no sense; empty = any.
+    assays: tuple[str, ...] = ()
+    cost: float = 1.0
+    aliases: Aliases = Aliases()
+
+
+ConstraintKind = Literal["organism", "assay", "layout", "data"]
+
+
+class Constraint(Frozen):
+    id: str
+    kind: ConstraintKind
+    label: str
+    description: str
+    # organisms: scientific name, taxon id, genome builds, Ensembl gene id prefix, KEGG code
+    scientific_name: str | None = None
+    taxon_id: int | None = None
+    genome_builds: tuple[str, ...] = ()
+    ensembl_prefix: str | None = None
+    kegg_code: str | None = None
+    # data constraints: how the emitted workflow checks it (a check script under templates/scripts)
+    check: str | None = None
+    # constraints this one cannot hold together with (same kind alternatives)
+    conflicts: tuple[str, ...] = ()
+    aliases: Aliases = Aliases()
+
+
+class Format(Frozen):
+    """A physical file format (formats belong to tool ports, never to datatypes)."""
+
+    id: str  # fastq.gz, bam, tsv, csv, h5ad, vcf.gz, gtf, gff3, fasta, hisat2_index, ...
+    label: str
+    edam: str | None = None  # format_xxxx
+    extensions: tuple[str, ...] = ()
+
+
+class ToolPort(Frozen):
+    # A format id of formats.yaml; an input port may accept alternatives: "tsv|csv".
+    format: str
+    # file name under the step's output directory; may use {sample}
+    path: str | None = None
+    directory: bool = False
+    description: str = ""
+
+
+class Resources(Frozen):
+    threads: int = 1
+    mem_mb: int = 2000
+    runtime: int = 60  # minutes
+    # memory grows with input size (aligner indexes): mem_mb + mem_mb_per_gb_input * GB(input)
+    mem_mb_per_gb_input: int = 0
+
+
+class Software(Frozen):
+    conda: tuple[str, ...]  # pinned conda specs, e.g. "bioconda::fastp=0.23.4"
+    container: str  # biocontainer image with tag
+    version: str
+    version_command: str  # prints the tool version
+
+
+class Tool(Frozen):
+    id: str
+    name: str
+    implements: str  # operation id
+    description: str
+    homepage: str
+    biotools: str | None = None
+    doi: str | None = None
+    citation: str
+    software: Software
+    inputs: dict[str, ToolPort]  # keys: the operation's input port names
+    outputs: dict[str, ToolPort]  # keys: the operation's output port names
+    # context constraints the tool works under; empty = any (e.g. KEGG organisms)
+    supports: tuple[str, ...] = ()
+    # extra data constraints the tool needs beyond its operation's
+    requires: tuple[str, ...] = ()
+    resources: Resources = Resources()
+    # user-tunable parameters with defaults; they land in config.yaml under params.<tool id>
+    params: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    quality: float = 0.5  # ranking prior in [0, 1]: maturity, adoption, fitness for the task
+    templates: dict[str, str]  # target -> template path under templates/
+    scripts: tuple[str, ...] = ()  # step scripts under templates/scripts/ the template uses
+    runnable_offline: bool = True  # false if the tool needs the network at run time
+    aliases: Aliases = Aliases()
+
+
+class Motif(Frozen):
+    id: str
+    label: str
+    description: str
+    operations: tuple[str, ...]  # in pipeline order; `motif --contains--> operation`
+    prior: float = 0.5  # how typical the motif is in practice, in [0, 1]
+    assays: tuple[str, ...] = ()
+    aliases: Aliases = Aliases()
+
+
+class PhraseRule(Frozen):
+    """An intent phrase: a regular expression over the normalised request."""
+
+    pattern: str
+    operations: tuple[str, ...] = ()
+    target: str | None = None
+    constraints: tuple[str, ...] = ()
+    description: str = ""
+
+
+class OutputFormatTerm(Frozen):
+    id: str
+    aliases: Aliases = Aliases()
+
+
+class Lexicon(Frozen):
+    phrases: tuple[PhraseRule, ...] = ()
+    output_formats: tuple[OutputFormatTerm, ...] = ()
+    # words that say "prefer this tool" / "avoid this tool"
+    prefer_markers: Aliases = Aliases()
+    exclude_markers: Aliases = Aliases()
+
+
+class Knowledge(Frozen):
+    datatypes: dict[str, Datatype]
+    formats: dict[str, Format]
+    operations: dict[str, Operation]
+    constraints: dict[str, Constraint]
+    tools: dict[str, Tool]
+    motifs: dict[str, Motif]
+    lexicon: Lexicon
+    content_hash: str  # sha256 over every loaded file; keys caches
+
+    def tools_for(self, operation_id: str) -> list[Tool]:
+        return sorted((t for t in self.tools.values() if t.implements == operation_id), key=lambda t: t.id)

@@ -1,0 +1,157 @@
+"""The frozen models that flow between stages.
+
+    Request (parse) + InputProfile (sniff) -> TaskSpec (spec) -> [Plan] (search, rank)
+    -> BoundPlan (bind) -> Workflow (synthesize) -> files (emit)
+
+Every model is frozen: a stage never mutates its input, it returns a new value.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- parse
+
+
+class Match(Frozen):
+    """One recognised term of the request, with the span it came from (evidence)."""
+
+    kind: Literal["operation", "datatype", "constraint", "tool", "format", "motif", "phrase"]
+    id: str
+    text: str  # the words of the request that matched
+    start: int
+    end: int
+    how: Literal["exact", "alias", "fuzzy", "phrase", "build"] = "alias"
+    score: float = 1.0
+    negated: bool = False  # "not edgeR", "不要 edgeR"
+
+
+class Request(Frozen):
+    query: str
+    normalized: str
+    language: Literal["en", "zh", "mixed"]
+    matches: tuple[Match, ...] = ()
+    operations: tuple[str, ...] = ()  # in order of mention
+    datatypes: tuple[str, ...] = ()  # mentioned datatypes (inputs or targets, decided by spec)
+    constraints: tuple[str, ...] = ()
+    preferred_tools: tuple[str, ...] = ()
+    excluded_tools: tuple[str, ...] = ()
+    output_format: str | None = None
+    unrecognized: tuple[str, ...] = ()  # content words nothing matched (for "did you mean")
+
+
+# --------------------------------------------------------------------------- sniff
+
+
+class Fact(Frozen):
+    """A finding about an input file, with the evidence for it."""
+
+    name: str  # e.g. "integer_counts", "id_namespace", "organism", "paired_mate", "replicates"
+    value: Any
+    evidence: str
+
+
+class SniffedFile(Frozen):
+    path: str  # as the user gave it
+    datatype: str  # datatype id
+    format: str  # format id of ontology/formats.yaml
+    evidence: tuple[str, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    # For FASTQ: sample name and mate (1/2/None) inferred from the file name / read ids.
+    sample: str | None = None
+    mate: int | None = None
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        for f in self.facts:
+            if f.name == name:
+                return f.value
+        return default
+
+
+class InputProfile(Frozen):
+    files: tuple[SniffedFile, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- spec
+
+WorkflowType = Literal["single_step", "linear", "multi_branch", "multi_branch_join"]
+
+
+class TargetOutput(Frozen):
+    semantic_type: str
+    format: str | None = None
+
+
+class SpecInput(Frozen):
+    path: str
+    datatype: str
+    format: str
+    evidence: tuple[str, ...] = ()
+    sample: str | None = None
+    mate: int | None = None
+
+
+class TaskSpec(Frozen):
+    query: str
+    input_types: tuple[str, ...]
+    inputs: tuple[SpecInput, ...] = ()
+    target_output: TargetOutput
+    constraints: dict[str, str] = Field(default_factory=dict)  # organism/assay/layout -> value
+    constraint_ids: tuple[str, ...] = ()
+    required_operations: tuple[str, ...] = ()
+    preferred_tools: tuple[str, ...] = ()
+    excluded_tools: tuple[str, ...] = ()
+    workflow_type: WorkflowType = "linear"
+    # facts that hold on the data (e.g. counts are raw integers), keyed by constraint id
+    data_facts: dict[str, bool] = Field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    evidence: tuple[Match, ...] = ()
+    max_hops: int = 8
+
+
+# --------------------------------------------------------------------------- plan
+
+
+class PlanStep(Frozen):
+    id: str
+    operation: str
+    tool: str | None = None
+    inputs: dict[str, str]  # port -> datatype
+    outputs: dict[str, str]
+    preconditions: tuple[str, ...] = ()
+    # port -> producing step id, or "input:<path>" / "config:<datatype>"
+    sources: dict[str, str] = Field(default_factory=dict)
+
+
+class Pruned(Frozen):
+    kind: Literal["operation", "tool", "plan", "datatype"]
+    id: str
+    reason: str
+
+
+class Plan(Frozen):
+    rank: int = 0
+    score: float = 0.0
+    cost: float = 0.0
+    motif: str | None = None
+    steps: tuple[PlanStep, ...]
+    edges: tuple[tuple[str, str], ...]
+    config_inputs: tuple[str, ...] = ()  # reference datatypes the user supplies through config
+    score_terms: dict[str, float] = Field(default_factory=dict)
+    depth: int = 0
+
+
+class PlanResult(Frozen):
+    spec: TaskSpec
+    anchors: tuple[str, ...]
+    plans: tuple[Plan, ...]
+    pruned: tuple[Pruned, ...] = ()
+    warnings: tuple[str, ...] = ()
