@@ -112,6 +112,7 @@ class TaskSpec(Frozen):
     workflow_type: WorkflowType = "linear"
     # facts that hold on the data (e.g. counts are raw integers), keyed by constraint id
     data_facts: dict[str, bool] = Field(default_factory=dict)
+    condition_column: str | None = None  # of the sample sheet, as sniffed
     warnings: tuple[str, ...] = ()
     evidence: tuple[Match, ...] = ()
     max_hops: int = 8

@@ -1,0 +1,119 @@
+"""Thin click commands over the library (bioplan.compile); no logic lives here."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from bioplan import __version__
+from bioplan.errors import BioplanError
+
+
+def _fail(exc: BioplanError, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(exc.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(exc.render(), err=True)
+    sys.exit(exc.exit_status)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="bioplan")
+def main() -> None:
+    """bioplan: compile a bioinformatics request and its input files into a workflow."""
+
+
+_query = click.argument("query", required=False, default="")
+_inputs = click.option("-i", "--input", "inputs", multiple=True, metavar="FILE", help="An input file (repeatable).")
+_top = click.option("--top", "top_k", default=3, show_default=True, help="How many ranked plans to keep.")
+_hops = click.option("--max-hops", default=8, show_default=True, help="Longest chain of operations allowed.")
+
+
+@main.command()
+@_query
+@_inputs
+@click.option("--json", "as_json", is_flag=True, help="Print the plan report as JSON.")
+@click.option("--emit", type=click.Choice(["report", "spec", "plan", "workflow"]), default="report",
+              help="Dump one stage's output instead of the report.")
+@_top
+@_hops
+def plan(query, inputs, as_json, emit, top_k, max_hops):
+    """Plan QUERY without writing a workflow: task spec, ranked plans, what was pruned and why."""
+    from bioplan.compile import plan_request
+    from bioplan.report import report, text_report
+
+    try:
+        result = plan_request(query, list(inputs), top_k=top_k, max_hops=max_hops)
+        if emit == "spec":
+            click.echo(result.spec.model_dump_json(indent=2))
+        elif emit == "plan":
+            click.echo(json.dumps([p.model_dump(mode="json") for p in result.plans], indent=2))
+        elif emit == "workflow":
+            from bioplan.codegen.ir import synthesize
+            from bioplan.knowledge.load import load_knowledge
+
+            click.echo(synthesize(load_knowledge(), result.spec, result.plans[0]).model_dump_json(indent=2))
+        elif as_json:
+            click.echo(json.dumps(report(result), indent=2, ensure_ascii=False))
+        else:
+            click.echo(text_report(result))
+    except BioplanError as exc:
+        _fail(exc, as_json)
+
+
+@main.command()
+@_query
+@_inputs
+@click.option("-o", "--output", required=True, metavar="PATH", help="The Snakefile to write (files go beside it).")
+@click.option("--target", type=click.Choice(["snakemake"]), default="snakemake", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+@click.option("--no-validate", is_flag=True, help="Skip the `snakemake -n` pre-check.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_top
+@_hops
+def compile(query, inputs, output, target, force, no_validate, as_json, top_k, max_hops):  # noqa: A001
+    """Compile QUERY and its input files into a workflow at PATH."""
+    from bioplan.compile import compile_request
+    from bioplan.report import plan_json
+
+    try:
+        res = compile_request(query, list(inputs), output, target=target, force=force,
+                              validate=not no_validate, top_k=top_k, max_hops=max_hops)
+    except BioplanError as exc:
+        _fail(exc, as_json)
+        return
+    if as_json:
+        click.echo(json.dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
+                               "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes}, indent=2))
+        return
+    click.echo(f"wrote {res.snakefile} ({len(res.files)} files)")
+    for s in res.plan.steps:
+        click.echo(f"  {s.id:<28} {s.tool}")
+    for c in res.checks:
+        click.echo(f"pre-check {c.name}: {'ok' if c.ok else 'FAILED'}")
+    if res.plan.config_inputs:
+        click.echo("supply in config/config.yaml: " + ", ".join(f"references.{c}" for c in res.plan.config_inputs))
+    for n in res.notes:
+        click.echo(f"note: {n}")
+    for w in res.result.warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+@main.command("check-knowledge")
+def check_knowledge():
+    """Validate the knowledge base (JSON Schema + semantic checks) and summarise it."""
+    from bioplan.knowledge.load import load_knowledge
+
+    try:
+        k = load_knowledge(use_cache=False)
+    except BioplanError as exc:
+        _fail(exc, False)
+        return
+    click.echo(f"ok: {len(k.datatypes)} datatypes, {len(k.operations)} operations, {len(k.constraints)} constraints, "
+               f"{len(k.tools)} tools, {len(k.motifs)} motifs, {len(k.formats)} formats")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,305 @@
+"""The target-neutral Workflow IR and the synthesize stage (BoundPlan -> Workflow).
+
+Everything a generator needs is decided here, on the IR: file patterns,
+per-sample (scatter) vs cohort (gather) vs reference steps, mates, params
+backed by config, resources, software, logs, and precondition check steps that
+run before the step they guard. Generators only lower this IR to their syntax.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from bioplan.knowledge.models import Knowledge
+from bioplan.models import Plan, PlanStep, TaskSpec
+
+Scope = Literal["sample", "cohort", "reference"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FileRef(Frozen):
+    """Where a file comes from: a step's output pattern, a config entry or a sample sheet column."""
+
+    kind: Literal["result", "config_input", "config_reference", "samplesheet"]
+    path: str = ""  # result pattern (may contain {sample}); config/sample sheet key otherwise
+    per_sample: bool = False
+    gathered: bool = False  # a list over all samples (expand) where the consumer is a cohort step
+    directory: bool = False
+
+
+class IOPort(Frozen):
+    name: str  # rule-level name: the op port, or port_1/port_2 for mates
+    port: str  # the operation's port
+    datatype: str
+    format: str
+    ref: FileRef
+
+
+class WorkflowStep(Frozen):
+    id: str  # rule / process name
+    kind: Literal["tool", "check"]
+    operation: str | None
+    tool: str | None
+    scope: Scope
+    inputs: tuple[IOPort, ...]
+    outputs: tuple[IOPort, ...]
+    log: str
+    benchmark: str | None
+    threads: int
+    mem_mb: int
+    runtime: int
+    params: tuple[tuple[str, str], ...]  # name -> config dotted path ("params.pydeseq2.alpha") or "@samples"
+    env: str  # env file name under envs/
+    container: str
+    template: str  # template path (tool) or "snakemake/_check.smk.j2"
+    script: str | None = None  # check script for check steps
+    constraint: str | None = None  # check steps: the constraint it checks
+    guards: str | None = None  # check steps: the step id it runs before
+    paired: bool = False
+
+
+class Software(Frozen):
+    env: str
+    conda: tuple[str, ...]
+    container: str
+
+
+class ConfigInput(Frozen):
+    key: str
+    datatype: str
+    section: Literal["inputs", "references"]
+    path: str  # relative to the workflow directory, or "" when the user must fill it in
+    format: str | None
+    hint: str
+
+
+class Workflow(Frozen):
+    name: str
+    query: str
+    layout: Literal["paired", "single"] | None
+    organism: dict[str, Any] | None
+    steps: tuple[WorkflowStep, ...]
+    targets: tuple[FileRef, ...]
+    config_inputs: tuple[ConfigInput, ...]
+    params: dict[str, dict[str, Any]]  # tool id -> param -> default
+    software: tuple[Software, ...]
+    samples: tuple[dict[str, str], ...]  # rows of config/samples.tsv (empty: no per-sample inputs)
+    sample_columns: tuple[str, ...]
+    condition_column: str | None
+    scripts: tuple[str, ...]  # step scripts copied into scripts/
+    has_samples: bool
+
+
+CHECK_ENV = Software(
+    env="bioplan_checks.yaml",
+    conda=("conda-forge::python=3.12", "conda-forge::pandas=2.2.3"),
+    container="docker://quay.io/biocontainers/pandas:2.2.1",
+)
+
+
+def _ext(fmt: str) -> str:
+    return {"fastq.gz": "fastq.gz", "fastq": "fastq", "fasta": "fa", "fasta.gz": "fa.gz"}.get(fmt, fmt)
+
+
+def _rel(path: str, workdir: str | None) -> str:
+    if workdir is None:
+        return path
+    absolute = os.path.abspath(path)
+    rel = os.path.relpath(absolute, os.path.abspath(workdir))
+    return absolute if rel.startswith(".." + os.sep + ".." + os.sep + ".." + os.sep) else rel
+
+
+def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None) -> Workflow:
+    """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths)."""
+    paired = spec.constraints.get("layout") == "paired"
+    steps_by_id = {s.id: s for s in plan.steps}
+    has_samples = any(knowledge.datatypes[i.datatype].scope == "sample" for i in spec.inputs) or any(
+        knowledge.datatypes[dt].scope == "sample"
+        for s in plan.steps for src, dt in ((s.sources.get(p), d) for p, d in s.inputs.items())
+        if src and src.startswith("input:"))
+    # per step: its scope
+    scope: dict[str, Scope] = {}
+    for s in plan.steps:
+        out_scopes = {knowledge.datatypes[d].scope for d in s.outputs.values()}
+        scope[s.id] = "sample" if "sample" in out_scopes else ("reference" if out_scopes == {"reference"} else "cohort")
+
+    out_refs: dict[tuple[str, str], FileRef] = {}  # (step, port) -> FileRef
+    out_ports: dict[str, list[IOPort]] = {}
+    config_inputs: dict[str, ConfigInput] = {}
+    software: dict[str, Software] = {}
+    params: dict[str, dict[str, Any]] = {}
+    scripts: list[str] = []
+    wsteps: list[WorkflowStep] = []
+
+    def mates(dt: str) -> list[int | None]:
+        return [1, 2] if knowledge.datatypes[dt].mates and paired else [None]
+
+    for s in _ordered(plan):
+        tool = knowledge.tools[s.tool]
+        sc = scope[s.id]
+        base = f"results/{s.id}/{{sample}}" if sc == "sample" else f"results/{s.id}"
+        outputs: list[IOPort] = []
+        for port, tp in tool.outputs.items():
+            dt = s.outputs.get(port)
+            for mate in (mates(dt) if dt else [None]):
+                name = port if mate is None else f"{port}_{mate}"
+                fname = tp.path or f"{name}.{_ext(tp.format)}"
+                if mate is not None or (dt and knowledge.datatypes[dt].mates):
+                    fname = f"{name}.{_ext(tp.format)}"
+                ref = FileRef(kind="result", path=f"{base}/{fname}", per_sample=sc == "sample", directory=tp.directory)
+                outputs.append(IOPort(name=name, port=port, datatype=dt or "", format=tp.format, ref=ref))
+                out_refs[(s.id, name)] = ref
+        out_ports[s.id] = outputs
+        inputs: list[IOPort] = []
+        for port, tp in tool.inputs.items():
+            dt = s.inputs.get(port)
+            source = s.sources.get(port)
+            op_port = knowledge.operations[s.operation].inputs[port]
+            if dt is None:  # an optional port the tool uses: from config
+                dt = op_port.datatype
+                source = f"config:{dt}"
+            if source.startswith("input:") or source.startswith("config:"):
+                given = [i for i in spec.inputs if i.datatype == dt]
+                dtype = knowledge.datatypes[dt]
+                if dtype.scope == "sample":
+                    for mate in mates(dt):
+                        col = ("fastq" if mate is None else f"fastq_{mate}") if dtype.mates else dt
+                        name = port if mate is None else f"{port}_{mate}"
+                        ref = FileRef(kind="samplesheet", path=col, per_sample=sc == "sample",
+                                      gathered=sc != "sample")
+                        inputs.append(IOPort(name=name, port=port, datatype=dt, format=tp.format, ref=ref))
+                    continue
+                section = "inputs" if given else "references"
+                if dt not in config_inputs:
+                    config_inputs[dt] = ConfigInput(
+                        key=dt, datatype=dt, section=section,
+                        path=_rel(given[0].path, workdir) if given else "",
+                        format=given[0].format if given else tp.format.split("|")[0],
+                        hint="; ".join(dtype.sources) or dtype.description)
+                kind = "config_input" if given else "config_reference"
+                inputs.append(IOPort(name=port, port=port, datatype=dt, format=tp.format,
+                                     ref=FileRef(kind=kind, path=dt)))
+                continue
+            producer = steps_by_id[source]
+            prod_ports = [p for p in out_ports[producer.id] if p.port in producer.outputs
+                          and producer.outputs[p.port] == dt]
+            for p in prod_ports:
+                name = p.name.replace(p.port, port, 1)
+                gathered = p.ref.per_sample and sc != "sample"
+                ref = p.ref.model_copy(update={"gathered": gathered})
+                inputs.append(IOPort(name=name, port=port, datatype=dt, format=p.format, ref=ref))
+        env = f"{tool.id}.yaml"
+        software[env] = Software(env=env, conda=tool.software.conda, container=f"docker://{tool.software.container}")
+        params[tool.id] = dict(tool.params)
+        step_params = [(name, f"params.{tool.id}.{name}") for name in tool.params]
+        if any(p.ref.gathered for p in inputs):
+            step_params.append(("samples", "@samples"))
+        scripts += [sc_ for sc_ in tool.scripts if sc_ not in scripts]
+        log = f"logs/{s.id}/{{sample}}.log" if sc == "sample" else f"logs/{s.id}.log"
+        bench = f"benchmarks/{s.id}/{{sample}}.tsv" if sc == "sample" else f"benchmarks/{s.id}.tsv"
+        # precondition checks run first and gate the step
+        check_inputs: list[IOPort] = []
+        for constraint in s.preconditions:
+            con = knowledge.constraints.get(constraint)
+            if con is None or not con.check:
+                continue
+            cid = f"check_{constraint.removeprefix('requires_')}_{s.id}"
+            ok = FileRef(kind="result", path=(f"results/checks/{cid}/{{sample}}.ok" if sc == "sample"
+                                              else f"results/checks/{cid}.ok"), per_sample=sc == "sample")
+            wsteps.append(WorkflowStep(
+                id=cid, kind="check", operation=None, tool=None, scope=sc,
+                inputs=tuple(inputs),
+                outputs=(IOPort(name="ok", port="ok", datatype="", format="txt", ref=ok),),
+                log=f"logs/checks/{cid}/{{sample}}.log" if sc == "sample" else f"logs/checks/{cid}.log",
+                benchmark=None, threads=1, mem_mb=1000, runtime=10,
+                params=(("constraint", constraint), ("guarded_step", s.id), ("datatypes", "@datatypes"),
+                        ("condition_column", "@condition_column")),
+                env=CHECK_ENV.env, container=CHECK_ENV.container, template="snakemake/_check.smk.j2",
+                script=f"{con.check}.py", constraint=constraint, guards=s.id, paired=paired))
+            software[CHECK_ENV.env] = CHECK_ENV
+            if f"{con.check}.py" not in scripts:
+                scripts.append(f"{con.check}.py")
+            check_inputs.append(IOPort(name=cid, port=cid, datatype="", format="txt", ref=ok))
+        mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _input_gb(spec, s)
+        wsteps.append(WorkflowStep(
+            id=s.id, kind="tool", operation=s.operation, tool=tool.id, scope=sc,
+            inputs=tuple(inputs + check_inputs), outputs=tuple(outputs), log=log, benchmark=bench,
+            threads=tool.resources.threads, mem_mb=int(mem), runtime=tool.resources.runtime,
+            params=tuple(step_params), env=env, container=f"docker://{tool.software.container}",
+            template=tool.templates["snakemake"], paired=paired))
+
+    targets = []
+    consumed = {src for s in plan.steps for src in s.sources.values()}
+    for s in plan.steps:
+        if s.id in consumed:
+            continue
+        for p in out_ports[s.id]:
+            if p.datatype:
+                targets.append(p.ref.model_copy(update={"gathered": p.ref.per_sample}))
+    samples, columns, condition = _sample_rows(knowledge, spec, workdir)
+    organism = None
+    org_id = next((c for c in spec.constraint_ids if knowledge.constraints.get(c) and
+                   knowledge.constraints[c].kind == "organism"), None)
+    if org_id:
+        con = knowledge.constraints[org_id]
+        organism = {"id": org_id, "scientific_name": con.scientific_name, "kegg_code": con.kegg_code,
+                    "ensembl_prefix": con.ensembl_prefix, "taxon_id": con.taxon_id}
+    return Workflow(
+        name="bioplan_workflow", query=spec.query, layout=spec.constraints.get("layout"), organism=organism,
+        steps=tuple(wsteps), targets=tuple(targets),
+        config_inputs=tuple(sorted(config_inputs.values(), key=lambda c: (c.section, c.key))),
+        params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),
+        samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
+        scripts=tuple(sorted(scripts)), has_samples=has_samples)
+
+
+def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
+    total = 0
+    for port, src in step.sources.items():
+        if src.startswith("input:"):
+            for i in spec.inputs:
+                if i.datatype == step.inputs[port]:
+                    try:
+                        total += os.path.getsize(i.path)
+                    except OSError:
+                        pass
+    return -(-total // (1 << 30))  # ceil to whole GB
+
+
+def _ordered(plan: Plan) -> list[PlanStep]:
+    ids = [s.id for s in plan.steps]
+    deps = {s.id: {src for src in s.sources.values() if src in ids} for s in plan.steps}
+    order: list[str] = []
+    while len(order) < len(ids):
+        order.append(sorted(i for i in ids if i not in order and deps[i] <= set(order))[0])
+    by = {s.id: s for s in plan.steps}
+    return [by[i] for i in order]
+
+
+def _sample_rows(knowledge: Knowledge, spec: TaskSpec, workdir: str | None):
+    """Rows of config/samples.tsv from the per-sample input files (FASTQ mates, BAMs)."""
+    per_sample = [i for i in spec.inputs if knowledge.datatypes[i.datatype].scope == "sample"]
+    if not per_sample:
+        return [], [], _condition_column(spec)
+    rows: dict[str, dict[str, str]] = {}
+    columns: list[str] = ["sample"]
+    for i in sorted(per_sample, key=lambda x: (x.sample or x.path, x.mate or 0)):
+        name = i.sample or os.path.basename(i.path)
+        dtype = knowledge.datatypes[i.datatype]
+        col = ("fastq" if i.mate is None else f"fastq_{i.mate}") if dtype.mates else i.datatype
+        rows.setdefault(name, {"sample": name})[col] = _rel(i.path, workdir)
+        if col not in columns:
+            columns.append(col)
+    return [rows[k] for k in sorted(rows)], columns, _condition_column(spec)
+
+
+def _condition_column(spec: TaskSpec) -> str | None:
+    if spec.condition_column:
+        return spec.condition_column
+    return "condition" if any(i.datatype == "sample_metadata" for i in spec.inputs) else None

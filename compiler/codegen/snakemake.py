@@ -1,0 +1,229 @@
+"""Snakemake generator: Workflow IR -> files of a Snakemake workflow.
+
+Layout written beside the Snakefile (snakemake-workflows conventions):
+    Snakefile, rules/common.smk, rules/<step>.smk, envs/<tool>.yaml, scripts/,
+    schemas/{config,samples}.schema.yaml, config/config.yaml, config/samples.tsv,
+    profiles/{default,slurm}/config.yaml, README.md
+Each `*_expr` method lowers one IR node to Python source for a rule; templates
+receive only these prepared strings (StrictUndefined).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from bioplan import __version__
+from bioplan.codegen.ir import FileRef, IOPort, Workflow, WorkflowStep
+from bioplan.paths import templates_dir
+
+
+def q(text: str) -> str:
+    """A Python string literal (double quotes, escapes for quotes/backslashes/control chars)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _env(loader_root: Path) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(loader_root)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+class PreparedStep:
+    """The `step` object a tool template sees (see templates/README.md)."""
+
+    def __init__(self, **values: Any):
+        self.__dict__.update(values)
+
+    def script(self, name: str) -> str:
+        return q(f"../scripts/{name}")
+
+
+class SnakemakeGenerator:
+    target = "snakemake"
+
+    def __init__(self, knowledge):
+        self.knowledge = knowledge
+        self.env = _env(templates_dir())
+
+    # ------------------------------------------------------------ lowering of IR nodes
+    def ref_expr(self, ref: FileRef, consumer_scope: str) -> str:
+        if ref.kind == "result":
+            if ref.per_sample and consumer_scope != "sample":
+                return f"expand({q(ref.path)}, sample=SAMPLES)"
+            return q(ref.path)
+        if ref.kind == "config_input":
+            return f'config["inputs"][{q(ref.path)}]'
+        if ref.kind == "config_reference":
+            return f'config["references"][{q(ref.path)}]'
+        if ref.kind == "samplesheet":
+            if consumer_scope == "sample":
+                return f"sample_file({q(ref.path)})"
+            return f"all_sample_files({q(ref.path)})"
+        raise AssertionError(ref.kind)
+
+    def output_expr(self, port: IOPort) -> str:
+        path = q(port.ref.path)
+        return f"directory({path})" if port.ref.directory else path
+
+    def param_expr(self, step: WorkflowStep, value: str) -> str:
+        if value.startswith("params."):
+            _, tool, name = value.split(".", 2)
+            return f'config["params"][{q(tool)}][{q(name)}]'
+        if value == "@samples":
+            return "SAMPLES"
+        if value == "@datatypes":
+            mapping = {p.name: p.datatype for p in step.inputs if p.datatype}
+            return "{" + ", ".join(f"{q(k)}: {q(v)}" for k, v in sorted(mapping.items())) + "}"
+        if value == "@condition_column":
+            return 'config["condition_column"]'
+        return q(value)
+
+    def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedStep:
+        tool = self.knowledge.tools[step.tool] if step.tool else None
+        return PreparedStep(
+            rule=step.id,
+            inputs=[(p.name, self.ref_expr(p.ref, step.scope)) for p in step.inputs],
+            outputs=[(p.name, self.output_expr(p)) for p in step.outputs],
+            log=q(step.log),
+            benchmark=q(step.benchmark) if step.benchmark else None,
+            conda=q(f"../envs/{step.env}"),
+            container=q(step.container),
+            threads=step.threads,
+            resources=[
+                ("mem_mb", f"lambda wildcards, attempt: {step.mem_mb} * attempt"),
+                ("runtime", f"lambda wildcards, attempt: {step.runtime} * attempt"),
+            ],
+            params=[(name, self.param_expr(step, value)) for name, value in step.params],
+            paired=step.paired,
+            gathered=[p.name for p in step.inputs if p.ref.gathered],
+            tool=tool,
+            organism=workflow.organism,
+            check_script=q(f"../scripts/{step.script}") if step.script else None,
+            constraint=step.constraint,
+            guards=step.guards,
+        )
+
+    def rule_source(self, workflow: Workflow, step: WorkflowStep) -> str:
+        template = self.env.get_template(step.template)
+        return template.render(step=self.prepare(workflow, step)).strip() + "\n"
+
+    # ------------------------------------------------------------ files
+    def files(self, workflow: Workflow) -> dict[str, str | bytes]:
+        files: dict[str, str | bytes] = {}
+        rule_files: dict[str, list[str]] = {}
+        for step in workflow.steps:
+            owner = step.guards or step.id
+            rule_files.setdefault(owner, []).append(self.rule_source(workflow, step))
+        order = [s.id for s in workflow.steps if s.kind == "tool"]
+        for owner in order:
+            files[f"rules/{owner}.smk"] = "\n\n".join(rule_files[owner])
+        files["Snakefile"] = self.snakefile(workflow, order)
+        files["rules/common.smk"] = self.common(workflow)
+        for sw in workflow.software:
+            files[f"envs/{sw.env}"] = self.conda_env(sw.conda)
+        for script in workflow.scripts:
+            files[f"scripts/{script}"] = (templates_dir() / "scripts" / script).read_text(encoding="utf-8")
+        files["schemas/config.schema.yaml"] = self.config_schema(workflow)
+        files["config/config.yaml"] = self.config(workflow)
+        if workflow.has_samples:
+            files["schemas/samples.schema.yaml"] = self.samples_schema(workflow)
+            files["config/samples.tsv"] = self.samples_tsv(workflow)
+        files["profiles/default/config.yaml"] = self.profile_default(workflow)
+        files["profiles/slurm/config.yaml"] = self.profile_slurm(workflow)
+        files["README.md"] = self.readme(workflow)
+        return dict(sorted(files.items()))
+
+    def render_skeleton(self, name: str, **values: Any) -> str:
+        return self.env.get_template(f"skeleton/snakemake/{name}").render(version=__version__, **values)
+
+    def snakefile(self, workflow: Workflow, order: list[str]) -> str:
+        return self.render_skeleton("Snakefile.j2", workflow=workflow, rule_files=[f"rules/{o}.smk" for o in order])
+
+    def final_targets(self, workflow: Workflow) -> list[str]:
+        return [self.ref_expr(t, "cohort") for t in workflow.targets]
+
+    def common(self, workflow: Workflow) -> str:
+        return self.render_skeleton("common.smk.j2", workflow=workflow, targets=self.final_targets(workflow), q=q)
+
+    def conda_env(self, deps: tuple[str, ...]) -> str:
+        body = {"channels": ["conda-forge", "bioconda", "nodefaults"], "dependencies": list(deps)}
+        return yaml.safe_dump(body, sort_keys=False)
+
+    def config(self, workflow: Workflow) -> str:
+        return self.render_skeleton("config.yaml.j2", workflow=workflow, dump=_yaml_scalar)
+
+    def config_schema(self, workflow: Workflow) -> str:
+        inputs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "inputs"}
+        refs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "references"}
+        params = {tool: {"type": "object", "properties": {k: _json_type(v) for k, v in p.items()},
+                         "required": sorted(p)} for tool, p in workflow.params.items()}
+        schema: dict[str, Any] = {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "description": "bioplan workflow configuration",
+            "type": "object",
+            "properties": {
+                "inputs": {"type": "object", "properties": inputs, "required": sorted(inputs)},
+                "references": {"type": "object", "properties": refs, "required": sorted(refs)},
+                "params": {"type": "object", "properties": params, "required": sorted(params)},
+            },
+            "required": ["inputs", "references", "params"],
+        }
+        if workflow.has_samples:
+            schema["properties"]["samples"] = {"type": "string", "minLength": 1}
+            schema["required"].append("samples")
+        if workflow.condition_column:
+            schema["properties"]["condition_column"] = {"type": "string", "minLength": 1}
+            schema["required"].append("condition_column")
+        return yaml.safe_dump(schema, sort_keys=False)
+
+    def samples_schema(self, workflow: Workflow) -> str:
+        props: dict[str, Any] = {"sample": {"type": "string", "minLength": 1, "description": "sample name"}}
+        for col in workflow.sample_columns[1:]:
+            props[col] = {"type": "string", "minLength": 1, "description": f"path to the {col} file"}
+        schema = {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "description": "one row per sample",
+            "type": "object",
+            "properties": props,
+            "required": list(workflow.sample_columns),
+        }
+        return yaml.safe_dump(schema, sort_keys=False)
+
+    def samples_tsv(self, workflow: Workflow) -> str:
+        lines = ["\t".join(workflow.sample_columns)]
+        for row in workflow.samples:
+            lines.append("\t".join(row.get(c, "") for c in workflow.sample_columns))
+        return "\n".join(lines) + "\n"
+
+    def profile_default(self, workflow: Workflow) -> str:
+        return self.render_skeleton("profile_default.yaml.j2", workflow=workflow)
+
+    def profile_slurm(self, workflow: Workflow) -> str:
+        return self.render_skeleton("profile_slurm.yaml.j2", workflow=workflow)
+
+    def readme(self, workflow: Workflow) -> str:
+        return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge)
+
+
+def _json_type(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int):
+        return {"type": "integer"}
+    if isinstance(value, float):
+        return {"type": "number"}
+    if value is None:
+        return {}
+    return {"type": "string"}
+
+
+def _yaml_scalar(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, width=10_000).strip().removesuffix("...").strip()

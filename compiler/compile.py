@@ -1,0 +1,173 @@
+"""The library API: the stages in their fixed order.
+
+    plan_request:    parse -> sniff -> spec -> search/rank -> bind      (bioplan plan)
+    compile_request: plan_request -> synthesize -> emit -> pre-check -> atomic write (bioplan compile)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bioplan import __version__
+from bioplan.codegen.ir import Workflow, synthesize
+from bioplan.codegen.snakemake import SnakemakeGenerator
+from bioplan.errors import (
+    BioplanError,
+    OutputExistsError,
+    TargetUnsupportedError,
+    ValidationFailedError,
+)
+from bioplan.knowledge.load import load_knowledge
+from bioplan.knowledge.models import Knowledge
+from bioplan.models import Plan, PlanResult, Pruned
+from bioplan.planner.bind import bind_plan
+from bioplan.planner.plan import search_plans
+from bioplan.request.parse import parse_request
+from bioplan.request.sniff import sniff_inputs
+from bioplan.request.spec import build_spec
+from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
+
+TARGETS = ("snakemake",)
+
+
+def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
+    return {c.ensembl_prefix: c.id for c in knowledge.constraints.values() if c.ensembl_prefix}
+
+
+def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = None, top_k: int = 3,
+                 max_hops: int = 8) -> PlanResult:
+    knowledge = knowledge or load_knowledge()
+    request = parse_request(query, knowledge)
+    profile = sniff_inputs(list(inputs), organism_prefixes(knowledge))
+    spec = build_spec(request, profile, knowledge, max_hops=max_hops)
+    result = search_plans(knowledge, spec, top_k=top_k)
+    bound: list[Plan] = []
+    pruned: list[Pruned] = list(result.pruned)
+    first_error: BioplanError | None = None
+    for plan in result.plans:
+        try:
+            b, tool_pruned = bind_plan(knowledge, spec, plan)
+        except BioplanError as exc:  # a plan no tool combination runs is dropped, with its reason
+            first_error = first_error or exc
+            pruned.append(Pruned(kind="plan", id="+".join(s.id for s in plan.steps), reason=exc.message))
+            continue
+        bound.append(b)
+        pruned.extend(p for p in tool_pruned if p not in pruned)
+    if not bound:
+        raise first_error  # type: ignore[misc]
+    bound = [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(bound)]
+    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned))})
+
+
+@dataclass
+class CompileResult:
+    output_dir: Path
+    snakefile: Path
+    files: list[str]
+    plan: Plan
+    result: PlanResult
+    checks: list[CheckResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path) -> tuple[Workflow, dict]:
+    if target not in TARGETS:
+        raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
+    workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir))
+    return workflow, SnakemakeGenerator(knowledge).files(workflow)
+
+
+def _write_tree(root: Path, files: dict) -> None:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        path.write_bytes(data)
+        if rel.startswith("scripts/"):
+            path.chmod(0o644)
+
+
+def _precheck(stage: Path, workflow: Workflow) -> CheckResult:
+    """`snakemake -n` on a scratch copy where references the user must still supply exist as empty files."""
+    scratch = Path(tempfile.mkdtemp(prefix=".bioplan-check-", dir=stage.parent))
+    try:
+        shutil.copytree(stage, scratch, dirs_exist_ok=True)
+        import yaml
+
+        config = yaml.safe_load((scratch / "config" / "config.yaml").read_text())
+        for key, path in (config.get("references") or {}).items():
+            p = scratch / path
+            if not p.exists():
+                p.parent.mkdir(parents=True, exist_ok=True)
+                directory = any(s for s in workflow.config_inputs if s.key == key and s.format in (
+                    "kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index"))
+                p.mkdir(exist_ok=True) if directory else p.touch()
+        return validate_workflow(scratch, ("dry_run",))[0]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def compile_request(query: str, inputs: list[str], output: str, target: str = "snakemake", force: bool = False,
+                    validate: bool = True, top_k: int = 3, max_hops: int = 8,
+                    knowledge: Knowledge | None = None) -> CompileResult:
+    knowledge = knowledge or load_knowledge()
+    out = Path(output)
+    out_dir = out if (output.endswith(os.sep) or out.is_dir()) else out.parent
+    snakefile_name = "Snakefile" if out_dir == out else out.name
+    if snakefile_name != "Snakefile":
+        raise TargetUnsupportedError(
+            f"-o {output}: the Snakemake target writes a file named 'Snakefile'",
+            [f"use -o {out_dir / 'Snakefile'}"])
+    out_dir = out_dir if str(out_dir) else Path(".")
+    result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops)
+
+    tried: list[str] = []
+    for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
+        workflow, files = emit_files(knowledge, result, plan, target, out_dir)
+        clashes = sorted(rel for rel in files if (out_dir / rel).exists())
+        if clashes and not force:
+            raise OutputExistsError(
+                f"{out_dir} already holds files bioplan would overwrite: {', '.join(clashes[:5])}"
+                + (" ..." if len(clashes) > 5 else ""),
+                ["pass --force to overwrite them, or choose another -o directory"], {"files": clashes})
+        out_dir.parent.mkdir(parents=True, exist_ok=True) if out_dir.parent != out_dir else None
+        stage = Path(tempfile.mkdtemp(prefix=".bioplan-stage-", dir=out_dir.resolve().parent))
+        try:
+            _write_tree(stage, files)
+            checks: list[CheckResult] = []
+            if validate:
+                check = _precheck(stage, workflow)
+                checks.append(check)
+                if not check.ok:
+                    tried.append(f"plan {plan.rank}: snakemake -n failed:\n{check.output[-2000:]}")
+                    continue
+            _install(stage, out_dir, files)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+        notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
+        return CompileResult(out_dir, out_dir / "Snakefile", sorted(files), plan, result, checks, notes + tried)
+    raise ValidationFailedError(
+        "the emitted workflow failed `snakemake -n` for the best plan and the next-ranked one",
+        ["this is a bug in bioplan's knowledge or templates; please report it with the request",
+         "use --no-validate to write the workflow anyway and inspect it"],
+        {"attempts": tried})
+
+
+def _install(stage: Path, out_dir: Path, files: dict) -> None:
+    """Move the staged tree into place: a fresh directory by one rename, else file by file."""
+    if not out_dir.exists():
+        os.replace(stage, out_dir)
+        stage.mkdir()  # the caller removes it
+        return
+    for rel in files:
+        dest = out_dir / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(stage / rel, dest)
+
+
+def version() -> str:
+    return __version__

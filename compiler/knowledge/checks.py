@@ -1,0 +1,245 @@
+"""Semantic checks of the knowledge graph (after JSON Schema).
+
+Each check is a small function returning problems as "file: key/path: what; to
+resolve, ..." strings; `semantic_problems` runs them all and collects every
+problem (cwltool-style) instead of stopping at the first.
+
+Edge kinds and their domain/range:
+    tool      --implements--> operation
+    operation --accepts-----> datatype      (input ports)
+    operation --produces----> datatype      (output ports)
+    operation --requires----> constraint    (kind data or layout)
+    operation --applies_in--> constraint    (kind assay)
+    tool      --supports----> constraint    (organism, assay or layout)
+    tool      --requires----> constraint    (kind data)
+    motif     --contains----> operation
+    datatype  --is_a--------> datatype      (acyclic)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from rapidfuzz import process as fuzz_process
+
+from bioplan.knowledge.models import Knowledge
+
+_EDAM_BRANCH = {"datatype": "data_", "operation": "operation_", "format": "format_"}
+
+
+@lru_cache(maxsize=1)
+def edam_terms() -> dict[str, bool]:
+    """EDAM short id -> obsolete? from the edam-ontology package (no network)."""
+    from edam_ontology.streams import tabular_stream
+
+    terms: dict[str, bool] = {}
+    with tabular_stream() as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+        id_col, obsolete_col = header.index("Class ID"), header.index("Obsolete")
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) <= obsolete_col:
+                continue
+            short = cols[id_col].rsplit("/", 1)[-1]
+            terms[short] = cols[obsolete_col].strip().upper() == "TRUE"
+    return terms
+
+
+def _suggest(word: str, choices) -> str:
+    best = fuzz_process.extractOne(word, list(choices))
+    return f"; did you mean {best[0]!r}?" if best and best[1] >= 70 else ""
+
+
+def _where(sources: dict[str, Path], key: str) -> str:
+    return str(sources.get(key, key.split("/")[0]))
+
+
+def check_edam(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    terms = edam_terms()
+    out = []
+    entries = (
+        [("datatype", f"datatypes/{i}", d.edam) for i, d in k.datatypes.items()]
+        + [("operation", f"operations/{i}", o.edam) for i, o in k.operations.items()]
+        + [("format", f"formats/{i}", f.edam) for i, f in k.formats.items()]
+    )
+    for branch, key, edam in entries:
+        if not edam:
+            continue
+        where = f"{_where(sources, key)}: {key}/edam"
+        if not edam.startswith(_EDAM_BRANCH[branch]):
+            out.append(f"{where}: {edam!r} is not an EDAM {branch} id (expected {_EDAM_BRANCH[branch]}NNNN)")
+        elif edam not in terms:
+            out.append(f"{where}: {edam!r} does not exist in EDAM; to resolve, look the term up in EDAM.tsv")
+        elif terms[edam]:
+            out.append(f"{where}: {edam!r} is obsolete in EDAM; to resolve, use its replacement")
+    return out
+
+
+def check_datatypes(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    out = []
+    for dt in k.datatypes.values():
+        key = f"datatypes/{dt.id}"
+        if dt.is_a is not None and dt.is_a not in k.datatypes:
+            out.append(f"{_where(sources, key)}: {key}/is_a: unknown datatype {dt.is_a!r}{_suggest(dt.is_a, k.datatypes)}")
+        seen = {dt.id}
+        parent = dt.is_a
+        while parent in k.datatypes:
+            if parent in seen:
+                out.append(f"{_where(sources, key)}: {key}/is_a: cycle through {parent!r}")
+                break
+            seen.add(parent)
+            parent = k.datatypes[parent].is_a
+        if dt.mates and dt.scope != "sample":
+            out.append(f"{_where(sources, key)}: {key}/mates: only sample-scope read datatypes have mates")
+    return out
+
+
+def check_operations(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    out = []
+    for op in k.operations.values():
+        key = f"operations/{op.id}"
+        where = _where(sources, key)
+        for direction, ports in (("inputs", op.inputs), ("outputs", op.outputs)):
+            for port, spec in ports.items():
+                if spec.datatype not in k.datatypes:
+                    out.append(f"{where}: {key}/{direction}/{port}: unknown datatype {spec.datatype!r}"
+                               f"{_suggest(spec.datatype, k.datatypes)}")
+        if not op.outputs:
+            out.append(f"{where}: {key}/outputs: an operation must produce at least one datatype")
+        for c in op.requires:
+            con = k.constraints.get(c)
+            if con is None:
+                out.append(f"{where}: {key}/requires: unknown constraint {c!r}{_suggest(c, k.constraints)}")
+            elif con.kind not in ("data", "layout"):
+                out.append(f"{where}: {key}/requires: {c!r} is a {con.kind} constraint; operations require data constraints")
+        for a in op.assays:
+            con = k.constraints.get(a)
+            if con is None or con.kind != "assay":
+                out.append(f"{where}: {key}/assays: {a!r} is not an assay constraint")
+        if not k.tools_for(op.id):
+            out.append(f"{where}: {key}: no tool implements this operation; to resolve, add ontology/tools/<tool>.yaml with implements: {op.id}")
+    return out
+
+
+def check_constraints(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    out = []
+    for con in k.constraints.values():
+        key = f"constraints/{con.id}"
+        for other in con.conflicts:
+            if other not in k.constraints:
+                out.append(f"{_where(sources, key)}: {key}/conflicts: unknown constraint {other!r}")
+    return out
+
+
+def check_tools(k: Knowledge, sources: dict[str, Path], templates: Path) -> list[str]:
+    out = []
+    for tool in k.tools.values():
+        key = f"tools/{tool.id}"
+        where = _where(sources, key)
+        op = k.operations.get(tool.implements)
+        if op is None:
+            out.append(f"{where}: implements: unknown operation {tool.implements!r}{_suggest(tool.implements, k.operations)}")
+            continue
+        for port in tool.inputs:
+            if port not in op.inputs:
+                out.append(f"{where}: inputs/{port}: operation {op.id!r} has no input port {port!r} (ports: {', '.join(op.inputs)})")
+        for port, spec in op.inputs.items():
+            if not spec.optional and port not in tool.inputs:
+                out.append(f"{where}: inputs: missing port {port!r} of operation {op.id!r}")
+        for port in op.outputs:
+            if port not in tool.outputs:
+                out.append(f"{where}: outputs: missing port {port!r} of operation {op.id!r}")
+        for direction, ports in (("inputs", tool.inputs), ("outputs", tool.outputs)):
+            for port, tp in ports.items():
+                for fmt in tp.format.split("|"):
+                    if fmt not in k.formats:
+                        out.append(f"{where}: {direction}/{port}/format: unknown format {fmt!r}{_suggest(fmt, k.formats)}")
+        for c in tool.supports:
+            con = k.constraints.get(c)
+            if con is None or con.kind == "data":
+                out.append(f"{where}: supports: {c!r} is not an organism, assay or layout constraint")
+        for c in tool.requires:
+            con = k.constraints.get(c)
+            if con is None or con.kind not in ("data", "layout"):
+                out.append(f"{where}: requires: {c!r} is not a data constraint")
+        for target, rel in tool.templates.items():
+            if not (templates / rel).is_file():
+                out.append(f"{where}: templates/{target}: {rel!r} not found under templates/")
+        if "snakemake" not in tool.templates:
+            out.append(f"{where}: templates: a snakemake template is required")
+        for script in tool.scripts:
+            if not (templates / "scripts" / script).is_file():
+                out.append(f"{where}: scripts: {script!r} not found under templates/scripts/")
+        if not 0.0 <= tool.quality <= 1.0:
+            out.append(f"{where}: quality: must be within [0, 1]")
+    return out
+
+
+def check_checks(k: Knowledge, sources: dict[str, Path], templates: Path) -> list[str]:
+    out = []
+    for con in k.constraints.values():
+        if con.check and not (templates / "scripts" / f"{con.check}.py").is_file():
+            key = f"constraints/{con.id}"
+            out.append(f"{_where(sources, key)}: {key}/check: templates/scripts/{con.check}.py not found")
+    return out
+
+
+def check_motifs(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    out = []
+    for motif in k.motifs.values():
+        where = _where(sources, f"motifs/{motif.id}")
+        for op in motif.operations:
+            if op not in k.operations:
+                out.append(f"{where}: operations: unknown operation {op!r}{_suggest(op, k.operations)}")
+        if not 0.0 <= motif.prior <= 1.0:
+            out.append(f"{where}: prior: must be within [0, 1]")
+    return out
+
+
+def check_lexicon(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    out = []
+    for i, rule in enumerate(k.lexicon.phrases):
+        where = f"lexicon.yaml: phrases/{i}"
+        try:
+            re.compile(rule.pattern)
+        except re.error as exc:
+            out.append(f"{where}/pattern: not a valid regular expression: {exc}")
+        for op in rule.operations:
+            if op not in k.operations:
+                out.append(f"{where}/operations: unknown operation {op!r}")
+        if rule.target and rule.target not in k.datatypes:
+            out.append(f"{where}/target: unknown datatype {rule.target!r}")
+        for c in rule.constraints:
+            if c not in k.constraints:
+                out.append(f"{where}/constraints: unknown constraint {c!r}")
+    return out
+
+
+def check_orphans(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    used: set[str] = set()
+    for op in k.operations.values():
+        used.update(p.datatype for p in op.inputs.values())
+        used.update(p.datatype for p in op.outputs.values())
+    parents = {d.is_a for d in k.datatypes.values() if d.is_a}
+    return [
+        f"{_where(sources, f'datatypes/{d}')}: datatypes/{d}: orphan datatype (no operation accepts or produces it); "
+        "to resolve, use it in an operation port or remove it"
+        for d in k.datatypes
+        if d not in used and d not in parents
+    ]
+
+
+def semantic_problems(k: Knowledge, sources: dict[str, Path], templates: Path) -> list[str]:
+    problems: list[str] = []
+    problems += check_datatypes(k, sources)
+    problems += check_operations(k, sources)
+    problems += check_constraints(k, sources)
+    problems += check_tools(k, sources, templates)
+    problems += check_checks(k, sources, templates)
+    problems += check_motifs(k, sources)
+    problems += check_lexicon(k, sources)
+    problems += check_orphans(k, sources)
+    problems += check_edam(k, sources)
+    return problems

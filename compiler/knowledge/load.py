@@ -1,0 +1,246 @@
+"""Load stage: YAML directories -> one frozen, validated `Knowledge`.
+
+Order: read every file -> JSON Schema per file kind (all problems collected,
+each with file and key path) -> pydantic models -> semantic checks
+(`knowledge.checks`). Any problem raises one InvalidKnowledgeError listing all.
+
+The validated Knowledge is cached on disk keyed by the sha256 of every file it
+was built from (plus bioplan's version), so a CLI call does not re-validate
+unchanged YAML and any ontology edit invalidates the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from bioplan import __version__
+from bioplan.errors import InvalidKnowledgeError
+from bioplan.knowledge import checks
+from bioplan.knowledge.models import (
+    Constraint,
+    Datatype,
+    Format,
+    Knowledge,
+    Lexicon,
+    Motif,
+    Operation,
+    Tool,
+)
+from bioplan.paths import motifs_dir, ontology_dir, templates_dir
+
+KNOWLEDGE_DIRS_ENV = "BIOPLAN_KNOWLEDGE"  # extra directories, os.pathsep-separated
+
+
+def _schema_for_mapping(model: type) -> dict[str, Any]:
+    """JSON Schema of a `{id: entry}` mapping, entries checked against `model` minus `id`."""
+    entry = model.model_json_schema()
+    entry.get("properties", {}).pop("id", None)
+    if "required" in entry:
+        entry["required"] = [r for r in entry["required"] if r != "id"]
+    defs = entry.pop("$defs", {})
+    return {"type": "object", "additionalProperties": {"$ref": "#/$defs/Entry"}, "$defs": {**defs, "Entry": entry}}
+
+
+@lru_cache(maxsize=None)
+def file_schemas() -> dict[str, dict[str, Any]]:
+    """One JSON Schema per file kind, derived from the pydantic models (one source of truth)."""
+
+    def top(key: str, model: type) -> dict[str, Any]:
+        inner = _schema_for_mapping(model)
+        defs = inner.pop("$defs")
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "required": [key],
+            "additionalProperties": False,
+            "properties": {key: inner},
+            "$defs": defs,
+        }
+
+    lexicon = Lexicon.model_json_schema()
+    return {
+        "datatypes": top("datatypes", Datatype),
+        "operations": top("operations", Operation),
+        "constraints": top("constraints", Constraint),
+        "formats": top("formats", Format),
+        "lexicon": lexicon,
+        "tool": Tool.model_json_schema(),
+        "motif": Motif.model_json_schema(),
+    }
+
+
+def _read_yaml(path: Path, problems: list[str]) -> Any:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        problems.append(f"{path}: not valid YAML: {exc}")
+    except OSError as exc:
+        problems.append(f"{path}: cannot be read: {exc.strerror}")
+    return None
+
+
+def _schema_problems(path: Path, data: Any, kind: str) -> list[str]:
+    validator = jsonschema.Draft202012Validator(file_schemas()[kind])
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+        out.append(f"{path}: {where}: {err.message}")
+    return out
+
+
+def knowledge_files(roots: list[Path]) -> list[tuple[str, Path]]:
+    """(kind, path) of every knowledge file under the ontology and motif roots, sorted."""
+    files: list[tuple[str, Path]] = []
+    for root in roots:
+        onto = root / "ontology" if (root / "ontology").is_dir() else root
+        for kind in ("datatypes", "operations", "constraints", "formats", "lexicon"):
+            p = onto / f"{kind}.yaml"
+            if p.is_file():
+                files.append((kind, p))
+        for p in sorted((onto / "tools").glob("*.yaml")):
+            files.append(("tool", p))
+        motif_root = root / "motifs" if (root / "motifs").is_dir() else onto.parent / "motifs"
+        for p in sorted(motif_root.glob("*.yaml")):
+            files.append(("motif", p))
+    return files
+
+
+def _content_hash(files: list[tuple[str, Path]], templates: Path) -> str:
+    h = hashlib.sha256(__version__.encode())
+    for kind, path in files:
+        h.update(kind.encode() + b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+    for p in sorted(templates.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            h.update(str(p.relative_to(templates)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("BIOPLAN_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "bioplan"
+
+
+def _merge(target: dict, source: dict, path: Path, what: str, problems: list[str]) -> None:
+    for key, value in (source or {}).items():
+        if key in target:
+            problems.append(f"{path}: {what}/{key}: defined twice (also in an earlier file)")
+        target[key] = value
+
+
+def build_knowledge(roots: list[Path], templates: Path, content_hash: str) -> Knowledge:
+    """Validate and assemble the knowledge from its files (no cache)."""
+    problems: list[str] = []
+    raw: dict[str, dict] = {k: {} for k in ("datatypes", "operations", "constraints", "formats")}
+    lexicon_raw: dict[str, Any] = {}
+    tools: dict[str, Tool] = {}
+    motifs: dict[str, Motif] = {}
+    sources: dict[str, Path] = {}
+
+    for kind, path in knowledge_files(roots):
+        data = _read_yaml(path, problems)
+        if data is None:
+            if not problems or not problems[-1].startswith(str(path)):
+                problems.append(f"{path}: empty file; remove it or add content")
+            continue
+        found = _schema_problems(path, data, kind)
+        if found:
+            problems.extend(found)
+            continue
+        if kind in raw:
+            _merge(raw[kind], data[kind], path, kind, problems)
+            for key in data[kind]:
+                sources[f"{kind}/{key}"] = path
+        elif kind == "lexicon":
+            for key, value in data.items():
+                lexicon_raw.setdefault(key, [] if isinstance(value, list) else value)
+                if isinstance(value, list):
+                    lexicon_raw[key] = list(lexicon_raw[key]) + value
+        elif kind == "tool":
+            tool = Tool(**data)
+            if tool.id in tools:
+                problems.append(f"{path}: tool id {tool.id!r} defined twice")
+            if path.stem != tool.id:
+                problems.append(f"{path}: id {tool.id!r} differs from the file name {path.stem!r}; name the file {tool.id}.yaml")
+            tools[tool.id] = tool
+            sources[f"tools/{tool.id}"] = path
+        elif kind == "motif":
+            motif = Motif(**data)
+            if motif.id in motifs:
+                problems.append(f"{path}: motif id {motif.id!r} defined twice")
+            motifs[motif.id] = motif
+            sources[f"motifs/{motif.id}"] = path
+
+    if problems:
+        raise InvalidKnowledgeError(problems)
+
+    knowledge = Knowledge(
+        datatypes={k: Datatype(id=k, **v) for k, v in sorted(raw["datatypes"].items())},
+        operations={k: Operation(id=k, **v) for k, v in sorted(raw["operations"].items())},
+        constraints={k: Constraint(id=k, **v) for k, v in sorted(raw["constraints"].items())},
+        formats={k: Format(id=k, **v) for k, v in sorted(raw["formats"].items())},
+        tools=dict(sorted(tools.items())),
+        motifs=dict(sorted(motifs.items())),
+        lexicon=Lexicon(**lexicon_raw),
+        content_hash=content_hash,
+    )
+    problems = checks.semantic_problems(knowledge, sources, templates)
+    if problems:
+        raise InvalidKnowledgeError(problems)
+    return knowledge
+
+
+def default_roots() -> list[Path]:
+    roots = [ontology_dir().parent]
+    extra = os.environ.get(KNOWLEDGE_DIRS_ENV, "")
+    roots += [Path(p) for p in extra.split(os.pathsep) if p]
+    return roots
+
+
+_MEMO: dict[str, Knowledge] = {}
+
+
+def load_knowledge(extra_dirs: list[Path] | None = None, use_cache: bool = True) -> Knowledge:
+    """The validated Knowledge of the shipped ontology plus any user directories."""
+    roots = default_roots() + list(extra_dirs or [])
+    templates = templates_dir()
+    files = knowledge_files(roots)
+    digest = _content_hash(files, templates)
+    if digest in _MEMO:
+        return _MEMO[digest]
+    cache_file = _cache_dir() / f"knowledge-{digest[:32]}.pickle"
+    if use_cache and cache_file.is_file():
+        try:
+            with cache_file.open("rb") as fh:
+                knowledge = pickle.load(fh)
+            if isinstance(knowledge, Knowledge) and knowledge.content_hash == digest:
+                _MEMO[digest] = knowledge
+                return knowledge
+        except Exception:  # a stale or truncated cache file is simply rebuilt
+            pass
+    knowledge = build_knowledge(roots, templates, digest)
+    _MEMO[digest] = knowledge
+    if use_cache:
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".knowledge-")
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(knowledge, fh)
+            os.replace(tmp, cache_file)
+        except OSError:  # a read-only home must not stop a compile
+            pass
+    return knowledge
+
+
+def schema_json(kind: str) -> str:
+    return json.dumps(file_schemas()[kind], indent=2, sort_keys=True)

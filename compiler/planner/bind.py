@@ -1,0 +1,117 @@
+"""Bind stage: Plan -> BoundPlan (Tool Binding Index: operation -> candidate tools).
+
+Tools are filtered by the context constraints and the user's exclusions, then
+chosen step by step in dependency order: preferred tools first, then quality.
+A choice must agree on file formats with what feeds it (an aligner must read
+the index format its indexer wrote); on a clash the binder backtracks, and a
+plan no tool combination can run is reported with the clashing ports.
+"""
+
+from __future__ import annotations
+
+from bioplan.errors import UnsatisfiableError
+from bioplan.knowledge.models import Knowledge, Tool
+from bioplan.models import Plan, PlanStep, Pruned, TaskSpec
+from bioplan.planner.graph import usable_tools
+
+
+def _formats(spec: str) -> set[str]:
+    return set(spec.split("|"))
+
+
+def _candidates(knowledge: Knowledge, spec: TaskSpec, step: PlanStep) -> list[Tool]:
+    tools, _ = usable_tools(knowledge, spec, step.operation)
+    preferred = set(spec.preferred_tools)
+    return sorted(tools, key=lambda t: (t.id not in preferred, not t.runnable_offline, -t.quality, t.id))
+
+
+def _compressed_variant(have: set[str], accepts: set[str]) -> bool:
+    """fastq vs fastq.gz and fasta vs fasta.gz are read by the same tools."""
+    strip = {h.removesuffix(".gz") for h in have}
+    return bool(strip & {a.removesuffix(".gz") for a in accepts})
+
+
+def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, list[Pruned]]:
+    """The plan with a tool on every step, or UnsatisfiableError naming the clash."""
+    steps = list(plan.steps)
+    step_by_id = {s.id: s for s in steps}
+    order = _topological(steps)
+    chosen: dict[str, Tool] = {}
+    clashes: list[str] = []
+
+    def assign(i: int) -> bool:
+        if i == len(order):
+            return True
+        step = step_by_id[order[i]]
+        for tool in _candidates(knowledge, spec, step):
+            problem = None
+            for port, source in step.sources.items():
+                problem = _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
+                if problem:
+                    clashes.append(problem)
+                    break
+            if problem:
+                continue
+            chosen[step.id] = tool
+            if assign(i + 1):
+                return True
+            del chosen[step.id]
+        return False
+
+    if not assign(0):
+        raise UnsatisfiableError(
+            "no combination of tools can run this plan: " + "; ".join(dict.fromkeys(clashes[:4])),
+            ["add a tool whose port formats match, or a format adapter, to the knowledge base"],
+            {"clashes": list(dict.fromkeys(clashes))})
+    pruned = [Pruned(kind="tool", id=t.id, reason=f"ranked below {chosen[s.id].id} for {s.operation}")
+              for s in steps for t in _candidates(knowledge, spec, s) if t.id != chosen[s.id].id]
+    bound = []
+    for s in steps:
+        tool = chosen[s.id]
+        preconditions = list(s.preconditions) + [c for c in tool.requires if c not in s.preconditions]
+        for port, dt in s.inputs.items():
+            src = s.sources.get(port, "")
+            if dt == "reference_genome" and "requires_reference_genome" in knowledge.constraints:
+                preconditions.append("requires_reference_genome")
+            if dt == "gene_annotation" and "requires_gene_annotation" in knowledge.constraints:
+                preconditions.append("requires_gene_annotation")
+            if (src.startswith("input:") and knowledge.datatypes[dt].mates
+                    and spec.constraints.get("layout") == "paired" and "paired_end_reads" in knowledge.constraints):
+                preconditions.append("paired_end_reads")
+        bound.append(s.model_copy(update={"tool": tool.id, "preconditions": tuple(dict.fromkeys(preconditions))}))
+    return plan.model_copy(update={"steps": tuple(bound)}), pruned
+
+
+def _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id) -> str | None:
+    if port not in tool.inputs:
+        return None
+    accepts = _formats(tool.inputs[port].format)
+    if source.startswith("config:"):
+        return None
+    if source.startswith("input:"):
+        dt = step.inputs[port]
+        given = {i.format for i in spec.inputs if i.datatype == dt}
+        if given and not given & accepts and not _compressed_variant(given, accepts):
+            return f"{tool.id}.{port} reads {'/'.join(sorted(accepts))}, the input is {'/'.join(sorted(given))}"
+        return None
+    producer = chosen[source]
+    src_step = step_by_id[source]
+    wanted = step.inputs[port]
+    produced = {producer.outputs[p].format for p, d in src_step.outputs.items() if d == wanted and p in producer.outputs}
+    if not produced:
+        produced = {producer.outputs[p].format for p in src_step.outputs if p in producer.outputs}
+    if not produced & accepts and not _compressed_variant(produced, accepts):
+        return f"{tool.id}.{port} reads {'/'.join(sorted(accepts))} but {producer.id} writes {'/'.join(sorted(produced))}"
+    return None
+
+
+def _topological(steps: list[PlanStep]) -> list[str]:
+    ids = [s.id for s in steps]
+    deps = {s.id: {src for src in s.sources.values() if src in ids} for s in steps}
+    order: list[str] = []
+    while len(order) < len(ids):
+        ready = sorted(i for i in ids if i not in order and deps[i] <= set(order))
+        if not ready:
+            raise AssertionError("plan has a cycle")  # the search never builds one
+        order.append(ready[0])
+    return order

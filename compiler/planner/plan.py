@@ -1,0 +1,318 @@
+"""Search + rank stage: TaskSpec -> PlanResult (top-K distinct ranked plans, pruning record).
+
+1. `build_problem` prunes by context and relevance (graph.py);
+2. A* finds the minimum-cost plan (search.py);
+3. alternatives: Yen-style (forbid one non-anchor operation of the best plan at
+   a time) and motif variants (a motif's operations added as anchors);
+4. each raw plan becomes a DAG of PlanSteps wired to their sources;
+5. ranking combines cost, motif prior and tool quality, explained per plan.
+If nothing is found, `explain_failure` says which datatype or constraint
+blocked the request and what would unblock it.
+"""
+
+from __future__ import annotations
+
+from bioplan.errors import ConstraintViolationError, UnsatisfiableError
+from bioplan.knowledge.models import Knowledge
+from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
+from bioplan.planner.graph import Problem, ancestors, build_problem, closure, usable_tools
+from bioplan.planner.search import RawPlan, astar_plan
+
+W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
+
+
+def _is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
+    return datatype == of or of in ancestors(knowledge, datatype)
+
+
+def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
+    """Wire a raw action sequence into steps with sources and edges."""
+    # available concrete datatypes -> (source, depth, order)
+    available: list[tuple[str, str, int, int]] = []
+    for inp in spec.inputs:
+        if not any(a[0] == inp.datatype and a[1] == f"input:{inp.datatype}" for a in available):
+            available.append((inp.datatype, f"input:{inp.datatype}", 0, -1))
+    for dt in spec.input_types:
+        if not any(a[0] == dt for a in available):
+            available.append((dt, f"input:{dt}", 0, -1))
+    steps: list[PlanStep] = []
+    depth_of: dict[str, int] = {}
+    config_inputs: list[str] = []
+    for order, action_id in enumerate(raw.actions):
+        if action_id.startswith("provide:"):
+            dt = action_id.split(":", 1)[1]
+            available.append((dt, f"config:{dt}", 0, order))
+            continue
+        op = knowledge.operations[action_id]
+        sources: dict[str, str] = {}
+        inputs: dict[str, str] = {}
+        depth = 0
+        for port, spec_port in op.inputs.items():
+            candidates = [a for a in available if _is_subtype(knowledge, a[0], spec_port.datatype)]
+            if not candidates:
+                if spec_port.optional:
+                    continue
+                raise AssertionError(f"plan wiring: no source for {action_id}.{port}")  # search guarantees one
+            # most derived first (deepest chain), then the most recent producer
+            concrete, source, d, _ = max(candidates, key=lambda a: (a[2], a[3]))
+            sources[port] = source
+            inputs[port] = concrete
+            if source.startswith("config:") and concrete not in config_inputs:
+                config_inputs.append(concrete)
+            depth = max(depth, d)
+        step_depth = depth + 1
+        depth_of[action_id] = step_depth
+        outputs = {port: p.datatype for port, p in op.outputs.items()}
+        for dt in outputs.values():
+            available.append((dt, action_id, step_depth, order))
+        preconditions = tuple(dict.fromkeys(op.requires))
+        steps.append(PlanStep(id=action_id, operation=action_id, inputs=inputs, outputs=outputs,
+                              preconditions=preconditions, sources=sources))
+    steps = _drop_unused(knowledge, spec, steps)
+    kept = {s.id for s in steps}
+    edges = tuple(sorted({(src, s.id) for s in steps for src in s.sources.values() if src in kept}))
+    used_config = sorted({src.split(":", 1)[1] for s in steps for src in s.sources.values() if src.startswith("config:")})
+    return Plan(cost=raw.cost, steps=tuple(steps), edges=edges, config_inputs=tuple(used_config),
+                depth=max((depth_of[s.id] for s in steps), default=0))
+
+
+def _drop_unused(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep]) -> list[PlanStep]:
+    """Remove steps whose outputs nothing uses (never anchors or the target's producer)."""
+    target = spec.target_output.semantic_type
+    while True:
+        consumed = {src for s in steps for src in s.sources.values()}
+        keep = [s for s in steps
+                if s.id in consumed or s.id in spec.required_operations
+                or any(_is_subtype(knowledge, d, target) for d in s.outputs.values())]
+        # only the last producer of the target is kept as the target step
+        if len(keep) == len(steps):
+            return steps
+        steps = keep
+
+
+def final_steps(plan: Plan) -> list[str]:
+    consumed = {src for s in plan.steps for src in s.sources.values()}
+    return [s.id for s in plan.steps if s.id not in consumed]
+
+
+def _motif_term(knowledge: Knowledge, ops: set[str]) -> tuple[float, str | None]:
+    best, best_id = 0.0, None
+    for motif in knowledge.motifs.values():
+        mops = set(motif.operations)
+        if not mops:
+            continue
+        inter = len(ops & mops)
+        # coverage of the motif and of the plan: a motif that explains the whole plan scores high
+        value = motif.prior * (inter / len(mops)) * (inter / max(len(ops), 1)) ** 0.5
+        if value > best + 1e-12 or (abs(value - best) <= 1e-12 and best_id and motif.id < best_id):
+            best, best_id = value, motif.id
+    return best, best_id if best > 0 else None
+
+
+def _tool_term(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> float:
+    qualities = []
+    for step in plan.steps:
+        tools, _ = usable_tools(knowledge, spec, step.operation)
+        qualities.append(max((t.quality for t in tools), default=0.0))
+    return sum(qualities) / len(qualities) if qualities else 0.0
+
+
+def rank_plans(knowledge: Knowledge, spec: TaskSpec, plans: list[Plan]) -> list[Plan]:
+    if not plans:
+        return []
+    best_cost = min(p.cost for p in plans)
+    scored = []
+    for p in plans:
+        cost_term = best_cost / p.cost if p.cost > 0 else 1.0
+        motif_term, motif = _motif_term(knowledge, {s.operation for s in p.steps})
+        tool_term = _tool_term(knowledge, spec, p)
+        score = W_COST * cost_term + W_MOTIF * motif_term + W_TOOLS * tool_term
+        scored.append(p.model_copy(update={
+            "score": round(score, 4),
+            "motif": motif,
+            "score_terms": {"cost": round(cost_term, 4), "motif": round(motif_term, 4), "tools": round(tool_term, 4)},
+        }))
+    scored.sort(key=lambda p: (-p.score, p.cost, [s.id for s in p.steps]))
+    return [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(scored)]
+
+
+def _with_anchors(spec: TaskSpec, extra: list[str]) -> TaskSpec:
+    anchors = tuple(dict.fromkeys(list(spec.required_operations) + extra))
+    return spec.model_copy(update={"required_operations": anchors})
+
+
+def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanResult:
+    problem = build_problem(knowledge, spec)
+    raw = astar_plan(problem)
+    if raw is None:
+        raise explain_failure(knowledge, spec, problem)
+    found: dict[frozenset[str], Plan] = {}
+    pruned: list[Pruned] = list(problem.pruned)
+
+    def add(raw_plan: RawPlan | None, why_rejected: str | None = None) -> None:
+        if raw_plan is None:
+            return
+        plan = raw_to_plan(knowledge, spec, raw_plan)
+        key = frozenset(s.operation for s in plan.steps)
+        if key in found:
+            return
+        if plan.depth > spec.max_hops:
+            pruned.append(Pruned(kind="plan", id="+".join(sorted(key)),
+                                 reason=f"{plan.depth} operations deep, over max_hops={spec.max_hops}"))
+            return
+        found[key] = plan
+
+    add(raw)
+    if not found:
+        raise explain_failure(knowledge, spec, problem)
+    best = next(iter(found.values()))
+    # Yen-style alternatives: forbid one non-anchor operation of the best plan at a time
+    for step in best.steps:
+        if step.operation in spec.required_operations:
+            continue
+        alt_problem = build_problem(knowledge, spec, forbidden=frozenset([step.operation]))
+        add(astar_plan(alt_problem))
+    # motif variants: the motif's applicable operations as extra anchors
+    ops = {s.operation for s in best.steps}
+    for motif in sorted(knowledge.motifs.values(), key=lambda m: m.id):
+        if not ops & set(motif.operations):
+            continue
+        extra = [o for o in motif.operations if o in problem.actions and o not in ops]
+        if not extra:
+            continue
+        add(astar_plan(build_problem(knowledge, _with_anchors(spec, extra))))
+    ranked = rank_plans(knowledge, spec, list(found.values()))[:top_k]
+    unique_pruned = list(dict.fromkeys(pruned))
+    return PlanResult(spec=spec, anchors=tuple(spec.required_operations), plans=tuple(ranked),
+                      pruned=tuple(unique_pruned), warnings=spec.warnings)
+
+
+# --------------------------------------------------------------------------- why not
+
+
+def _producers(knowledge: Knowledge, datatype: str) -> list[str]:
+    return sorted(op.id for op in knowledge.operations.values()
+                  if any(_is_subtype(knowledge, p.datatype, datatype) for p in op.outputs.values()))
+
+
+def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
+    """The error that says what blocked the request and what would unblock it."""
+    # reachable facts with every unblocked operation (no relevance pruning)
+    facts = set(closure(knowledge, spec.input_types))
+    all_actions = _all_unblocked_actions(knowledge, spec)
+    changed = True
+    while changed:
+        changed = False
+        for pre, add in all_actions:
+            if pre <= facts and not add <= facts:
+                facts |= add
+                changed = True
+    hints: list[str] = []
+    details: dict = {"blocked_operations": dict(sorted(problem.blocked.items()))}
+    have = ", ".join(spec.input_types) or "no input files"
+
+    # 1. an anchor the context or the data ruled out
+    for anchor in spec.required_operations:
+        if anchor in problem.blocked:
+            reason = problem.blocked[anchor]
+            cls = ConstraintViolationError if ("requires" in reason or "not to" in reason or "support" in reason) else UnsatisfiableError
+            hints.append(_unblock_hint(knowledge, spec, anchor, reason))
+            return cls(f"operation {anchor!r} cannot run: it {reason}", hints, details)
+
+    # 2. a datatype nothing can derive from the inputs
+    goals = [spec.target_output.semantic_type] + [
+        p.datatype for a in spec.required_operations for p in knowledge.operations[a].inputs.values() if not p.optional
+    ]
+    missing = [g for g in dict.fromkeys(goals) if g not in facts]
+    if missing:
+        leaves = _missing_leaves(knowledge, facts, missing[0], problem.blocked)
+        blocked_on_path = sorted({op for op in _ops_towards(knowledge, missing[0]) if op in problem.blocked})
+        for leaf in leaves[:4]:
+            dt = knowledge.datatypes.get(leaf)
+            formats = f" ({', '.join(dt.formats)})" if dt and dt.formats else ""
+            hints.append(f"add an input of type {leaf!r}{formats} with -i FILE")
+        for op in blocked_on_path[:3]:
+            hints.append(_unblock_hint(knowledge, spec, op, problem.blocked[op]))
+        if not hints:
+            hints.append("state what you start from (the input files) and what you want at the end")
+        details.update({"missing_datatype": missing[0], "missing_inputs": leaves, "available": sorted(facts)})
+        needed_by = "the requested result" if missing[0] == spec.target_output.semantic_type else "a requested operation"
+        if blocked_on_path and not leaves:
+            op = blocked_on_path[0]
+            return ConstraintViolationError(
+                f"no plan produces {missing[0]!r} ({needed_by}): operation {op!r} {problem.blocked[op]}", hints, details)
+        return UnsatisfiableError(
+            f"no plan produces {missing[0]!r} ({needed_by}) from {have}; "
+            f"nothing derives it without {', '.join(repr(x) for x in leaves) or 'a missing input'}", hints, details)
+
+    # 3. everything is reachable on its own, but not within max_hops or not together
+    return UnsatisfiableError(
+        f"no plan reaches {spec.target_output.semantic_type!r} through "
+        f"{', '.join(spec.required_operations) or 'the graph'} within max_hops={spec.max_hops}",
+        ["raise --max-hops, or drop one of the required operations"], details)
+
+
+def _all_unblocked_actions(knowledge: Knowledge, spec: TaskSpec):
+    problem_actions = []
+    from bioplan.planner.graph import operation_block_reason
+
+    for op_id, op in knowledge.operations.items():
+        why, _ = operation_block_reason(knowledge, spec, op_id)
+        if why is None:
+            problem_actions.append((frozenset(p.datatype for p in op.inputs.values() if not p.optional),
+                                    closure(knowledge, (p.datatype for p in op.outputs.values()))))
+    for dt in knowledge.datatypes.values():
+        if dt.config_provided:
+            problem_actions.append((frozenset(), closure(knowledge, [dt.id])))
+    return problem_actions
+
+
+def _ops_towards(knowledge: Knowledge, datatype: str, seen: set[str] | None = None) -> set[str]:
+    seen = set() if seen is None else seen
+    out: set[str] = set()
+    for op in _producers(knowledge, datatype):
+        if op in seen:
+            continue
+        seen.add(op)
+        out.add(op)
+        for p in knowledge.operations[op].inputs.values():
+            out |= _ops_towards(knowledge, p.datatype, seen)
+    return out
+
+
+def _missing_leaves(knowledge: Knowledge, facts: set[str], datatype: str, blocked: dict[str, str],
+                    seen: set[str] | None = None) -> list[str]:
+    """Datatypes the user could add that would make `datatype` derivable (nearest first)."""
+    seen = set() if seen is None else seen
+    if datatype in facts or datatype in seen:
+        return []
+    seen.add(datatype)
+    producers = [op for op in _producers(knowledge, datatype) if op not in blocked]
+    if not producers:
+        return [datatype]
+    # the producer missing the fewest inputs is the nearest way in
+    best: list[str] | None = None
+    for op in producers:
+        missing = []
+        for p in knowledge.operations[op].inputs.values():
+            if p.optional or any(_is_subtype(knowledge, f, p.datatype) for f in facts):
+                continue
+            missing += _missing_leaves(knowledge, facts, p.datatype, blocked, seen)
+        if best is None or len(missing) < len(best):
+            best = missing
+    return list(dict.fromkeys([datatype] if best == [] else (best or [datatype])))
+
+
+def _unblock_hint(knowledge: Knowledge, spec: TaskSpec, op: str, reason: str) -> str:
+    if "requires_raw_integer_counts" in reason:
+        return ("supply raw integer counts (featureCounts/HTSeq/salmon NumReads), not normalized values "
+                "(TPM/CPM/FPKM/VST); DESeq2-style models need counts")
+    if "requires_replicates" in reason:
+        return "give at least two samples per condition in the sample sheet"
+    if "not to" in reason:
+        return f"drop {op!r} from the request or correct the assay ({spec.constraints.get('assay')})"
+    if "excluded" in reason:
+        return f"allow one of the tools that implement {op!r}"
+    if "support" in reason:
+        return f"relax the constraint that rules out every tool of {op!r}: {reason}"
+    return f"{op!r}: {reason}"

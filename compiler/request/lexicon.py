@@ -1,0 +1,112 @@
+"""The Operation Semantic Index: every alias of the knowledge base, normalised once.
+
+Terms come from the knowledge (labels, ids and `aliases` of operations,
+datatypes, constraints, tools, motifs, output formats), so a domain expert
+extends what bioplan understands by editing YAML, never code.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bioplan.knowledge.models import Aliases, Knowledge
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    try:
+        import opencc
+
+        return opencc.OpenCC("t2s")
+    except Exception:  # opencc is a pinned dependency; a broken install only loses traditional Chinese
+        return None
+
+
+def normalize(text: str) -> str:
+    """Lower case, NFKC (full width -> half width), traditional -> simplified Chinese,
+    hyphens/underscores/slashes -> spaces, collapsed whitespace. Match spans
+    in the report point into this normalised text.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    conv = _t2s()
+    if conv is not None and _CJK.search(text):
+        converted = conv.convert(text)
+        if len(converted) == len(text):
+            text = converted
+    text = text.lower()
+    text = re.sub(r"[\-_/]", " ", text)
+    text = text.replace("，", ",").replace("。", ".").replace("：", ":").replace("；", ";")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def is_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not word.endswith("us"):
+        return word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: str  # operation | datatype | constraint | tool | format | motif
+    id: str
+    alias: str  # normalised
+    weight: float  # longer / more specific aliases win ties
+
+
+def _aliases(label: str | None, ident: str, aliases: Aliases, extra: tuple[str, ...] = ()) -> list[str]:
+    words = [ident.replace("_", " ")]
+    if label:
+        words.append(label)
+    words += list(aliases.en) + list(aliases.zh) + list(extra)
+    return words
+
+
+@lru_cache(maxsize=8)
+def build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
+    raw: list[tuple[str, str, str]] = []
+    for op in knowledge.operations.values():
+        raw += [("operation", op.id, a) for a in _aliases(op.label, op.id, op.aliases)]
+    for dt in knowledge.datatypes.values():
+        raw += [("datatype", dt.id, a) for a in _aliases(dt.label, dt.id, dt.aliases)]
+    for con in knowledge.constraints.values():
+        extra = tuple(con.genome_builds) + ((con.scientific_name,) if con.scientific_name else ())
+        raw += [("constraint", con.id, a) for a in _aliases(con.label if con.kind != "data" else None, con.id,
+                                                             con.aliases, extra)]
+    for tool in knowledge.tools.values():
+        raw += [("tool", tool.id, a) for a in _aliases(tool.name, tool.id, tool.aliases)]
+    for fmt in knowledge.lexicon.output_formats:
+        raw += [("format", fmt.id, a) for a in list(fmt.aliases.en) + list(fmt.aliases.zh)]
+    terms: dict[tuple[str, str, str], Term] = {}
+    for kind, ident, alias in raw:
+        norm = normalize(alias)
+        if not norm or (len(norm) < 2 and not is_cjk(norm)):
+            continue
+        key = (kind, ident, norm)
+        terms[key] = Term(kind, ident, norm, float(len(norm)))
+    return tuple(sorted(terms.values(), key=lambda t: (-t.weight, t.kind, t.id, t.alias)))
+
+
+@lru_cache(maxsize=8)
+def alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]:
+    """One compiled pattern per alias: word-bounded for Latin text, plain for Chinese."""
+    out = []
+    for term in build_terms(knowledge):
+        body = re.escape(term.alias).replace(r"\ ", r"\s+")
+        if is_cjk(term.alias):
+            pattern = re.compile(body)
+        else:
+            # plural s and word boundaries; Chinese characters count as boundaries too
+            pattern = re.compile(rf"(?<![a-z0-9]){body}(?:e?s)?(?![a-z0-9])")
+        out.append((pattern, term))
+    return tuple(out)

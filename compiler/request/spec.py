@@ -1,0 +1,278 @@
+"""Spec stage: Request + InputProfile -> TaskSpec.
+
+Decides input datatypes, the target, constraints in force, required operations
+(anchors) and the workflow type. Where the request and the files disagree
+(organism, layout), it raises an error that names both sides; it never picks
+one silently.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bioplan.errors import AmbiguousInputError, ConstraintViolationError, NoOperationRecognizedError
+from bioplan.knowledge.models import Knowledge
+from bioplan.models import InputProfile, Request, SpecInput, TargetOutput, TaskSpec
+from bioplan.planner.graph import ancestors
+from bioplan.request.parse import suggestions
+
+
+def _is_subtype(knowledge: Knowledge, d: str, of: str) -> bool:
+    return d == of or of in ancestors(knowledge, d)
+
+
+def _feeds(knowledge: Knowledge, src_op: str, dst_op: str, limit: int = 10) -> bool:
+    """True if some output of src_op can reach an input of dst_op through the graph."""
+    frontier = [p.datatype for p in knowledge.operations[src_op].outputs.values()]
+    seen: set[str] = set()
+    for _ in range(limit):
+        nxt = []
+        for d in frontier:
+            if d in seen:
+                continue
+            seen.add(d)
+            for op in knowledge.operations.values():
+                if any(_is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
+                    if op.id == dst_op:
+                        return True
+                    nxt += [p.datatype for p in op.outputs.values()]
+        frontier = nxt
+    return False
+
+
+def _sinks(knowledge: Knowledge, ops: list[str]) -> list[str]:
+    return [a for a in ops if not any(b != a and _feeds(knowledge, a, b) for b in ops)]
+
+
+def _workflow_type(knowledge: Knowledge, ops: list[str]) -> str:
+    if len(ops) <= 1:
+        return "single_step"
+    sinks = _sinks(knowledge, ops)
+    joins = [b for b in ops if sum(1 for a in ops if a != b and _feeds(knowledge, a, b)
+                                     and not any(c not in (a, b) and _feeds(knowledge, a, c) and _feeds(knowledge, c, b)
+                                                 for c in ops)) >= 2]
+    if joins:
+        return "multi_branch_join"
+    if len(sinks) > 1:
+        return "multi_branch"
+    return "linear"
+
+
+def _organism_from_request(knowledge: Knowledge, request: Request) -> list[str]:
+    return [c for c in request.constraints if knowledge.constraints[c].kind == "organism"]
+
+
+def _single(kind: str, values: list[str], where: str) -> str | None:
+    values = list(dict.fromkeys(values))
+    if len(values) > 1:
+        raise AmbiguousInputError(
+            f"the {where} names more than one {kind}: {', '.join(values)}",
+            [f"name one {kind}; bioplan plans one study at a time"],
+            {kind: values},
+        )
+    return values[0] if values else None
+
+
+def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, max_hops: int = 8) -> TaskSpec:
+    warnings = list(profile.warnings)
+    files = profile.files
+    constraints: dict[str, str] = {}
+    constraint_ids: list[str] = []
+    data_facts: dict[str, bool] = {}
+
+    # ------------------------------------------------------------ organism
+    req_org = _single("organism", _organism_from_request(knowledge, request), "request")
+    file_orgs = {f.path: f.fact("organism") for f in files if f.fact("organism")}
+    distinct_file_orgs = sorted(set(file_orgs.values()))
+    if len(distinct_file_orgs) > 1:
+        raise AmbiguousInputError(
+            "the input files come from different organisms: "
+            + "; ".join(f"{p}: {o}" for p, o in sorted(file_orgs.items())),
+            ["give inputs of one organism"], {"organisms": file_orgs})
+    file_org = distinct_file_orgs[0] if distinct_file_orgs else None
+    if req_org and file_org and req_org != file_org:
+        path = next(p for p, o in sorted(file_orgs.items()) if o == file_org)
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[req_org].label} ({req_org}) but {path} holds "
+            f"{knowledge.constraints[file_org].label} gene ids ({file_org})",
+            [f"correct the organism in the request, or give the {knowledge.constraints[req_org].label} files"],
+            {"request": req_org, "files": file_orgs})
+    organism = req_org or file_org
+    if organism:
+        constraints["organism"] = organism.removeprefix("organism_")
+        constraint_ids.append(organism)
+        if not req_org:
+            warnings.append(f"organism {knowledge.constraints[organism].label} inferred from gene ids in the inputs")
+
+    # ------------------------------------------------------------ anchors and tools
+    preferred = [t for t in request.preferred_tools if t not in request.excluded_tools]
+    anchors = list(request.operations)
+    for tool_id in preferred:
+        op = knowledge.tools[tool_id].implements
+        if op not in anchors:
+            anchors.append(op)
+
+    # ------------------------------------------------------------ assay
+    req_assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
+    assay = _single("assay", req_assays, "request")
+    if assay is None:
+        implied = [set(knowledge.operations[a].assays) for a in anchors if knowledge.operations[a].assays]
+        common = set.intersection(*implied) if implied else set()
+        if len(common) == 1:
+            assay = next(iter(common))
+            warnings.append(f"assay {assay} implied by the requested operations")
+    if assay:
+        constraints["assay"] = assay
+        constraint_ids.append(assay)
+
+    # ------------------------------------------------------------ layout
+    req_layouts = [c for c in request.constraints if knowledge.constraints[c].kind == "layout"]
+    req_layout = _single("library layout", req_layouts, "request")
+    reads = [f for f in files if knowledge.datatypes.get(f.datatype) and knowledge.datatypes[f.datatype].mates]
+    file_layout = None
+    if reads:
+        by_sample: dict[str, set] = {}
+        for f in reads:
+            by_sample.setdefault(f.sample or f.path, set()).add(f.mate)
+        kinds = {"paired_end_reads" if mates == {1, 2} else "single_end_reads" if mates in ({None}, {1}) else "broken"
+                 for mates in by_sample.values()}
+        broken = sorted(s for s, m in by_sample.items() if m not in ({1, 2}, {None}, {1}))
+        if broken or len(kinds) > 1:
+            lonely = broken or sorted(s for s, m in by_sample.items() if m == {1})
+            raise AmbiguousInputError(
+                "the FASTQ files mix paired-end and single-end samples"
+                + (f" or lack a mate: {', '.join(lonely)}" if lonely else ""),
+                ["give both mates (_R1 and _R2) for every paired sample, or only single-end files"],
+                {"samples": {s: sorted(str(x) for x in m) for s, m in by_sample.items()}})
+        file_layout = kinds.pop()
+    if req_layout and file_layout and req_layout != file_layout:
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[req_layout].label} but the FASTQ files are "
+            f"{knowledge.constraints[file_layout].label}",
+            ["correct the layout in the request or give the matching FASTQ files"],
+            {"request": req_layout, "files": file_layout})
+    layout = req_layout or file_layout
+    if layout:
+        constraints["layout"] = "paired" if layout == "paired_end_reads" else "single"
+        constraint_ids.append(layout)
+
+    # ------------------------------------------------------------ data facts from the files
+    for f in files:
+        if f.datatype in ("raw_count_matrix", "normalized_count_matrix") and f.fact("integer_counts") is not None:
+            data_facts["requires_raw_integer_counts"] = bool(f.fact("integer_counts"))
+        if f.datatype == "sample_metadata" and f.fact("min_replicates") is not None:
+            data_facts["requires_replicates"] = int(f.fact("min_replicates")) >= 2
+        if f.datatype.endswith("gene_list") and f.fact("id_namespace"):
+            data_facts["requires_entrez_id"] = f.fact("id_namespace") == "entrez"
+    for f in files:
+        if f.datatype == "normalized_count_matrix" and "raw_count_matrix" in request.datatypes:
+            warnings.append(f"the request mentions raw counts but {f.path} holds non-integer values "
+                            "(normalized); it is treated as a normalized matrix")
+
+    # ------------------------------------------------------------ inputs and target
+    input_types = list(dict.fromkeys(f.datatype for f in files))
+    mentioned = [d for d in request.datatypes if d in knowledge.datatypes]
+    target: str | None = None
+    if anchors:
+        sinks = _sinks(knowledge, anchors)
+        sink = [a for a in anchors if a in sinks][-1]
+        target = next(iter(knowledge.operations[sink].outputs.values())).datatype
+    # the last mentioned datatype refines the target when it lies downstream of it
+    # ("... then KEGG, as one merged table"); without anchors it is the target
+    for d in reversed(mentioned):
+        if d in input_types or any(_is_subtype(knowledge, i, d) for i in input_types):
+            continue
+        if target is None or (d != target and _is_downstream(knowledge, target, d)):
+            target = d
+        break
+    if not files:
+        # without files, mentioned datatypes that nothing requested produces are the inputs
+        derived = {p.datatype for a in anchors for p in knowledge.operations[a].outputs.values()}
+        sources = [d for d in mentioned if d != target and d not in derived
+                   and not any(_is_subtype(knowledge, x, d) for x in derived)]
+        input_types = list(dict.fromkeys(sources))
+        if anchors and not input_types:
+            input_types = _entry_inputs(knowledge, anchors)
+    if target is None:
+        hints = []
+        near = suggestions(request.unrecognized, knowledge)
+        if near:
+            hints.append("did you mean " + ", ".join(repr(n) for n in near) + "?")
+        hints.append('name an analysis (e.g. "differential expression", "align reads", "cluster cells") '
+                     'or the result you want (e.g. "a count matrix")')
+        raise NoOperationRecognizedError(
+            "no operation or result was recognised in the request"
+            + (f" (unrecognised words: {', '.join(request.unrecognized[:6])})" if request.unrecognized else ""),
+            hints, {"unrecognized": list(request.unrecognized)})
+    if target in input_types and not anchors:
+        raise NoOperationRecognizedError(
+            f"the request asks for {target!r}, which is already an input; no operation was recognised",
+            ["name the analysis to run on it"], {})
+
+    # data constraints implied by the chosen operations are in force too
+    for a in anchors:
+        for c in knowledge.operations[a].requires:
+            if c not in constraint_ids:
+                constraint_ids.append(c)
+
+    output_format = request.output_format
+    inputs = tuple(SpecInput(path=f.path, datatype=f.datatype, format=f.format, evidence=f.evidence,
+                             sample=f.sample, mate=f.mate) for f in files)
+    type_counts = Counter(f.datatype for f in files)
+    for dt, n in sorted(type_counts.items()):
+        if n > 1 and knowledge.datatypes[dt].scope != "sample":
+            raise AmbiguousInputError(
+                f"{n} input files are {dt!r}: " + ", ".join(f.path for f in files if f.datatype == dt),
+                ["give one file of this kind (it is shared by the whole study)"], {"datatype": dt})
+    return TaskSpec(
+        query=request.query,
+        input_types=tuple(input_types),
+        inputs=inputs,
+        target_output=TargetOutput(semantic_type=target, format=output_format),
+        constraints=constraints,
+        constraint_ids=tuple(constraint_ids),
+        required_operations=tuple(anchors),
+        preferred_tools=tuple(preferred),
+        excluded_tools=tuple(request.excluded_tools),
+        workflow_type=_workflow_type(knowledge, anchors) if anchors else "linear",
+        data_facts=data_facts,
+        condition_column=next((f.fact("condition_column") for f in files
+                               if f.datatype == "sample_metadata" and f.fact("condition_column")), None),
+        warnings=tuple(dict.fromkeys(warnings)),
+        evidence=request.matches,
+        max_hops=max_hops,
+    )
+
+
+def _is_downstream(knowledge: Knowledge, src: str, dst: str, limit: int = 10) -> bool:
+    """True if datatype dst can be derived from src by some chain of operations (or is src)."""
+    if src == dst:
+        return True
+    frontier, seen = [src], set()
+    for _ in range(limit):
+        nxt = []
+        for d in frontier:
+            if d in seen:
+                continue
+            seen.add(d)
+            for op in knowledge.operations.values():
+                if any(_is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
+                    for p in op.outputs.values():
+                        if _is_subtype(knowledge, p.datatype, dst):
+                            return True
+                        nxt.append(p.datatype)
+        frontier = nxt
+    return False
+
+
+def _entry_inputs(knowledge: Knowledge, anchors: list[str]) -> list[str]:
+    """Inputs a request without files must start from: the earliest anchors' non-reference inputs."""
+    earliest = [a for a in anchors if not any(b != a and _feeds(knowledge, b, a) for b in anchors)]
+    out = []
+    for a in earliest:
+        for p in knowledge.operations[a].inputs.values():
+            dt = knowledge.datatypes[p.datatype]
+            if p.optional or dt.config_provided or dt.scope == "reference":
+                continue
+            out.append(p.datatype)
+    return list(dict.fromkeys(out))

@@ -1,0 +1,62 @@
+"""Validate stage for the Snakemake target: `snakemake -n`, `snakemake --lint`, `snakefmt --check`.
+
+Each check has one name, shared by this module, the tests and the docs:
+`dry_run`, `lint`, `format`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    ok: bool
+    output: str
+
+
+def _tool(name: str) -> list[str]:
+    """Run the console script installed beside this Python (the pinned one), else from PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which(name)
+    return [found] if found else [sys.executable, "-m", name]
+
+
+def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
+    env = dict(os.environ)
+    env.setdefault("XDG_CACHE_HOME", str(cwd / ".snakemake" / "cache"))
+    try:
+        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return 124, f"timed out after {timeout}s: {' '.join(argv)}"
+    return proc.returncode, (proc.stdout + proc.stderr).strip()
+
+
+def dry_run(workdir: Path) -> CheckResult:
+    code, out = _run(_tool("snakemake") + ["-n", "--cores", "1", "--quiet", "rules"], workdir)
+    return CheckResult("dry_run", code == 0, out)
+
+
+def lint(workdir: Path) -> CheckResult:
+    code, out = _run(_tool("snakemake") + ["--lint", "--cores", "1"], workdir)
+    clean = code == 0 and "Lints for" not in out
+    return CheckResult("lint", clean, out)
+
+
+def format_check(workdir: Path) -> CheckResult:
+    targets = ["Snakefile"] + sorted(str(p.relative_to(workdir)) for p in (workdir / "rules").glob("*.smk"))
+    code, out = _run(_tool("snakefmt") + ["--check", "--diff"] + targets, workdir)
+    return CheckResult("format", code == 0, out)
+
+
+def validate_workflow(workdir: Path, checks: tuple[str, ...] = ("dry_run", "lint", "format")) -> list[CheckResult]:
+    table = {"dry_run": dry_run, "lint": lint, "format": format_check}
+    return [table[name](workdir) for name in checks]

@@ -1,0 +1,105 @@
+"""Alpha diversity per sample and the Bray-Curtis dissimilarity between samples.
+
+Snakemake `script:` step of tool `diversity_metrics` (operation diversity_analysis).
+
+input.table    taxa x samples count table (tsv/csv): the first column is the taxon id;
+               columns named taxid, name, rank, taxonomy_id, taxonomy_lvl, lineage,
+               taxonomy are annotation; every other all-numeric column is a sample
+output.table   TSV, one row per sample (sorted by sample): sample, total_count, richness,
+               shannon, simpson, inverse_simpson, pielou_evenness
+output.beta    TSV: square Bray-Curtis dissimilarity matrix (samples sorted), 0 on the diagonal
+params         min_count (0): counts <= min_count are treated as absent
+
+shannon = -sum p ln p (natural log); simpson = 1 - sum p^2 (Gini-Simpson);
+inverse_simpson = 1 / sum p^2; pielou_evenness = shannon / ln(richness) (NA if richness < 2);
+Bray-Curtis(i, j) = sum |x_i - x_j| / sum (x_i + x_j) on the counts. No rarefaction:
+richness grows with sequencing depth, compare samples of similar depth.
+"""
+
+import logging
+import sys
+
+ORIG_STDERR = sys.stderr
+LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
+sys.stderr = LOG
+logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
+log = logging.getLogger("diversity_metrics")
+
+TOOL = "diversity_metrics"
+ANNOTATION = {"taxid", "name", "rank", "taxonomy_id", "taxonomy_lvl", "lineage", "taxonomy", "taxon", "description"}
+
+
+def fail(message: str) -> None:
+    """Stop the step with a clear message in the log and on the terminal."""
+    log.error(message)
+    print(f"ERROR ({TOOL}): {message}", file=ORIG_STDERR)
+    sys.exit(1)
+
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+params = snakemake.params  # noqa: F821
+table_path = snakemake.input.table  # noqa: F821
+alpha_path = snakemake.output.table  # noqa: F821
+beta_path = snakemake.output.beta  # noqa: F821
+try:
+    min_count = float(getattr(params, "min_count", 0) or 0)
+except (TypeError, ValueError):
+    fail(f"params.{TOOL}.min_count must be a number (config.yaml)")
+
+try:
+    with open(table_path, encoding="utf-8") as handle:
+        header = handle.readline()
+    sep = "\t" if header.count("\t") >= header.count(",") else ","
+    df = pd.read_csv(table_path, sep=sep)
+except Exception as exc:  # noqa: BLE001
+    fail(f"cannot read the abundance table {table_path}: {exc}")
+if df.shape[1] < 2:
+    fail(f"{table_path} has {df.shape[1]} column(s); expected a taxon column and one column per sample.")
+
+candidates = [c for c in df.columns[1:] if str(c).lower() not in ANNOTATION]
+samples = sorted(str(c) for c in candidates if pd.api.types.is_numeric_dtype(df[c]))
+skipped = [c for c in candidates if str(c) not in samples]
+if skipped:
+    log.warning("non-numeric columns of %s are not samples, ignored: %s", table_path, skipped)
+if not samples:
+    fail(f"{table_path} has no numeric sample column (columns: {list(df.columns)}).")
+df.columns = [str(c) for c in df.columns]
+counts = df[samples].to_numpy(dtype=float)
+if np.isnan(counts).any() or (counts < 0).any():
+    fail(f"{table_path}: counts must be non-negative numbers (found negative or missing values).")
+counts = np.where(counts > min_count, counts, 0.0)
+
+rows = []
+for j, sample in enumerate(samples):
+    x = counts[:, j]
+    total = float(x.sum())
+    present = x[x > 0]
+    richness = int(present.size)
+    if total > 0:
+        p = present / total
+        shannon = float(-(p * np.log(p)).sum())
+        sum_p2 = float((p**2).sum())
+        simpson = 1.0 - sum_p2
+        inverse_simpson = 1.0 / sum_p2
+        evenness = shannon / float(np.log(richness)) if richness >= 2 else float("nan")
+    else:
+        log.warning("sample %s has no counts: its diversity is NA", sample)
+        shannon = simpson = inverse_simpson = evenness = float("nan")
+    rows.append({"sample": sample, "total_count": total, "richness": richness, "shannon": shannon,
+                 "simpson": simpson, "inverse_simpson": inverse_simpson, "pielou_evenness": evenness})
+alpha = pd.DataFrame(rows)
+alpha["total_count"] = alpha["total_count"].map(lambda v: int(v) if float(v).is_integer() else v)
+alpha.to_csv(alpha_path, sep="\t", index=False, float_format="%.6g", na_rep="NA")
+
+n = len(samples)
+bc = np.zeros((n, n))
+for i in range(n):
+    for k in range(i + 1, n):
+        denom = float((counts[:, i] + counts[:, k]).sum())
+        value = float(np.abs(counts[:, i] - counts[:, k]).sum()) / denom if denom > 0 else float("nan")
+        bc[i, k] = bc[k, i] = value
+beta = pd.DataFrame(bc, index=pd.Index(samples, name="sample"), columns=samples)
+beta.to_csv(beta_path, sep="\t", float_format="%.6g", na_rep="NA")
+log.info("wrote %s and %s (%d samples, %d taxa)", alpha_path, beta_path, n, len(df))

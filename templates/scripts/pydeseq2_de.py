@@ -1,0 +1,173 @@
+"""PyDESeq2 differential expression (Snakemake script).
+
+Inputs: counts (genes x samples, first column = gene id, tsv/csv), samples (tsv/csv with a
+`sample` column and the condition column). Output: table (tsv) with gene_id, baseMean,
+log2FoldChange, lfcSE, stat, pvalue, padj for test_level vs reference_level, sorted by padj
+(NA last) then gene_id.
+Params: condition_column, reference_level (None: control/ctrl/untreated/wt/... if present,
+else the first level alphabetically), test_level (None: first other level), alpha.
+"""
+
+# --- shared helpers (each bioplan step script is self-contained) --------------
+import logging
+import sys
+import traceback
+
+import pandas as pd
+
+LOG = logging.getLogger("bioplan")
+
+
+def setup_logging():
+    """Send logging, stdout and library warnings to the rule's log file."""
+    handle = open(snakemake.log[0], "w", encoding="utf-8")
+    logging.basicConfig(stream=handle, level=logging.INFO, format="%(levelname)s: %(message)s")
+    sys.stdout = handle
+    sys.stderr = handle
+
+
+def fail(message):
+    """Report a data problem to the log and the terminal, then stop with exit code 1."""
+    LOG.error(message)
+    print(f"ERROR [{snakemake.rule}]: {message}", file=sys.__stderr__)
+    sys.exit(1)
+
+
+def run(main):
+    setup_logging()
+    try:
+        main()
+    except SystemExit:
+        raise
+    except Exception as exc:  # a bug or an unforeseen input: keep the traceback in the log
+        LOG.error(traceback.format_exc())
+        fail(f"unexpected {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})")
+
+
+def sniff_sep(path):
+    """Tab if the first non-empty line has a tab, else comma if it has one, else tab."""
+    with open(path, encoding="utf-8-sig") as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                if "\t" in line:
+                    return "\t"
+                return "," if "," in line else "\t"
+    return "\t"
+
+
+def read_table(path, what):
+    """Read a tsv/csv table with a header; every column as text."""
+    try:
+        table = pd.read_csv(path, sep=sniff_sep(path), dtype=str, comment=None,
+                            keep_default_na=False, encoding="utf-8-sig")
+    except pd.errors.EmptyDataError:
+        fail(f"the {what} file '{path}' is empty.")
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        fail(f"cannot parse the {what} file '{path}' as tsv/csv: {exc}")
+    table.columns = [str(c).strip() for c in table.columns]
+    return table
+# ------------------------------------------------------------------------------
+
+
+REFERENCE_NAMES = ("control", "ctrl", "untreated", "wt", "wildtype", "wild_type", "normal", "vehicle", "mock")
+
+
+def read_samples(path, condition_column):
+    meta = read_table(path, "sample metadata")
+    by_lower = {c.lower(): c for c in meta.columns}
+    if "sample" not in by_lower:
+        fail(f"the sample metadata '{path}' has no 'sample' column (columns: {', '.join(meta.columns)}). "
+             "Name the column holding the sample names 'sample'.")
+    if condition_column not in meta.columns:
+        fail(f"the sample metadata '{path}' has no column '{condition_column}' (columns: "
+             f"{', '.join(meta.columns)}). Set params.condition_column to the column holding the groups.")
+    meta = meta.rename(columns={by_lower["sample"]: "sample"})
+    meta["sample"] = meta["sample"].str.strip()
+    meta[condition_column] = meta[condition_column].str.strip()
+    if meta["sample"].duplicated().any():
+        fail(f"sample names repeat in '{path}': {sorted(set(meta.loc[meta['sample'].duplicated(), 'sample']))}.")
+    empty = meta.loc[meta[condition_column] == "", "sample"].tolist()
+    if empty:
+        fail(f"samples {empty} have no value in column '{condition_column}' of '{path}'.")
+    return meta
+
+
+def read_counts(path, samples):
+    table = read_table(path, "count matrix")
+    gene_col = table.columns[0]
+    missing = [s for s in samples if s not in table.columns]
+    if missing:
+        fail(f"samples {missing} of the sample metadata are not columns of the count matrix '{path}' "
+             f"(its columns: {', '.join(table.columns[1:])}). Sample names must match exactly.")
+    extra = [c for c in table.columns[1:] if c not in samples]
+    if extra:
+        LOG.warning("ignoring count matrix columns not in the sample metadata: %s", ", ".join(extra))
+    genes = table[gene_col].str.strip()
+    if genes.duplicated().any():
+        fail(f"gene ids repeat in the first column of '{path}', e.g. {genes[genes.duplicated()].iloc[0]!r}.")
+    values = table[samples].apply(lambda col: pd.to_numeric(col.str.strip(), errors="coerce"))
+    values.index = genes
+    bad = values.isna() | (values < 0) | ((values - values.round()).abs() > 1e-6)
+    if bad.to_numpy().any():
+        gene, sample = bad.stack()[lambda s: s].index[0]
+        fail(f"'{path}' holds a value that is not a raw count: gene {gene}, sample {sample}, value "
+             f"{table.loc[genes == gene, sample].iloc[0]!r}. DESeq2 needs non-negative integer counts "
+             "(featureCounts, STAR, HTSeq or tximport counts), not TPM/FPKM/normalized values.")
+    return values.round().astype("int64")
+
+
+def choose_levels(levels, reference, test):
+    levels = sorted(levels)
+    if len(levels) < 2:
+        fail(f"the condition column has a single level {levels}; two groups are needed for a comparison.")
+    if reference is None:
+        named = [lvl for lvl in levels if lvl.lower() in REFERENCE_NAMES]
+        reference = named[0] if named else levels[0]
+    elif reference not in levels:
+        fail(f"reference_level {reference!r} is not a level of the condition column ({levels}).")
+    others = [lvl for lvl in levels if lvl != reference]
+    if test is None:
+        test = others[0]
+        if len(others) > 1:
+            LOG.warning("several levels %s; comparing %r against %r (set params.test_level)", others, test, reference)
+    elif test not in others:
+        fail(f"test_level {test!r} is not a non-reference level of the condition column ({others}).")
+    return reference, test
+
+
+def main():
+    from pydeseq2.dds import DeseqDataSet
+    from pydeseq2.ds import DeseqStats
+
+    params = snakemake.params
+    condition = params.condition_column or "condition"
+    meta = read_samples(snakemake.input.samples, condition)
+    samples = meta["sample"].tolist()
+    counts = read_counts(snakemake.input.counts, samples)
+    reference, test = choose_levels(meta[condition].unique(), params.reference_level, params.test_level)
+    LOG.info("%d genes x %d samples; contrast %s: %s vs %s", counts.shape[0], counts.shape[1], condition, test, reference)
+
+    # Internal, formula-safe names: PyDESeq2 dislikes '_' and spaces in factor names and levels.
+    codes = {lvl: f"g{i}" for i, lvl in enumerate(sorted(meta[condition].unique()))}
+    design = pd.DataFrame({"condition": meta[condition].map(codes).to_numpy()}, index=samples)
+    threads = max(1, int(snakemake.threads))
+    common = dict(counts=counts.T, metadata=design, refit_cooks=True, n_cpus=threads, quiet=True)
+    try:
+        dds = DeseqDataSet(design="~condition", **common)  # PyDESeq2 >= 0.5
+    except TypeError:
+        dds = DeseqDataSet(design_factors="condition", ref_level=["condition", codes[reference]], **common)
+    dds.deseq2()
+    stats = DeseqStats(dds, contrast=["condition", codes[test], codes[reference]],
+                       alpha=float(params.alpha), n_cpus=threads, quiet=True)
+    stats.summary()
+    res = stats.results_df.reindex(columns=["baseMean", "log2FoldChange", "lfcSE", "stat", "pvalue", "padj"])
+    res.insert(0, "gene_id", res.index.astype(str))
+    res = res.reset_index(drop=True)
+    res = res.sort_values(["padj", "gene_id"], na_position="last", kind="mergesort")
+    res.to_csv(snakemake.output.table, sep="\t", index=False, float_format="%.6g", na_rep="NA")
+    sig = res[res["padj"] < float(params.alpha)]
+    LOG.info("%d genes with padj < %s (%d up, %d down in %s vs %s)", len(sig), params.alpha,
+             int((sig["log2FoldChange"] > 0).sum()), int((sig["log2FoldChange"] < 0).sum()), test, reference)
+
+
+run(main)

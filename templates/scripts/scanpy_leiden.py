@@ -1,0 +1,120 @@
+"""PCA, k-nearest-neighbour graph and Leiden clustering (scanpy).
+
+Snakemake `script:` step of tool `scanpy_leiden` (operation cell_clustering).
+
+input.adata   AnnData (.h5ad): log-normalised X, var["highly_variable"]
+output.adata  AnnData (.h5ad) with obsm["X_pca"], the neighbour graph in obsp and
+              the clusters in obs[cluster_key] (categorical "0", "1", ... by size)
+params        n_comps (50), n_neighbors (15), resolution (1.0), random_state (0),
+              cluster_key ("leiden")
+
+Deterministic: fixed random_state for PCA, neighbours and Leiden; exact
+(scikit-learn) neighbour search, which needs no numba compilation. UMAP is
+computed by the embedding step, not here.
+"""
+
+import inspect
+import logging
+import os
+import sys
+import tempfile
+
+THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, str(THREADS))
+if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
+    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
+    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+
+ORIG_STDERR = sys.stderr
+LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
+sys.stderr = LOG
+logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
+log = logging.getLogger("scanpy_leiden")
+
+
+def fail(message: str) -> None:
+    """Stop the step with a clear message in the log and on the terminal."""
+    log.error(message)
+    print(f"ERROR (scanpy_leiden): {message}", file=ORIG_STDERR)
+    sys.exit(1)
+
+
+import scanpy as sc  # noqa: E402
+
+sc.settings.n_jobs = THREADS
+sc.settings.verbosity = 2
+
+params = snakemake.params  # noqa: F821
+in_path = snakemake.input.adata  # noqa: F821
+out_path = snakemake.output.adata  # noqa: F821
+
+try:
+    n_comps = int(params.n_comps)
+    n_neighbors = int(params.n_neighbors)
+    resolution = float(params.resolution)
+    seed = int(getattr(params, "random_state", 0) or 0)
+except (TypeError, ValueError):
+    fail("params.scanpy_leiden.n_comps, n_neighbors, resolution and random_state must be numbers (config.yaml)")
+key = str(getattr(params, "cluster_key", "leiden") or "leiden")
+
+try:
+    adata = sc.read_h5ad(in_path)
+except Exception as exc:  # noqa: BLE001
+    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+if "log1p" not in adata.uns:
+    log.warning("%s has no uns['log1p']: is X log-normalised? Clustering it as it is.", in_path)
+if adata.n_obs <= n_neighbors:
+    fail(f"{in_path} has {adata.n_obs} cells, not more than n_neighbors={n_neighbors}; lower n_neighbors.")
+
+
+def accepts(func, name):
+    return name in inspect.signature(func).parameters
+
+
+# PCA on the highly variable genes when they are flagged.
+pca_kwargs = {"random_state": seed, "svd_solver": "arpack"}
+if "highly_variable" in adata.var and adata.var["highly_variable"].any():
+    n_features = int(adata.var["highly_variable"].sum())
+    if accepts(sc.pp.pca, "mask_var"):
+        pca_kwargs["mask_var"] = "highly_variable"
+    else:  # scanpy < 1.10
+        pca_kwargs["use_highly_variable"] = True
+else:
+    log.warning("no var['highly_variable'] in %s: PCA uses all genes", in_path)
+    n_features = adata.n_vars
+max_comps = min(adata.n_obs, n_features) - 1
+if n_comps > max_comps:
+    log.warning("n_comps=%d lowered to %d (cells/genes available)", n_comps, max_comps)
+    n_comps = max_comps
+if n_comps < 2:
+    fail(f"too few cells or genes in {in_path} for PCA ({adata.n_obs} cells, {n_features} genes).")
+sc.pp.pca(adata, n_comps=n_comps, **pca_kwargs)
+
+neighbors_kwargs = {"n_neighbors": n_neighbors, "n_pcs": n_comps, "random_state": seed}
+if accepts(sc.pp.neighbors, "transformer"):
+    neighbors_kwargs["transformer"] = "sklearn"  # exact kNN, no pynndescent/numba JIT
+sc.pp.neighbors(adata, **neighbors_kwargs)
+
+leiden_kwargs = {"resolution": resolution, "random_state": seed, "key_added": key, "n_iterations": 2}
+if accepts(sc.tl.leiden, "flavor"):
+    leiden_kwargs.update(flavor="igraph", directed=False)
+try:
+    sc.tl.leiden(adata, **leiden_kwargs)
+except ImportError as exc:
+    fail(f"Leiden clustering needs python-igraph (and leidenalg for scanpy < 1.10): {exc}")
+
+counts = adata.obs[key].value_counts()
+log.info("%d clusters at resolution %g: %s", len(counts), resolution, dict(sorted(counts.items(), key=lambda kv: int(kv[0]))))
+adata.uns["clustering"] = {
+    "method": "leiden",
+    "cluster_key": key,
+    "resolution": resolution,
+    "n_comps": n_comps,
+    "n_neighbors": n_neighbors,
+    "random_state": seed,
+    "n_clusters": int(len(counts)),
+}
+adata.obs[key] = adata.obs[key].astype("category")
+adata.write_h5ad(out_path, compression="gzip")
+log.info("wrote %s (%d cells)", out_path, adata.n_obs)

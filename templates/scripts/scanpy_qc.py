@@ -1,0 +1,129 @@
+"""Cell and gene quality filtering of a single-cell count matrix (scanpy).
+
+Snakemake `script:` step of tool `scanpy_qc` (operation sc_quality_filtering).
+
+input.adata   AnnData (.h5ad) with raw counts in X (cells x genes)
+output.adata  AnnData (.h5ad): the cells and genes that pass, QC metrics in obs/var
+params        min_genes, min_cells, max_pct_mt, mt_prefix ("" = detect "MT-" / "mt-")
+
+QC metrics recorded in obs: n_genes_by_counts, total_counts, total_counts_mt,
+pct_counts_mt; in var: mt, n_cells_by_counts, total_counts, ...; the filter
+settings and the counts before/after in uns["qc_filtering"].
+"""
+
+import logging
+import os
+import sys
+import tempfile
+
+THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, str(THREADS))
+if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
+    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
+    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+
+ORIG_STDERR = sys.stderr
+LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
+sys.stderr = LOG
+logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
+log = logging.getLogger("scanpy_qc")
+
+
+def fail(message: str) -> None:
+    """Stop the step with a clear message in the log and on the terminal."""
+    log.error(message)
+    print(f"ERROR (scanpy_qc): {message}", file=ORIG_STDERR)
+    sys.exit(1)
+
+
+import numpy as np  # noqa: E402
+import scanpy as sc  # noqa: E402
+from scipy import sparse  # noqa: E402
+
+sc.settings.n_jobs = THREADS
+sc.settings.verbosity = 2
+
+params = snakemake.params  # noqa: F821
+in_path = snakemake.input.adata  # noqa: F821
+out_path = snakemake.output.adata  # noqa: F821
+
+
+def as_number(name, kind):
+    try:
+        return kind(getattr(params, name))
+    except (TypeError, ValueError):
+        fail(f"parameter {name}={getattr(params, name)!r} is not a number; fix params.scanpy_qc.{name} in config.yaml")
+
+
+min_genes = as_number("min_genes", int)
+min_cells = as_number("min_cells", int)
+max_pct_mt = as_number("max_pct_mt", float)
+mt_prefix = str(getattr(params, "mt_prefix", "") or "")
+
+try:
+    adata = sc.read_h5ad(in_path)
+except Exception as exc:  # noqa: BLE001 - any reader error is a data problem here
+    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}. Provide an .h5ad file written by anndata/scanpy.")
+
+if adata.n_obs == 0 or adata.n_vars == 0:
+    fail(f"{in_path} holds an empty matrix ({adata.n_obs} cells x {adata.n_vars} genes).")
+adata.var_names_make_unique()
+
+X = adata.X
+values = X.data if sparse.issparse(X) else np.asarray(X)
+if values.size and (np.nanmin(values) < 0 or not np.all(np.isfinite(values))):
+    fail(f"{in_path}: X holds negative or non-finite values; QC filtering needs raw counts in X.")
+if values.size and not np.allclose(values, np.round(values)):
+    log.warning("X of %s is not integer: QC metrics assume raw counts; results may be meaningless", in_path)
+
+# Mitochondrial genes: the prefix follows the data (human "MT-", mouse "mt-").
+names = adata.var_names.astype(str)
+if not mt_prefix:
+    upper = int(np.sum(names.str.startswith("MT-")))
+    lower = int(np.sum(names.str.startswith("mt-")))
+    mt_prefix = "MT-" if upper >= lower else "mt-"
+    if upper == 0 and lower == 0:
+        mt_prefix = ""
+adata.var["mt"] = names.str.startswith(mt_prefix) if mt_prefix else np.zeros(adata.n_vars, dtype=bool)
+n_mt = int(adata.var["mt"].sum())
+if n_mt == 0:
+    log.warning(
+        "no mitochondrial genes found (no gene name starts with 'MT-' or 'mt-'); "
+        "pct_counts_mt is 0 for every cell and max_pct_mt filters nothing. "
+        "Set params.scanpy_qc.mt_prefix if your gene names use another prefix."
+    )
+log.info("mitochondrial prefix %r: %d genes", mt_prefix, n_mt)
+
+sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=False, inplace=True)
+n_cells_in, n_genes_in = adata.n_obs, adata.n_vars
+
+keep = (adata.obs["n_genes_by_counts"].to_numpy() >= min_genes) & (
+    adata.obs["pct_counts_mt"].to_numpy() <= max_pct_mt
+)
+adata = adata[keep].copy()
+log.info("cells: %d in, %d pass min_genes=%d and max_pct_mt=%g", n_cells_in, adata.n_obs, min_genes, max_pct_mt)
+if adata.n_obs == 0:
+    fail(
+        f"no cell of {in_path} passes QC (min_genes={min_genes}, max_pct_mt={max_pct_mt}). "
+        "Lower params.scanpy_qc.min_genes or raise max_pct_mt in config.yaml."
+    )
+sc.pp.filter_genes(adata, min_cells=min_cells)
+log.info("genes: %d in, %d expressed in >= %d cells", n_genes_in, adata.n_vars, min_cells)
+if adata.n_vars == 0:
+    fail(f"no gene of {in_path} is expressed in >= {min_cells} cells; lower params.scanpy_qc.min_cells.")
+
+# Metrics describe the kept cells over the kept genes.
+sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=False, inplace=True)
+adata.uns["qc_filtering"] = {
+    "min_genes": min_genes,
+    "min_cells": min_cells,
+    "max_pct_mt": max_pct_mt,
+    "mt_prefix": mt_prefix,
+    "n_cells_before": n_cells_in,
+    "n_cells_after": int(adata.n_obs),
+    "n_genes_before": n_genes_in,
+    "n_genes_after": int(adata.n_vars),
+}
+adata.write_h5ad(out_path, compression="gzip")
+log.info("wrote %s (%d cells x %d genes)", out_path, adata.n_obs, adata.n_vars)

@@ -1,0 +1,94 @@
+"""Marker genes per cluster: each cluster against the rest (scanpy rank_genes_groups).
+
+Snakemake `script:` step of tool `scanpy_rank_genes_groups` (operation marker_gene_detection).
+
+input.adata     clustered AnnData (.h5ad), log-normalised X, obs[cluster_key]
+output.markers  TSV: cluster, rank, gene, score, logfoldchange, pval, pval_adj
+                (top n_genes per cluster by score; sorted by cluster, rank)
+params          cluster_key ("leiden"), method ("wilcoxon"), n_genes (100)
+"""
+
+import logging
+import os
+import sys
+import tempfile
+
+THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, str(THREADS))
+if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
+    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
+    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+
+ORIG_STDERR = sys.stderr
+LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
+sys.stderr = LOG
+logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
+log = logging.getLogger("scanpy_rank_genes_groups")
+
+
+def fail(message: str) -> None:
+    """Stop the step with a clear message in the log and on the terminal."""
+    log.error(message)
+    print(f"ERROR (scanpy_rank_genes_groups): {message}", file=ORIG_STDERR)
+    sys.exit(1)
+
+
+import pandas as pd  # noqa: E402
+import scanpy as sc  # noqa: E402
+
+sc.settings.n_jobs = THREADS
+sc.settings.verbosity = 2
+
+params = snakemake.params  # noqa: F821
+in_path = snakemake.input.adata  # noqa: F821
+out_path = snakemake.output.markers  # noqa: F821
+
+key = str(getattr(params, "cluster_key", "leiden") or "leiden")
+method = str(getattr(params, "method", "wilcoxon") or "wilcoxon")
+try:
+    n_genes = int(params.n_genes)
+except (TypeError, ValueError):
+    fail("params.scanpy_rank_genes_groups.n_genes must be an integer (config.yaml)")
+if method not in {"wilcoxon", "t-test", "t-test_overestim_var", "logreg"}:
+    fail(f"method {method!r} is not one of wilcoxon, t-test, t-test_overestim_var, logreg")
+
+try:
+    adata = sc.read_h5ad(in_path)
+except Exception as exc:  # noqa: BLE001
+    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+if key not in adata.obs:
+    found = ", ".join(map(str, adata.obs.columns)) or "none"
+    fail(f"{in_path} has no obs column {key!r} (columns: {found}); set params.scanpy_rank_genes_groups.cluster_key.")
+
+adata.obs[key] = adata.obs[key].astype(str).astype("category")
+sizes = adata.obs[key].value_counts()
+if len(sizes) < 2:
+    fail(f"{in_path} has a single cluster in obs[{key!r}]; marker genes need at least two clusters.")
+tiny = sorted(str(c) for c, n in sizes.items() if n < 2)
+if tiny:
+    fail(f"clusters {', '.join(tiny)} of {in_path} have fewer than 2 cells; merge them or lower the resolution.")
+
+n_genes = min(n_genes, adata.n_vars)
+# X holds the log-normalised expression of all genes; raw (if any) is not used.
+sc.tl.rank_genes_groups(adata, key, method=method, n_genes=n_genes, use_raw=False, corr_method="benjamini-hochberg")
+
+
+def cluster_sort_key(label: str):
+    return (0, int(label), label) if label.isdigit() else (1, 0, label)
+
+
+frames = []
+for cluster in sorted(adata.obs[key].cat.categories.astype(str), key=cluster_sort_key):
+    df = sc.get.rank_genes_groups_df(adata, group=cluster).head(n_genes).reset_index(drop=True)
+    df.insert(0, "rank", range(1, len(df) + 1))
+    df.insert(0, "cluster", cluster)
+    frames.append(df)
+table = pd.concat(frames, ignore_index=True)
+table = table.rename(columns={"names": "gene", "scores": "score", "logfoldchanges": "logfoldchange", "pvals": "pval", "pvals_adj": "pval_adj"})
+for column in ("logfoldchange", "pval", "pval_adj"):
+    if column not in table:  # logreg reports scores only
+        table[column] = float("nan")
+table = table[["cluster", "rank", "gene", "score", "logfoldchange", "pval", "pval_adj"]]
+table.to_csv(out_path, sep="\t", index=False, float_format="%.6g", na_rep="NA")
+log.info("wrote %s: top %d genes for %d clusters (%s)", out_path, n_genes, len(frames), method)

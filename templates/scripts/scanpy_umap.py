@@ -1,0 +1,115 @@
+"""UMAP embedding and a plot coloured by cluster (scanpy + matplotlib, Agg backend).
+
+Snakemake `script:` step of tool `scanpy_umap` (operation embedding_visualization).
+
+input.adata          clustered AnnData (.h5ad) with a neighbour graph and obs[cluster_key]
+output.plot          PNG: UMAP coloured by cluster
+output.coordinates   TSV: cell, cluster, UMAP1, UMAP2 (sorted by cell id)
+params               cluster_key ("leiden"), min_dist (0.5), random_state (0), dpi (150)
+"""
+
+import logging
+import os
+import sys
+import tempfile
+
+THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, str(THREADS))
+if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
+    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
+    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+
+ORIG_STDERR = sys.stderr
+LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
+sys.stderr = LOG
+logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
+log = logging.getLogger("scanpy_umap")
+
+
+def fail(message: str) -> None:
+    """Stop the step with a clear message in the log and on the terminal."""
+    log.error(message)
+    print(f"ERROR (scanpy_umap): {message}", file=ORIG_STDERR)
+    sys.exit(1)
+
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import scanpy as sc  # noqa: E402
+
+sc.settings.n_jobs = THREADS
+sc.settings.verbosity = 2
+
+params = snakemake.params  # noqa: F821
+in_path = snakemake.input.adata  # noqa: F821
+plot_path = snakemake.output.plot  # noqa: F821
+coords_path = snakemake.output.coordinates  # noqa: F821
+
+key = str(getattr(params, "cluster_key", "leiden") or "leiden")
+try:
+    min_dist = float(getattr(params, "min_dist", 0.5))
+    seed = int(getattr(params, "random_state", 0) or 0)
+    dpi = int(getattr(params, "dpi", 150) or 150)
+except (TypeError, ValueError):
+    fail("params.scanpy_umap.min_dist, random_state and dpi must be numbers (config.yaml)")
+
+try:
+    adata = sc.read_h5ad(in_path)
+except Exception as exc:  # noqa: BLE001
+    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+if key not in adata.obs:
+    found = ", ".join(map(str, adata.obs.columns)) or "none"
+    fail(f"{in_path} has no obs column {key!r} (columns: {found}); set params.scanpy_umap.cluster_key.")
+if "neighbors" not in adata.uns:
+    fail(f"{in_path} has no neighbour graph (uns['neighbors']); run the clustering step first.")
+
+sc.tl.umap(adata, min_dist=min_dist, random_state=seed)
+
+
+def cluster_order(values):
+    labels = sorted({str(v) for v in values})
+    return sorted(labels, key=lambda s: (0, int(s), s) if s.isdigit() else (1, 0, s))
+
+
+clusters = adata.obs[key].astype(str)
+order = cluster_order(clusters)
+coords = pd.DataFrame(
+    {
+        "cell": adata.obs_names.astype(str),
+        "cluster": clusters.to_numpy(),
+        "UMAP1": adata.obsm["X_umap"][:, 0],
+        "UMAP2": adata.obsm["X_umap"][:, 1],
+    }
+).sort_values("cell", kind="mergesort")
+coords.to_csv(coords_path, sep="\t", index=False, float_format="%.5f")
+
+# Plot with matplotlib directly: same look on every scanpy version, fixed layout.
+plt.rcParams.update({"svg.hashsalt": "bioplan", "font.size": 9})
+cmap = plt.get_cmap("tab20" if len(order) > 10 else "tab10")
+fig, ax = plt.subplots(figsize=(6.0, 5.0))
+point_size = max(2.0, min(30.0, 12000.0 / max(adata.n_obs, 1)))
+for i, label in enumerate(order):
+    sel = clusters.to_numpy() == label
+    ax.scatter(
+        adata.obsm["X_umap"][sel, 0],
+        adata.obsm["X_umap"][sel, 1],
+        s=point_size,
+        color=cmap(i % cmap.N),
+        label=f"{label} (n={int(sel.sum())})",
+        linewidths=0,
+        rasterized=True,
+    )
+ax.set_xlabel("UMAP1")
+ax.set_ylabel("UMAP2")
+ax.set_xticks([])
+ax.set_yticks([])
+ax.set_title(f"UMAP of {adata.n_obs} cells, coloured by {key}")
+ax.legend(title=key, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, markerscale=2)
+fig.tight_layout()
+fig.savefig(plot_path, dpi=dpi, metadata={"Software": None})
+plt.close(fig)
+log.info("wrote %s and %s (%d cells, %d clusters)", plot_path, coords_path, adata.n_obs, len(order))
