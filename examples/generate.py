@@ -904,8 +904,10 @@ def _build_single_cell() -> dict:
 
         obs = pd.DataFrame({"sample": pd.Categorical(samples, categories=["donor_A", "donor_B"])},
                            index=pd.Index(obs_names, dtype=object))
-        var = pd.DataFrame({"gene_ids": [f"ENSG{int(x):011d}" for x in ensg]},
-                           index=pd.Index(genes, dtype=object))
+        # object dtype, not pandas' str dtype: anndata then writes the classic `string-array`
+        # encoding that every anndata version reads.
+        var = pd.DataFrame({"gene_ids": pd.Series([f"ENSG{int(x):011d}" for x in ensg], dtype=object,
+                                                  index=pd.Index(genes, dtype=object))})
         adata = anndata.AnnData(X=sp.csr_matrix(counts), obs=obs, var=var)
         adata.write_h5ad(path)
 

@@ -181,7 +181,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
                         key=dt, datatype=dt, section=section,
                         path=_rel(given[0].path, workdir) if given else "",
                         format=given[0].format if given else tp.format.split("|")[0],
-                        hint="; ".join(dtype.sources) or dtype.description)
+                        hint=dtype.sources[0] if dtype.sources else dtype.description)
                 kind = "config_input" if given else "config_reference"
                 inputs.append(IOPort(name=port, port=port, datatype=dt, format=tp.format,
                                      ref=FileRef(kind=kind, path=dt)))

@@ -166,7 +166,7 @@ class SnakemakeGenerator:
         params = {tool: {"type": "object", "properties": {k: _json_type(v) for k, v in p.items()},
                          "required": sorted(p)} for tool, p in workflow.params.items()}
         schema: dict[str, Any] = {
-            "$schema": "http://json-schema.org/draft-07/schema#",
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "description": "bioplan workflow configuration",
             "type": "object",
             "properties": {
@@ -189,7 +189,7 @@ class SnakemakeGenerator:
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "description": f"path to the {col} file"}
         schema = {
-            "$schema": "http://json-schema.org/draft-07/schema#",
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "description": "one row per sample",
             "type": "object",
             "properties": props,

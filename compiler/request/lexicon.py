@@ -72,8 +72,18 @@ def _aliases(label: str | None, ident: str, aliases: Aliases, extra: tuple[str, 
     return words
 
 
-@lru_cache(maxsize=8)
+_TERMS: dict[str, tuple[Term, ...]] = {}
+_PATTERNS: dict[str, tuple[tuple[re.Pattern, Term], ...]] = {}
+
+
 def build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
+    """All terms of the knowledge, longest alias first (memoised per knowledge content hash)."""
+    if knowledge.content_hash not in _TERMS:
+        _TERMS[knowledge.content_hash] = _build_terms(knowledge)
+    return _TERMS[knowledge.content_hash]
+
+
+def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
     raw: list[tuple[str, str, str]] = []
     for op in knowledge.operations.values():
         raw += [("operation", op.id, a) for a in _aliases(op.label, op.id, op.aliases)]
@@ -97,9 +107,14 @@ def build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
     return tuple(sorted(terms.values(), key=lambda t: (-t.weight, t.kind, t.id, t.alias)))
 
 
-@lru_cache(maxsize=8)
 def alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]:
     """One compiled pattern per alias: word-bounded for Latin text, plain for Chinese."""
+    if knowledge.content_hash not in _PATTERNS:
+        _PATTERNS[knowledge.content_hash] = _alias_patterns(knowledge)
+    return _PATTERNS[knowledge.content_hash]
+
+
+def _alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]:
     out = []
     for term in build_terms(knowledge):
         body = re.escape(term.alias).replace(r"\ ", r"\s+")

@@ -19,7 +19,7 @@ from bioplan.models import Match, Request
 from bioplan.request.lexicon import alias_patterns, build_terms, is_cjk, normalize, singular
 
 # When two terms match the same words, the more specific kind wins.
-_KIND_PRIORITY = {"tool": 0, "operation": 1, "constraint": 2, "datatype": 3, "format": 4, "motif": 5}
+_KIND_PRIORITY = {"operation": 0, "tool": 1, "constraint": 2, "datatype": 3, "format": 4, "motif": 5}
 
 STOPWORDS = frozenset("""
 a an the and or then to of for on in into with from by as at is are be it its this that these those my our

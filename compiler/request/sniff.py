@@ -1,0 +1,1796 @@
+"""Sniff stage: input paths -> InputProfile (the DataType Recognition Index).
+
+Each input file is recognised from its contents (magic bytes first, then the text
+structure), never from its name alone; the name only supplies what the contents
+cannot (sample and mate of a FASTQ, GMT vs table for a ragged file). Every
+finding is a `Fact` with the evidence for it, in words a user understands.
+
+    magic bytes   CRAM / HDF5 / gzip(BAM, BCF, text) / bzip2, xz, zstd, zip (refused)
+    text          @HD -> SAM   @ -> FASTQ   > -> FASTA   ##fileformat=VCF -> VCF
+                  9 GFF columns -> GTF/GFF3   "\\t|\\t" -> taxonomy .dmp
+                  otherwise a delimited table: GMT, gene list, DE table, gene id
+                  mapping, count matrix (raw/normalised) or sample sheet
+    directory     hash.k2d+opts.k2d+taxo.k2d -> Kraken2 DB; nodes.dmp+names.dmp -> taxdump
+
+Deterministic, and bounded: text is read line by line up to a byte budget per
+family (a 3 GB genome or a 60 GB FASTQ is never read whole); gzip is handled
+transparently. Anything not recognised raises `UnreadableInputError` naming the
+file and what was expected; two equally plausible readings raise
+`AmbiguousInputError` saying how to disambiguate. No traceback escapes.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import os
+import re
+import stat
+import struct
+import zlib
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from bioplan.errors import AmbiguousInputError, BioplanError, UnreadableInputError
+from bioplan.models import Fact, InputProfile, SniffedFile
+
+__all__ = ["RECOGNISED", "sniff_file", "sniff_inputs"]
+
+# What bioplan recognises, for the hint of an unrecognised input.
+RECOGNISED = (
+    "FASTQ reads (.fastq/.fq, optionally .gz)",
+    "FASTA genome, transcriptome or classifier reference sequences",
+    "GTF/GFF3 gene annotation",
+    "VCF/BCF variant calls",
+    "BAM/SAM/CRAM alignments",
+    "AnnData .h5ad single-cell data",
+    "count matrices (TSV/CSV, genes x samples, or featureCounts output)",
+    "differential expression tables",
+    "sample sheets (TSV/CSV, one row per sample)",
+    "gene lists (one id per line)",
+    "GMT gene set libraries",
+    "gene id mapping tables",
+    "narrowPeak/broadPeak peak files",
+    "NCBI taxonomy dumps (nodes.dmp, names.dmp)",
+    "Kraken2 database directories",
+)
+_RECOGNISED_HINT = "bioplan recognises: " + "; ".join(RECOGNISED)
+_INPUT_TYPE_HINT = "or say what the file is with --input-type <datatype id>"
+
+# Format ids (of ontology/formats.yaml) that are not simply the file's extension.
+FMT_TAXONOMY_DUMP = "dmp"
+FMT_KRAKEN2_DB = "kraken2_db"
+
+# Reading budgets (bytes after decompression / records).
+_HEAD_BYTES = 64 * 1024
+_MAX_LINE = 1 << 20
+_FASTQ_RECORDS = 1000
+_FASTQ_BUDGET = 16 << 20
+_FASTA_BUDGET = 8 << 20
+_GFF_LINES = 5000
+_GFF_BUDGET = 16 << 20
+_VCF_RECORDS = 10_000
+_VCF_BUDGET = 32 << 20
+_TABLE_BUDGET = 16 << 20
+_TABLE_ROWS = 200_000
+_BAM_HEADER_MAX = 64 << 20
+_H5_SAMPLE = 10_000
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
+_OTHER_COMPRESSION = (
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"PK\x03\x04", "zip (or an Excel workbook)"),
+)
+
+# --------------------------------------------------------------------------- identifiers
+
+_ENSEMBL_GENE_RE = re.compile(r"^(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})(?:\.\d+)?$")
+_ENSEMBL_TX_RE = re.compile(r"^(?:ENS[A-Z]*T\d{6,}|FBtr\d{5,})(?:\.\d+)?$")
+_ENTREZ_RE = re.compile(r"^\d{1,9}$")
+_SYMBOL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9]*(?:[-._:/@()'][A-Za-z0-9]+)*[)']?$")
+_FASTQ_PATH_RE = re.compile(r"\.(?:fastq|fq)(?:\.gz)?$", re.IGNORECASE)
+
+
+def _organism_name(constraint_id: str) -> str:
+    return constraint_id.removeprefix("organism_").replace("_", " ")
+
+
+def _id_prefix(gene_id: str, prefixes: Mapping[str, str]) -> str | None:
+    """The longest organism prefix `gene_id` starts with (followed by a digit)."""
+    best = None
+    for prefix in prefixes:
+        if gene_id.startswith(prefix) and len(gene_id) > len(prefix) and gene_id[len(prefix)].isdigit():
+            if best is None or len(prefix) > len(best):
+                best = prefix
+    return best
+
+
+def _is_ensembl_gene(value: str, prefixes: Mapping[str, str]) -> bool:
+    return bool(_ENSEMBL_GENE_RE.match(value)) or _id_prefix(value, prefixes) is not None
+
+
+def _namespace(values: Sequence[str], prefixes: Mapping[str, str]) -> tuple[str, float]:
+    """Identifier namespace of `values` ("ensembl", "entrez", "symbol", "unknown") and the share that fits."""
+    vals = [v for v in values if v]
+    if not vals:
+        return "unknown", 0.0
+    n = len(vals)
+    shares = {
+        "ensembl": sum(_is_ensembl_gene(v, prefixes) for v in vals) / n,
+        "entrez": sum(bool(_ENTREZ_RE.match(v)) for v in vals) / n,
+        "symbol": sum(bool(_SYMBOL_RE.match(v)) and not v.isdigit() and len(v) <= 40 for v in vals) / n,
+    }
+    for name in ("ensembl", "entrez", "symbol"):  # most specific first
+        if shares[name] >= 0.9:
+            return name, shares[name]
+    return "unknown", max(shares.values())
+
+
+def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str], transcripts: bool = False) -> tuple[str, str, int] | None:
+    """(constraint id, prefix, n ids) when most ids carry one organism's Ensembl prefix.
+
+    With `transcripts`, gene prefixes are turned into transcript prefixes
+    (ENSMUSG -> ENSMUST, FBgn -> FBtr) first.
+    """
+    table = dict(prefixes)
+    if transcripts:
+        table = {}
+        for prefix, organism in prefixes.items():
+            if prefix.startswith("ENS") and prefix.endswith("G"):
+                table[prefix[:-1] + "T"] = organism
+            elif prefix == "FBgn":
+                table["FBtr"] = organism
+    hits = Counter(p for p in (_id_prefix(i, table) for i in ids if i) if p)
+    if not hits:
+        return None
+    prefix, n = hits.most_common(1)[0]
+    if n < 0.8 * sum(hits.values()):
+        return None  # mixed organisms: say nothing
+    return table[prefix], prefix, n
+
+
+def _organism_fact(ids: Sequence[str], prefixes: Mapping[str, str], what: str, transcripts: bool = False) -> Fact | None:
+    found = _organism_of(ids, prefixes, transcripts)
+    if found is None:
+        return None
+    organism, prefix, n = found
+    return Fact(name="organism", value=organism,
+                evidence=f"{what} match {prefix} ({_organism_name(organism)}; {n} of {len(ids)} checked)")
+
+
+def _quote_list(items: Sequence[str], limit: int = 5) -> str:
+    shown = ", ".join(f"'{i}'" for i in items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A regular, non-empty file and its first bytes (after decompression)."""
+
+    shown: str  # as the user gave it
+    path: Path
+    compression: str | None  # "gzip" or None
+    bgzf: bool
+    magic: bytes  # first bytes of the file as stored
+    head: bytes  # first bytes of the content
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def suffixes(self) -> list[str]:
+        return [s.lower() for s in self.path.suffixes]
+
+    @property
+    def ext(self) -> str:
+        """Last extension, lower case, without a trailing .gz (".csv" for "x.csv.gz")."""
+        sfx = self.suffixes
+        if sfx and sfx[-1] in (".gz", ".bgz") and len(sfx) > 1:
+            return sfx[-2]
+        return sfx[-1] if sfx else ""
+
+    def open(self) -> IO[bytes]:
+        return gzip.open(self.path, "rb") if self.compression == "gzip" else open(self.path, "rb")
+
+
+def _unreadable(shown: str, problem: str, hints: Sequence[str] = (), expected: str | None = None) -> UnreadableInputError:
+    details: dict[str, Any] = {"path": shown}
+    if expected:
+        details["expected"] = expected
+    return UnreadableInputError(f"{shown}: {problem}", list(hints), details)
+
+
+def _ambiguous(shown: str, problem: str, readings: Sequence[str], hints: Sequence[str]) -> AmbiguousInputError:
+    return AmbiguousInputError(f"{shown}: {problem}", list(hints), {"path": shown, "readings": list(readings)})
+
+
+def _corrupt(shown: str, exc: BaseException) -> UnreadableInputError:
+    return _unreadable(shown, f"compressed data is corrupt or truncated ({exc})",
+                       ["re-download or re-compress the file (gzip -t FILE checks it)"])
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+class _Lines:
+    """Lines of a (possibly gzipped) text file, up to `budget` bytes of content.
+
+    `complete` is True once the whole file has been read.
+    """
+
+    def __init__(self, src: _Source, budget: int):
+        self.src = src
+        self.budget = budget
+        self.complete = False
+        self.lineno = 0
+
+    def raw(self) -> Iterator[bytes]:
+        read = 0
+        with self.src.open() as fh:
+            while read < self.budget:
+                try:
+                    raw = fh.readline(_MAX_LINE)
+                except (OSError, EOFError, zlib.error) as exc:
+                    raise _corrupt(self.src.shown, exc) from None
+                if not raw:
+                    self.complete = True
+                    return
+                read += len(raw)
+                self.lineno += 1
+                yield raw
+
+    def __iter__(self) -> Iterator[str]:
+        for raw in self.raw():
+            line = _decode(raw).rstrip("\r\n")
+            if self.lineno == 1:
+                line = line.lstrip("\ufeff")
+            yield line
+
+
+def _is_bgzf(magic: bytes) -> bool:
+    # gzip member with FEXTRA whose first subfield is 'BC' (SAM/BAM spec, section 4.1)
+    return len(magic) >= 14 and magic[:2] == _GZIP_MAGIC and magic[3] & 4 and magic[12:14] == b"BC"
+
+
+def _looks_binary(head: bytes) -> bool:
+    sample = head[:8192]
+    if b"\x00" in sample:
+        return True
+    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
+    return control > 0.05 * max(1, len(sample))
+
+
+def _open_source(shown: str) -> _Source | Path:
+    """A readable regular file as a `_Source`, or the Path of a directory."""
+    path = Path(shown)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise _unreadable(shown, "no such file or directory",
+                          ["check the path (relative paths are taken from the current directory)"]) from None
+    except OSError as exc:
+        raise _unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        return path
+    if not stat.S_ISREG(st.st_mode):
+        raise _unreadable(shown, "is not a regular file (a pipe, socket or device cannot be sniffed)",
+                          ["save the data to a file and give its path"])
+    if st.st_size == 0:
+        raise _unreadable(shown, "is empty (0 bytes)", ["give the file that holds the data; an empty file has no datatype"])
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(_HEAD_BYTES)
+    except OSError as exc:
+        raise _unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None
+    if magic[:2] != _GZIP_MAGIC:
+        return _Source(shown, path, None, False, magic, magic)
+    try:
+        with gzip.open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _corrupt(shown, exc) from None
+    if not head:
+        raise _unreadable(shown, "is empty once decompressed (a gzip file holding 0 bytes)",
+                          ["give the file that holds the data"])
+    return _Source(shown, path, "gzip", bool(_is_bgzf(magic)), magic, head)
+
+
+def _compression_evidence(src: _Source) -> list[str]:
+    if src.compression is None:
+        return []
+    return ["bgzip-compressed (BGZF)" if src.bgzf else "gzip-compressed"]
+
+
+def _compressed_fact(src: _Source) -> list[Fact]:
+    """For formats whose id does not say `.gz` (gtf, tsv, ...): record the compression as a fact."""
+    if src.compression is None:
+        return []
+    return [Fact(name="compressed", value=True, evidence=_compression_evidence(src)[0])]
+
+
+# --------------------------------------------------------------------------- FASTQ
+
+_SEQ_CHARS = re.compile(r"^[ACGTUNRYKMSWBDHVacgtunrykmswbdhv.\-*]*$")
+_FASTQ_STEM_RE = re.compile(r"\.(?:fastq|fq)(?:\.gz|\.bz2)?$|\.gz$", re.IGNORECASE)
+# (pattern, strong): a strong suffix (_R1, Illumina _R1_001) is trusted alone; a weak one
+# (_1, .1) only when the mate file is among the inputs or the read ids agree.
+_MATE_NAME_PATTERNS = (
+    (re.compile(r"^(?P<sample>.+?)(?:_S\d+)?(?:_L(?P<lane>\d{3}))?_R(?P<mate>[12])_\d{3}$"), True),
+    (re.compile(r"^(?P<sample>.+?)[_.\-][Rr](?P<mate>[12])$"), True),
+    (re.compile(r"^(?P<sample>.+?)[_.](?P<mate>[12])$"), False),
+)
+_CASAVA_RE = re.compile(r"^([12]):[YN]:")
+
+
+@dataclass(frozen=True)
+class _MateName:
+    sample: str
+    mate: int | None
+    strong: bool
+    suffix: str  # the part of the name that gave the mate ("_R1", "_S1_L001_R1_001")
+    stem: str
+    lane: str | None = None
+
+
+def _fastq_stem(name: str) -> str:
+    stem = _FASTQ_STEM_RE.sub("", name)
+    return stem or name
+
+
+def _mate_from_name(name: str) -> _MateName:
+    stem = _fastq_stem(name)
+    for pattern, strong in _MATE_NAME_PATTERNS:
+        m = pattern.match(stem)
+        if m:
+            sample = m.group("sample")
+            return _MateName(sample, int(m.group("mate")), strong, stem[len(sample):], stem,
+                             m.groupdict().get("lane"))
+    return _MateName(stem, None, False, "", stem)
+
+
+def _mate_from_read_id(header: str) -> int | None:
+    parts = header[1:].split(maxsplit=1)
+    if not parts:
+        return None
+    if parts[0].endswith(("/1", "/2")):
+        return int(parts[0][-1])
+    if len(parts) > 1:
+        m = _CASAVA_RE.match(parts[1])
+        if m:
+            return int(m.group(1))
+    return None
+
+
+@dataclass(frozen=True)
+class _Notes:
+    """What the cross-file pass needs to know beyond the SniffedFile."""
+
+    mate_name: _MateName | None = None
+    read_id_mate: int | None = None
+    dmp_files: tuple[str, ...] = ()
+
+
+def _bad_fastq(src: _Source, record: int, lineno: int, what: str) -> UnreadableInputError:
+    return _unreadable(
+        src.shown, f"not a valid FASTQ file: record {record} (line {lineno}) {what}",
+        ["a FASTQ record is 4 lines: '@id', the bases, '+', one quality character per base",
+         "check the file is complete (not truncated by a failed download)"],
+        expected="FASTQ")
+
+
+def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
+    lines = _Lines(src, _FASTQ_BUDGET)
+    it = iter(lines)
+    lengths: list[int] = []
+    qmin, qmax = 255, 0
+    mates: list[int | None] = []
+    first_header = ""
+    for header in it:
+        if not header.strip():
+            if any(rest.strip() for rest in it):
+                raise _bad_fastq(src, len(lengths) + 1, lines.lineno, "is a blank line inside the file")
+            break
+        rec = len(lengths) + 1
+        start = lines.lineno
+        seq, plus, qual = next(it, None), next(it, None), next(it, None)
+        if qual is None:
+            if not lines.complete:
+                break  # budget reached inside a (long) record
+            raise _bad_fastq(src, rec, start, "is truncated: the file ends before its 4 lines")
+        if not header.startswith("@"):
+            raise _bad_fastq(src, rec, start, f"should start with '@' but starts with {header[:20]!r}")
+        if not plus.startswith("+"):
+            raise _bad_fastq(src, rec, start + 2, f"should be the '+' separator but is {plus[:20]!r}")
+        if not _SEQ_CHARS.match(seq):
+            raise _bad_fastq(src, rec, start + 1, f"holds characters that are not bases: {seq[:20]!r}")
+        if len(seq) != len(qual):
+            raise _bad_fastq(src, rec, start + 3,
+                             f"has {len(seq)} bases but {len(qual)} quality characters")
+        if not first_header:
+            first_header = header
+        lengths.append(len(seq))
+        if qual:
+            qmin, qmax = min(qmin, min(map(ord, qual))), max(qmax, max(map(ord, qual)))
+        mates.append(_mate_from_read_id(header))
+        if len(lengths) >= _FASTQ_RECORDS:
+            break
+    if not lengths:
+        raise _bad_fastq(src, 1, 1, "is missing: no complete record found")
+
+    evidence = [f"FASTQ: {len(lengths)} well-formed 4-line records checked"] + _compression_evidence(src)
+    lo, hi = min(lengths), max(lengths)
+    span = f"{hi} bp" if lo == hi else f"{lo}-{hi} bp"
+    facts = [Fact(name="read_length", value=hi, evidence=f"first {len(lengths)} reads are {span}")]
+    if qmin >= 64 and qmax > ord("J"):
+        facts.append(Fact(name="quality_encoding", value="phred64",
+                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (all >= '@': Illumina 1.3-1.7 offset 64)"))
+    else:
+        facts.append(Fact(name="quality_encoding", value="phred33",
+                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (Sanger/Illumina 1.8+ offset 33)"))
+
+    # mate from the read ids
+    id_mate: int | None = None
+    interleaved = False
+    if mates and all(m == 1 for m in mates):
+        id_mate = 1
+    elif mates and all(m == 2 for m in mates):
+        id_mate = 2
+    elif len(mates) >= 2 and all(m == (1 if i % 2 == 0 else 2) for i, m in enumerate(mates)):
+        interleaved = True
+    first_id = first_header.split()[0] if first_header else ""
+    shown_id = first_header if id_mate and not first_id.endswith(("/1", "/2")) else first_id
+    shown_id = shown_id if len(shown_id) <= 60 else shown_id[:57] + "..."
+
+    named = _mate_from_name(src.name)
+    if id_mate and named.mate and id_mate != named.mate:
+        raise _ambiguous(
+            src.shown,
+            f"the file name says mate {named.mate} (name ends {named.suffix}) but the read ids say mate {id_mate} "
+            f"(first read id {shown_id})",
+            ["raw_reads mate 1", "raw_reads mate 2"],
+            [f"rename the file so its _R1/_R2 suffix matches the read ids (mate {id_mate})",
+             "check that the mate files were not swapped"])
+    mate = id_mate or named.mate
+    sample = named.sample if named.mate else named.stem
+    if interleaved:
+        facts.append(Fact(name="interleaved", value=True,
+                          evidence="read ids alternate /1 and /2: both mates in one file"))
+        evidence.append("interleaved paired-end reads (ids alternate mate 1 and mate 2)")
+    if named.lane:
+        facts.append(Fact(name="lane", value=f"L{named.lane}", evidence=f"name ends {named.suffix}"))
+    if mate:
+        why = []
+        if named.mate:
+            why.append(f"name ends {named.suffix}")
+        if id_mate:
+            why.append(f"first read id {shown_id}")
+        evidence.append(f"mate {mate} of sample '{sample}': " + ", ".join(why))
+    else:
+        evidence.append(f"sample '{sample}' from the file name; no mate suffix (_R1/_R2, _1/_2) and no mate in read ids")
+    fmt = "fastq.gz" if src.compression else "fastq"
+    sniffed = SniffedFile(path=src.shown, datatype="raw_reads", format=fmt, evidence=tuple(evidence),
+                          facts=tuple(facts), sample=sample, mate=mate)
+    return sniffed, _Notes(mate_name=named, read_id_mate=id_mate)
+
+
+# --------------------------------------------------------------------------- FASTA
+
+_FASTA_ALLOWED = bytes(range(65, 91)) + bytes(range(97, 123)) + b"*-. \t\r\n"
+_NUCLEOTIDES = frozenset(b"ACGTUNacgtun")
+_CHROM_ID_RE = re.compile(r"^(?:chr)?(?:\d{1,2}[A-Za-z]?|[XYZW]|MT?|Un\S*|\S*_random|\S*_alt)$", re.IGNORECASE)
+_CHROM_ACC_RE = re.compile(r"^(?:NC_|NT_|NW_|NZ_|AC_|CM\d|CP\d|GK\d|KI\d|JH\d|GL\d)")
+_CHROM_DESC_RE = re.compile(r"dna(?:_sm|_rm)?:(?:chromosome|scaffold|primary_assembly)|\bchromosome\b|complete genome"
+                            r"|complete sequence|\bscaffold\b|\bcontig\b|\bplasmid\b", re.IGNORECASE)
+_TX_ID_RE = re.compile(r"^(?:ENS[A-Z]*T\d{6,}|FBtr\d{5,}|[NX][MR]_\d+|TRINITY_|transcript:|rna-)")
+_TX_DESC_RE = re.compile(r"\bcdna\b|\bncrna\b|transcript_biotype:|\btranscript:|\bgene[:=]|\bgene_symbol:", re.IGNORECASE)
+_KRAKEN_TAXID_RE = re.compile(r"kraken:taxid\|(\d+)")
+_BINOMIAL_RE = re.compile(r"^([A-Z][a-z]+) ([a-z]+\.?)\b")
+_GENE_IN_HEADER_RE = re.compile(r"(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})")
+
+
+def _transcript_like(header: str) -> bool:
+    seq_id = header.split(maxsplit=1)[0] if header.strip() else ""
+    if _TX_ID_RE.match(seq_id):
+        return True
+    if _TX_DESC_RE.search(header):
+        return True
+    return "|" in seq_id and bool(_GENE_IN_HEADER_RE.search(seq_id))
+
+
+def _chromosome_like(header: str) -> bool:
+    parts = header.split(maxsplit=1)
+    if not parts:
+        return False
+    seq_id = parts[0]
+    if _CHROM_ID_RE.match(seq_id) or _CHROM_ACC_RE.match(seq_id) or re.search("scaffold|contig", seq_id, re.I):
+        return True
+    return len(parts) > 1 and bool(_CHROM_DESC_RE.search(parts[1]))
+
+
+def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    lines = _Lines(src, _FASTA_BUDGET)
+    headers: list[str] = []
+    lengths: list[int] = []
+    current: int | None = None
+    total = 0
+    residues = bytearray()
+    for raw in lines.raw():
+        if raw.startswith(b">"):
+            if current is not None:
+                lengths.append(current)
+            current = 0
+            if len(headers) < 5000:
+                headers.append(_decode(raw[1:]).strip())
+            else:
+                headers.append("")  # only counted
+            continue
+        line = raw.strip()
+        if not line:
+            continue
+        if current is None:
+            raise _unreadable(src.shown, f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
+                              ["a FASTA file starts with a '>name' line followed by sequence lines"], expected="FASTA")
+        bad = line.translate(None, _FASTA_ALLOWED)
+        if bad:
+            raise _unreadable(src.shown, f"not a valid FASTA file: line {lines.lineno} holds characters that are not "
+                              f"sequence letters ({_decode(bad[:10])!r})",
+                              ["sequence lines may hold only letters (and '*', '-')"], expected="FASTA")
+        current += len(line)
+        total += len(line)
+        if len(residues) < 200_000:
+            residues += line[:200_000]
+    if current is not None:
+        lengths.append(current)
+    n = len(lengths)
+    if n == 0:
+        raise _unreadable(src.shown, "not a valid FASTA file: no '>' header found", expected="FASTA")
+    if residues:
+        nuc = sum(1 for b in residues if b in _NUCLEOTIDES) / len(residues)
+        if nuc < 0.9:
+            raise _unreadable(src.shown, f"holds protein sequences (only {nuc:.0%} of the letters are A/C/G/T/U/N)",
+                              ["bioplan takes nucleotide FASTA: a genome, a transcriptome or reference genomes"])
+
+    complete = lines.complete
+    at_least = "" if complete else "at least "
+    scope = "" if complete else f" (in the first {_FASTA_BUDGET >> 20} MB read)"
+    facts = [
+        Fact(name="n_sequences", value=n, evidence=f"{at_least}{n} '>' headers{scope}"),
+        Fact(name="total_length", value=total, evidence=f"{at_least}{total} sequence letters{scope}"),
+        Fact(name="scanned_whole_file", value=complete,
+             evidence="whole file read" if complete else f"stopped after {_FASTA_BUDGET >> 20} MB: counts are lower bounds"),
+    ]
+    named = [h for h in headers if h]
+    ids = [h.split(maxsplit=1)[0] for h in named if h.split()]
+    evidence = [f"FASTA: {at_least}{n} sequences, {at_least}{total} letters, nucleotide alphabet"] + _compression_evidence(src)
+    fmt = "fasta.gz" if src.compression else "fasta"
+    shown_ids = _quote_list(ids, 3)
+
+    def done(datatype: str, why: str, extra: Sequence[Fact] = ()) -> SniffedFile:
+        return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence + [why]),
+                           facts=tuple(facts) + tuple(extra))
+
+    taxids = list(dict.fromkeys(m.group(1) for h in named for m in [_KRAKEN_TAXID_RE.search(h)] if m))
+    if taxids:
+        return done("reference_sequences", f"headers carry kraken:taxid ({_quote_list(taxids, 5)}): genomes for a "
+                    f"classifier database",
+                    [Fact(name="taxids", value=taxids[:20], evidence=f"kraken:taxid| in {len(taxids)} distinct headers")])
+    species = list(dict.fromkeys(
+        m.group(0) for h in named for parts in [h.split(maxsplit=1)] if len(parts) > 1
+        for m in [_BINOMIAL_RE.match(parts[1])] if m and _CHROM_DESC_RE.search(parts[1])))
+    if len(species) >= 2:
+        return done("reference_sequences", f"genomes of {len(species)} species ({_quote_list(species, 4)}): a "
+                    "collection for a classifier database")
+    tx_share = sum(map(_transcript_like, named)) / max(1, len(named))
+    chrom_share = sum(map(_chromosome_like, named)) / max(1, len(named))
+    if tx_share >= 0.5 and tx_share >= chrom_share:
+        extra = []
+        gene_ids = [m.group(0) for h in named for m in [_GENE_IN_HEADER_RE.search(h)] if m]
+        org = _organism_fact(gene_ids, prefixes, "gene ids in the headers") if gene_ids else None
+        org = org or _organism_fact(ids, prefixes, "transcript ids", transcripts=True)
+        if org:
+            extra.append(org)
+        return done("transcriptome", f"transcript-like headers ({tx_share:.0%} of {len(named)}, e.g. {shown_ids})", extra)
+    if chrom_share >= 0.5:
+        return done("reference_genome", f"chromosome-like sequence names ({chrom_share:.0%} of {len(named)}, "
+                    f"e.g. {shown_ids})")
+    if n <= 500 and max(lengths) >= 1_000_000:
+        return done("reference_genome", f"few long sequences (longest {max(lengths)} letters)")
+    raise _ambiguous(
+        src.shown,
+        f"FASTA with {at_least}{n} sequences named like {shown_ids}: cannot tell a genome from a transcriptome "
+        "(names are neither chromosome-like nor transcript ids)",
+        ["reference_genome", "transcriptome", "reference_sequences"],
+        ["name genome sequences like chromosomes (chr1, 1, X, MT, NC_...) or transcripts by their ids "
+         "(ENST..., NM_...)", "or give --input-type reference_genome | transcriptome | reference_sequences"])
+
+
+# --------------------------------------------------------------------------- GTF / GFF3
+
+_GTF_GENE_RE = re.compile(r'(?:^|;)\s*gene_id\s+"([^"]*)"')
+_GFF3_ATTR_RE = re.compile(r"(?:^|;)\s*(?:ID|Parent)=")
+_GFF3_GENE_RE = re.compile(r"(?:^|;)\s*(?:gene_id=([^;]+)|ID=(?:gene:)?([^;]+))")
+
+
+def _gff_fields(line: str) -> list[str] | None:
+    f = line.split("\t")
+    if len(f) != 9 or not f[3].isdigit() or not f[4].isdigit() or f[6] not in ("+", "-", ".", "?"):
+        return None
+    return f
+
+
+def _looks_like_gff(text_lines: Sequence[str]) -> bool:
+    body = [ln for ln in text_lines if ln.strip() and not ln.startswith("#")][:20]
+    return bool(body) and all(_gff_fields(ln) for ln in body)
+
+
+def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    declared = None
+    gtf = gff3 = n = 0
+    seqids: list[str] = []
+    gene_ids: list[str] = []
+    lines = _Lines(src, _GFF_BUDGET)
+    for line in lines:
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            if line.startswith("##gff-version"):
+                parts = line.split()
+                declared = parts[1] if len(parts) > 1 else "?"
+            if line.startswith("##FASTA"):
+                break
+            continue
+        f = _gff_fields(line)
+        if f is None:
+            raise _unreadable(src.shown, f"not a valid GTF/GFF file: line {lines.lineno} is not 9 tab-separated columns "
+                              "(seqid, source, type, start, end, score, strand, phase, attributes)",
+                              ["check the file is tab-separated and complete"], expected="GTF/GFF3")
+        if f[0] not in seqids and len(seqids) < 10:
+            seqids.append(f[0])
+        m = _GTF_GENE_RE.search(f[8])
+        if m:
+            gtf += 1
+            gene_ids.append(m.group(1))
+        elif _GFF3_ATTR_RE.search(f[8]) or "=" in f[8]:
+            gff3 += 1
+            g = _GFF3_GENE_RE.search(f[8])
+            if g and (g.group(1) or f[2] == "gene"):
+                gene_ids.append((g.group(1) or g.group(2)).strip())
+        n += 1
+        if n >= _GFF_LINES:
+            break
+    if n == 0:
+        raise _unreadable(src.shown, "GTF/GFF file with a header but no feature lines", expected="GTF/GFF3")
+    evidence = _compression_evidence(src)
+    if (declared or "").startswith("3") and gff3 >= gtf:
+        fmt, why = "gff3", f"'##gff-version {declared}' header and ID=/Parent= attributes"
+    elif gff3 > gtf:
+        fmt, why = "gff3", f"key=value attributes (ID=/Parent=) on {gff3} of {n} lines"
+    elif gtf:
+        fmt, why = "gtf", f'gene_id "..." attributes on {gtf} of {n} lines'
+    else:
+        raise _unreadable(src.shown, "9-column annotation whose attributes are neither GTF (gene_id \"...\";) nor "
+                          "GFF3 (ID=...;Parent=...)", ["give an Ensembl/GENCODE GTF or a GFF3 file"], expected="GTF/GFF3")
+    facts = [Fact(name="seqids", value=seqids, evidence=f"first sequence names: {_quote_list(seqids, 5)}")]
+    org = _organism_fact(gene_ids, prefixes, "gene ids")
+    if org:
+        facts.append(org)
+    facts += _compressed_fact(src)
+    evidence = [f"{fmt.upper()}: {why}"] + evidence
+    if org:
+        evidence.append(org.evidence)
+    return SniffedFile(path=src.shown, datatype="gene_annotation", format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts))
+
+
+# --------------------------------------------------------------------------- VCF / BCF
+
+_ANNOTATION_INFO = ("ANN", "CSQ", "BCSQ", "EFF")
+_INFO_ID_RE = re.compile(r"^##INFO=<ID=([^,>]+)")
+
+
+def _vcf_result(src: _Source, fmt: str, info_ids: set[str], samples: list[str], n: int, complete: bool,
+                evidence: list[str]) -> SniffedFile:
+    ann = [i for i in _ANNOTATION_INFO if i in info_ids]
+    more = "" if complete else "+"
+    facts = [
+        Fact(name="samples", value=samples,
+             evidence=f"#CHROM line lists {len(samples)} sample(s)" + (f": {_quote_list(samples)}" if samples else "")),
+        Fact(name="n_variants_seen", value=n,
+             evidence=f"{n}{more} variant records read" + ("" if complete else " (stopped reading there)")),
+    ]
+    if fmt == "vcf.gz":
+        facts.append(Fact(name="bgzipped", value=src.bgzf,
+                          evidence="BGZF blocks (indexable with tabix)" if src.bgzf else "plain gzip, not bgzip: not indexable"))
+    if ann:
+        datatype = "annotated_variants"
+        evidence.append(f"header declares INFO/{ann[0]} (consequence annotation)")
+    else:
+        datatype = "variant_calls"
+        evidence.append("no ANN/CSQ/BCSQ INFO in the header: not yet annotated")
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _sniff_vcf(src: _Source) -> SniffedFile:
+    info_ids: set[str] = set()
+    samples: list[str] | None = None
+    version = ""
+    n = 0
+    lines = _Lines(src, _VCF_BUDGET)
+    for line in lines:
+        if line.startswith("##"):
+            m = _INFO_ID_RE.match(line)
+            if m:
+                info_ids.add(m.group(1))
+            elif line.startswith("##fileformat="):
+                version = line.split("=", 1)[1]
+            continue
+        if line.startswith("#CHROM"):
+            cols = line.split("\t")
+            if cols[:8] != ["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO"]:
+                raise _unreadable(src.shown, f"not a valid VCF file: the #CHROM line (line {lines.lineno}) is not "
+                                  "tab-separated #CHROM POS ID REF ALT QUAL FILTER INFO", expected="VCF")
+            samples = cols[9:]
+            continue
+        if not line.strip():
+            continue
+        if samples is None:
+            raise _unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is a record but no #CHROM header "
+                              "line came before it", expected="VCF")
+        f = line.split("\t")
+        if len(f) < 8 or not f[1].isdigit():
+            raise _unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is not a record of at least 8 "
+                              "tab-separated columns with a numeric POS", expected="VCF")
+        n += 1
+        if n >= _VCF_RECORDS:
+            break
+    if samples is None:
+        raise _unreadable(src.shown, "not a valid VCF file: no #CHROM header line", expected="VCF")
+    fmt = "vcf.gz" if src.compression else "vcf"
+    evidence = [f"VCF ({version or 'version not declared'})"] + _compression_evidence(src)
+    return _vcf_result(src, fmt, info_ids, samples, n, lines.complete and n < _VCF_RECORDS, evidence)
+
+
+def _read_exact(fh: IO[bytes], n: int, shown: str) -> bytes:
+    try:
+        return fh.read(n)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _corrupt(shown, exc) from None
+
+
+def _sniff_bcf(src: _Source) -> SniffedFile:
+    with src.open() as fh:
+        magic = _read_exact(fh, 9, src.shown)
+        (l_text,) = struct.unpack("<I", magic[5:9]) if len(magic) == 9 else (None,)
+        if l_text is None or l_text > _BAM_HEADER_MAX:
+            raise _unreadable(src.shown, "BCF file whose header is truncated or corrupt", expected="BCF")
+        text = _read_exact(fh, l_text, src.shown)
+        if len(text) < l_text:
+            raise _unreadable(src.shown, "BCF file whose header is truncated", expected="BCF")
+        info_ids: set[str] = set()
+        samples: list[str] = []
+        for line in _decode(text.rstrip(b"\x00")).splitlines():
+            m = _INFO_ID_RE.match(line)
+            if m:
+                info_ids.add(m.group(1))
+            elif line.startswith("#CHROM"):
+                samples = line.split("\t")[9:]
+        n = 0
+        complete = False
+        while n < _VCF_RECORDS:
+            lens = _read_exact(fh, 8, src.shown)
+            if len(lens) < 8:
+                complete = True
+                break
+            l_shared, l_indiv = struct.unpack("<II", lens)
+            body = _read_exact(fh, l_shared + l_indiv, src.shown)
+            if len(body) < l_shared + l_indiv:
+                break
+            n += 1
+    evidence = [f"BCF (binary VCF, version {magic[3]}.{magic[4]})"] + _compression_evidence(src)
+    return _vcf_result(src, "bcf", info_ids, samples, n, complete, evidence)
+
+
+# --------------------------------------------------------------------------- SAM / BAM / CRAM
+
+_SAM_HEADER_RE = re.compile(r"^@(?:HD|SQ|RG|PG|CO)\t")
+_CIGAR_RE = re.compile(r"^(?:\*|(?:\d+[MIDNSHP=X])+)$")
+
+
+def _looks_like_sam_record(line: str) -> bool:
+    f = line.split("\t")
+    return (len(f) >= 11 and f[1].isdigit() and f[3].isdigit() and f[4].isdigit() and bool(_CIGAR_RE.match(f[5])))
+
+
+def _alignment_result(src: _Source, fmt: str, header: str | None, evidence: list[str]) -> SniffedFile:
+    facts: list[Fact] = []
+    sample = None
+    if header is None:
+        evidence.append("header could not be parsed: sort order and samples unknown")
+        facts.append(Fact(name="sorted", value=False, evidence="header not parsed: sort order unknown"))
+        return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
+                           facts=tuple(facts))
+    sort_order = "unknown"
+    samples: list[str] = []
+    n_ref = 0
+    for line in header.splitlines():
+        tags = line.split("\t")
+        if tags[0] == "@HD":
+            sort_order = next((t[3:] for t in tags[1:] if t.startswith("SO:")), sort_order)
+        elif tags[0] == "@RG":
+            sm = next((t[3:] for t in tags[1:] if t.startswith("SM:")), None)
+            if sm and sm not in samples:
+                samples.append(sm)
+        elif tags[0] == "@SQ":
+            n_ref += 1
+    is_sorted = sort_order == "coordinate"
+    facts.append(Fact(name="sorted", value=is_sorted,
+                      evidence="@HD SO:coordinate" if is_sorted else f"@HD sort order is '{sort_order}', not coordinate"))
+    facts.append(Fact(name="sort_order", value=sort_order, evidence=f"@HD SO:{sort_order}"))
+    facts.append(Fact(name="samples", value=samples,
+                      evidence=f"@RG SM: {_quote_list(samples)}" if samples else "no @RG read group with SM"))
+    if len(samples) == 1:
+        sample = samples[0]
+    evidence.append(f"{n_ref} reference sequences (@SQ), sort order {sort_order}")
+    return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts), sample=sample)
+
+
+def _sniff_bam(src: _Source) -> SniffedFile:
+    with src.open() as fh:
+        pre = _read_exact(fh, 8, src.shown)
+        if len(pre) < 8:
+            raise _unreadable(src.shown, "BAM file whose header is truncated", expected="BAM")
+        (l_text,) = struct.unpack("<i", pre[4:8])
+        if l_text < 0:
+            raise _unreadable(src.shown, "BAM file with a corrupt header length", expected="BAM")
+        text = _read_exact(fh, min(l_text, _BAM_HEADER_MAX), src.shown)
+    evidence = ["BAM: BGZF-compressed with 'BAM\\1' magic" if src.bgzf else "BAM: gzip-compressed with 'BAM\\1' magic"]
+    return _alignment_result(src, "bam", _decode(text.rstrip(b"\x00")), evidence)
+
+
+def _itf8(b: bytes, p: int) -> tuple[int, int]:
+    b0 = b[p]
+    if b0 < 0x80:
+        return b0, p + 1
+    if b0 < 0xC0:
+        return ((b0 & 0x3F) << 8) | b[p + 1], p + 2
+    if b0 < 0xE0:
+        return ((b0 & 0x1F) << 16) | (b[p + 1] << 8) | b[p + 2], p + 3
+    if b0 < 0xF0:
+        return ((b0 & 0x0F) << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3], p + 4
+    return ((b0 & 0x0F) << 28) | (b[p + 1] << 20) | (b[p + 2] << 12) | (b[p + 3] << 4) | (b[p + 4] & 0x0F), p + 5
+
+
+def _ltf8(b: bytes, p: int) -> tuple[int, int]:
+    b0 = b[p]
+    n = 0
+    while n < 8 and b0 & (0x80 >> n):
+        n += 1
+    value = b0 & (0xFF >> (n + 1)) if n < 8 else 0
+    for i in range(n):
+        value = (value << 8) | b[p + 1 + i]
+    return value, p + 1 + n
+
+
+def _cram_header(data: bytes) -> str | None:
+    """SAM header text of a CRAM file (file definition + first container, first block), or None."""
+    try:
+        major = data[4]
+        p = 26
+        p += 4  # container length
+        for _ in range(4):  # reference id, start, span, n records
+            _, p = _itf8(data, p)
+        if major >= 3:
+            _, p = _ltf8(data, p)  # record counter
+            _, p = _ltf8(data, p)  # bases
+        else:
+            _, p = _itf8(data, p)
+            _, p = _ltf8(data, p)
+        _, p = _itf8(data, p)  # number of blocks
+        n_landmarks, p = _itf8(data, p)
+        for _ in range(n_landmarks):
+            _, p = _itf8(data, p)
+        if major >= 3:
+            p += 4  # crc32
+        method, _content_type = data[p], data[p + 1]
+        p += 2
+        _, p = _itf8(data, p)  # content id
+        size, p = _itf8(data, p)
+        _raw_size, p = _itf8(data, p)
+        block = data[p:p + size]
+        if method == 1:
+            block = gzip.decompress(block)
+        elif method != 0:
+            return None
+        (l_text,) = struct.unpack("<i", block[:4])
+        return _decode(block[4:4 + l_text].rstrip(b"\x00"))
+    except (IndexError, struct.error, OSError, EOFError, zlib.error):
+        return None
+
+
+def _sniff_cram(src: _Source) -> SniffedFile:
+    version = f"{src.magic[4]}.{src.magic[5]}" if len(src.magic) > 5 else "?"
+    data = src.magic
+    if len(data) >= _HEAD_BYTES:  # a header with many @SQ lines can outgrow the head
+        with src.open() as fh:
+            data = _read_exact(fh, _BAM_HEADER_MAX, src.shown)
+    return _alignment_result(src, "cram", _cram_header(data), [f"CRAM {version} ('CRAM' magic)"])
+
+
+def _sniff_sam(src: _Source) -> SniffedFile:
+    header: list[str] = []
+    lines = _Lines(src, _BAM_HEADER_MAX)
+    first_record = None
+    for line in lines:
+        if line.startswith("@"):
+            header.append(line)
+            continue
+        if line.strip():
+            first_record = line
+            break
+    if first_record is not None and not _looks_like_sam_record(first_record):
+        raise _unreadable(src.shown, f"not a valid SAM file: line {lines.lineno} is not an alignment record of 11 "
+                          "tab-separated columns", expected="SAM")
+    evidence = ["SAM text: @HD/@SQ header lines" if header else "SAM text: 11-column alignment records"]
+    evidence += _compression_evidence(src)
+    return _alignment_result(src, "sam", "\n".join(header), evidence)
+
+
+# --------------------------------------------------------------------------- h5ad
+
+
+def _attr_str(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _h5_strings(ds: Any, limit: int) -> list[str]:
+    return [_attr_str(v) for v in ds[:limit]]
+
+
+def _sniff_hdf5(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    try:
+        import h5py
+        import numpy as np
+    except ImportError:
+        raise _unreadable(src.shown, "is an HDF5 file (AnnData .h5ad?) but reading it needs the Python package h5py",
+                          ["install h5py (pip install h5py) in bioplan's environment"]) from None
+    try:
+        with h5py.File(src.path, "r") as f:
+            return _sniff_h5ad(src, f, h5py, np, prefixes)
+    except (OSError, KeyError, ValueError, TypeError, IndexError) as exc:
+        raise _unreadable(src.shown, f"HDF5 file that could not be read as AnnData ({exc})",
+                          ["write it with anndata (adata.write_h5ad(path))"], expected="h5ad") from None
+
+
+def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
+    keys = set(f.keys())
+    if not {"obs", "var"} <= keys or "X" not in keys:
+        if "matrix" in keys:
+            raise _unreadable(src.shown, "is a 10x Genomics HDF5 matrix (filtered_feature_bc_matrix.h5), not AnnData",
+                              ["convert it: scanpy.read_10x_h5(path).write_h5ad('data.h5ad')"], expected="h5ad")
+        raise _unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
+                          ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
+    X = f["X"]
+    if isinstance(X, h5py.Dataset):
+        shape = tuple(int(s) for s in X.shape)
+        if len(shape) != 2:
+            raise _unreadable(src.shown, f"AnnData X has {len(shape)} dimensions, expected 2", expected="h5ad")
+        rows = min(shape[0], max(1, _H5_SAMPLE // max(1, shape[1])))
+        sample = np.asarray(X[:rows]).ravel()
+        layout = "dense"
+    else:
+        enc = _attr_str(X.attrs.get("encoding-type", "sparse"))
+        raw_shape = X.attrs.get("shape", X.attrs.get("h5sparse_shape"))
+        if raw_shape is None or "data" not in X:
+            raise _unreadable(src.shown, "AnnData X is a group without a sparse matrix shape/data", expected="h5ad")
+        shape = tuple(int(s) for s in raw_shape)
+        sample = np.asarray(X["data"][:_H5_SAMPLE])
+        layout = enc.replace("_matrix", "").upper()
+    n_cells, n_genes = shape
+    if n_cells == 0 or n_genes == 0:
+        raise _unreadable(src.shown, f"AnnData with {n_cells} cells x {n_genes} genes: nothing to analyse",
+                          expected="h5ad")
+    if np.issubdtype(sample.dtype, np.integer):
+        integer = bool((sample >= 0).all())
+        example = None
+    else:
+        finite = np.isfinite(sample)
+        ok = finite & (sample >= 0) & (np.mod(np.where(finite, sample, 0), 1) == 0)
+        integer = bool(ok.all())
+        example = None if integer else float(sample[~ok][0])
+    n_seen = int(sample.size)
+
+    obs = f["obs"]
+    if isinstance(obs, h5py.Group):
+        columns = [k for k in obs.keys() if not k.startswith("_")]
+        if "__categories" in obs:  # anndata 0.7 stored categoricals' levels apart
+            columns += [k for k in obs["__categories"].keys() if k not in columns]
+    else:  # anndata < 0.7: obs as a compound dataset
+        columns = list(obs.dtype.names or ())
+    clusters = [c for c in columns if c.lower().startswith(("leiden", "louvain"))]
+
+    evidence = [f"AnnData: {n_cells} cells x {n_genes} genes, X {layout} {sample.dtype}"]
+    facts = [
+        Fact(name="n_cells", value=n_cells, evidence=f"X has {n_cells} rows (cells)"),
+        Fact(name="n_genes", value=n_genes, evidence=f"X has {n_genes} columns (genes)"),
+    ]
+    if integer:
+        why = f"integer values in all {n_seen} stored X values checked"
+    else:
+        why = f"non-integer X values (e.g. {example:g}) in the first {n_seen} stored values"
+    facts.append(Fact(name="integer_counts", value=integer, evidence=why))
+    evidence.append(why)
+    obsm = list(f["obsm"].keys()) if "obsm" in keys and isinstance(f["obsm"], h5py.Group) else []
+    if obsm:
+        evidence.append(f"obsm holds {_quote_list(obsm, 4)}")
+    if "layers" in keys and isinstance(f["layers"], h5py.Group) and "counts" in f["layers"]:
+        evidence.append("layers/counts holds raw counts")
+
+    var = f["var"]
+    if isinstance(var, h5py.Group):
+        index_name = _attr_str(var.attrs.get("_index", "_index"))
+        gene_ids: list[str] = []
+        for name in (index_name, "gene_ids", "gene_id", "ensembl_id"):
+            if name in var and isinstance(var[name], h5py.Dataset) and var[name].dtype.kind in "SOU":
+                gene_ids = _h5_strings(var[name], 2000)
+                if _namespace(gene_ids, prefixes)[0] == "ensembl":
+                    break
+        if gene_ids:
+            ns, _ = _namespace(gene_ids, prefixes)
+            facts.append(Fact(name="id_namespace", value=ns, evidence=f"var names like {_quote_list(gene_ids, 3)}"))
+            org = _organism_fact(gene_ids, prefixes, "var gene ids")
+            if org:
+                facts.append(org)
+                evidence.append(org.evidence)
+
+    if clusters:
+        datatype = "clustered_single_cell_data"
+        evidence.append(f"obs has clustering column(s) {_quote_list(clusters)}")
+        facts.append(Fact(name="cluster_columns", value=clusters, evidence=f"obs columns {_quote_list(clusters)}"))
+    elif not integer:
+        datatype = "normalized_single_cell_matrix"
+    else:
+        datatype = "single_cell_matrix"
+    return SniffedFile(path=src.shown, datatype=datatype, format="h5ad", evidence=tuple(evidence), facts=tuple(facts))
+
+
+# --------------------------------------------------------------------------- taxonomy dump, Kraken2 DB
+
+_DMP_SEP = "\t|\t"
+_K2D_FILES = ("hash.k2d", "opts.k2d", "taxo.k2d")
+_DMP_FILES = ("nodes.dmp", "names.dmp")
+
+
+def _dmp_kind(shown: str, first_line: str, name: str) -> str:
+    f = first_line.rstrip("\t|").split(_DMP_SEP)
+    if name in _DMP_FILES:
+        kind = name
+    elif len(f) >= 3 and f[1].isdigit():
+        kind = "nodes.dmp"
+    elif len(f) >= 4 and "name" in f[-1]:
+        kind = "names.dmp"
+    else:
+        kind = ""
+    if not f[0].isdigit() or not kind or (kind == "nodes.dmp" and not (len(f) >= 3 and f[1].isdigit())):
+        raise _unreadable(shown, "'\\t|\\t'-separated file that is neither an NCBI nodes.dmp (taxid | parent | rank) "
+                          "nor names.dmp (taxid | name | unique name | class)",
+                          ["give the directory holding nodes.dmp and names.dmp from NCBI taxdump.tar.gz"],
+                          expected="taxonomy dump")
+    return kind
+
+
+def _first_line(path: Path, shown: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            return _decode(fh.readline(_MAX_LINE)).rstrip("\r\n")
+    except OSError as exc:
+        raise _unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _sniff_dmp_file(src: _Source, first: str) -> tuple[SniffedFile, _Notes]:
+    kind = _dmp_kind(src.shown, first, src.name)
+    other = "names.dmp" if kind == "nodes.dmp" else "nodes.dmp"
+    sniffed = SniffedFile(
+        path=src.shown, datatype="taxonomy_dump", format=FMT_TAXONOMY_DUMP,
+        evidence=(f"NCBI taxonomy {kind}: '\\t|\\t'-separated rows starting with a taxid",
+                  f"a complete dump also needs {other}"),
+        facts=(Fact(name="files", value=[kind], evidence=f"{kind} only"),))
+    return sniffed, _Notes(dmp_files=(kind,))
+
+
+def _sniff_directory(shown: str, path: Path) -> tuple[SniffedFile, _Notes]:
+    try:
+        entries = sorted(e.name for e in os.scandir(path))
+    except OSError as exc:
+        raise _unreadable(shown, f"directory cannot be listed ({exc.strerror or exc})") from None
+    present = set(entries)
+    k2d = [n for n in _K2D_FILES if n in present]
+    if k2d:
+        missing = [n for n in _K2D_FILES if n not in present]
+        if missing:
+            raise _unreadable(shown, f"incomplete Kraken2 database: has {_quote_list(k2d)} but lacks {_quote_list(missing)}",
+                              ["finish the build (kraken2-build --build --db DIR) or download a prebuilt index"],
+                              expected="Kraken2 database")
+        empty = [n for n in _K2D_FILES if (path / n).stat().st_size == 0]
+        if empty:
+            raise _unreadable(shown, f"Kraken2 database with empty {_quote_list(empty)}", expected="Kraken2 database")
+        bracken = sorted(int(m.group(1)) for n in entries for m in [re.match(r"database(\d+)mers\.kmer_distrib$", n)] if m)
+        facts = [Fact(name="files", value=list(_K2D_FILES), evidence="hash.k2d, opts.k2d and taxo.k2d present")]
+        evidence = ["Kraken2 database directory: hash.k2d, opts.k2d, taxo.k2d"]
+        if bracken:
+            facts.append(Fact(name="bracken_read_lengths", value=bracken,
+                              evidence=f"Bracken kmer_distrib files for read lengths {bracken}"))
+            evidence.append(f"Bracken distributions for read lengths {bracken}")
+        return SniffedFile(path=shown, datatype="taxonomic_database", format=FMT_KRAKEN2_DB,
+                           evidence=tuple(evidence), facts=tuple(facts)), _Notes()
+    dmp = [n for n in _DMP_FILES if n in present]
+    if len(dmp) == 2:
+        for name in dmp:
+            line = _first_line(path / name, f"{shown}/{name}")
+            if line:
+                _dmp_kind(f"{shown}/{name}", line, name)
+        extra = [n for n in ("merged.dmp", "delnodes.dmp") if n in present]
+        return SniffedFile(
+            path=shown, datatype="taxonomy_dump", format=FMT_TAXONOMY_DUMP,
+            evidence=("NCBI taxonomy dump directory: nodes.dmp and names.dmp" + (f" (+ {', '.join(extra)})" if extra else ""),),
+            facts=(Fact(name="files", value=dmp + extra, evidence="files present in the directory"),)), _Notes()
+    if dmp:
+        other = "names.dmp" if dmp[0] == "nodes.dmp" else "nodes.dmp"
+        raise _unreadable(shown, f"taxonomy directory has {dmp[0]} but no {other}",
+                          ["unpack both from NCBI taxdump.tar.gz (https://ftp.ncbi.nlm.nih.gov/pub/taxonomy/)"],
+                          expected="taxonomy dump")
+    listing = _quote_list(entries, 5) if entries else "nothing"
+    hints = ["a directory is recognised only as a Kraken2 database (hash.k2d, opts.k2d, taxo.k2d) or an NCBI "
+             "taxonomy dump (nodes.dmp, names.dmp)"]
+    if any(_FASTQ_PATH_RE.search(e) for e in entries):
+        hints.append("to use the FASTQ files in it, give each file (e.g. DIR/*.fastq.gz) instead of the directory")
+    raise _unreadable(shown, f"is a directory bioplan does not recognise (it holds {listing})", hints + [_RECOGNISED_HINT])
+
+
+# --------------------------------------------------------------------------- tables
+
+_NA = frozenset({"", "na", "nan", "n/a", "null", "none", "-", "."})
+_SAMPLE_COLUMNS = ("sample", "sample_id", "sampleid", "sample_name", "samplename", "samples", "sample id",
+                   "sample name", "sample.id", "id", "name")
+_CONDITION_COLUMNS = ("condition", "group", "treatment", "genotype", "status", "disease", "phenotype", "diagnosis",
+                      "state", "class", "cell_type", "celltype", "tissue", "timepoint", "time", "stage", "dex",
+                      "infection", "strain", "line")
+_GENE_HEADERS = frozenset({"gene", "genes", "gene_id", "geneid", "gene_name", "genename", "symbol", "gene_symbol",
+                           "ensembl", "ensembl_gene_id", "ensembl_id", "entrez", "entrez_id", "entrezid", "entrezgene",
+                           "entrezgene_id", "ncbi_gene_id", "feature", "feature_id", "features", "id_ref",
+                           "external_gene_name", "hgnc_symbol", "mgi_symbol"})
+_ENTREZ_HEADERS = frozenset({"entrez", "entrez_id", "entrezid", "entrezgene", "entrezgene_id", "ncbi_gene_id",
+                             "ncbi_id", "gene_id_entrez", "geneid_entrez"})
+_DE_STATS = (("log2foldchange", "logfc", "log2fc", "log2_fold_change"),
+             ("pvalue", "p.value", "p_value", "pval", "padj", "fdr", "adj.p.val", "qvalue", "q_value"))
+_FEATURECOUNTS_COLUMNS = ["geneid", "chr", "start", "end", "strand", "length"]
+
+
+def _norm_header(h: str) -> str:
+    return h.strip().strip('"').lower().replace(" ", "_").replace("-", "_")
+
+
+def _num(value: str) -> float | None:
+    """The number `value` holds, or None when it is not a number (NA/empty: see `_NA`)."""
+    if "_" in value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+@dataclass
+class _Column:
+    name: str
+    values: list[str]
+    numeric: bool = False  # every non-missing value is a number (and there is one)
+    n_missing: int = 0
+    namespace: str = "unknown"
+    distinct: int = 0
+    paths: bool = False  # FASTQ paths
+
+    @classmethod
+    def of(cls, name: str, values: list[str], prefixes: Mapping[str, str]) -> _Column:
+        present = [v for v in values if v.lower() not in _NA]
+        col = cls(name, values, n_missing=len(values) - len(present), distinct=len(set(present)))
+        col.numeric = bool(present) and all(_num(v) is not None for v in present)
+        col.namespace = _namespace(present[:2000], prefixes)[0]
+        col.paths = bool(present) and all(_FASTQ_PATH_RE.search(v) for v in present)
+        return col
+
+
+def _split_delimiter(src: _Source, lines: list[str]) -> str | None:
+    """Tab, comma or None (one column); raises for semicolon- or space-separated tables."""
+    sample = [ln for ln in lines[:200] if ln.strip()]
+    if not sample:
+        return None
+    if all("\t" in ln for ln in sample):
+        return "\t"
+    if sum("\t" in ln for ln in sample) >= 0.8 * len(sample) and src.ext in (".tsv", ".tab", ".txt", ".gmt"):
+        return "\t"
+    if all("," in ln for ln in sample):
+        return ","
+    if all(";" in ln for ln in sample):
+        raise _unreadable(src.shown, "looks semicolon-separated", [
+            "save it as comma- (CSV) or tab-separated (TSV) text"], expected="TSV/CSV table")
+    widths = {len(ln.split()) for ln in sample}
+    if len(widths) == 1 and widths.pop() > 1:
+        raise _unreadable(src.shown, "looks like a table separated by spaces", [
+            "save it tab-separated (TSV) or comma-separated (CSV)"], expected="TSV/CSV table")
+    return None
+
+
+def _table_format(src: _Source, delim: str | None) -> str:
+    if delim == ",":
+        return "csv"
+    if delim == "\t":
+        return "tsv"
+    return "csv" if src.ext == ".csv" else "tsv" if src.ext in (".tsv", ".tab") else "txt"
+
+
+def _read_table_lines(src: _Source) -> tuple[list[str], list[str], bool]:
+    """(leading comment lines, other non-empty lines, whole file read)."""
+    reader = _Lines(src, _TABLE_BUDGET)
+    comments: list[str] = []
+    body: list[str] = []
+    for line in reader:
+        if not body and line.startswith("#"):
+            comments.append(line)
+            continue
+        if line.strip():
+            body.append(line)
+            if len(body) >= _TABLE_ROWS:
+                break
+    return comments, body, reader.complete and len(body) < _TABLE_ROWS
+
+
+def _sniff_table(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    comments, body, complete = _read_table_lines(src)
+    if not body:
+        raise _unreadable(src.shown, "holds no data (only blank or '#' comment lines)", [_RECOGNISED_HINT])
+    featurecounts = any("featureCounts" in c for c in comments)
+    delim = _split_delimiter(src, body)
+    # a '#'-prefixed header line ("#sample<TAB>condition") counts as the header
+    if comments and delim and not featurecounts:
+        last = comments[-1].lstrip("#").strip()
+        if last and len(last.split(delim)) == len(body[0].split(delim)) > 1:
+            body.insert(0, last)
+    fmt = _table_format(src, delim)
+    if delim is None:
+        return _sniff_gene_list(src, [ln.strip() for ln in body], fmt, prefixes, complete)
+    rows = [[c.strip() for c in row] for row in csv.reader(body, delimiter=delim)]
+    rows = [r for r in rows if any(r)]
+    widths = Counter(len(r) for r in rows)
+    if delim == "\t" and all(len(r) >= 3 for r in rows) and (src.ext == ".gmt" or len(widths) > 2):
+        gmt = _sniff_gmt(src, rows, prefixes)
+        if gmt is not None:
+            return gmt
+    width = max(widths, key=lambda w: (widths[w], w))
+    if len(rows[0]) == width - 1 and len(rows) > 1:  # R write.table: no header cell over the row names
+        rows[0] = [""] + rows[0]
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise _unreadable(src.shown, f"malformed table: row {i + 1} has {len(r)} fields but most rows have {width}",
+                              ["every row of a table needs the same number of columns (check quoting and "
+                               "stray delimiters)"], expected="TSV/CSV table")
+    if width == 1:
+        return _sniff_gene_list(src, [r[0] for r in rows], fmt, prefixes, complete)
+    return _classify_table(src, rows, fmt, prefixes, complete, featurecounts)
+
+
+def _has_header(rows: list[list[str]], prefixes: Mapping[str, str]) -> bool:
+    if len(rows) < 2:
+        return True
+    first = rows[0]
+    if any(_norm_header(c) in _GENE_HEADERS or _norm_header(c) in _SAMPLE_COLUMNS
+           or _norm_header(c) in _CONDITION_COLUMNS for c in first):
+        return True
+    body = rows[1:2001]
+    for j, cell in enumerate(first):
+        col = [r[j] for r in body if r[j].lower() not in _NA]
+        if not col:
+            continue
+        if all(_num(v) is not None for v in col) and _num(cell) is None and cell.lower() not in _NA:
+            return True
+        ns = _namespace(col, prefixes)[0]
+        if ns == "ensembl" and not _is_ensembl_gene(cell, prefixes):
+            return True
+    # a table of words only: sheets and mappings have a header row by convention
+    return not any(_num(c) is not None for c in first)
+
+
+def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Mapping[str, str], complete: bool,
+                    featurecounts: bool) -> SniffedFile:
+    header = _has_header(rows, prefixes)
+    names = rows[0] if header else [f"column_{j + 1}" for j in range(len(rows[0]))]
+    data = rows[1:] if header else rows
+    if not data:
+        raise _unreadable(src.shown, "table with a header row but no data rows", expected="TSV/CSV table")
+    cols = [_Column.of(names[j], [r[j] for r in data], prefixes) for j in range(len(names))]
+    normed = [_norm_header(n) for n in names]
+    evidence = [f"{fmt.upper()} table: {len(data)}{'' if complete else '+'} rows x {len(cols)} columns"
+                + ("" if header else ", no header row")] + _compression_evidence(src)
+
+    if normed[:6] == _FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
+        return _count_matrix(src, cols, fmt, prefixes, complete, evidence + [
+            "featureCounts output: Geneid, Chr, Start, End, Strand, Length columns"], annotation=6)
+    has_fc = any(n in _DE_STATS[0] for n in normed)
+    has_p = any(n in _DE_STATS[1] for n in normed)
+    if header and has_fc and has_p:
+        return _de_table(src, cols, normed, fmt, prefixes, evidence)
+    peaks = _peak_table(src, cols, fmt, evidence)
+    if peaks is not None:
+        return peaks
+    mapping = _mapping_table(src, cols, normed, fmt, prefixes, evidence)
+    if mapping is not None:
+        return mapping
+
+    # count matrix (mostly numbers) vs sample sheet (mostly words)
+    rest = cols[1:]
+    numeric = [c for c in rest if c.numeric]
+    frac = len(numeric) / len(rest)
+    sheet_signal = 0.0
+    if any(n in _CONDITION_COLUMNS for n in normed) or any(c.paths for c in cols):
+        sheet_signal = 1.0
+    elif any(n in _SAMPLE_COLUMNS[:-2] for n in normed):
+        sheet_signal = 0.5
+    count_signal = 0.0
+    if cols[0].namespace in ("ensembl", "entrez") and cols[0].distinct == len(data) - cols[0].n_missing:
+        count_signal = 1.0
+    elif normed[0] in _GENE_HEADERS:
+        count_signal = 0.5
+    score = (frac - 0.5) * 2 + count_signal - sheet_signal
+    if len(data) > 200:
+        score += 0.3  # sheets rarely have hundreds of rows; gene tables have thousands
+    if not numeric:
+        score = min(score, -1.0)
+    if abs(score) < 0.2:
+        raise _ambiguous(
+            src.shown,
+            f"could be a count matrix or a sample sheet: {len(numeric)} of {len(rest)} value columns are numeric and "
+            f"neither the ids ({_quote_list([r[0] for r in data], 3)}) nor the column names settle it",
+            ["raw_count_matrix", "sample_metadata"],
+            ["a sample sheet needs a 'sample' column and a 'condition' (or group/treatment) column",
+             "a count matrix needs gene ids (Ensembl, Entrez or symbols) in the first column",
+             "or give --input-type raw_count_matrix | sample_metadata"])
+    if score > 0:
+        return _count_matrix(src, cols, fmt, prefixes, complete, evidence, annotation=None)
+    return _sample_sheet(src, cols, normed, fmt, evidence, header)
+
+
+def _count_matrix(src: _Source, cols: list[_Column], fmt: str, prefixes: Mapping[str, str], complete: bool,
+                  evidence: list[str], annotation: int | None) -> SniffedFile:
+    ids = cols[0]
+    if annotation is None:
+        value_cols = [c for c in cols[1:] if c.numeric]
+        annot = [c for c in cols[1:] if not c.numeric]
+    else:
+        value_cols = cols[annotation:]
+        annot = cols[1:annotation]
+        bad = [c.name for c in value_cols if not c.numeric]
+        if bad:
+            raise _unreadable(src.shown, f"featureCounts table whose count column(s) {_quote_list(bad)} are not numeric",
+                              expected="count matrix")
+    if not value_cols:
+        raise _unreadable(src.shown, "table without numeric sample columns", expected="count matrix")
+    integer = True
+    negative = False
+    example = None
+    missing = 0
+    for c in value_cols:
+        for i, v in enumerate(c.values):
+            x = _num(v)
+            if x is None:
+                missing += 1
+                continue
+            if x < 0:
+                negative = True
+            if x < 0 or not x.is_integer():
+                if integer:
+                    example = (v, c.name, ids.values[i])
+                integer = False
+        if not integer and negative:
+            break
+    n = len(value_cols)
+    if integer:
+        why = f"integer values in all {n} numeric columns"
+        datatype = "raw_count_matrix"
+    else:
+        v, col, row = example
+        kind = "negative" if _num(v) < 0 else "non-integer"
+        why = f"{kind} values (e.g. {v} in column '{col}', row '{row}'): normalised, not raw counts"
+        datatype = "normalized_count_matrix"
+    evidence.append(why)
+    ns, share = _namespace(ids.values[:2000], prefixes)
+    facts = [
+        Fact(name="integer_counts", value=integer, evidence=why),
+        Fact(name="id_namespace", value=ns,
+             evidence=f"first column '{ids.name}' ids like {_quote_list(ids.values, 3)}"
+             + (f" ({share:.0%} {ns})" if ns != "unknown" else "")),
+    ]
+    org = _organism_fact(ids.values[:2000], prefixes, "ids")
+    if org:
+        facts.append(org)
+        evidence.append(org.evidence)
+    names = [c.name for c in value_cols]
+    facts += [
+        Fact(name="n_genes", value=len(ids.values),
+             evidence=f"{'' if complete else 'at least '}{len(ids.values)} rows"),
+        Fact(name="n_samples", value=n, evidence=f"{n} numeric columns"),
+        Fact(name="sample_names", value=names, evidence=f"numeric column names {_quote_list(names)}"),
+    ]
+    if annot:
+        a = [c.name for c in annot]
+        facts.append(Fact(name="annotation_columns", value=a, evidence=f"non-sample columns {_quote_list(a)}"))
+        evidence.append(f"annotation column(s) besides the counts: {_quote_list(a)}")
+    if annotation is not None:
+        facts.append(Fact(name="featurecounts", value=True, evidence="featureCounts column layout"))
+    if missing:
+        evidence.append(f"{missing} missing (NA/empty) values")
+    if not complete:
+        facts.append(Fact(name="scanned_whole_file", value=False,
+                          evidence=f"stopped after {_TABLE_BUDGET >> 20} MB / {_TABLE_ROWS} rows"))
+    facts += _compressed_fact(src)
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _de_table(src: _Source, cols: list[_Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
+              evidence: list[str]) -> SniffedFile:
+    stats = [c.name for c, n in zip(cols, normed) if n in _DE_STATS[0] or n in _DE_STATS[1]]
+    evidence.append(f"differential expression statistics columns {_quote_list(stats)}")
+    ns, _ = _namespace(cols[0].values[:2000], prefixes)
+    facts = [Fact(name="id_namespace", value=ns, evidence=f"first column ids like {_quote_list(cols[0].values, 3)}"),
+             Fact(name="n_genes", value=len(cols[0].values), evidence=f"{len(cols[0].values)} rows")]
+    org = _organism_fact(cols[0].values[:2000], prefixes, "ids")
+    if org:
+        facts.append(org)
+    return SniffedFile(path=src.shown, datatype="differential_expression_table", format=fmt,
+                       evidence=tuple(evidence), facts=tuple(facts + _compressed_fact(src)))
+
+
+def _peak_table(src: _Source, cols: list[_Column], fmt: str, evidence: list[str]) -> SniffedFile | None:
+    """narrowPeak/broadPeak are peak calls; other BED-like interval files are refused."""
+    if len(cols) < 3 or not (cols[1].numeric and cols[2].numeric):
+        return None
+    starts_ok = all(v.isdigit() for v in cols[1].values) and all(v.isdigit() for v in cols[2].values)
+    if not starts_ok or not all(_CHROM_ID_RE.match(v) or _CHROM_ACC_RE.match(v) for v in cols[0].values[:200]):
+        return None
+    if not all(int(e) >= int(s) for s, e in zip(cols[1].values[:200], cols[2].values[:200])):
+        return None
+    ext = src.ext
+    if ext in (".narrowpeak", ".broadpeak") or len(cols) in (9, 10) and fmt == "tsv":
+        kind = "narrowpeak" if ext == ".narrowpeak" or (ext != ".broadpeak" and len(cols) == 10) else "broadpeak"
+        return SniffedFile(path=src.shown, datatype="peak_calls", format=kind,
+                           evidence=tuple(evidence + [f"{kind} intervals: chrom, start <= end, {len(cols)} columns"]),
+                           facts=tuple([Fact(name="n_peaks", value=len(cols[0].values),
+                                             evidence=f"{len(cols[0].values)} rows")] + _compressed_fact(src)))
+    raise _unreadable(src.shown, "looks like a BED interval file (chromosome, start, end), which bioplan does not "
+                      "take as an input", [_RECOGNISED_HINT, _INPUT_TYPE_HINT], expected="a recognised input")
+
+
+def _mapping_table(src: _Source, cols: list[_Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
+                   evidence: list[str]) -> SniffedFile | None:
+    if any(n in _CONDITION_COLUMNS or n in _SAMPLE_COLUMNS[:-2] for n in normed):
+        return None
+    spaces: dict[str, str] = {}
+    for c, n in zip(cols, normed):
+        ns = c.namespace
+        rows = len(c.values) - c.n_missing
+        unique = c.distinct >= 0.8 * max(1, rows)
+        if ns == "entrez" or (c.numeric and n in _ENTREZ_HEADERS):
+            if n in _ENTREZ_HEADERS or (unique and len(cols) == 2):
+                spaces.setdefault("entrez", c.name)
+                continue
+            if c.numeric:
+                return None  # a numeric value column: not a mapping
+        elif c.numeric:
+            return None
+        elif ns == "ensembl":
+            spaces.setdefault("ensembl", c.name)
+        elif ns == "symbol" and (unique or n in _GENE_HEADERS):
+            spaces.setdefault("symbol", c.name)
+    if len(spaces) < 2 or not ({"ensembl", "entrez"} & set(spaces)):
+        return None
+    desc = ", ".join(f"'{col}' ({ns})" for ns, col in spaces.items())
+    facts = [Fact(name="namespaces", value=dict(spaces), evidence=f"id columns {desc}"),
+             Fact(name="n_genes", value=len(cols[0].values), evidence=f"{len(cols[0].values)} rows")]
+    if "ensembl" in spaces:
+        ens = next(c for c in cols if c.name == spaces["ensembl"])
+        org = _organism_fact(ens.values[:2000], prefixes, "Ensembl ids")
+        if org:
+            facts.append(org)
+    return SniffedFile(path=src.shown, datatype="gene_id_mapping", format=fmt,
+                       evidence=tuple(evidence + [f"gene ids of {len(spaces)} namespaces side by side: {desc}"]),
+                       facts=tuple(facts + _compressed_fact(src)))
+
+
+def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str, evidence: list[str],
+                  header: bool) -> SniffedFile:
+    sample_col = next((c for c, n in zip(cols, normed) if n in _SAMPLE_COLUMNS), cols[0])
+    samples = list(dict.fromkeys(v for v in sample_col.values if v.lower() not in _NA))
+    numeric = sum(c.numeric for c in cols)
+    evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
+    evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
+    fastq_cols = [c.name for c in cols if c.paths]
+    facts = [Fact(name="samples", value=samples, evidence=f"column '{sample_col.name}': {_quote_list(samples)}")]
+    condition = None
+    by_name = {n: c for c, n in zip(cols, normed) if c is not sample_col}
+    for name in _CONDITION_COLUMNS:
+        if name in by_name:
+            condition = by_name[name]
+            why = f"column named '{condition.name}'"
+            break
+    else:
+        candidates = [c for c in cols if c is not sample_col and not c.numeric and not c.paths
+                      and 1 < c.distinct < len(c.values) - c.n_missing]
+        if len(candidates) == 1:
+            condition = candidates[0]
+            why = f"the only other categorical column, '{condition.name}'"
+        elif candidates:
+            evidence.append(f"several candidate condition columns ({_quote_list([c.name for c in candidates])}); "
+                            "name one 'condition'")
+        else:
+            evidence.append("no condition column (condition/group/treatment/...) found")
+    if condition is not None:
+        per_sample: dict[str, str] = {}
+        for s, level in zip(sample_col.values, condition.values):
+            if s.lower() not in _NA and level.lower() not in _NA:
+                per_sample.setdefault(s, level)
+        counts = Counter(per_sample.values())
+        replicates = {level: counts[level] for level in dict.fromkeys(per_sample.values())}
+        shown = ", ".join(f"{k}: {v}" for k, v in replicates.items())
+        facts += [
+            Fact(name="condition_column", value=condition.name, evidence=why),
+            Fact(name="replicates", value=replicates, evidence=f"samples per level of '{condition.name}': {shown}"),
+            Fact(name="min_replicates", value=min(replicates.values()) if replicates else 0,
+                 evidence=f"fewest samples in one level of '{condition.name}'"),
+        ]
+        evidence.append(f"condition column '{condition.name}' ({why}): {shown}")
+    if fastq_cols:
+        facts.append(Fact(name="fastq_columns", value=fastq_cols, evidence=f"columns of FASTQ paths {_quote_list(fastq_cols)}"))
+        evidence.append(f"FASTQ paths in {_quote_list(fastq_cols)}")
+    facts.append(Fact(name="columns", value=[c.name for c in cols],
+                      evidence="header row" if header else "no header row: columns numbered"))
+    facts += _compressed_fact(src)
+    return SniffedFile(path=src.shown, datatype="sample_metadata", format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts))
+
+
+_LIST_DATATYPES = {"ensembl": "ensembl_gene_list", "entrez": "entrez_gene_list", "symbol": "gene_symbol_list"}
+
+
+def _sniff_gene_list(src: _Source, values: list[str], fmt: str, prefixes: Mapping[str, str],
+                     complete: bool) -> SniffedFile:
+    values = [v.strip().strip('"') for v in values if v.strip()]
+    header = None
+    if len(values) > 1:
+        rest_ns, _ = _namespace(values[1:2001], prefixes)
+        head_ns, _ = _namespace(values[:1], prefixes)
+        if _norm_header(values[0]) in _GENE_HEADERS or (rest_ns in ("ensembl", "entrez") and head_ns != rest_ns):
+            header, values = values[0], values[1:]
+    ns, share = _namespace(values[:2000], prefixes)
+    if ns == "unknown" or not values:
+        example = _quote_list(values, 3)
+        hints = [_RECOGNISED_HINT, _INPUT_TYPE_HINT]
+        if values and all(_FASTQ_PATH_RE.search(v) for v in values[:50]):
+            hints.insert(0, "give the FASTQ files themselves, or a sample sheet with a 'sample' column")
+        raise _unreadable(src.shown, f"one-column file whose values ({example}) are not gene ids of one namespace "
+                          "(Ensembl, Entrez or symbols)", hints, expected="gene list")
+    evidence = [f"one column of {len(values)}{'' if complete else '+'} {ns} ids ({share:.0%}), e.g. "
+                f"{_quote_list(values, 3)}"] + _compression_evidence(src)
+    if header:
+        evidence.append(f"header '{header}'")
+    facts = [Fact(name="id_namespace", value=ns, evidence=evidence[0]),
+             Fact(name="n_genes", value=len(values), evidence=f"{len(values)} ids")]
+    org = _organism_fact(values[:2000], prefixes, "ids")
+    if org:
+        facts.append(org)
+        evidence.append(org.evidence)
+    facts += _compressed_fact(src)
+    return SniffedFile(path=src.shown, datatype=_LIST_DATATYPES[ns], format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts))
+
+
+def _sniff_gmt(src: _Source, rows: list[list[str]], prefixes: Mapping[str, str]) -> SniffedFile | None:
+    names = [r[0] for r in rows]
+    genes = [g for r in rows for g in r[2:] if g]
+    ns, share = _namespace(genes[:5000], prefixes)
+    if ns == "unknown" or len(set(names)) < len(names) or (ns == "entrez" and src.ext != ".gmt"):
+        if src.ext == ".gmt":
+            raise _unreadable(src.shown, "not a valid GMT file: each line must be a unique set name, a description, "
+                              "then gene ids of one namespace", expected="GMT")
+        return None
+    sizes = [len([g for g in r[2:] if g]) for r in rows]
+    evidence = [f"GMT: {len(rows)} gene sets (name, description, {min(sizes)}-{max(sizes)} genes each)",
+                f"genes are {ns} ids ({share:.0%})"] + _compression_evidence(src)
+    facts = [Fact(name="n_sets", value=len(rows), evidence=f"{len(rows)} lines"),
+             Fact(name="id_namespace", value=ns, evidence=f"genes like {_quote_list(genes, 3)}")]
+    org = _organism_fact(genes[:5000], prefixes, "gene ids")
+    if org:
+        facts.append(org)
+    return SniffedFile(path=src.shown, datatype="gene_set_library", format="gmt", evidence=tuple(evidence),
+                       facts=tuple(facts + _compressed_fact(src)))
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+def _sniff_text(src: _Source, prefixes: Mapping[str, str]) -> tuple[SniffedFile, _Notes]:
+    text_lines = _decode(src.head).lstrip("\ufeff").splitlines()
+    first = next((ln for ln in text_lines if ln.strip()), "")
+    if first.startswith("@"):
+        if _SAM_HEADER_RE.match(first):
+            return _sniff_sam(src), _Notes()
+        return _sniff_fastq(src)
+    if first.startswith(">"):
+        return _sniff_fasta(src, prefixes), _Notes()
+    if first.startswith("##fileformat=VCF") or first.startswith("#CHROM\tPOS"):
+        return _sniff_vcf(src), _Notes()
+    if first.startswith("##gff-version") or _looks_like_gff(text_lines[:-1] or text_lines):
+        return _sniff_gff(src, prefixes), _Notes()
+    if _DMP_SEP in first:
+        return _sniff_dmp_file(src, first)
+    if _looks_like_sam_record(first):
+        return _sniff_sam(src), _Notes()
+    return _sniff_table(src, prefixes), _Notes()
+
+
+def _sniff(shown: str, prefixes: Mapping[str, str]) -> tuple[SniffedFile, _Notes]:
+    src = _open_source(shown)
+    if isinstance(src, Path):
+        return _sniff_directory(shown, src)
+    magic, head = src.magic, src.head
+    if magic.startswith(b"CRAM"):
+        return _sniff_cram(src), _Notes()
+    if magic.startswith(_HDF5_MAGIC):
+        return _sniff_hdf5(src, prefixes), _Notes()
+    if head.startswith(b"BAM\x01"):
+        if src.compression is None:
+            raise _unreadable(shown, "uncompressed BAM data (BAM must be BGZF-compressed)",
+                              ["re-write it with samtools view -b"], expected="BAM")
+        return _sniff_bam(src), _Notes()
+    if head.startswith(b"BCF\x02"):
+        return _sniff_bcf(src), _Notes()
+    if src.name.lower().endswith(".k2d"):
+        raise _unreadable(shown, "is one file of a Kraken2 database",
+                          ["give the database directory (holding hash.k2d, opts.k2d and taxo.k2d) instead"])
+    for sig, what in _OTHER_COMPRESSION:
+        if head.startswith(sig):
+            raise _unreadable(shown, f"is {what}-compressed; bioplan reads plain or gzip-compressed files",
+                              ["decompress it (or recompress with gzip/bgzip) and give the result"])
+    if _looks_binary(head):
+        what = "gzip-compressed binary data" if src.compression else "binary data"
+        raise _unreadable(shown, f"is {what} of a type bioplan does not know", [_RECOGNISED_HINT, _INPUT_TYPE_HINT])
+    return _sniff_text(src, prefixes)
+
+
+def sniff_file(path: str, organism_prefixes: Mapping[str, str]) -> SniffedFile:
+    """Recognise one input file (no cross-file pairing of FASTQ mates; see `sniff_inputs`).
+
+    Raises:
+        UnreadableInputError: missing, empty, unrecognised or malformed input.
+        AmbiguousInputError: two readings are equally plausible.
+    """
+    return _guarded(path, organism_prefixes)[0]
+
+
+def _guarded(path: str, prefixes: Mapping[str, str]) -> tuple[SniffedFile, _Notes]:
+    try:
+        return _sniff(path, prefixes)
+    except BioplanError:
+        raise
+    except (OSError, EOFError, zlib.error, UnicodeError, csv.Error, struct.error) as exc:
+        # a reader failed in a way the sniffers did not foresee: still a user-facing error, not a traceback
+        raise _unreadable(path, f"could not be read ({type(exc).__name__}: {exc})",
+                          [_RECOGNISED_HINT, _INPUT_TYPE_HINT]) from None
+
+
+def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str]) -> InputProfile:
+    """Recognise every input file: datatype, format and facts with evidence.
+
+    Args:
+        paths: input paths as the user gave them (files or directories).
+        organism_prefixes: Ensembl gene-id prefix -> organism constraint id,
+            e.g. {"ENSMUSG": "organism_mouse", "ENSG": "organism_human"}.
+
+    Returns:
+        InputProfile with one SniffedFile per path, in the order given, and
+        warnings about the inputs taken together (unpaired mates, lanes,
+        sample sheet vs count matrix mismatches).
+
+    Raises:
+        UnreadableInputError: a path is missing, empty, unrecognised or malformed.
+        AmbiguousInputError: a file has two equally plausible readings.
+    """
+    results = [_guarded(p, organism_prefixes) for p in paths]
+    files = [sniffed for sniffed, _ in results]
+    warnings: list[str] = []
+    files = _pair_mates(files, [notes for _, notes in results], warnings)
+    _check_cohort(files, [notes for _, notes in results], warnings)
+    for path, n in Counter(paths).items():
+        if n > 1:
+            warnings.append(f"{path} is given {n} times")
+    return InputProfile(files=tuple(files), warnings=tuple(warnings))
+
+
+def _pair_mates(files: list[SniffedFile], notes: list[_Notes], warnings: list[str]) -> list[SniffedFile]:
+    """Settle weak mate suffixes (_1/_2) against the other inputs; warn about unpaired or repeated mates."""
+    mates_of: dict[str, set[int]] = {}
+    for f in files:
+        if f.datatype == "raw_reads" and f.sample is not None and f.mate:
+            mates_of.setdefault(f.sample, set()).add(f.mate)
+    out: list[SniffedFile] = []
+    for f, note in zip(files, notes):
+        named = note.mate_name
+        if (f.datatype == "raw_reads" and named is not None and named.mate and not named.strong
+                and note.read_id_mate is None and mates_of.get(f.sample, set()) == {named.mate}):
+            # "x_1.fastq" alone: a single-end sample called "x_1", not mate 1 of "x"
+            ev = [e for e in f.evidence if not e.startswith(f"mate {named.mate} of sample")]
+            ev.append(f"single-end sample '{named.stem}': name ends {named.suffix} but no mate "
+                      f"{3 - named.mate} file among the inputs and no mate in the read ids")
+            f = f.model_copy(update={"sample": named.stem, "mate": None, "evidence": tuple(ev)})
+        out.append(f)
+    groups: dict[tuple[str, int | None], list[str]] = {}
+    for f in out:
+        if f.datatype == "raw_reads" and f.sample is not None and not f.fact("interleaved", False):
+            groups.setdefault((f.sample, f.mate), []).append(f.path)
+    samples = dict.fromkeys(s for s, _ in groups)
+    for s in samples:
+        m1, m2 = groups.get((s, 1), []), groups.get((s, 2), [])
+        if m1 and not m2:
+            warnings.append(f"sample '{s}': mate 1 given ({_quote_list(m1, 2)}) but no mate 2")
+        if m2 and not m1:
+            warnings.append(f"sample '{s}': mate 2 given ({_quote_list(m2, 2)}) but no mate 1")
+        if (m1 or m2) and groups.get((s, None)):
+            warnings.append(f"sample '{s}' has both paired and unpaired FASTQ files")
+        for mate in (1, 2, None):
+            paths = groups.get((s, mate), [])
+            if len(paths) > 1:
+                what = f"mate {mate}" if mate else "single-end reads"
+                warnings.append(f"sample '{s}' has {len(paths)} files for {what} ({_quote_list(paths, 3)}): "
+                                "lanes or re-runs must be merged")
+    return out
+
+
+def _check_cohort(files: list[SniffedFile], notes: list[_Notes], warnings: list[str]) -> None:
+    sheets = [f for f in files if f.datatype == "sample_metadata"]
+    matrices = [f for f in files if f.datatype in ("raw_count_matrix", "normalized_count_matrix")]
+    for sheet in sheets:
+        listed = set(sheet.fact("samples", []))
+        for m in matrices:
+            columns = set(m.fact("sample_names", []))
+            missing = sorted(listed - columns)
+            extra = sorted(columns - listed)
+            if missing:
+                warnings.append(f"{sheet.path} lists sample(s) {_quote_list(missing)} that are not columns of {m.path}")
+            if extra:
+                warnings.append(f"{m.path} has column(s) {_quote_list(extra)} that {sheet.path} does not list")
+        if (min_rep := sheet.fact("min_replicates")) is not None and min_rep < 2:
+            reps = sheet.fact("replicates", {})
+            single = [k for k, v in reps.items() if v < 2]
+            warnings.append(f"{sheet.path}: level(s) {_quote_list(single)} of '{sheet.fact('condition_column')}' have "
+                            "fewer than 2 samples (no replicates)")
+    dmp = {name for n in notes for name in n.dmp_files}
+    if dmp and len(dmp) < 2:
+        (have,) = dmp
+        other = "names.dmp" if have == "nodes.dmp" else "nodes.dmp"
+        warnings.append(f"a taxonomy dump needs nodes.dmp and names.dmp; only {have} is given (add {other})")
+    for f in files:
+        if f.format == "vcf.gz" and f.fact("bgzipped") is False:
+            warnings.append(f"{f.path} is gzip- but not bgzip-compressed: tabix and bcftools need bgzip "
+                            "(zcat FILE | bgzip > FILE.bgz)")
