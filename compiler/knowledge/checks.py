@@ -223,11 +223,19 @@ def check_orphans(k: Knowledge, sources: dict[str, Path]) -> list[str]:
         used.update(p.datatype for p in op.inputs.values())
         used.update(p.datatype for p in op.outputs.values())
     parents = {d.is_a for d in k.datatypes.values() if d.is_a}
+
+    def lineage(d: str) -> list[str]:
+        out = [d]
+        while k.datatypes.get(out[-1]) and k.datatypes[out[-1]].is_a:
+            out.append(k.datatypes[out[-1]].is_a)
+        return out
+
+    # a subtype is used wherever a port accepts its parent (trimmed_reads feeds raw_reads ports)
     return [
-        f"{_where(sources, f'datatypes/{d}')}: datatypes/{d}: orphan datatype (no operation accepts or produces it); "
-        "to resolve, use it in an operation port or remove it"
+        f"{_where(sources, f'datatypes/{d}')}: datatypes/{d}: orphan datatype (no operation accepts or produces it "
+        "or a parent of it); to resolve, use it in an operation port or remove it"
         for d in k.datatypes
-        if d not in used and d not in parents
+        if d not in parents and not any(x in used for x in lineage(d))
     ]
 
 

@@ -67,16 +67,22 @@ def _exact_matches(norm: str, knowledge: Knowledge) -> list[Match]:
 def _phrase_matches(norm: str, knowledge: Knowledge) -> tuple[list[Match], str | None, list[str]]:
     found, target, constraints = [], None, []
     for rule in knowledge.lexicon.phrases:
-        for m in re.finditer(rule.pattern, norm):
+        pattern = re.compile(rule.pattern)
+        # context look-arounds anchor at the start; the intent words are group "m" when present
+        group = "m" if "m" in pattern.groupindex else 0
+        for m in pattern.finditer(norm):
+            start, end = m.span(group)
+            if start < 0:
+                start, end = m.span(0)
+            text = norm[start:end]
             for op in rule.operations:
-                found.append(Match(kind="operation", id=op, text=m.group(0), start=m.start(), end=m.end(), how="phrase"))
+                found.append(Match(kind="operation", id=op, text=text, start=start, end=end, how="phrase"))
             if rule.target:
                 target = rule.target
-                found.append(Match(kind="datatype", id=rule.target, text=m.group(0), start=m.start(), end=m.end(),
-                                   how="phrase"))
+                found.append(Match(kind="datatype", id=rule.target, text=text, start=start, end=end, how="phrase"))
             for c in rule.constraints:
                 constraints.append(c)
-                found.append(Match(kind="constraint", id=c, text=m.group(0), start=m.start(), end=m.end(), how="phrase"))
+                found.append(Match(kind="constraint", id=c, text=text, start=start, end=end, how="phrase"))
     return found, target, constraints
 
 

@@ -164,6 +164,11 @@ def _organism_fact(ids: Sequence[str], prefixes: Mapping[str, str], what: str, t
                 evidence=f"{what} match {prefix} ({_organism_name(organism)}; {n} of {len(ids)} checked)")
 
 
+def _n(count: int, noun: str, plural: str | None = None) -> str:
+    """'1 sample', '3 samples'."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def _quote_list(items: Sequence[str], limit: int = 5) -> str:
     shown = ", ".join(f"'{i}'" for i in items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
@@ -431,10 +436,10 @@ def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
     if not lengths:
         raise _bad_fastq(src, 1, 1, "is missing: no complete record found")
 
-    evidence = [f"FASTQ: {len(lengths)} well-formed 4-line records checked"] + _compression_evidence(src)
+    evidence = [f"FASTQ: {_n(len(lengths), 'well-formed 4-line record')} checked"] + _compression_evidence(src)
     lo, hi = min(lengths), max(lengths)
     span = f"{hi} bp" if lo == hi else f"{lo}-{hi} bp"
-    facts = [Fact(name="read_length", value=hi, evidence=f"first {len(lengths)} reads are {span}")]
+    facts = [Fact(name="read_length", value=hi, evidence=f"first {_n(len(lengths), 'read')} {'is' if len(lengths) == 1 else 'are'} {span}")]
     if qmin >= 64 and qmax > ord("J"):
         facts.append(Fact(name="quality_encoding", value="phred64",
                           evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (all >= '@': Illumina 1.3-1.7 offset 64)"))
@@ -568,14 +573,14 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     at_least = "" if complete else "at least "
     scope = "" if complete else f" (in the first {_FASTA_BUDGET >> 20} MB read)"
     facts = [
-        Fact(name="n_sequences", value=n, evidence=f"{at_least}{n} '>' headers{scope}"),
+        Fact(name="n_sequences", value=n, evidence=f"{at_least}{_n(n, chr(39) + '>' + chr(39) + ' header')}{scope}"),
         Fact(name="total_length", value=total, evidence=f"{at_least}{total} sequence letters{scope}"),
         Fact(name="scanned_whole_file", value=complete,
              evidence="whole file read" if complete else f"stopped after {_FASTA_BUDGET >> 20} MB: counts are lower bounds"),
     ]
     named = [h for h in headers if h]
     ids = [h.split(maxsplit=1)[0] for h in named if h.split()]
-    evidence = [f"FASTA: {at_least}{n} sequences, {at_least}{total} letters, nucleotide alphabet"] + _compression_evidence(src)
+    evidence = [f"FASTA: {at_least}{_n(n, 'sequence')}, {at_least}{total} letters, nucleotide alphabet"] + _compression_evidence(src)
     fmt = "fasta.gz" if src.compression else "fasta"
     shown_ids = _quote_list(ids, 3)
 
@@ -587,7 +592,7 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     if taxids:
         return done("reference_sequences", f"headers carry kraken:taxid ({_quote_list(taxids, 5)}): genomes for a "
                     f"classifier database",
-                    [Fact(name="taxids", value=taxids[:20], evidence=f"kraken:taxid| in {len(taxids)} distinct headers")])
+                    [Fact(name="taxids", value=taxids[:20], evidence=f"kraken:taxid| with {_n(len(taxids), 'distinct taxid')}")])
     species = list(dict.fromkeys(
         m.group(0) for h in named for parts in [h.split(maxsplit=1)] if len(parts) > 1
         for m in [_BINOMIAL_RE.match(parts[1])] if m and _CHROM_DESC_RE.search(parts[1])))
@@ -708,9 +713,9 @@ def _vcf_result(src: _Source, fmt: str, info_ids: set[str], samples: list[str], 
     more = "" if complete else "+"
     facts = [
         Fact(name="samples", value=samples,
-             evidence=f"#CHROM line lists {len(samples)} sample(s)" + (f": {_quote_list(samples)}" if samples else "")),
+             evidence=f"#CHROM line lists {_n(len(samples), 'sample')}" + (f": {_quote_list(samples)}" if samples else "")),
         Fact(name="n_variants_seen", value=n,
-             evidence=f"{n}{more} variant records read" + ("" if complete else " (stopped reading there)")),
+             evidence=f"{n}{more} variant record{'' if n == 1 and not more else 's'} read" + ("" if complete else " (stopped reading there)")),
     ]
     if fmt == "vcf.gz":
         facts.append(Fact(name="bgzipped", value=src.bgzf,
@@ -824,12 +829,16 @@ def _alignment_result(src: _Source, fmt: str, header: str | None, evidence: list
         return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
                            facts=tuple(facts))
     sort_order = "unknown"
+    so_why = "no @HD line: sort order not declared"
     samples: list[str] = []
     n_ref = 0
     for line in header.splitlines():
         tags = line.split("\t")
         if tags[0] == "@HD":
-            sort_order = next((t[3:] for t in tags[1:] if t.startswith("SO:")), sort_order)
+            so_why = "@HD line without SO: sort order not declared"
+            for t in tags[1:]:
+                if t.startswith("SO:"):
+                    sort_order, so_why = t[3:], f"@HD SO:{t[3:]}"
         elif tags[0] == "@RG":
             sm = next((t[3:] for t in tags[1:] if t.startswith("SM:")), None)
             if sm and sm not in samples:
@@ -838,13 +847,13 @@ def _alignment_result(src: _Source, fmt: str, header: str | None, evidence: list
             n_ref += 1
     is_sorted = sort_order == "coordinate"
     facts.append(Fact(name="sorted", value=is_sorted,
-                      evidence="@HD SO:coordinate" if is_sorted else f"@HD sort order is '{sort_order}', not coordinate"))
-    facts.append(Fact(name="sort_order", value=sort_order, evidence=f"@HD SO:{sort_order}"))
+                      evidence=so_why if is_sorted else f"{so_why}; treated as not coordinate-sorted"))
+    facts.append(Fact(name="sort_order", value=sort_order, evidence=so_why))
     facts.append(Fact(name="samples", value=samples,
                       evidence=f"@RG SM: {_quote_list(samples)}" if samples else "no @RG read group with SM"))
     if len(samples) == 1:
         sample = samples[0]
-    evidence.append(f"{n_ref} reference sequences (@SQ), sort order {sort_order}")
+    evidence.append(f"{_n(n_ref, 'reference sequence')} (@SQ), sort order {sort_order}")
     return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
                        facts=tuple(facts), sample=sample)
 
@@ -1294,9 +1303,9 @@ def _sniff_table(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
 
 
 def _has_header(rows: list[list[str]], prefixes: Mapping[str, str]) -> bool:
-    if len(rows) < 2:
-        return True
     first = rows[0]
+    if len(rows) < 2:  # one row: data when it holds a number
+        return not any(_num(c) is not None for c in first)
     if any(_norm_header(c) in _GENE_HEADERS or _norm_header(c) in _SAMPLE_COLUMNS
            or _norm_header(c) in _CONDITION_COLUMNS for c in first):
         return True
@@ -1323,7 +1332,8 @@ def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Map
         raise _unreadable(src.shown, "table with a header row but no data rows", expected="TSV/CSV table")
     cols = [_Column.of(names[j], [r[j] for r in data], prefixes) for j in range(len(names))]
     normed = [_norm_header(n) for n in names]
-    evidence = [f"{fmt.upper()} table: {len(data)}{'' if complete else '+'} rows x {len(cols)} columns"
+    evidence = [f"{fmt.upper()} table: {len(data)}{'' if complete else '+'} row{'' if len(data) == 1 else 's'} x "
+                f"{_n(len(cols), 'column')}"
                 + ("" if header else ", no header row")] + _compression_evidence(src)
 
     if normed[:6] == _FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
@@ -1430,7 +1440,7 @@ def _count_matrix(src: _Source, cols: list[_Column], fmt: str, prefixes: Mapping
     names = [c.name for c in value_cols]
     facts += [
         Fact(name="n_genes", value=len(ids.values),
-             evidence=f"{'' if complete else 'at least '}{len(ids.values)} rows"),
+             evidence=f"{'' if complete else 'at least '}{_n(len(ids.values), 'row')}"),
         Fact(name="n_samples", value=n, evidence=f"{n} numeric columns"),
         Fact(name="sample_names", value=names, evidence=f"numeric column names {_quote_list(names)}"),
     ]
@@ -1455,7 +1465,7 @@ def _de_table(src: _Source, cols: list[_Column], normed: list[str], fmt: str, pr
     evidence.append(f"differential expression statistics columns {_quote_list(stats)}")
     ns, _ = _namespace(cols[0].values[:2000], prefixes)
     facts = [Fact(name="id_namespace", value=ns, evidence=f"first column ids like {_quote_list(cols[0].values, 3)}"),
-             Fact(name="n_genes", value=len(cols[0].values), evidence=f"{len(cols[0].values)} rows")]
+             Fact(name="n_genes", value=len(cols[0].values), evidence=_n(len(cols[0].values), "row"))]
     org = _organism_fact(cols[0].values[:2000], prefixes, "ids")
     if org:
         facts.append(org)
@@ -1478,7 +1488,7 @@ def _peak_table(src: _Source, cols: list[_Column], fmt: str, evidence: list[str]
         return SniffedFile(path=src.shown, datatype="peak_calls", format=kind,
                            evidence=tuple(evidence + [f"{kind} intervals: chrom, start <= end, {len(cols)} columns"]),
                            facts=tuple([Fact(name="n_peaks", value=len(cols[0].values),
-                                             evidence=f"{len(cols[0].values)} rows")] + _compressed_fact(src)))
+                                             evidence=_n(len(cols[0].values), "row"))] + _compressed_fact(src)))
     raise _unreadable(src.shown, "looks like a BED interval file (chromosome, start, end), which bioplan does not "
                       "take as an input", [_RECOGNISED_HINT, _INPUT_TYPE_HINT], expected="a recognised input")
 
@@ -1508,7 +1518,7 @@ def _mapping_table(src: _Source, cols: list[_Column], normed: list[str], fmt: st
         return None
     desc = ", ".join(f"'{col}' ({ns})" for ns, col in spaces.items())
     facts = [Fact(name="namespaces", value=dict(spaces), evidence=f"id columns {desc}"),
-             Fact(name="n_genes", value=len(cols[0].values), evidence=f"{len(cols[0].values)} rows")]
+             Fact(name="n_genes", value=len(cols[0].values), evidence=_n(len(cols[0].values), "row"))]
     if "ensembl" in spaces:
         ens = next(c for c in cols if c.name == spaces["ensembl"])
         org = _organism_fact(ens.values[:2000], prefixes, "Ensembl ids")
@@ -1572,6 +1582,7 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
 
 
 _LIST_DATATYPES = {"ensembl": "ensembl_gene_list", "entrez": "entrez_gene_list", "symbol": "gene_symbol_list"}
+_NAMESPACE_WORDS = {"ensembl": "Ensembl gene ids", "entrez": "Entrez gene ids", "symbol": "gene symbols"}
 
 
 def _sniff_gene_list(src: _Source, values: list[str], fmt: str, prefixes: Mapping[str, str],
@@ -1591,7 +1602,7 @@ def _sniff_gene_list(src: _Source, values: list[str], fmt: str, prefixes: Mappin
             hints.insert(0, "give the FASTQ files themselves, or a sample sheet with a 'sample' column")
         raise _unreadable(src.shown, f"one-column file whose values ({example}) are not gene ids of one namespace "
                           "(Ensembl, Entrez or symbols)", hints, expected="gene list")
-    evidence = [f"one column of {len(values)}{'' if complete else '+'} {ns} ids ({share:.0%}), e.g. "
+    evidence = [f"one column of {len(values)}{'' if complete else '+'} {_NAMESPACE_WORDS[ns]} ({share:.0%}), e.g. "
                 f"{_quote_list(values, 3)}"] + _compression_evidence(src)
     if header:
         evidence.append(f"header '{header}'")
@@ -1617,8 +1628,8 @@ def _sniff_gmt(src: _Source, rows: list[list[str]], prefixes: Mapping[str, str])
         return None
     sizes = [len([g for g in r[2:] if g]) for r in rows]
     evidence = [f"GMT: {len(rows)} gene sets (name, description, {min(sizes)}-{max(sizes)} genes each)",
-                f"genes are {ns} ids ({share:.0%})"] + _compression_evidence(src)
-    facts = [Fact(name="n_sets", value=len(rows), evidence=f"{len(rows)} lines"),
+                f"genes are {_NAMESPACE_WORDS[ns]} ({share:.0%})"] + _compression_evidence(src)
+    facts = [Fact(name="n_sets", value=len(rows), evidence=_n(len(rows), "line")),
              Fact(name="id_namespace", value=ns, evidence=f"genes like {_quote_list(genes, 3)}")]
     org = _organism_fact(genes[:5000], prefixes, "gene ids")
     if org:
@@ -1632,6 +1643,8 @@ def _sniff_gmt(src: _Source, rows: list[list[str]], prefixes: Mapping[str, str])
 
 def _sniff_text(src: _Source, prefixes: Mapping[str, str]) -> tuple[SniffedFile, _Notes]:
     text_lines = _decode(src.head).lstrip("\ufeff").splitlines()
+    if len(src.head) >= _HEAD_BYTES and len(text_lines) > 1:
+        text_lines = text_lines[:-1]  # the head ends mid-line
     first = next((ln for ln in text_lines if ln.strip()), "")
     if first.startswith("@"):
         if _SAM_HEADER_RE.match(first):
@@ -1641,7 +1654,7 @@ def _sniff_text(src: _Source, prefixes: Mapping[str, str]) -> tuple[SniffedFile,
         return _sniff_fasta(src, prefixes), _Notes()
     if first.startswith("##fileformat=VCF") or first.startswith("#CHROM\tPOS"):
         return _sniff_vcf(src), _Notes()
-    if first.startswith("##gff-version") or _looks_like_gff(text_lines[:-1] or text_lines):
+    if first.startswith("##gff-version") or _looks_like_gff(text_lines):
         return _sniff_gff(src, prefixes), _Notes()
     if _DMP_SEP in first:
         return _sniff_dmp_file(src, first)

@@ -10,9 +10,11 @@ Params: alpha, lfc_threshold, direction (both | up | down).
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")

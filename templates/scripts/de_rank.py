@@ -9,9 +9,11 @@ has no statistic column.
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")
@@ -102,9 +104,6 @@ def read_de_table(path, need):
             table[col] = pd.to_numeric(table[col].replace({"": None}), errors="coerce")
     return table
 # ------------------------------------------------------------------------------
-
-
-import numpy as np
 
 
 def main():

@@ -12,9 +12,11 @@ Params: min_size, max_size.
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")
@@ -71,8 +73,6 @@ def read_table(path, what):
 # ------------------------------------------------------------------------------
 
 # --- gene lists, identifiers and gene set libraries ------------------------------
-import re
-
 LIST_HEADERS = {"gene_id", "gene_ids", "gene", "genes", "id", "ids", "entrez_id", "entrez", "entrezid",
                 "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name"}
 _ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
@@ -81,6 +81,11 @@ _ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
 def strip_version(gene):
     """ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)."""
     return _ENSEMBL_VERSION.sub(r"\1", gene.strip())
+
+
+def gene_order(gene):
+    """Sort key: Entrez ids numerically, then other ids alphabetically."""
+    return (0, int(gene), "") if gene.isdigit() else (1, 0, gene)
 
 
 def read_gene_list(path):
@@ -149,6 +154,7 @@ def main():
     if res.empty:
         LOG.warning("no enriched term: writing a header-only table")
         return write(pd.DataFrame(columns=COLUMNS), out)
+    res["Genes"] = [";".join(sorted(str(g).split(";"), key=gene_order)) for g in res["Genes"]]
     for col in ("P-value", "Adjusted P-value"):
         res[col] = pd.to_numeric(res[col], errors="coerce")
     res = res.sort_values(["Adjusted P-value", "Term"], kind="mergesort", na_position="last")

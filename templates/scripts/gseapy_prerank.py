@@ -10,9 +10,11 @@ Deterministic: fixed seed. Params: permutation_num, min_size, max_size, weight, 
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")
@@ -69,8 +71,6 @@ def read_table(path, what):
 # ------------------------------------------------------------------------------
 
 # --- gene lists, identifiers and gene set libraries ------------------------------
-import re
-
 LIST_HEADERS = {"gene_id", "gene_ids", "gene", "genes", "id", "ids", "entrez_id", "entrez", "entrezid",
                 "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name"}
 _ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
@@ -79,6 +79,11 @@ _ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
 def strip_version(gene):
     """ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)."""
     return _ENSEMBL_VERSION.sub(r"\1", gene.strip())
+
+
+def gene_order(gene):
+    """Sort key: Entrez ids numerically, then other ids alphabetically."""
+    return (0, int(gene), "") if gene.isdigit() else (1, 0, gene)
 
 
 def read_gene_list(path):

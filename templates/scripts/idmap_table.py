@@ -12,9 +12,11 @@ Unmapped ids are listed in the log; an input list where nothing maps is an error
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")
@@ -71,8 +73,6 @@ def read_table(path, what):
 # ------------------------------------------------------------------------------
 
 # --- gene lists, identifiers and gene set libraries ------------------------------
-import re
-
 LIST_HEADERS = {"gene_id", "gene_ids", "gene", "genes", "id", "ids", "entrez_id", "entrez", "entrezid",
                 "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name"}
 _ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
@@ -81,6 +81,11 @@ _ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
 def strip_version(gene):
     """ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)."""
     return _ENSEMBL_VERSION.sub(r"\1", gene.strip())
+
+
+def gene_order(gene):
+    """Sort key: Entrez ids numerically, then other ids alphabetically."""
+    return (0, int(gene), "") if gene.isdigit() else (1, 0, gene)
 
 
 def read_gene_list(path):

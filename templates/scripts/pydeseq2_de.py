@@ -10,9 +10,11 @@ else the first level alphabetically), test_level (None: first other level), alph
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")

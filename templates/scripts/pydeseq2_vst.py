@@ -9,9 +9,11 @@ tximport) are rounded with a warning. Params: fit_type ("parametric" or "mean").
 
 # --- shared helpers (each bioplan step script is self-contained) --------------
 import logging
+import re
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 LOG = logging.getLogger("bioplan")
