@@ -44,7 +44,6 @@ _SEEDS = {
     "variants": 3003,
     "single_cell": 4004,
     "metagenomics": 5005,
-    "hostile": 6006,
 }
 
 _GZIP_LEVEL = 6
@@ -155,7 +154,7 @@ def _qualities(rng: np.random.Generator, n: int, length: int) -> np.ndarray:
 
 def _sequencing_errors(rng: np.random.Generator, seqs: np.ndarray, quals: np.ndarray) -> np.ndarray:
     """Substitute bases with the probability their quality claims; Q2 bases become N."""
-    p_err = 10.0 ** (-quals / 10.0)
+    p_err = 10.0 ** (-quals.astype(np.float64) / 10.0)
     err = rng.random(seqs.shape) < p_err
     shift = rng.integers(1, 4, seqs.shape)
     idx = np.full(256, 255, dtype=np.uint8)
@@ -263,7 +262,9 @@ def _build_bulk_de() -> dict:
     def decoys(n: int) -> list[np.ndarray]:
         return [np.sort(rng.choice(non_de, int(rng.integers(15, 51)), replace=False)) for _ in range(n)]
 
-    kegg_sets = [("KEGG_PLANTED_UP_PATHWAY", "mmu99001 synthetic KEGG-like pathway (planted: 15 up genes)", kegg_members)]
+    kegg_sets = [
+        ("KEGG_PLANTED_UP_PATHWAY", "mmu99001 synthetic KEGG-like pathway (planted: 15 up genes)", kegg_members)
+    ]
     kegg_sets += [
         (f"KEGG_RANDOM_PATHWAY_{k:02d}", f"mmu990{k:02d} synthetic KEGG-like pathway (random)", m)
         for k, m in enumerate(decoys(11), start=2)
@@ -329,7 +330,8 @@ def _build_bulk_de() -> dict:
         "de_up": [gene(int(i)) for i in up],
         "de_down": [gene(int(i)) for i in down],
         "gene_set_files": {
-            "gene_sets.gmt": {"namespace": "entrez", "libraries": ["kegg", "go"], "n_sets": len(kegg_sets) + len(go_sets)},
+            "gene_sets.gmt": {"namespace": "entrez", "libraries": ["kegg", "go"],
+                              "n_sets": len(kegg_sets) + len(go_sets)},
             "gene_sets_kegg.gmt": {"namespace": "entrez", "libraries": ["kegg"], "n_sets": len(kegg_sets)},
             "gene_sets_go.gmt": {"namespace": "entrez", "libraries": ["go"], "n_sets": len(go_sets)},
             "gene_sets_go.symbols.gmt": {"namespace": "symbol", "libraries": ["go"], "n_sets": len(go_sets)},
@@ -610,6 +612,8 @@ def _build_rnaseq(ref: dict | None = None) -> dict:
         "adapter_readthrough_pairs": adapters,
         "adapters": {"r1": _ADAPTER_R1[:33], "r2": _ADAPTER_R2[:33]},
         "true_counts": true_counts,
+        "planted_fold_changes_note": "log2fc relative to the unchanged genes (what median-of-ratios "
+                                      "normalisation estimates); raw count ratios are compressed by composition",
         "planted_fold_changes": {
             models[up]["gene_id"]: {"gene_name": models[up]["gene_name"], "log2fc": 2.0},
             models[down]["gene_id"]: {"gene_name": models[down]["gene_name"], "log2fc": -2.0},
@@ -805,7 +809,7 @@ def _build_variants(ref: dict | None = None) -> dict:
         v.update({"qual": qual, "low_quality": i in low, "genotypes": dict(zip(sample_names, gts))})
         for s, g in zip(sample_names, gts):
             per_sample[s] += g != "0/0"
-        lines.append("\t".join([v["chrom"], str(v["pos"]), ".", v["ref"], v["alt"], f"{qual:.1f}", ".",
+        lines.append("\t".join([v["chrom"], str(v["pos"]), ".", v["ref"], v["alt"], f"{qual:g}", ".",
                                 f"DP={sum(dps)};AC={ac};AN=4", "GT:DP",
                                 *(f"{g}:{d}" for g, d in zip(gts, dps))]))
     files = _reference_files(ref)
@@ -820,6 +824,11 @@ def _build_variants(ref: dict | None = None) -> dict:
         "n_cds": sum(v["hits_cds"] for v in variants),
         "n_low_quality": len(low),
         "low_quality_rule": "QUAL < 20",
+        "genotypes_phased": False,
+        "tool_notes": {
+            "bcftools_csq": "genotypes are unphased: pass --phase a (or m/r); the GFF3 is what csq reads",
+            "snpeff_vep": "the genome is synthetic: build a custom database from genome.fa + genes.gtf",
+        },
         "non_ref_genotypes_per_sample": per_sample,
         "variants": variants,
         "genes": [_gene_summary(m) for m in sorted(models, key=lambda m: (m["contig"], m["start"]))],
@@ -1008,7 +1017,8 @@ def _build_metagenomics() -> dict:
     sources = genomes + [host]
     files: dict[str, bytes] = {}
     files["genomes.fa"] = _fasta(
-        (f"seq{k + 1}|kraken:taxid|{t} {name_of[t]} synthetic genome", g) for k, (t, g) in enumerate(zip(species, genomes))
+        (f"seq{k + 1}|kraken:taxid|{t} {name_of[t]} synthetic genome", g)
+        for k, (t, g) in enumerate(zip(species, genomes))
     )
     files["host.fa"] = _fasta([("host_chr1 synthetic host genome", host)])
     files.update(_taxonomy_files())
@@ -1051,7 +1061,8 @@ def _build_metagenomics() -> dict:
                                         "B": {str(t): round(float(v), 5) for t, v in zip(species, base_b)}},
         "planted": {"taxid": species[planted], "name": name_of[species[planted]], "higher_in": "B",
                     "expected_fold_change": fold,
-                    "observed_fold_change": round(group_mean("B", species[planted]) / group_mean("A", species[planted]), 3)},
+                    "observed_fold_change": round(
+                        group_mean("B", species[planted]) / group_mean("A", species[planted]), 3)},
         "host": {"file": "host.fa", "in_kraken_library": False, "fraction_range": [0.02, 0.05]},
         "kraken2_build": "kraken2-build --add-to-library genomes.fa; copy taxonomy/*.dmp to <db>/taxonomy/; "
                          "bracken-build -l 100",

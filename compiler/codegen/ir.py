@@ -9,10 +9,12 @@ run before the step they guard. Generators only lower this IR to their syntax.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from bioplan.errors import AmbiguousInputError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Plan, PlanStep, TaskSpec
 
@@ -176,15 +178,21 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
                         inputs.append(IOPort(name=name, port=port, datatype=dt, format=tp.format, ref=ref))
                     continue
                 section = "inputs" if given else "references"
-                if dt not in config_inputs:
-                    config_inputs[dt] = ConfigInput(
-                        key=dt, datatype=dt, section=section,
+                key = dt
+                if len(given) > 1:
+                    # several files of one reference kind (a KEGG and a GO gene set library):
+                    # each consumer takes the one whose name or content names its operation
+                    given = [pick_for_consumer(given, s.operation)]
+                    key = f"{dt}_{s.operation}"
+                if key not in config_inputs:
+                    config_inputs[key] = ConfigInput(
+                        key=key, datatype=dt, section=section,
                         path=_rel(given[0].path, workdir) if given else "",
                         format=given[0].format if given else tp.format.split("|")[0],
                         hint=dtype.sources[0] if dtype.sources else dtype.description)
                 kind = "config_input" if given else "config_reference"
                 inputs.append(IOPort(name=port, port=port, datatype=dt, format=tp.format,
-                                     ref=FileRef(kind=kind, path=dt)))
+                                     ref=FileRef(kind=kind, path=key)))
                 continue
             producer = steps_by_id[source]
             prod_ports = [p for p in out_ports[producer.id] if p.port in producer.outputs
@@ -257,6 +265,43 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),
         samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
         scripts=tuple(sorted(scripts)), has_samples=has_samples)
+
+
+_GENERIC_WORDS = {"enrichment", "analysis", "detection", "calling", "computation"}
+
+
+def _keywords(operation: str) -> set[str]:
+    return {w for w in operation.split("_") if w not in _GENERIC_WORDS and len(w) >= 2}
+
+
+def _file_words(path: str) -> set[str]:
+    words = set(re.split(r"[^a-z0-9]+", os.path.basename(path).lower()))
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for _, line in zip(range(50), fh):
+                name = line.split("\t", 1)[0].lower()
+                words.update(re.split(r"[^a-z0-9]+", name)[:1])
+                # MSigDB-style GOBP_/GOMF_/GOCC_ prefixes are GO sets
+                if name.startswith(("gobp", "gomf", "gocc")):
+                    words.add("go")
+    except OSError:
+        pass
+    return words
+
+
+def pick_for_consumer(candidates: list, operation: str):
+    """The one input file meant for `operation` among several of the same datatype."""
+    keys = _keywords(operation)
+    scored = [(len(keys & _file_words(c.path)), c.path, c) for c in candidates]
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    if scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        raise AmbiguousInputError(
+            f"several inputs are {candidates[0].datatype!r} ({', '.join(c.path for c in candidates)}) "
+            f"and none is clearly the one for {operation!r}",
+            [f"name the file for {operation} so that it says {' or '.join(sorted(keys))} "
+             f"(e.g. gene_sets_{sorted(keys)[0]}.gmt), or pass only one"],
+            {"datatype": candidates[0].datatype, "files": [c.path for c in candidates], "operation": operation})
+    return scored[0][2]
 
 
 def _input_gb(spec: TaskSpec, step: PlanStep) -> int:

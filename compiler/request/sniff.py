@@ -30,7 +30,7 @@ import struct
 import zlib
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,7 +61,7 @@ _RECOGNISED_HINT = "bioplan recognises: " + "; ".join(RECOGNISED)
 _INPUT_TYPE_HINT = "or say what the file is with --input-type <datatype id>"
 
 # Format ids (of ontology/formats.yaml) that are not simply the file's extension.
-FMT_TAXONOMY_DUMP = "dmp"
+FMT_TAXONOMY_DUMP = "taxdump"
 FMT_KRAKEN2_DB = "kraken2_db"
 
 # Reading budgets (bytes after decompression / records).
@@ -91,7 +91,6 @@ _OTHER_COMPRESSION = (
 # --------------------------------------------------------------------------- identifiers
 
 _ENSEMBL_GENE_RE = re.compile(r"^(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})(?:\.\d+)?$")
-_ENSEMBL_TX_RE = re.compile(r"^(?:ENS[A-Z]*T\d{6,}|FBtr\d{5,})(?:\.\d+)?$")
 _ENTREZ_RE = re.compile(r"^\d{1,9}$")
 _SYMBOL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9]*(?:[-._:/@()'][A-Za-z0-9]+)*[)']?$")
 _FASTQ_PATH_RE = re.compile(r"\.(?:fastq|fq)(?:\.gz)?$", re.IGNORECASE)
@@ -132,7 +131,8 @@ def _namespace(values: Sequence[str], prefixes: Mapping[str, str]) -> tuple[str,
     return "unknown", max(shares.values())
 
 
-def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str], transcripts: bool = False) -> tuple[str, str, int] | None:
+def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str],
+                 transcripts: bool = False) -> tuple[str, str, int] | None:
     """(constraint id, prefix, n ids) when most ids carry one organism's Ensembl prefix.
 
     With `transcripts`, gene prefixes are turned into transcript prefixes
@@ -155,7 +155,8 @@ def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str], transcripts: b
     return table[prefix], prefix, n
 
 
-def _organism_fact(ids: Sequence[str], prefixes: Mapping[str, str], what: str, transcripts: bool = False) -> Fact | None:
+def _organism_fact(ids: Sequence[str], prefixes: Mapping[str, str], what: str,
+                   transcripts: bool = False) -> Fact | None:
     found = _organism_of(ids, prefixes, transcripts)
     if found is None:
         return None
@@ -208,7 +209,8 @@ class _Source:
         return gzip.open(self.path, "rb") if self.compression == "gzip" else open(self.path, "rb")
 
 
-def _unreadable(shown: str, problem: str, hints: Sequence[str] = (), expected: str | None = None) -> UnreadableInputError:
+def _unreadable(shown: str, problem: str, hints: Sequence[str] = (),
+                expected: str | None = None) -> UnreadableInputError:
     details: dict[str, Any] = {"path": shown}
     if expected:
         details["expected"] = expected
@@ -237,9 +239,10 @@ class _Lines:
     `complete` is True once the whole file has been read.
     """
 
-    def __init__(self, src: _Source, budget: int):
+    def __init__(self, src: _Source, budget: int, max_line: int = _MAX_LINE):
         self.src = src
         self.budget = budget
+        self.max_line = max_line
         self.complete = False
         self.lineno = 0
 
@@ -248,7 +251,7 @@ class _Lines:
         with self.src.open() as fh:
             while read < self.budget:
                 try:
-                    raw = fh.readline(_MAX_LINE)
+                    raw = fh.readline(self.max_line)
                 except (OSError, EOFError, zlib.error) as exc:
                     raise _corrupt(self.src.shown, exc) from None
                 if not raw:
@@ -295,7 +298,8 @@ def _open_source(shown: str) -> _Source | Path:
         raise _unreadable(shown, "is not a regular file (a pipe, socket or device cannot be sniffed)",
                           ["save the data to a file and give its path"])
     if st.st_size == 0:
-        raise _unreadable(shown, "is empty (0 bytes)", ["give the file that holds the data; an empty file has no datatype"])
+        raise _unreadable(shown, "is empty (0 bytes)",
+                          ["give the file that holds the data; an empty file has no datatype"])
     try:
         with open(path, "rb") as fh:
             magic = fh.read(_HEAD_BYTES)
@@ -350,14 +354,23 @@ class _MateName:
     stem: str
     lane: str | None = None
 
+    @property
+    def why(self) -> str:
+        if self.suffix.startswith(os.sep):
+            return f"file '{self.stem}' in directory '{self.sample}'"
+        return f"name ends {self.suffix}"
+
 
 def _fastq_stem(name: str) -> str:
     stem = _FASTQ_STEM_RE.sub("", name)
     return stem or name
 
 
-def _mate_from_name(name: str) -> _MateName:
+def _mate_from_name(name: str, parent: str = "") -> _MateName:
     stem = _fastq_stem(name)
+    bare = re.match(r"^(?:[Rr]|reads?_?)?(?P<mate>[12])(?:_\d{3})?$", stem)
+    if bare and parent:  # sample_dir/R1.fastq.gz: the directory names the sample
+        return _MateName(parent, int(bare.group("mate")), True, f"{os.sep}{stem}", parent)
     for pattern, strong in _MATE_NAME_PATTERNS:
         m = pattern.match(stem)
         if m:
@@ -398,7 +411,7 @@ def _bad_fastq(src: _Source, record: int, lineno: int, what: str) -> UnreadableI
 
 
 def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
-    lines = _Lines(src, _FASTQ_BUDGET)
+    lines = _Lines(src, _FASTQ_BUDGET, max_line=_FASTQ_BUDGET)  # long (nanopore) reads are one line
     it = iter(lines)
     lengths: list[int] = []
     qmin, qmax = 255, 0
@@ -439,10 +452,12 @@ def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
     evidence = [f"FASTQ: {_n(len(lengths), 'well-formed 4-line record')} checked"] + _compression_evidence(src)
     lo, hi = min(lengths), max(lengths)
     span = f"{hi} bp" if lo == hi else f"{lo}-{hi} bp"
-    facts = [Fact(name="read_length", value=hi, evidence=f"first {_n(len(lengths), 'read')} {'is' if len(lengths) == 1 else 'are'} {span}")]
-    if qmin >= 64 and qmax > ord("J"):
+    are = "is" if len(lengths) == 1 else "are"
+    facts = [Fact(name="read_length", value=hi, evidence=f"first {_n(len(lengths), 'read')} {are} {span}")]
+    if qmin >= 64 and ord("J") < qmax <= ord("h"):  # 'J' = Q41 in phred33, 'h' = Q40 in phred64
         facts.append(Fact(name="quality_encoding", value="phred64",
-                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (all >= '@': Illumina 1.3-1.7 offset 64)"))
+                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' "
+                                   "(all >= '@': Illumina 1.3-1.7 offset 64)"))
     else:
         facts.append(Fact(name="quality_encoding", value="phred33",
                           evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (Sanger/Illumina 1.8+ offset 33)"))
@@ -460,11 +475,11 @@ def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
     shown_id = first_header if id_mate and not first_id.endswith(("/1", "/2")) else first_id
     shown_id = shown_id if len(shown_id) <= 60 else shown_id[:57] + "..."
 
-    named = _mate_from_name(src.name)
+    named = _mate_from_name(src.name, Path(os.path.abspath(src.path)).parent.name)
     if id_mate and named.mate and id_mate != named.mate:
         raise _ambiguous(
             src.shown,
-            f"the file name says mate {named.mate} (name ends {named.suffix}) but the read ids say mate {id_mate} "
+            f"the file name says mate {named.mate} ({named.why}) but the read ids say mate {id_mate} "
             f"(first read id {shown_id})",
             ["raw_reads mate 1", "raw_reads mate 2"],
             [f"rename the file so its _R1/_R2 suffix matches the read ids (mate {id_mate})",
@@ -476,16 +491,17 @@ def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
                           evidence="read ids alternate /1 and /2: both mates in one file"))
         evidence.append("interleaved paired-end reads (ids alternate mate 1 and mate 2)")
     if named.lane:
-        facts.append(Fact(name="lane", value=f"L{named.lane}", evidence=f"name ends {named.suffix}"))
+        facts.append(Fact(name="lane", value=f"L{named.lane}", evidence=named.why))
     if mate:
         why = []
         if named.mate:
-            why.append(f"name ends {named.suffix}")
+            why.append(named.why)
         if id_mate:
             why.append(f"first read id {shown_id}")
         evidence.append(f"mate {mate} of sample '{sample}': " + ", ".join(why))
     else:
-        evidence.append(f"sample '{sample}' from the file name; no mate suffix (_R1/_R2, _1/_2) and no mate in read ids")
+        evidence.append(f"sample '{sample}' from the file name; no mate suffix (_R1/_R2, _1/_2) "
+                        "and no mate in read ids")
     fmt = "fastq.gz" if src.compression else "fastq"
     sniffed = SniffedFile(path=src.shown, datatype="raw_reads", format=fmt, evidence=tuple(evidence),
                           facts=tuple(facts), sample=sample, mate=mate)
@@ -501,7 +517,8 @@ _CHROM_ACC_RE = re.compile(r"^(?:NC_|NT_|NW_|NZ_|AC_|CM\d|CP\d|GK\d|KI\d|JH\d|GL
 _CHROM_DESC_RE = re.compile(r"dna(?:_sm|_rm)?:(?:chromosome|scaffold|primary_assembly)|\bchromosome\b|complete genome"
                             r"|complete sequence|\bscaffold\b|\bcontig\b|\bplasmid\b", re.IGNORECASE)
 _TX_ID_RE = re.compile(r"^(?:ENS[A-Z]*T\d{6,}|FBtr\d{5,}|[NX][MR]_\d+|TRINITY_|transcript:|rna-)")
-_TX_DESC_RE = re.compile(r"\bcdna\b|\bncrna\b|transcript_biotype:|\btranscript:|\bgene[:=]|\bgene_symbol:", re.IGNORECASE)
+_TX_DESC_RE = re.compile(r"\bcdna\b|\bncrna\b|transcript_biotype:|\btranscript:|\bgene[:=]|\bgene_symbol:",
+                         re.IGNORECASE)
 _KRAKEN_TAXID_RE = re.compile(r"kraken:taxid\|(\d+)")
 _BINOMIAL_RE = re.compile(r"^([A-Z][a-z]+) ([a-z]+\.?)\b")
 _GENE_IN_HEADER_RE = re.compile(r"(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})")
@@ -547,7 +564,8 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         if not line:
             continue
         if current is None:
-            raise _unreadable(src.shown, f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
+            raise _unreadable(src.shown,
+                              f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
                               ["a FASTA file starts with a '>name' line followed by sequence lines"], expected="FASTA")
         bad = line.translate(None, _FASTA_ALLOWED)
         if bad:
@@ -576,11 +594,13 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         Fact(name="n_sequences", value=n, evidence=f"{at_least}{_n(n, chr(39) + '>' + chr(39) + ' header')}{scope}"),
         Fact(name="total_length", value=total, evidence=f"{at_least}{total} sequence letters{scope}"),
         Fact(name="scanned_whole_file", value=complete,
-             evidence="whole file read" if complete else f"stopped after {_FASTA_BUDGET >> 20} MB: counts are lower bounds"),
+             evidence="whole file read" if complete
+             else f"stopped after {_FASTA_BUDGET >> 20} MB: counts are lower bounds"),
     ]
     named = [h for h in headers if h]
     ids = [h.split(maxsplit=1)[0] for h in named if h.split()]
-    evidence = [f"FASTA: {at_least}{_n(n, 'sequence')}, {at_least}{total} letters, nucleotide alphabet"] + _compression_evidence(src)
+    evidence = [f"FASTA: {at_least}{_n(n, 'sequence')}, {at_least}{total} letters, nucleotide alphabet"]
+    evidence += _compression_evidence(src)
     fmt = "fasta.gz" if src.compression else "fasta"
     shown_ids = _quote_list(ids, 3)
 
@@ -592,7 +612,8 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     if taxids:
         return done("reference_sequences", f"headers carry kraken:taxid ({_quote_list(taxids, 5)}): genomes for a "
                     f"classifier database",
-                    [Fact(name="taxids", value=taxids[:20], evidence=f"kraken:taxid| with {_n(len(taxids), 'distinct taxid')}")])
+                    [Fact(name="taxids", value=taxids[:20],
+                          evidence=f"kraken:taxid| with {_n(len(taxids), 'distinct taxid')}")])
     species = list(dict.fromkeys(
         m.group(0) for h in named for parts in [h.split(maxsplit=1)] if len(parts) > 1
         for m in [_BINOMIAL_RE.match(parts[1])] if m and _CHROM_DESC_RE.search(parts[1])))
@@ -608,7 +629,8 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         org = org or _organism_fact(ids, prefixes, "transcript ids", transcripts=True)
         if org:
             extra.append(org)
-        return done("transcriptome", f"transcript-like headers ({tx_share:.0%} of {len(named)}, e.g. {shown_ids})", extra)
+        return done("transcriptome",
+                    f"transcript-like headers ({tx_share:.0%} of {len(named)}, e.g. {shown_ids})", extra)
     if chrom_share >= 0.5:
         return done("reference_genome", f"chromosome-like sequence names ({chrom_share:.0%} of {len(named)}, "
                     f"e.g. {shown_ids})")
@@ -660,8 +682,8 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
             continue
         f = _gff_fields(line)
         if f is None:
-            raise _unreadable(src.shown, f"not a valid GTF/GFF file: line {lines.lineno} is not 9 tab-separated columns "
-                              "(seqid, source, type, start, end, score, strand, phase, attributes)",
+            raise _unreadable(src.shown, f"not a valid GTF/GFF file: line {lines.lineno} is not 9 tab-separated "
+                              "columns (seqid, source, type, start, end, score, strand, phase, attributes)",
                               ["check the file is tab-separated and complete"], expected="GTF/GFF3")
         if f[0] not in seqids and len(seqids) < 10:
             seqids.append(f[0])
@@ -688,7 +710,8 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         fmt, why = "gtf", f'gene_id "..." attributes on {gtf} of {n} lines'
     else:
         raise _unreadable(src.shown, "9-column annotation whose attributes are neither GTF (gene_id \"...\";) nor "
-                          "GFF3 (ID=...;Parent=...)", ["give an Ensembl/GENCODE GTF or a GFF3 file"], expected="GTF/GFF3")
+                          "GFF3 (ID=...;Parent=...)", ["give an Ensembl/GENCODE GTF or a GFF3 file"],
+                          expected="GTF/GFF3")
     facts = [Fact(name="seqids", value=seqids, evidence=f"first sequence names: {_quote_list(seqids, 5)}")]
     org = _organism_fact(gene_ids, prefixes, "gene ids")
     if org:
@@ -713,13 +736,16 @@ def _vcf_result(src: _Source, fmt: str, info_ids: set[str], samples: list[str], 
     more = "" if complete else "+"
     facts = [
         Fact(name="samples", value=samples,
-             evidence=f"#CHROM line lists {_n(len(samples), 'sample')}" + (f": {_quote_list(samples)}" if samples else "")),
+             evidence=f"#CHROM line lists {_n(len(samples), 'sample')}"
+             + (f": {_quote_list(samples)}" if samples else "")),
         Fact(name="n_variants_seen", value=n,
-             evidence=f"{n}{more} variant record{'' if n == 1 and not more else 's'} read" + ("" if complete else " (stopped reading there)")),
+             evidence=f"{n}{more} variant record{'' if n == 1 and not more else 's'} read"
+             + ("" if complete else " (stopped reading there)")),
     ]
     if fmt == "vcf.gz":
         facts.append(Fact(name="bgzipped", value=src.bgzf,
-                          evidence="BGZF blocks (indexable with tabix)" if src.bgzf else "plain gzip, not bgzip: not indexable"))
+                          evidence="BGZF blocks (indexable with tabix)" if src.bgzf
+                          else "plain gzip, not bgzip: not indexable"))
     if ann:
         datatype = "annotated_variants"
         evidence.append(f"header declares INFO/{ann[0]} (consequence annotation)")
@@ -980,7 +1006,9 @@ def _sniff_hdf5(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     try:
         with h5py.File(src.path, "r") as f:
             return _sniff_h5ad(src, f, h5py, np, prefixes)
-    except (OSError, KeyError, ValueError, TypeError, IndexError) as exc:
+    except BioplanError:
+        raise
+    except Exception as exc:  # h5py/HDF5 raise OSError, KeyError, RuntimeError ... on damaged files
         raise _unreadable(src.shown, f"HDF5 file that could not be read as AnnData ({exc})",
                           ["write it with anndata (adata.write_h5ad(path))"], expected="h5ad") from None
 
@@ -1131,13 +1159,15 @@ def _sniff_directory(shown: str, path: Path) -> tuple[SniffedFile, _Notes]:
     if k2d:
         missing = [n for n in _K2D_FILES if n not in present]
         if missing:
-            raise _unreadable(shown, f"incomplete Kraken2 database: has {_quote_list(k2d)} but lacks {_quote_list(missing)}",
+            raise _unreadable(shown,
+                              f"incomplete Kraken2 database: has {_quote_list(k2d)} but lacks {_quote_list(missing)}",
                               ["finish the build (kraken2-build --build --db DIR) or download a prebuilt index"],
                               expected="Kraken2 database")
         empty = [n for n in _K2D_FILES if (path / n).stat().st_size == 0]
         if empty:
             raise _unreadable(shown, f"Kraken2 database with empty {_quote_list(empty)}", expected="Kraken2 database")
-        bracken = sorted(int(m.group(1)) for n in entries for m in [re.match(r"database(\d+)mers\.kmer_distrib$", n)] if m)
+        bracken = sorted(int(m.group(1)) for n in entries
+                         for m in [re.match(r"database(\d+)mers\.kmer_distrib$", n)] if m)
         facts = [Fact(name="files", value=list(_K2D_FILES), evidence="hash.k2d, opts.k2d and taxo.k2d present")]
         evidence = ["Kraken2 database directory: hash.k2d, opts.k2d, taxo.k2d"]
         if bracken:
@@ -1155,7 +1185,8 @@ def _sniff_directory(shown: str, path: Path) -> tuple[SniffedFile, _Notes]:
         extra = [n for n in ("merged.dmp", "delnodes.dmp") if n in present]
         return SniffedFile(
             path=shown, datatype="taxonomy_dump", format=FMT_TAXONOMY_DUMP,
-            evidence=("NCBI taxonomy dump directory: nodes.dmp and names.dmp" + (f" (+ {', '.join(extra)})" if extra else ""),),
+            evidence=("NCBI taxonomy dump directory: nodes.dmp and names.dmp"
+                      + (f" (+ {', '.join(extra)})" if extra else ""),),
             facts=(Fact(name="files", value=dmp + extra, evidence="files present in the directory"),)), _Notes()
     if dmp:
         other = "names.dmp" if dmp[0] == "nodes.dmp" else "nodes.dmp"
@@ -1167,7 +1198,8 @@ def _sniff_directory(shown: str, path: Path) -> tuple[SniffedFile, _Notes]:
              "taxonomy dump (nodes.dmp, names.dmp)"]
     if any(_FASTQ_PATH_RE.search(e) for e in entries):
         hints.append("to use the FASTQ files in it, give each file (e.g. DIR/*.fastq.gz) instead of the directory")
-    raise _unreadable(shown, f"is a directory bioplan does not recognise (it holds {listing})", hints + [_RECOGNISED_HINT])
+    raise _unreadable(shown, f"is a directory bioplan does not recognise (it holds {listing})",
+                      hints + [_RECOGNISED_HINT])
 
 
 # --------------------------------------------------------------------------- tables
@@ -1187,6 +1219,11 @@ _ENTREZ_HEADERS = frozenset({"entrez", "entrez_id", "entrezid", "entrezgene", "e
 _DE_STATS = (("log2foldchange", "logfc", "log2fc", "log2_fold_change"),
              ("pvalue", "p.value", "p_value", "pval", "padj", "fdr", "adj.p.val", "qvalue", "q_value"))
 _FEATURECOUNTS_COLUMNS = ["geneid", "chr", "start", "end", "strand", "length"]
+_QUANT_LAYOUTS_TOOL = {
+    ("name", "length", "effectivelength", "tpm", "numreads"): "salmon",
+    ("target_id", "length", "eff_length", "est_counts", "tpm"): "kallisto",
+}
+_QUANT_LAYOUTS = [list(k) for k in _QUANT_LAYOUTS_TOOL]
 
 
 def _norm_header(h: str) -> str:
@@ -1284,6 +1321,8 @@ def _sniff_table(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         return _sniff_gene_list(src, [ln.strip() for ln in body], fmt, prefixes, complete)
     rows = [[c.strip() for c in row] for row in csv.reader(body, delimiter=delim)]
     rows = [r for r in rows if any(r)]
+    if not rows:
+        raise _unreadable(src.shown, "holds only delimiters, no values", [_RECOGNISED_HINT])
     widths = Counter(len(r) for r in rows)
     if delim == "\t" and all(len(r) >= 3 for r in rows) and (src.ext == ".gmt" or len(widths) > 2):
         gmt = _sniff_gmt(src, rows, prefixes)
@@ -1297,7 +1336,10 @@ def _sniff_table(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
             raise _unreadable(src.shown, f"malformed table: row {i + 1} has {len(r)} fields but most rows have {width}",
                               ["every row of a table needs the same number of columns (check quoting and "
                                "stray delimiters)"], expected="TSV/CSV table")
-    if width == 1:
+    keep = [j for j in range(width) if any(r[j] for r in rows)]  # trailing delimiters make empty columns
+    if len(keep) < width:
+        rows = [[r[j] for j in keep] for r in rows]
+    if len(keep) == 1:
         return _sniff_gene_list(src, [r[0] for r in rows], fmt, prefixes, complete)
     return _classify_table(src, rows, fmt, prefixes, complete, featurecounts)
 
@@ -1339,14 +1381,23 @@ def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Map
     if normed[:6] == _FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence + [
             "featureCounts output: Geneid, Chr, Start, End, Strand, Length columns"], annotation=6)
+    if header and (normed[:5] in _QUANT_LAYOUTS):
+        tool = _QUANT_LAYOUTS_TOOL[tuple(normed[:5])]
+        return SniffedFile(
+            path=src.shown, datatype="transcript_quantification", format=fmt,
+            evidence=tuple(evidence + [f"{tool} columns {_quote_list(names[:5])}"]),
+            facts=tuple([Fact(name="quantifier", value=tool, evidence=f"{tool} column layout"),
+                         Fact(name="n_transcripts", value=len(data), evidence=_n(len(data), "row"))]
+                        + _compressed_fact(src)))
     has_fc = any(n in _DE_STATS[0] for n in normed)
     has_p = any(n in _DE_STATS[1] for n in normed)
     if header and has_fc and has_p:
         return _de_table(src, cols, normed, fmt, prefixes, evidence)
-    peaks = _peak_table(src, cols, fmt, evidence)
+    peaks = None if header and normed[0] not in ("chrom", "chr", "seqnames", "seqname") else \
+        _peak_table(src, cols, fmt, evidence)
     if peaks is not None:
         return peaks
-    mapping = _mapping_table(src, cols, normed, fmt, prefixes, evidence)
+    mapping = _mapping_table(src, cols, normed, fmt, prefixes, evidence, header)
     if mapping is not None:
         return mapping
 
@@ -1360,7 +1411,10 @@ def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Map
     elif any(n in _SAMPLE_COLUMNS[:-2] for n in normed):
         sheet_signal = 0.5
     count_signal = 0.0
-    if cols[0].namespace in ("ensembl", "entrez") and cols[0].distinct == len(data) - cols[0].n_missing:
+    ids_unique = cols[0].distinct == len(data) - cols[0].n_missing
+    row_numbers = cols[0].values == [str(i) for i in range(1, len(data) + 1)]
+    if ids_unique and (cols[0].namespace == "ensembl" or cols[0].namespace == "entrez" and not row_numbers
+                       and normed[0] not in _SAMPLE_COLUMNS):
         count_signal = 1.0
     elif normed[0] in _GENE_HEADERS:
         count_signal = 0.5
@@ -1394,10 +1448,18 @@ def _count_matrix(src: _Source, cols: list[_Column], fmt: str, prefixes: Mapping
         annot = cols[1:annotation]
         bad = [c.name for c in value_cols if not c.numeric]
         if bad:
-            raise _unreadable(src.shown, f"featureCounts table whose count column(s) {_quote_list(bad)} are not numeric",
+            raise _unreadable(src.shown,
+                              f"featureCounts table whose count column(s) {_quote_list(bad)} are not numeric",
                               expected="count matrix")
     if not value_cols:
         raise _unreadable(src.shown, "table without numeric sample columns", expected="count matrix")
+    gene_named = [c.name for c in value_cols if _is_ensembl_gene(c.name, prefixes)]
+    if len(gene_named) >= 0.9 * len(value_cols) and ids.namespace != "ensembl":
+        raise _unreadable(
+            src.shown, f"genes are columns ({_quote_list(gene_named, 3)}) and samples are rows: bioplan takes "
+            "count matrices with one row per gene and one column per sample",
+            ["transpose it (e.g. pandas: df.T.to_csv(...)) so that gene ids are the first column"],
+            expected="count matrix")
     integer = True
     negative = False
     example = None
@@ -1494,7 +1556,7 @@ def _peak_table(src: _Source, cols: list[_Column], fmt: str, evidence: list[str]
 
 
 def _mapping_table(src: _Source, cols: list[_Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
-                   evidence: list[str]) -> SniffedFile | None:
+                   evidence: list[str], header: bool) -> SniffedFile | None:
     if any(n in _CONDITION_COLUMNS or n in _SAMPLE_COLUMNS[:-2] for n in normed):
         return None
     spaces: dict[str, str] = {}
@@ -1503,7 +1565,8 @@ def _mapping_table(src: _Source, cols: list[_Column], normed: list[str], fmt: st
         rows = len(c.values) - c.n_missing
         unique = c.distinct >= 0.8 * max(1, rows)
         if ns == "entrez" or (c.numeric and n in _ENTREZ_HEADERS):
-            if n in _ENTREZ_HEADERS or (unique and len(cols) == 2):
+            # integers are Entrez ids when the header says so, or (headerless) beside Ensembl ids, all distinct
+            if n in _ENTREZ_HEADERS or (not header and unique and len(cols) == 2):
                 spaces.setdefault("entrez", c.name)
                 continue
             if c.numeric:
@@ -1531,7 +1594,8 @@ def _mapping_table(src: _Source, cols: list[_Column], normed: list[str], fmt: st
 
 def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str, evidence: list[str],
                   header: bool) -> SniffedFile:
-    sample_col = next((c for c, n in zip(cols, normed) if n in _SAMPLE_COLUMNS), cols[0])
+    by_header = dict(zip(normed, cols))
+    sample_col = next((by_header[n] for n in _SAMPLE_COLUMNS if n in by_header), cols[0])
     samples = list(dict.fromkeys(v for v in sample_col.values if v.lower() not in _NA))
     numeric = sum(c.numeric for c in cols)
     evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
@@ -1572,7 +1636,8 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
         ]
         evidence.append(f"condition column '{condition.name}' ({why}): {shown}")
     if fastq_cols:
-        facts.append(Fact(name="fastq_columns", value=fastq_cols, evidence=f"columns of FASTQ paths {_quote_list(fastq_cols)}"))
+        facts.append(Fact(name="fastq_columns", value=fastq_cols,
+                          evidence=f"columns of FASTQ paths {_quote_list(fastq_cols)}"))
         evidence.append(f"FASTQ paths in {_quote_list(fastq_cols)}")
     facts.append(Fact(name="columns", value=[c.name for c in cols],
                       evidence="header row" if header else "no header row: columns numbered"))
@@ -1780,20 +1845,34 @@ def _pair_mates(files: list[SniffedFile], notes: list[_Notes], warnings: list[st
     return out
 
 
+_ALIGNMENT_SUFFIX_RE = re.compile(
+    r"(?:[._]?Aligned\.sortedByCoord\.out|\.sorted|\.markdup|\.dedup)*\.(?:bam|sam|cram)$")
+
+
+def _column_sample(name: str) -> str:
+    """featureCounts names count columns by BAM path: 'aln/ctrl_1.sorted.bam' -> 'ctrl_1'."""
+    if _ALIGNMENT_SUFFIX_RE.search(name):
+        return _ALIGNMENT_SUFFIX_RE.sub("", name.replace("\\", "/").rsplit("/", 1)[-1])
+    return name
+
+
 def _check_cohort(files: list[SniffedFile], notes: list[_Notes], warnings: list[str]) -> None:
     sheets = [f for f in files if f.datatype == "sample_metadata"]
     matrices = [f for f in files if f.datatype in ("raw_count_matrix", "normalized_count_matrix")]
     for sheet in sheets:
         listed = set(sheet.fact("samples", []))
         for m in matrices:
-            columns = set(m.fact("sample_names", []))
+            columns = {_column_sample(c) for c in m.fact("sample_names", [])}
             missing = sorted(listed - columns)
             extra = sorted(columns - listed)
             if missing:
                 warnings.append(f"{sheet.path} lists sample(s) {_quote_list(missing)} that are not columns of {m.path}")
             if extra:
                 warnings.append(f"{m.path} has column(s) {_quote_list(extra)} that {sheet.path} does not list")
-        if (min_rep := sheet.fact("min_replicates")) is not None and min_rep < 2:
+        if sheet.fact("replicates") is not None and len(sheet.fact("replicates")) < 2:
+            warnings.append(f"{sheet.path}: condition column '{sheet.fact('condition_column')}' has a single level "
+                            "(nothing to compare)")
+        elif (min_rep := sheet.fact("min_replicates")) is not None and min_rep < 2:
             reps = sheet.fact("replicates", {})
             single = [k for k, v in reps.items() if v < 2]
             warnings.append(f"{sheet.path}: level(s) {_quote_list(single)} of '{sheet.fact('condition_column')}' have "

@@ -220,7 +220,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
                              sample=f.sample, mate=f.mate) for f in files)
     type_counts = Counter(f.datatype for f in files)
     for dt, n in sorted(type_counts.items()):
-        if n > 1 and knowledge.datatypes[dt].scope != "sample":
+        if n > 1 and knowledge.datatypes[dt].scope == "cohort":
             raise AmbiguousInputError(
                 f"{n} input files are {dt!r}: " + ", ".join(f.path for f in files if f.datatype == dt),
                 ["give one file of this kind (it is shared by the whole study)"], {"datatype": dt})

@@ -112,7 +112,8 @@ from_enrich_result <- function(res) {
   df <- if (is.null(res)) NULL else as.data.frame(res)
   if (is.null(df) || nrow(df) == 0) return(empty_enrichment())
   size <- as.integer(sub("/.*", "", df$BgRatio))
-  out <- data.frame(Term = ifelse(df$ID == df$Description | !nzchar(df$Description), df$ID, paste(df$ID, df$Description, sep = " ")),
+  desc <- ifelse(is.na(df$Description), "", as.character(df$Description))
+  out <- data.frame(Term = ifelse(desc == df$ID | !nzchar(desc), df$ID, paste(df$ID, desc)),
                     Overlap = paste0(df$Count, "/", size), `P-value` = df$pvalue, `Adjusted P-value` = df$p.adjust,
                     Genes = gsub("/", ";", df$geneID, fixed = TRUE), check.names = FALSE, stringsAsFactors = FALSE)
   out[order(out[["Adjusted P-value"]], out$Term, method = "radix"), , drop = FALSE]

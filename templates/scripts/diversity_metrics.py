@@ -79,7 +79,7 @@ for j, sample in enumerate(samples):
     richness = int(present.size)
     if total > 0:
         p = present / total
-        shannon = float(-(p * np.log(p)).sum())
+        shannon = float(-(p * np.log(p)).sum()) + 0.0  # no "-0"
         sum_p2 = float((p**2).sum())
         simpson = 1.0 - sum_p2
         inverse_simpson = 1.0 / sum_p2

@@ -127,9 +127,11 @@ for cluster in sorted(markers["cluster"].dropna().astype(str).unique(), key=clus
         continue
     res = res.copy()
     res["Gene_set"] = library_name
+    if "Genes" in res:  # gseapy joins the overlap in set order; sort it for stable output
+        res["Genes"] = res["Genes"].astype(str).map(lambda s: ";".join(sorted(s.split(";"))))
     res.insert(0, "cluster", cluster)
     frames.append(res)
-    log.info("cluster %s: %d marker genes, %d gene sets tested", cluster, len(genes), len(res))
+    log.info("cluster %s: %d marker genes overlap %d gene sets", cluster, len(genes), len(res))
 
 if frames:
     table = pd.concat(frames, ignore_index=True)

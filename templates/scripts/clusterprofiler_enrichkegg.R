@@ -1,0 +1,153 @@
+# KEGG pathway over-representation with clusterProfiler::enrichKEGG (Snakemake script).
+#
+# NEEDS THE NETWORK: enrichKEGG downloads the current KEGG pathway annotation of the organism
+# (KEGG REST API) at run time; the gene_sets input (GMT) is not used (use gseapy_enrich_kegg
+# for an offline run on a local KEGG GMT). Inputs: genes (Entrez ids, first column, header
+# optional). Output: table (tsv) with Term ("<pathway id> <name>"), Overlap (hits/pathway size),
+# P-value, Adjusted P-value (BH), Genes (';'-joined Entrez ids), sorted by adjusted p then Term;
+# no enriched pathway -> a header-only table. Universe: all genes with a KEGG annotation.
+# Params: organism_kegg (KEGG code, set by the template from the plan's organism; e.g. hsa, mmu),
+# kegg_organism (overrides it), min_size, max_size.
+
+# --- shared helpers (each bioplan step script is self-contained) --------------
+log_con <- file(snakemake@log[[1]], open = "wt")
+sink(log_con)
+sink(log_con, type = "message")
+
+# Report a data problem to the log and the terminal, then stop with exit status 1.
+fail <- function(...) {
+  msg <- paste0(...)
+  message("ERROR: ", msg)
+  sink(type = "message")
+  sink()
+  cat("ERROR [", snakemake@rule, "]: ", msg, "\n", sep = "", file = stderr())
+  quit(save = "no", status = 1)
+}
+
+run <- function(main) {
+  withCallingHandlers(
+    tryCatch(main(), error = function(e) {
+      fail("unexpected error: ", conditionMessage(e), " (details in ", snakemake@log[[1]], ")")
+    }),
+    warning = function(w) {
+      message("WARNING: ", conditionMessage(w))
+      invokeRestart("muffleWarning")
+    }
+  )
+  sink(type = "message")
+  sink()
+  invisible(NULL)
+}
+
+param <- function(name, default = NULL) {
+  value <- snakemake@params[[name]]
+  if (is.null(value) || length(value) == 0) default else value
+}
+
+# Tab if the first non-empty line has a tab, else comma if it has one, else tab.
+sniff_sep <- function(path) {
+  lines <- readLines(path, n = 20, warn = FALSE)
+  lines <- lines[nzchar(trimws(lines)) & !startsWith(lines, "#")]
+  if (length(lines) == 0) fail("the file '", path, "' is empty.")
+  if (grepl("\t", lines[1], fixed = TRUE)) "\t" else if (grepl(",", lines[1], fixed = TRUE)) "," else "\t"
+}
+
+# Read a tsv/csv table with a header; every column as text.
+read_table <- function(path, what) {
+  tab <- tryCatch(
+    utils::read.table(path, header = TRUE, sep = sniff_sep(path), quote = "\"", comment.char = "",
+                      check.names = FALSE, stringsAsFactors = FALSE, colClasses = "character",
+                      na.strings = character(0), strip.white = TRUE, fileEncoding = "UTF-8-BOM"),
+    error = function(e) fail("cannot parse the ", what, " file '", path, "' as tsv/csv: ", conditionMessage(e))
+  )
+  names(tab) <- trimws(names(tab))
+  tab
+}
+
+write_tsv <- function(df, path) {
+  num <- vapply(df, is.double, logical(1))
+  df[num] <- lapply(df[num], signif, digits = 6)
+  utils::write.table(df, path, sep = "\t", quote = FALSE, row.names = FALSE, na = "NA")
+}
+# ------------------------------------------------------------------------------
+
+# --- gene lists, identifiers and gene set libraries ------------------------------
+LIST_HEADERS <- c("gene_id", "gene_ids", "gene", "genes", "id", "ids", "entrez_id", "entrez", "entrezid",
+                  "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name")
+
+# ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)
+strip_version <- function(x) sub("^(ENS[A-Z0-9]*[GTP][0-9]{6,})\\.[0-9]+$", "\\1", trimws(x))
+
+# Gene ids from the first column of a list file (header optional), in order, without repeats.
+read_gene_list <- function(path) {
+  lines <- readLines(path, warn = FALSE, encoding = "UTF-8")
+  lines <- sub("^\ufeff", "", lines)
+  lines <- lines[nzchar(trimws(lines)) & !startsWith(lines, "#")]
+  if (length(lines) == 0) return(character(0))
+  sep <- if (grepl("\t", lines[1], fixed = TRUE)) "\t" else ","
+  first <- gsub('"', "", trimws(vapply(strsplit(lines, sep, fixed = TRUE), `[`, character(1), 1)))
+  if (tolower(first[1]) %in% LIST_HEADERS) first <- first[-1]
+  unique(first[!is.na(first) & nzchar(first)])
+}
+
+# GMT gene set library -> named list of gene vectors (Ensembl versions stripped).
+read_gmt <- function(path) {
+  lines <- readLines(path, warn = FALSE, encoding = "UTF-8")
+  lines <- lines[nzchar(trimws(lines))]
+  fields <- strsplit(lines, "\t", fixed = TRUE)
+  short <- which(lengths(fields) < 3)
+  if (length(short)) fail("line ", short[1], " of the gene set library '", path, "' is not GMT (name<TAB>description<TAB>genes...).")
+  sets <- lapply(fields, function(f) unique(strip_version(f[-(1:2)][nzchar(f[-(1:2)])])))
+  names(sets) <- trimws(vapply(fields, `[`, character(1), 1))
+  if (length(sets) == 0) fail("the gene set library '", path, "' holds no gene sets.")
+  sets
+}
+
+# Enrichment table in the bioplan layout (Term, Overlap, P-value, Adjusted P-value, Genes).
+empty_enrichment <- function() {
+  data.frame(Term = character(0), Overlap = character(0), `P-value` = numeric(0),
+             `Adjusted P-value` = numeric(0), Genes = character(0), check.names = FALSE)
+}
+
+from_enrich_result <- function(res) {
+  df <- if (is.null(res)) NULL else as.data.frame(res)
+  if (is.null(df) || nrow(df) == 0) return(empty_enrichment())
+  size <- as.integer(sub("/.*", "", df$BgRatio))
+  desc <- ifelse(is.na(df$Description), "", as.character(df$Description))
+  out <- data.frame(Term = ifelse(desc == df$ID | !nzchar(desc), df$ID, paste(df$ID, desc)),
+                    Overlap = paste0(df$Count, "/", size), `P-value` = df$pvalue, `Adjusted P-value` = df$p.adjust,
+                    Genes = gsub("/", ";", df$geneID, fixed = TRUE), check.names = FALSE, stringsAsFactors = FALSE)
+  out[order(out[["Adjusted P-value"]], out$Term, method = "radix"), , drop = FALSE]
+}
+# ------------------------------------------------------------------------------
+
+
+main <- function() {
+  code <- param("kegg_organism", param("organism_kegg"))
+  if (is.null(code) || !nzchar(code)) {
+    fail("no KEGG organism code (e.g. hsa, mmu): the plan has no organism. Set params.kegg_organism in config.yaml.")
+  }
+  suppressPackageStartupMessages(library(clusterProfiler))
+  genes <- read_gene_list(snakemake@input[["genes"]])
+  out <- snakemake@output[["table"]]
+  message(sprintf("%d genes; KEGG organism %s; the gene set library input is not used (online KEGG)", length(genes), code))
+  if (length(genes) == 0) {
+    message("WARNING: the gene list is empty: writing a header-only table")
+    return(write_tsv(empty_enrichment(), out))
+  }
+  res <- tryCatch(
+    enrichKEGG(gene = genes, organism = code, keyType = "kegg", pvalueCutoff = 1, qvalueCutoff = 1,
+               pAdjustMethod = "BH", minGSSize = as.integer(param("min_size", 10)),
+               maxGSSize = as.integer(param("max_size", 500))),
+    error = function(e) {
+      fail("enrichKEGG failed: ", conditionMessage(e), ". It needs internet access to rest.kegg.jp; offline, use ",
+           "gseapy_enrich_kegg with a local KEGG GMT.")
+    }
+  )
+  table <- from_enrich_result(res)
+  if (nrow(table) == 0) message("WARNING: no KEGG pathway overlaps the gene list: writing a header-only table")
+  write_tsv(table, out)
+  message(sprintf("%d pathways; %d with adjusted p < 0.05", nrow(table), sum(table[["Adjusted P-value"]] < 0.05)))
+}
+
+run(main)

@@ -1,0 +1,893 @@
+"""Tests of the sniff stage (DataType Recognition Index): every input is generated in tmp_path."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import os
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bioplan.errors import AmbiguousInputError, UnreadableInputError
+from bioplan.models import InputProfile, SniffedFile
+from bioplan.request.sniff import sniff_file, sniff_inputs
+
+PREFIXES = {
+    "ENSMUSG": "organism_mouse",
+    "ENSG": "organism_human",
+    "ENSRNOG": "organism_rat",
+    "ENSDARG": "organism_zebrafish",
+    "FBgn": "organism_fly",
+}
+
+# --------------------------------------------------------------------------- helpers
+
+
+def write(path: Path, text: str | bytes, gz: bool = False) -> str:
+    data = text.encode() if isinstance(text, str) else text
+    path.write_bytes(gzip.compress(data, mtime=0) if gz else data)
+    return str(path)
+
+
+def bgzf(data: bytes) -> bytes:
+    """BGZF (blocked gzip with the 'BC' extra field), as bgzip/samtools write it."""
+    out = b""
+    for i in range(0, max(len(data), 1), 60000):
+        chunk = data[i : i + 60000]
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        comp = c.compress(chunk) + c.flush()
+        out += (
+            b"\x1f\x8b\x08\x04\x00\x00\x00\x00\x00\xff"
+            + struct.pack("<H", 6)
+            + b"BC"
+            + struct.pack("<HH", 2, 25 + len(comp))
+            + comp
+            + struct.pack("<II", zlib.crc32(chunk), len(chunk))
+        )
+    return out + bytes.fromhex("1f8b08040000000000ff0600424302001b0003000000000000000000")
+
+
+def fastq(ids: list[str], seq: str = "ACGTACGTAC", qual_char: str = "I") -> str:
+    return "".join(f"@{i}\n{seq}\n+\n{qual_char * len(seq)}\n" for i in ids)
+
+
+def one(path: str) -> SniffedFile:
+    profile = sniff_inputs([path], PREFIXES)
+    assert isinstance(profile, InputProfile) and len(profile.files) == 1
+    return profile.files[0]
+
+
+def evidence(f: SniffedFile) -> str:
+    return " | ".join(f.evidence) + " | " + " | ".join(x.evidence for x in f.facts)
+
+
+def counts_tsv(
+    ids: list[str], samples: list[str], values: list[list[object]], sep: str = "\t", first: str = "gene_id"
+) -> str:
+    lines = [sep.join([first] + samples)]
+    lines += [sep.join([i] + [str(v) for v in row]) for i, row in zip(ids, values)]
+    return "\n".join(lines) + "\n"
+
+
+MOUSE = [f"ENSMUSG{n:011d}" for n in range(1, 7)]
+
+# --------------------------------------------------------------------------- FASTQ
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_fastq_plain_and_gz(tmp_path, gz):
+    p = write(tmp_path / ("reads.fastq.gz" if gz else "reads.fq"), fastq(["r1", "r2", "r3"]), gz=gz)
+    f = one(p)
+    assert (f.datatype, f.format) == ("raw_reads", "fastq.gz" if gz else "fastq")
+    assert f.fact("read_length") == 10
+    assert f.fact("quality_encoding") == "phred33"
+    assert f.sample == "reads" and f.mate is None
+
+
+@pytest.mark.parametrize(
+    "r1, r2, sample",
+    [
+        ("ctrl_R1.fastq.gz", "ctrl_R2.fastq.gz", "ctrl"),
+        ("ctrl_1.fq.gz", "ctrl_2.fq.gz", "ctrl"),
+        ("ctrl.1.fastq", "ctrl.2.fastq", "ctrl"),
+        ("ctrl_S1_L001_R1_001.fastq.gz", "ctrl_S1_L001_R2_001.fastq.gz", "ctrl"),
+    ],
+)
+def test_paired_mates_from_names(tmp_path, r1, r2, sample):
+    p1 = write(tmp_path / r1, fastq(["a", "b"]), gz=r1.endswith(".gz"))
+    p2 = write(tmp_path / r2, fastq(["a", "b"]), gz=r2.endswith(".gz"))
+    profile = sniff_inputs([p1, p2], PREFIXES)
+    assert [(f.sample, f.mate) for f in profile.files] == [(sample, 1), (sample, 2)]
+    assert not [w for w in profile.warnings if "mate" in w]
+
+
+def test_mates_from_read_ids(tmp_path):
+    p1 = write(tmp_path / "left.fq", fastq(["r1/1", "r2/1"]))
+    p2 = write(tmp_path / "right.fq", fastq(["M001:1:FC:1:1101:5:7 2:N:0:1", "M001:1:FC:1:1101:5:8 2:N:0:1"]))
+    f1, f2 = sniff_inputs([p1, p2], PREFIXES).files
+    assert (f1.mate, f2.mate) == (1, 2)
+    assert "first read id @r1/1" in evidence(f1)
+
+
+def test_mate_evidence_reads_like_a_sentence(tmp_path):
+    p = write(tmp_path / "ctrl 1_R1.fastq.gz", fastq(["r1/1", "r2/1"]), gz=True)
+    f = one(p)
+    assert (f.sample, f.mate) == ("ctrl 1", 1)
+    assert "mate 1 of sample 'ctrl 1': name ends _R1, first read id @r1/1" in f.evidence
+
+
+def test_weak_suffix_without_partner_is_single_end(tmp_path):
+    f = one(write(tmp_path / "liver_1.fastq", fastq(["a", "b"])))
+    assert (f.sample, f.mate) == ("liver_1", None)
+    assert "single-end" in evidence(f)
+
+
+def test_strong_mate_without_partner_warns(tmp_path):
+    profile = sniff_inputs([write(tmp_path / "x_R1.fq", fastq(["a"]))], PREFIXES)
+    assert profile.files[0].mate == 1
+    assert any("mate 1 given" in w and "no mate 2" in w for w in profile.warnings)
+
+
+def test_name_and_read_id_disagree_is_ambiguous(tmp_path):
+    p = write(tmp_path / "s_R1.fastq", fastq(["r1/2", "r2/2"]))
+    with pytest.raises(AmbiguousInputError) as e:
+        sniff_inputs([p], PREFIXES)
+    assert "s_R1.fastq" in e.value.message and "mate 1" in e.value.message and "mate 2" in e.value.message
+    assert e.value.hints
+
+
+def test_interleaved_fastq(tmp_path):
+    f = one(write(tmp_path / "inter.fq", fastq(["a/1", "a/2", "b/1", "b/2"])))
+    assert f.fact("interleaved") is True and f.mate is None
+
+
+def test_lanes_of_one_sample_warn(tmp_path):
+    paths = [write(tmp_path / f"s_S1_L00{lane}_R{m}_001.fastq", fastq(["a"])) for lane in (1, 2) for m in (1, 2)]
+    profile = sniff_inputs(paths, PREFIXES)
+    assert {f.sample for f in profile.files} == {"s"}
+    assert [f.fact("lane") for f in profile.files] == ["L001", "L001", "L002", "L002"]
+    assert any("2 files for mate 1" in w for w in profile.warnings)
+
+
+def test_sample_from_directory_when_file_is_just_r1(tmp_path):
+    d = tmp_path / "liver"
+    d.mkdir()
+    p1, p2 = (write(d / f"R{m}.fastq.gz", fastq(["a"]), gz=True) for m in (1, 2))
+    f1, f2 = sniff_inputs([p1, p2], PREFIXES).files
+    assert (f1.sample, f1.mate, f2.sample, f2.mate) == ("liver", 1, "liver", 2)
+    assert "in directory 'liver'" in evidence(f1)
+
+
+def test_phred64(tmp_path):
+    f = one(write(tmp_path / "old.fq", fastq(["a"], qual_char="h")))
+    assert f.fact("quality_encoding") == "phred64"
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("@a\nACGT\n+\nIII\n", "4 bases but 3 quality characters"),
+        ("@a\nACGT\n+\nIIII\n@b\nACGT\n", "record 2"),
+        ("@a\nACGT\nIIII\nIIII\n", "'+' separator"),
+        ("@a\nAC GT!\n+\nIIIIII\n", "not bases"),
+    ],
+)
+def test_malformed_fastq(tmp_path, text, fragment):
+    p = write(tmp_path / "bad.fastq", text)
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([p], PREFIXES)
+    assert e.value.message.startswith(f"{p}: not a valid FASTQ file")
+    assert fragment in e.value.message
+    assert e.value.code == "unreadable_input"
+
+
+def test_fastq_reads_only_the_first_records(tmp_path):
+    # 1000 good records then garbage: the sniffer stops before the garbage (large files are not read whole)
+    p = write(tmp_path / "big.fastq", fastq([f"r{i}" for i in range(1000)]) + "garbage\n" * 10)
+    assert one(p).datatype == "raw_reads"
+
+
+# --------------------------------------------------------------------------- FASTA
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_fasta_genome(tmp_path, gz):
+    text = ">chr1\n" + "ACGT" * 30 + "\n>chr2 some description\n" + "ACGTN" * 10 + "\n>chrM\nAC\n"
+    f = one(write(tmp_path / ("genome.fa.gz" if gz else "genome.fa"), text, gz=gz))
+    assert (f.datatype, f.format) == ("reference_genome", "fasta.gz" if gz else "fasta")
+    assert f.fact("n_sequences") == 3 and f.fact("total_length") == 120 + 50 + 2
+
+
+def test_fasta_ensembl_primary_assembly_headers(tmp_path):
+    text = ">1 dna:chromosome chromosome:GRCm39:1:1:195154279:1 REF\nACGT\n>X dna:chromosome\nAC\n"
+    assert one(write(tmp_path / "Mus_musculus.GRCm39.dna.fa", text)).datatype == "reference_genome"
+
+
+def test_fasta_transcriptome_with_organism(tmp_path):
+    text = "".join(
+        f">ENSMUST{n:011d}.1 cdna chromosome:GRCm39:1:1:10:1 gene:ENSMUSG{n:011d}.1\nACGTACGT\n" for n in range(1, 8)
+    )
+    f = one(write(tmp_path / "tx.fa", text))
+    assert f.datatype == "transcriptome"
+    assert f.fact("organism") == "organism_mouse"
+    assert "ENSMUSG (mouse" in evidence(f)
+
+
+def test_fasta_gencode_transcriptome(tmp_path):
+    text = ">ENST00000456328.2|ENSG00000290825.1|-|-|DDX11L2-202|DDX11L2|1657|lncRNA|\nACGT\n" * 3
+    f = one(write(tmp_path / "gencode.transcripts.fa", text))
+    assert f.datatype == "transcriptome" and f.fact("organism") == "organism_human"
+
+
+def test_fasta_kraken_reference_sequences(tmp_path):
+    text = ">seq1|kraken:taxid|562\nACGT\n>seq2|kraken:taxid|1280\nACGT\n"
+    f = one(write(tmp_path / "library.fna", text))
+    assert f.datatype == "reference_sequences" and f.fact("taxids") == ["562", "1280"]
+
+
+def test_fasta_several_species_is_reference_sequences(tmp_path):
+    text = (
+        ">NC_000913.3 Escherichia coli str. K-12 substr. MG1655, complete genome\nACGT\n"
+        ">NC_007795.1 Staphylococcus aureus subsp. aureus NCTC 8325 chromosome, complete genome\nACGT\n"
+    )
+    assert one(write(tmp_path / "genomes.fa", text)).datatype == "reference_sequences"
+
+
+def test_fasta_undecidable_is_ambiguous(tmp_path):
+    with pytest.raises(AmbiguousInputError) as e:
+        sniff_inputs([write(tmp_path / "seqs.fa", ">seq1\nACGT\n>seq2\nACGT\n")], PREFIXES)
+    assert "seqs.fa" in e.value.message and any("--input-type" in h for h in e.value.hints)
+
+
+def test_fasta_protein_is_refused(tmp_path):
+    with pytest.raises(UnreadableInputError, match="protein"):
+        sniff_inputs([write(tmp_path / "p.fa", ">p\nMKLVFFAEDVGSNKGAIIGLMVGGVVIA\n")], PREFIXES)
+
+
+def test_fasta_bad_characters(tmp_path):
+    with pytest.raises(UnreadableInputError, match=r"line 3 holds characters"):
+        sniff_inputs([write(tmp_path / "x.fa", ">chr1\nACGT\nAC12\n")], PREFIXES)
+
+
+# --------------------------------------------------------------------------- GTF / GFF3
+
+GTF = "#!genome-build GRCm39\n" + "".join(
+    f'{c}\tensembl\tgene\t{100 * n}\t{100 * n + 50}\t.\t+\t.\tgene_id "ENSMUSG{n:011d}"; gene_name "G{n}";\n'
+    for n, c in enumerate(["1", "1", "2", "X"], 1)
+)
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_gtf(tmp_path, gz):
+    f = one(write(tmp_path / ("genes.gtf.gz" if gz else "genes.gtf"), GTF, gz=gz))
+    assert (f.datatype, f.format) == ("gene_annotation", "gtf")
+    assert f.fact("organism") == "organism_mouse"
+    assert f.fact("seqids") == ["1", "2", "X"]
+    assert f.fact("compressed") is (True if gz else None)
+
+
+def test_gff3(tmp_path):
+    text = (
+        "##gff-version 3\n"
+        "chr1\tensembl\tgene\t1\t100\t.\t+\t.\tID=gene:ENSDARG00000000001;Name=abc\n"
+        "chr1\tensembl\tmRNA\t1\t100\t.\t+\t.\tID=transcript:ENSDART00000000001;Parent=gene:ENSDARG00000000001\n"
+    )
+    f = one(write(tmp_path / "genes.gff3", text))
+    assert (f.datatype, f.format) == ("gene_annotation", "gff3")
+    assert f.fact("organism") == "organism_zebrafish"
+
+
+def test_gff_with_unknown_attributes_is_refused(tmp_path):
+    with pytest.raises(UnreadableInputError, match="neither GTF"):
+        sniff_inputs([write(tmp_path / "a.gtf", "chr1\tx\tgene\t1\t10\t.\t+\t.\tsomething\n")], PREFIXES)
+
+
+# --------------------------------------------------------------------------- VCF / BCF
+
+VCF_HEADER = (
+    "##fileformat=VCFv4.2\n##contig=<ID=chr1>\n"
+    '##INFO=<ID=DP,Number=1,Type=Integer,Description="depth">\n{extra}'
+    "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tNA12878\tNA12891\n"
+)
+VCF_RECORDS = "".join(f"chr1\t{100 + i}\t.\tA\tG\t50\tPASS\tDP=10\tGT\t0/1\t1/1\n" for i in range(3))
+
+
+@pytest.mark.parametrize("compress, fmt", [(None, "vcf"), ("bgzf", "vcf.gz"), ("gzip", "vcf.gz")])
+def test_vcf(tmp_path, compress, fmt):
+    text = (VCF_HEADER.format(extra="") + VCF_RECORDS).encode()
+    data = bgzf(text) if compress == "bgzf" else gzip.compress(text) if compress == "gzip" else text
+    path = write(tmp_path / ("calls.vcf.gz" if compress else "calls.vcf"), data)
+    profile = sniff_inputs([path], PREFIXES)
+    f = profile.files[0]
+    assert (f.datatype, f.format) == ("variant_calls", fmt)
+    assert f.fact("samples") == ["NA12878", "NA12891"] and f.fact("n_variants_seen") == 3
+    if compress:
+        assert f.fact("bgzipped") is (compress == "bgzf")
+        assert any("bgzip" in w for w in profile.warnings) is (compress == "gzip")
+
+
+@pytest.mark.parametrize("key", ["ANN", "CSQ", "BCSQ"])
+def test_annotated_vcf(tmp_path, key):
+    extra = f'##INFO=<ID={key},Number=.,Type=String,Description="consequences">\n'
+    f = one(write(tmp_path / "ann.vcf", VCF_HEADER.format(extra=extra) + VCF_RECORDS))
+    assert f.datatype == "annotated_variants" and key in evidence(f)
+
+
+def test_bcf(tmp_path):
+    text = VCF_HEADER.format(extra='##INFO=<ID=CSQ,Number=.,Type=String,Description="c">\n').encode() + b"\x00"
+    records = b"".join(struct.pack("<II", 4, 2) + b"\x00" * 6 for _ in range(5))
+    path = write(tmp_path / "calls.bcf", bgzf(b"BCF\x02\x02" + struct.pack("<I", len(text)) + text + records))
+    f = one(path)
+    assert (f.datatype, f.format) == ("annotated_variants", "bcf")
+    assert f.fact("samples") == ["NA12878", "NA12891"] and f.fact("n_variants_seen") == 5
+
+
+def test_vcf_without_chrom_line(tmp_path):
+    with pytest.raises(UnreadableInputError, match="no #CHROM header line"):
+        sniff_inputs([write(tmp_path / "x.vcf", "##fileformat=VCFv4.2\nchr1\t1\t.\tA\tG\t.\t.\t.\n")], PREFIXES)
+
+
+# --------------------------------------------------------------------------- BAM / SAM / CRAM
+
+SAM_HEADER = "@HD\tVN:1.6\tSO:{so}\n@SQ\tSN:chr1\tLN:1000\n@RG\tID:rg1\tSM:liver 1\n@RG\tID:rg2\tSM:liver 1\n"
+
+
+def bam_bytes(header: str) -> bytes:
+    text = header.encode()
+    return bgzf(b"BAM\x01" + struct.pack("<i", len(text)) + text + struct.pack("<i", 0))
+
+
+def _itf8(v: int) -> bytes:
+    return bytes([v]) if v < 0x80 else bytes([0x80 | (v >> 8), v & 0xFF])
+
+
+def cram_bytes(header: str) -> bytes:
+    text = header.encode()
+    block_data = struct.pack("<i", len(text)) + text
+    block = b"\x00\x00" + _itf8(0) + _itf8(len(block_data)) + _itf8(len(block_data)) + block_data + b"\x00" * 4
+    # ref id, start, span, n records (itf8); record counter, bases (ltf8); 1 block; 0 landmarks; crc32
+    container = b"\x00" * 4 + b"\x00" * 2 + b"\x01" + b"\x00" + b"\x00" * 4
+    return b"CRAM\x03\x00" + b"\x00" * 20 + struct.pack("<i", len(block)) + container + block
+
+
+@pytest.mark.parametrize("kind", ["bam", "sam", "cram"])
+def test_alignments(tmp_path, kind):
+    header = SAM_HEADER.format(so="coordinate")
+    data = {
+        "bam": bam_bytes(header),
+        "cram": cram_bytes(header),
+        "sam": (header + "r1\t0\tchr1\t10\t60\t4M\t*\t0\t0\tACGT\tIIII\n").encode(),
+    }[kind]
+    f = one(write(tmp_path / f"liver.{kind}", data))
+    assert (f.datatype, f.format) == ("aligned_reads", kind)
+    assert f.fact("sorted") is True and f.fact("samples") == ["liver 1"]
+    assert f.sample == "liver 1"
+
+
+def test_unsorted_bam(tmp_path):
+    f = one(write(tmp_path / "x.bam", bam_bytes(SAM_HEADER.format(so="queryname"))))
+    assert f.fact("sorted") is False and f.fact("sort_order") == "queryname"
+
+
+def test_truncated_bam(tmp_path):
+    data = bam_bytes(SAM_HEADER.format(so="coordinate"))
+    with pytest.raises(UnreadableInputError, match="x.bam"):
+        sniff_inputs([write(tmp_path / "x.bam", data[:30])], PREFIXES)
+
+
+# --------------------------------------------------------------------------- h5ad
+
+
+def write_h5ad(path: Path, X, sparse: bool = False, clusters: bool = False) -> str:
+    import h5py
+    import numpy as np
+
+    X = np.asarray(X)
+    with h5py.File(path, "w") as f:
+        f.attrs["encoding-type"] = "anndata"
+        for name, index in (
+            ("obs", [f"cell{i}" for i in range(X.shape[0])]),
+            ("var", [f"ENSMUSG{i:011d}" for i in range(X.shape[1])]),
+        ):
+            g = f.create_group(name)
+            g.attrs["_index"] = "_index"
+            g.attrs["encoding-type"] = "dataframe"
+            g.create_dataset("_index", data=np.array(index, dtype="S"))
+        if clusters:
+            c = f["obs"].create_group("leiden")
+            c.attrs["encoding-type"] = "categorical"
+            c.create_dataset("categories", data=np.array(["0", "1"], dtype="S"))
+            c.create_dataset("codes", data=np.arange(X.shape[0]) % 2)
+        if sparse:
+            rows, cols = np.nonzero(X)
+            g = f.create_group("X")
+            g.attrs["encoding-type"] = "csr_matrix"
+            g.attrs["shape"] = np.array(X.shape)
+            g.create_dataset("data", data=X[rows, cols])
+            g.create_dataset("indices", data=cols)
+            g.create_dataset("indptr", data=np.concatenate([[0], np.cumsum(np.count_nonzero(X, axis=1))]))
+        else:
+            f.create_dataset("X", data=X)
+    return str(path)
+
+
+def test_h5ad_raw_counts(tmp_path):
+    import numpy as np
+
+    f = one(write_h5ad(tmp_path / "pbmc.h5ad", np.arange(12, dtype="float32").reshape(4, 3)))
+    assert (f.datatype, f.format) == ("single_cell_matrix", "h5ad")
+    assert (f.fact("n_cells"), f.fact("n_genes"), f.fact("integer_counts")) == (4, 3, True)
+    assert f.fact("organism") == "organism_mouse"
+
+
+def test_h5ad_normalized_sparse(tmp_path):
+    import numpy as np
+
+    X = np.log1p(np.arange(12, dtype="float32").reshape(4, 3))
+    f = one(write_h5ad(tmp_path / "norm.h5ad", X, sparse=True))
+    assert f.datatype == "normalized_single_cell_matrix" and f.fact("integer_counts") is False
+
+
+def test_h5ad_clustered(tmp_path):
+    import numpy as np
+
+    f = one(write_h5ad(tmp_path / "clu.h5ad", np.ones((4, 3)) / 3, sparse=True, clusters=True))
+    assert f.datatype == "clustered_single_cell_data" and "leiden" in evidence(f)
+
+
+def test_hdf5_that_is_not_anndata(tmp_path):
+    import h5py
+
+    path = tmp_path / "other.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("stuff", data=[1, 2, 3])
+    with pytest.raises(UnreadableInputError, match="without the AnnData groups"):
+        sniff_inputs([str(path)], PREFIXES)
+
+
+# --------------------------------------------------------------------------- count matrices
+
+
+def test_raw_counts_mouse(tmp_path):
+    values = [[10, "12.0", 0, 5, 7, 1]] * 6
+    samples = ["ctrl_1", "ctrl_2", "ctrl_3", "trt_1", "trt_2", "trt_3"]
+    f = one(write(tmp_path / "counts.tsv", counts_tsv(MOUSE, samples, values)))
+    assert (f.datatype, f.format) == ("raw_count_matrix", "tsv")
+    assert f.fact("integer_counts") is True
+    assert f.fact("id_namespace") == "ensembl" and f.fact("organism") == "organism_mouse"
+    assert (f.fact("n_genes"), f.fact("n_samples"), f.fact("sample_names")) == (6, 6, samples)
+    assert "integer values in all 6 numeric columns" in f.evidence
+    assert any("ENSMUSG (mouse" in e for e in f.evidence)
+
+
+def test_normalized_counts_csv(tmp_path):
+    text = counts_tsv(["ACTB", "GAPDH", "TP53"], ["a", "b"], [[1.5, 2], [3, 4], [5, 6]], sep=",", first="gene")
+    f = one(write(tmp_path / "tpm.csv", text))
+    assert (f.datatype, f.format) == ("normalized_count_matrix", "csv")
+    assert f.fact("integer_counts") is False and f.fact("id_namespace") == "symbol"
+    assert f.fact("organism") is None
+    assert "1.5" in evidence(f)
+
+
+def test_negative_values_are_normalized(tmp_path):
+    f = one(write(tmp_path / "vst.tsv", counts_tsv(MOUSE[:2], ["a", "b"], [[-1, 2], [3, 4]])))
+    assert f.datatype == "normalized_count_matrix" and "negative" in evidence(f)
+
+
+def test_entrez_ids_and_gz_csv(tmp_path):
+    text = counts_tsv(["7157", "672", "1956"], ["s1", "s2"], [[1, 2], [3, 4], [5, 6]], sep=",", first="entrez")
+    f = one(write(tmp_path / "counts.csv.gz", text, gz=True))
+    assert (f.datatype, f.format) == ("raw_count_matrix", "csv")
+    assert f.fact("id_namespace") == "entrez" and f.fact("compressed") is True
+
+
+def test_r_style_header_without_rowname_cell(tmp_path):
+    text = '"s1"\t"s2"\n' + "".join(f'"{g}"\t{i}\t{i + 1}\n' for i, g in enumerate(MOUSE))
+    f = one(write(tmp_path / "counts.txt", text))
+    assert f.datatype == "raw_count_matrix" and f.fact("sample_names") == ["s1", "s2"]
+
+
+def test_annotation_columns_are_not_samples(tmp_path):
+    text = "gene_id\tgene_name\tbiotype\ts1\ts2\n" + "".join(
+        f"{g}\tG{i}\tprotein_coding\t{i}\t3\n" for i, g in enumerate(MOUSE)
+    )
+    f = one(write(tmp_path / "counts.tsv", text))
+    assert f.datatype == "raw_count_matrix" and f.fact("sample_names") == ["s1", "s2"]
+    assert f.fact("annotation_columns") == ["gene_name", "biotype"]
+
+
+def test_featurecounts(tmp_path):
+    text = (
+        '# Program:featureCounts v2.0.6; Command:"featureCounts" "-a" "genes.gtf"\n'
+        "Geneid\tChr\tStart\tEnd\tStrand\tLength\taln/a.bam\taln/b.bam\n"
+        + "".join(f"{g}\t1;1\t1;50\t20;90\t+;+\t60\t{i}\t{i * 2}\n" for i, g in enumerate(MOUSE))
+    )
+    f = one(write(tmp_path / "counts.txt", text))
+    assert (f.datatype, f.format) == ("raw_count_matrix", "tsv")
+    assert f.fact("featurecounts") is True and f.fact("sample_names") == ["aln/a.bam", "aln/b.bam"]
+    assert f.fact("organism") == "organism_mouse"
+
+
+def test_transposed_matrix_is_refused(tmp_path):
+    text = "sample\t" + "\t".join(MOUSE) + "\n" + "".join(f"s{i}\t" + "\t".join(["1"] * 6) + "\n" for i in range(3))
+    with pytest.raises(UnreadableInputError, match="genes are columns") as e:
+        sniff_inputs([write(tmp_path / "t.tsv", text)], PREFIXES)
+    assert any("transpose" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize(
+    "header, quantifier",
+    [
+        ("Name\tLength\tEffectiveLength\tTPM\tNumReads", "salmon"),
+        ("target_id\tlength\teff_length\test_counts\ttpm", "kallisto"),
+    ],
+)
+def test_transcript_quantification(tmp_path, header, quantifier):
+    text = header + "\n" + "".join(f"ENST{n:011d}\t1000\t850.5\t12.3\t40.0\n" for n in range(4))
+    f = one(write(tmp_path / "quant.sf", text))
+    assert (f.datatype, f.fact("quantifier")) == ("transcript_quantification", quantifier)
+
+
+def test_de_table(tmp_path):
+    text = "gene\tbaseMean\tlog2FoldChange\tlfcSE\tpvalue\tpadj\n" + "".join(
+        f"{g}\t100.5\t{i - 2.5}\t0.3\t0.01\t0.05\n" for i, g in enumerate(MOUSE)
+    )
+    assert one(write(tmp_path / "res.tsv", text)).datatype == "differential_expression_table"
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    matrix=st.integers(1, 12).flatmap(
+        lambda n_samples: st.lists(
+            st.lists(st.integers(0, 10**9), min_size=n_samples, max_size=n_samples), min_size=1, max_size=25
+        )
+    ),
+    where=st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)),
+    fraction=st.sampled_from([0.5, 0.25, 0.1, 0.333]),
+)
+def test_property_integer_matrix_is_raw_and_one_fraction_flips_it(tmp_path, matrix, where, fraction):
+    n_samples = len(matrix[0])
+    ids = [f"ENSG{n:011d}" for n in range(len(matrix))]
+    samples = [f"sample_{j}" for j in range(n_samples)]
+    f = one(write(tmp_path / "m.tsv", counts_tsv(ids, samples, matrix)))
+    assert f.datatype == "raw_count_matrix" and f.fact("integer_counts") is True
+    assert f.fact("n_genes") == len(matrix) and f.fact("sample_names") == samples
+    assert f.fact("organism") == "organism_human"
+    i, j = where[0] % len(matrix), where[1] % n_samples
+    changed = [list(row) for row in matrix]
+    changed[i][j] = changed[i][j] + fraction
+    g = one(write(tmp_path / "m.tsv", counts_tsv(ids, samples, changed)))
+    assert g.datatype == "normalized_count_matrix" and g.fact("integer_counts") is False
+
+
+# --------------------------------------------------------------------------- sample sheets
+
+
+def test_sample_sheet_replicates(tmp_path):
+    text = (
+        "sample\tcondition\tbatch\n"
+        "c1\tcontrol\tb1\nc2\tcontrol\tb2\nc3\tcontrol\tb1\n"
+        "k1\tknockout\tb2\nk2\tknockout\tb1\nh1\thet\tb2\n"
+    )
+    profile = sniff_inputs([write(tmp_path / "samples.tsv", text)], PREFIXES)
+    f = profile.files[0]
+    assert (f.datatype, f.format) == ("sample_metadata", "tsv")
+    assert f.fact("samples") == ["c1", "c2", "c3", "k1", "k2", "h1"]
+    assert f.fact("condition_column") == "condition"
+    assert f.fact("replicates") == {"control": 3, "knockout": 2, "het": 1}
+    assert f.fact("min_replicates") == 1
+    assert any("'het'" in w and "fewer than 2" in w for w in profile.warnings)
+
+
+def test_sample_sheet_condition_from_the_only_categorical_column(tmp_path):
+    text = "name,diet\nm1,chow\nm2,chow\nm3,hfd\nm4,hfd\n"
+    f = one(write(tmp_path / "meta.csv", text))
+    assert (f.datatype, f.format) == ("sample_metadata", "csv")
+    assert f.fact("condition_column") == "diet" and f.fact("replicates") == {"chow": 2, "hfd": 2}
+
+
+def test_sample_sheet_with_numeric_covariates(tmp_path):
+    text = "sample\tage\tweight\tbmi\tcondition\n" + "".join(
+        f"s{i}\t{30 + i}\t{70 + i}\t{22.5 + i}\t{'ctrl' if i < 3 else 'case'}\n" for i in range(6)
+    )
+    f = one(write(tmp_path / "coldata.tsv", text))
+    assert f.datatype == "sample_metadata" and f.fact("min_replicates") == 3
+
+
+def test_sheet_with_numeric_ids_is_not_a_bed_file(tmp_path):
+    text = "id\tage\tweight\tgroup\n1\t30\t70\ta\n2\t31\t71\ta\n3\t32\t72\tb\n4\t33\t73\tb\n"
+    f = one(write(tmp_path / "meta.tsv", text))
+    assert f.datatype == "sample_metadata" and f.fact("samples") == ["1", "2", "3", "4"]
+    assert f.fact("condition_column") == "group"
+
+
+def test_nfcore_sample_sheet_fastq_columns(tmp_path):
+    text = (
+        "sample,fastq_1,fastq_2,strandedness\n"
+        "A,data/a_R1.fastq.gz,data/a_R2.fastq.gz,auto\nB,data/b_R1.fastq.gz,data/b_R2.fastq.gz,auto\n"
+    )
+    f = one(write(tmp_path / "samplesheet.csv", text))
+    assert f.datatype == "sample_metadata"
+    assert f.fact("fastq_columns") == ["fastq_1", "fastq_2"] and f.fact("condition_column") is None
+
+
+def test_table_between_counts_and_sheet_is_ambiguous(tmp_path):
+    with pytest.raises(AmbiguousInputError) as e:
+        sniff_inputs([write(tmp_path / "t.tsv", "x\ty\tz\na\tfoo\t1\nb\tbar\t2\nc\tbaz\t3\n")], PREFIXES)
+    assert "t.tsv" in e.value.message and "sample sheet" in e.value.message
+    assert any("--input-type" in h for h in e.value.hints)
+
+
+def test_sheet_matches_featurecounts_bam_columns(tmp_path):
+    text = "Geneid\tChr\tStart\tEnd\tStrand\tLength\taln/a.sorted.bam\taln/b.bam\n" + "".join(
+        f"{g}\t1\t1\t20\t+\t20\t{i}\t{i * 2}\n" for i, g in enumerate(MOUSE)
+    )
+    counts = write(tmp_path / "fc.txt", text)
+    sheet = write(tmp_path / "s.tsv", "sample\tcondition\na\tx\nb\ty\n")
+    assert not [w for w in sniff_inputs([counts, sheet], PREFIXES).warnings if "not columns" in w or "not list" in w]
+
+
+def test_sheet_and_matrix_disagree(tmp_path):
+    counts = write(tmp_path / "c.tsv", counts_tsv(MOUSE[:2], ["a", "b"], [[1, 2], [3, 4]]))
+    sheet = write(tmp_path / "s.tsv", "sample\tcondition\na\tx\nb\tx\nc\ty\n")
+    profile = sniff_inputs([counts, sheet], PREFIXES)
+    assert any("'c'" in w and "not columns of" in w for w in profile.warnings)
+
+
+# --------------------------------------------------------------------------- gene lists, GMT, mapping
+
+
+@pytest.mark.parametrize(
+    "text, datatype, namespace, organism",
+    [
+        ("entrez\n7157\n672\n1956\n", "entrez_gene_list", "entrez", None),
+        ("ENSRNOG00000000001\nENSRNOG00000000002\n", "ensembl_gene_list", "ensembl", "organism_rat"),
+        ("FBgn0000001\nFBgn0000002\nFBgn0000003\n", "ensembl_gene_list", "ensembl", "organism_fly"),
+        ("symbol\nTP53\nBRCA1\nHLA-A\nC1orf112\n", "gene_symbol_list", "symbol", None),
+    ],
+)
+def test_gene_lists(tmp_path, text, datatype, namespace, organism):
+    f = one(write(tmp_path / "genes.txt", text))
+    assert (f.datatype, f.format) == (datatype, "txt")
+    assert f.fact("id_namespace") == namespace and f.fact("organism") == organism
+
+
+def test_gene_list_tsv_format(tmp_path):
+    assert one(write(tmp_path / "genes.tsv", "TP53\nEGFR\n")).format == "tsv"
+    f = one(write(tmp_path / "trailing.tsv", "TP53\t\nEGFR\t\n"))  # a trailing delimiter is no second column
+    assert f.datatype == "gene_symbol_list"
+
+
+def test_one_column_of_prose_is_refused(tmp_path):
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([write(tmp_path / "notes.txt", "hello there world\nthis is prose, really\n")], PREFIXES)
+    assert "notes.txt" in e.value.message and any("bioplan recognises" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name", ["sets.gmt", "sets.txt"])
+def test_gmt(tmp_path, name):
+    text = (
+        "HALLMARK_A\thttp://x/A\tTP53\tEGFR\tMYC\n"
+        "HALLMARK_B\tna\tBRCA1\n"
+        "HALLMARK_C\tdesc\tKRAS\tNRAS\n"
+        "HALLMARK_D\tdesc\tKRAS\tNRAS\tHRAS\tBRAF\n"
+    )
+    f = one(write(tmp_path / name, text))
+    assert (f.datatype, f.format) == ("gene_set_library", "gmt")
+    assert f.fact("n_sets") == 4 and f.fact("id_namespace") == "symbol"
+
+
+def test_gene_id_mapping(tmp_path):
+    text = "ensembl_gene_id\tentrezgene_id\texternal_gene_name\n" + "".join(
+        f"{g}\t{1000 + i}\tGene{i}\n" for i, g in enumerate(MOUSE)
+    )
+    f = one(write(tmp_path / "mart.tsv", text))
+    assert (f.datatype, f.format) == ("gene_id_mapping", "tsv")
+    assert f.fact("namespaces") == {
+        "ensembl": "ensembl_gene_id",
+        "entrez": "entrezgene_id",
+        "symbol": "external_gene_name",
+    }
+    assert f.fact("organism") == "organism_mouse"
+
+
+# --------------------------------------------------------------------------- taxonomy, Kraken2
+
+
+def write_taxdump(d: Path, names: bool = True) -> str:
+    d.mkdir()
+    write(d / "nodes.dmp", "1\t|\t1\t|\tno rank\t|\t\t|\n2\t|\t131567\t|\tsuperkingdom\t|\t\t|\n")
+    if names:
+        write(d / "names.dmp", "1\t|\tall\t|\t\t|\tsynonym\t|\n1\t|\troot\t|\t\t|\tscientific name\t|\n")
+    return str(d)
+
+
+def test_taxonomy_dump_directory_and_single_file(tmp_path):
+    d = write_taxdump(tmp_path / "taxonomy")
+    f = one(d)
+    assert (f.datatype, f.format) == ("taxonomy_dump", "taxdump")
+    profile = sniff_inputs([os.path.join(d, "nodes.dmp")], PREFIXES)
+    assert profile.files[0].datatype == "taxonomy_dump"
+    assert any("names.dmp" in w for w in profile.warnings)
+
+
+def test_taxonomy_directory_missing_names(tmp_path):
+    with pytest.raises(UnreadableInputError, match="no names.dmp"):
+        sniff_inputs([write_taxdump(tmp_path / "tax", names=False)], PREFIXES)
+
+
+def test_kraken2_database(tmp_path):
+    d = tmp_path / "k2_standard"
+    d.mkdir()
+    for name in ("hash.k2d", "opts.k2d", "taxo.k2d", "database150mers.kmer_distrib"):
+        write(d / name, b"\x01\x02")
+    f = one(str(d))
+    assert (f.datatype, f.format) == ("taxonomic_database", "kraken2_db")
+    assert f.fact("bracken_read_lengths") == [150]
+
+
+def test_incomplete_kraken2_database(tmp_path):
+    d = tmp_path / "k2"
+    d.mkdir()
+    write(d / "hash.k2d", b"\x01")
+    with pytest.raises(UnreadableInputError, match="lacks 'opts.k2d', 'taxo.k2d'"):
+        sniff_inputs([str(d)], PREFIXES)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_missing_file(tmp_path):
+    p = str(tmp_path / "nope.tsv")
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([p], PREFIXES)
+    assert e.value.message == f"{p}: no such file or directory"
+    assert e.value.details["path"] == p and e.value.hints
+
+
+@pytest.mark.parametrize(
+    "data, gz, fragment",
+    [
+        (b"", False, "is empty (0 bytes)"),
+        (b"", True, "empty once decompressed"),
+        (bytes(range(256)) * 20, False, "binary data of a type bioplan does not know"),
+        (bz2.compress(b"@r\nACGT\n+\nIIII\n"), False, "bzip2-compressed"),
+        (gzip.compress(b"@r\nACGT\n+\nIIII\n" * 100)[:25], False, "corrupt or truncated"),
+    ],
+)
+def test_unreadable_files(tmp_path, data, gz, fragment):
+    p = write(tmp_path / "input.dat", data, gz=gz)
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([p], PREFIXES)
+    assert e.value.message.startswith(p + ": ") and fragment in e.value.message
+    assert e.value.code == "unreadable_input"
+
+
+def test_unknown_binary_hints_what_is_recognised(tmp_path):
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([write(tmp_path / "x.bin", bytes(range(256)) * 4)], PREFIXES)
+    assert any("FASTQ" in h and "Kraken2" in h for h in e.value.hints)
+
+
+def test_unrecognised_directory(tmp_path):
+    d = tmp_path / "runs"
+    d.mkdir()
+    write(d / "a_R1.fastq.gz", fastq(["a"]), gz=True)
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([str(d)], PREFIXES)
+    assert "directory bioplan does not recognise" in e.value.message and "'a_R1.fastq.gz'" in e.value.message
+    assert any("give each file" in h for h in e.value.hints)
+
+
+def test_ragged_table(tmp_path):
+    text = "gene\ta\tb\nG1\t1\t2\nG2\t1\nG3\t4\t5\n"
+    with pytest.raises(UnreadableInputError, match=r"row 3 has 2 fields but most rows have 3"):
+        sniff_inputs([write(tmp_path / "c.tsv", text)], PREFIXES)
+
+
+def test_bed_is_refused(tmp_path):
+    with pytest.raises(UnreadableInputError, match="BED interval"):
+        sniff_inputs([write(tmp_path / "x.bed", "chr1\t100\t200\nchr2\t5\t9\n")], PREFIXES)
+
+
+def test_semicolon_table_is_refused(tmp_path):
+    with pytest.raises(UnreadableInputError, match="semicolon"):
+        sniff_inputs([write(tmp_path / "x.csv", "gene;a;b\nG1;1;2\n")], PREFIXES)
+
+
+# --------------------------------------------------------------------------- names, encodings, determinism
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "my counts.tsv",
+        'it\'s "quoted".tsv',
+        "$(rm -rf x); echo.tsv",
+        "基因 计数 ü.tsv",
+        "-dash.tsv",
+    ],
+)
+def test_awkward_names(tmp_path, name):
+    p = write(tmp_path / name, counts_tsv(MOUSE[:2], ["a", "b"], [[1, 2], [3, 4]]))
+    f = one(p)
+    assert f.path == p and f.datatype == "raw_count_matrix"
+    missing = str(tmp_path / ("missing " + name))
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([missing], PREFIXES)
+    assert missing in e.value.message
+
+
+def test_crlf_bom_and_latin1(tmp_path):
+    text = "\ufeffsample,condition\r\nsouris_\xe9,ctrl\r\nb,ctrl\r\nc,trt\r\nd,trt\r\n"
+    f = one(write(tmp_path / "sheet.csv", text.encode("utf-8")))
+    assert f.fact("samples")[0] == "souris_\xe9" and f.fact("condition_column") == "condition"
+    g = one(write(tmp_path / "sheet1.csv", text.replace("\ufeff", "").encode("latin-1")))
+    assert g.fact("samples")[0] == "souris_\xe9"
+
+
+def test_deterministic_and_ordered(tmp_path):
+    paths = [write(tmp_path / "b.fq", fastq(["a"])), write(tmp_path / "a.tsv", "TP53\nEGFR\n")]
+    first, second = sniff_inputs(paths, PREFIXES), sniff_inputs(paths, PREFIXES)
+    assert first == second and [f.path for f in first.files] == paths
+    assert sniff_file(paths[0], PREFIXES) == first.files[0]
+
+
+@settings(max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.one_of(
+        st.binary(min_size=1, max_size=300),
+        st.lists(
+            st.sampled_from(
+                [
+                    "@r",
+                    ">",
+                    "+",
+                    "\n",
+                    "\t",
+                    ",",
+                    "#",
+                    "ACGT",
+                    "II",
+                    "chr1",
+                    "7",
+                    "2.5",
+                    "-1",
+                    "\r",
+                    "ENSG00000000001",
+                    'gene_id "g";',
+                    "##fileformat=VCFv4.2\n",
+                    "\t|\t",
+                    "sample",
+                    "condition",
+                    '"',
+                    "@HD\tSO:coordinate\n",
+                    "\x00",
+                    "é",
+                    "NA",
+                ]
+            ),
+            min_size=1,
+            max_size=40,
+        ).map(lambda parts: "".join(parts).encode()),
+    ),
+    gz=st.booleans(),
+    name=st.sampled_from(["x.tsv", "x.csv", "x.txt", "x_R1.fastq", "x.fa", "x.gmt", "x.vcf"]),
+)
+def test_property_never_a_traceback(tmp_path, data, gz, name):
+    path = write(tmp_path / (name + (".gz" if gz else "")), data, gz=gz)
+    try:
+        profile = sniff_inputs([path], PREFIXES)
+    except (UnreadableInputError, AmbiguousInputError) as e:
+        assert path in e.message
+    else:
+        assert profile.files[0].path == path
+
+
+def test_empty_input_list():
+    assert sniff_inputs([], PREFIXES) == InputProfile()
