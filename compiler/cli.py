@@ -19,6 +19,16 @@ def _fail(exc: BioplanError, as_json: bool) -> None:
     sys.exit(exc.exit_status)
 
 
+def _declarations(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for v in values:
+        path, sep, datatype = v.rpartition("=")
+        if not sep or not path:
+            raise click.BadParameter(f"{v!r}: expected FILE=DATATYPE", param_hint="--input-type")
+        out[path] = datatype
+    return out
+
+
 @click.group()
 @click.version_option(__version__, prog_name="bioplan")
 def main() -> None:
@@ -27,6 +37,8 @@ def main() -> None:
 
 _query = click.argument("query", required=False, default="")
 _inputs = click.option("-i", "--input", "inputs", multiple=True, metavar="FILE", help="An input file (repeatable).")
+_declared = click.option("--input-type", "declared", multiple=True, metavar="FILE=DATATYPE",
+                         help="Say what an input file is instead of letting bioplan sniff it (repeatable).")
 _top = click.option("--top", "top_k", default=3, show_default=True, help="How many ranked plans to keep.")
 _hops = click.option("--max-hops", default=8, show_default=True, help="Longest chain of operations allowed.")
 
@@ -34,18 +46,20 @@ _hops = click.option("--max-hops", default=8, show_default=True, help="Longest c
 @main.command()
 @_query
 @_inputs
+@_declared
 @click.option("--json", "as_json", is_flag=True, help="Print the plan report as JSON.")
 @click.option("--emit", type=click.Choice(["report", "spec", "plan", "workflow"]), default="report",
               help="Dump one stage's output instead of the report.")
 @_top
 @_hops
-def plan(query, inputs, as_json, emit, top_k, max_hops):
+def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
     """Plan QUERY without writing a workflow: task spec, ranked plans, what was pruned and why."""
     from bioplan.compile import plan_request
     from bioplan.report import report, text_report
 
     try:
-        result = plan_request(query, list(inputs), top_k=top_k, max_hops=max_hops)
+        result = plan_request(query, list(inputs), top_k=top_k, max_hops=max_hops,
+                              declared=_declarations(declared))
         if emit == "spec":
             click.echo(result.spec.model_dump_json(indent=2))
         elif emit == "plan":
@@ -66,6 +80,7 @@ def plan(query, inputs, as_json, emit, top_k, max_hops):
 @main.command()
 @_query
 @_inputs
+@_declared
 @click.option("-o", "--output", required=True, metavar="PATH", help="The Snakefile to write (files go beside it).")
 @click.option("--target", type=click.Choice(["snakemake"]), default="snakemake", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
@@ -73,14 +88,15 @@ def plan(query, inputs, as_json, emit, top_k, max_hops):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_top
 @_hops
-def compile(query, inputs, output, target, force, no_validate, as_json, top_k, max_hops):  # noqa: A001
+def compile(query, inputs, declared, output, target, force, no_validate, as_json, top_k, max_hops):  # noqa: A001
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
     from bioplan.report import plan_json
 
     try:
         res = compile_request(query, list(inputs), output, target=target, force=force,
-                              validate=not no_validate, top_k=top_k, max_hops=max_hops)
+                              validate=not no_validate, top_k=top_k, max_hops=max_hops,
+                              declared=_declarations(declared))
     except BioplanError as exc:
         _fail(exc, as_json)
         return

@@ -19,14 +19,15 @@ from bioplan.errors import (
     BioplanError,
     OutputExistsError,
     TargetUnsupportedError,
+    UnreadableInputError,
     ValidationFailedError,
 )
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import Plan, PlanResult, Pruned
+from bioplan.models import InputProfile, Plan, PlanResult, Pruned, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
-from bioplan.request.parse import parse_request
+from bioplan.request.parse import parse_request, suggestions
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
@@ -38,11 +39,36 @@ def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
     return {c.ensembl_prefix: c.id for c in knowledge.constraints.values() if c.ensembl_prefix}
 
 
+def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile:
+    """An input whose datatype the user declared (--input-type PATH=DATATYPE) instead of sniffing."""
+    if datatype not in knowledge.datatypes:
+        near = suggestions((datatype,), knowledge)
+        raise UnreadableInputError(
+            f"--input-type {path}={datatype}: unknown datatype {datatype!r}",
+            [f"did you mean {near[0]!r}?" if near else "see `bioplan check-knowledge` for the datatypes"],
+            {"path": path})
+    if not os.path.exists(path):
+        raise UnreadableInputError(f"{path}: file not found", ["check the path"], {"path": path})
+    name = os.path.basename(path).lower()
+    fmt = next((f.id for f in sorted(knowledge.formats.values(), key=lambda f: -max((len(e) for e in f.extensions), default=0))
+                if any(name.endswith(e) for e in f.extensions)), "txt")
+    return SniffedFile(path=path, datatype=datatype, format=fmt, evidence=("declared with --input-type",))
+
+
+def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: dict[str, str]) -> InputProfile:
+    sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge))
+    by_path = {f.path: f for f in sniffed.files}
+    files = [by_path[p] if p in by_path else declared_file(knowledge, p, declared[p]) for p in inputs]
+    return InputProfile(files=tuple(files), warnings=sniffed.warnings)
+
+
 def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = None, top_k: int = 3,
-                 max_hops: int = 8) -> PlanResult:
+                 max_hops: int = 8, declared: dict[str, str] | None = None) -> PlanResult:
     knowledge = knowledge or load_knowledge()
     request = parse_request(query, knowledge)
-    profile = sniff_inputs(list(inputs), organism_prefixes(knowledge))
+    declared = dict(declared or {})
+    inputs = list(inputs) + [p for p in declared if p not in inputs]
+    profile = sniff_with_declarations(knowledge, inputs, declared)
     spec = build_spec(request, profile, knowledge, max_hops=max_hops)
     result = search_plans(knowledge, spec, top_k=top_k)
     bound: list[Plan] = []
@@ -113,7 +139,7 @@ def _precheck(stage: Path, workflow: Workflow) -> CheckResult:
 
 def compile_request(query: str, inputs: list[str], output: str, target: str = "snakemake", force: bool = False,
                     validate: bool = True, top_k: int = 3, max_hops: int = 8,
-                    knowledge: Knowledge | None = None) -> CompileResult:
+                    knowledge: Knowledge | None = None, declared: dict[str, str] | None = None) -> CompileResult:
     knowledge = knowledge or load_knowledge()
     out = Path(output)
     out_dir = out if (output.endswith(os.sep) or out.is_dir()) else out.parent
@@ -123,7 +149,7 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
             f"-o {output}: the Snakemake target writes a file named 'Snakefile'",
             [f"use -o {out_dir / 'Snakefile'}"])
     out_dir = out_dir if str(out_dir) else Path(".")
-    result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops)
+    result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared)
 
     tried: list[str] = []
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check

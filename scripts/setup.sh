@@ -8,5 +8,6 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e ".[test]"
 .venv/bin/python examples/generate.py data --only bulk_de
 .venv/bin/bioplan compile "$(cat examples/bulk_de/request.txt)" \
-    -i data/bulk_de/counts.csv -i data/bulk_de/samples.tsv -i data/bulk_de/gene_sets.gmt \
+    -i data/bulk_de/counts.csv -i data/bulk_de/samples.tsv \
+    -i data/bulk_de/gene_sets_kegg.gmt -i data/bulk_de/gene_sets_go.gmt -i data/bulk_de/id_mapping.tsv \
     -o out/bulk_de/Snakefile --force

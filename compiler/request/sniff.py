@@ -284,6 +284,8 @@ def _looks_binary(head: bytes) -> bool:
 
 def _open_source(shown: str) -> _Source | Path:
     """A readable regular file as a `_Source`, or the Path of a directory."""
+    if not shown.strip():
+        raise _unreadable(shown, "an empty string is not a path", ["give the path of an input file"])
     path = Path(shown)
     try:
         st = path.stat()

@@ -1,8 +1,8 @@
 # Convert a gene list to Entrez Gene ids with clusterProfiler::bitr and an org.*.eg.db package
 # (Snakemake script). Runs offline once the OrgDb package is installed.
 #
-# Inputs: genes (first column, header optional; Ensembl versions stripped); the optional mapping
-# port is not used (the OrgDb is the mapping). Output: entrez, a tsv with the header `entrez_id`,
+# Input: genes (first column, header optional; Ensembl versions stripped); no mapping table (the
+# OrgDb package is the mapping). Output: entrez, a tsv with the header `entrez_id`,
 # in input order without repeats. Unmapped ids are listed in the log; nothing mapped is an error.
 # Params: organism (scientific name, set by the template from the plan's organism), orgdb (NULL:
 # chosen from the organism, e.g. org.Hs.eg.db / org.Mm.eg.db), from_type (NULL: ENSEMBL when
@@ -72,7 +72,9 @@ write_tsv <- function(df, path) {
 
 # --- gene lists, identifiers and gene set libraries ------------------------------
 LIST_HEADERS <- c("gene_id", "gene_ids", "gene", "genes", "id", "ids", "entrez_id", "entrez", "entrezid",
-                  "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name")
+                  "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name",
+                  "geneid", "entrezgene", "entrezgene_id", "ncbi_gene_id", "ncbi_id", "ensembl_gene", "hgnc_symbol",
+                  "mgi_symbol", "external_gene_name")
 
 # ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)
 strip_version <- function(x) sub("^(ENS[A-Z0-9]*[GTP][0-9]{6,})\\.[0-9]+$", "\\1", trimws(x))

@@ -71,7 +71,9 @@ write_tsv <- function(df, path) {
 
 # --- gene lists, identifiers and gene set libraries ------------------------------
 LIST_HEADERS <- c("gene_id", "gene_ids", "gene", "genes", "id", "ids", "entrez_id", "entrez", "entrezid",
-                  "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name")
+                  "entrez_gene_id", "gene_symbol", "symbol", "gene_name", "ensembl_gene_id", "ensembl", "ensembl_id", "name",
+                  "geneid", "entrezgene", "entrezgene_id", "ncbi_gene_id", "ncbi_id", "ensembl_gene", "hgnc_symbol",
+                  "mgi_symbol", "external_gene_name")
 
 # ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)
 strip_version <- function(x) sub("^(ENS[A-Z0-9]*[GTP][0-9]{6,})\\.[0-9]+$", "\\1", trimws(x))

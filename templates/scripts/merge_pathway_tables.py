@@ -87,6 +87,8 @@ def harmonise(path, source):
     for field, names in FIELDS.items():
         hit = next((lower[n] for n in names if n in lower), None)
         out[field] = table[hit] if hit is not None else ""
+    if "count" in lower and "bgratio" in lower:  # clusterProfiler: hits / gene set size, as GSEApy's Overlap
+        out["overlap"] = table[lower["count"]] + "/" + table[lower["bgratio"]].str.split("/").str[0]
     if "id" in lower and "description" in lower and "term" not in lower:  # clusterProfiler: "ID Description"
         out["term"] = (table[lower["id"]] + " " + table[lower["description"]]).str.strip()
     if table.shape[0] and (out["term"] == "").all():

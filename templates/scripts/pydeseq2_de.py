@@ -159,8 +159,11 @@ def main():
     except TypeError:
         dds = DeseqDataSet(design_factors="condition", ref_level=["condition", codes[reference]], **common)
     dds.deseq2()
-    stats = DeseqStats(dds, contrast=["condition", codes[test], codes[reference]],
-                       alpha=float(params.alpha), n_cpus=threads, quiet=True)
+    contrast = dict(contrast=["condition", codes[test], codes[reference]], alpha=float(params.alpha), quiet=True)
+    try:
+        stats = DeseqStats(dds, n_cpus=threads, **contrast)
+    except TypeError:  # PyDESeq2 versions without n_cpus on DeseqStats
+        stats = DeseqStats(dds, **contrast)
     stats.summary()
     res = stats.results_df.reindex(columns=["baseMean", "log2FoldChange", "lfcSE", "stat", "pvalue", "padj"])
     res.insert(0, "gene_id", res.index.astype(str))

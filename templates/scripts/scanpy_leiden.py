@@ -6,7 +6,9 @@ input.adata   AnnData (.h5ad): log-normalised X, var["highly_variable"]
 output.adata  AnnData (.h5ad) with obsm["X_pca"], the neighbour graph in obsp and
               the clusters in obs[cluster_key] (categorical "0", "1", ... by size)
 params        n_comps (50), n_neighbors (15), resolution (1.0), random_state (0),
-              cluster_key ("leiden")
+              cluster_key ("leiden"), neighbors_method ("umap" connectivities, the
+              standard; "gauss" skips umap-learn, whose numba compilation costs ~15 s
+              on a machine without a numba cache)
 
 Deterministic: fixed random_state for PCA, neighbours and Leiden; exact
 (scikit-learn) neighbour search, which needs no numba compilation. UMAP is
@@ -57,6 +59,9 @@ try:
 except (TypeError, ValueError):
     fail("params.scanpy_leiden.n_comps, n_neighbors, resolution and random_state must be numbers (config.yaml)")
 key = str(getattr(params, "cluster_key", "leiden") or "leiden")
+neighbors_method = str(getattr(params, "neighbors_method", "umap") or "umap")
+if neighbors_method not in {"umap", "gauss"}:
+    fail(f"params.scanpy_leiden.neighbors_method must be 'umap' or 'gauss', not {neighbors_method!r}")
 
 try:
     adata = sc.read_h5ad(in_path)
@@ -91,7 +96,7 @@ if n_comps < 2:
     fail(f"too few cells or genes in {in_path} for PCA ({adata.n_obs} cells, {n_features} genes).")
 sc.pp.pca(adata, n_comps=n_comps, **pca_kwargs)
 
-neighbors_kwargs = {"n_neighbors": n_neighbors, "n_pcs": n_comps, "random_state": seed}
+neighbors_kwargs = {"n_neighbors": n_neighbors, "n_pcs": n_comps, "random_state": seed, "method": neighbors_method}
 if accepts(sc.pp.neighbors, "transformer"):
     neighbors_kwargs["transformer"] = "sklearn"  # exact kNN, no pynndescent/numba JIT
 sc.pp.neighbors(adata, **neighbors_kwargs)
@@ -112,6 +117,7 @@ adata.uns["clustering"] = {
     "resolution": resolution,
     "n_comps": n_comps,
     "n_neighbors": n_neighbors,
+    "neighbors_method": neighbors_method,
     "random_state": seed,
     "n_clusters": int(len(counts)),
 }

@@ -1,0 +1,120 @@
+"""The five reference task classes compile from their examples; emitted workflows pass
+`snakemake -n`, `snakemake --lint` and `snakefmt --check`; golden files; determinism."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import compile_request
+from bioplan.validate.snakemake_checks import validate_workflow
+
+from conftest import GOLDEN, REFERENCE_CLASSES, example_inputs, example_request
+
+# The operations a bioinformatician would build each class from (and the motif's branch-join).
+EXPECTED_OPERATIONS = {
+    "bulk_de": {"differential_expression", "gene_filtering", "gene_id_conversion", "kegg_enrichment",
+                "go_enrichment", "pathway_merge", "csv_export"},
+    "rnaseq_fastq": {"read_qc", "read_trimming", "genome_indexing", "read_alignment", "read_counting"},
+    "variants": {"variant_filtering", "variant_annotation", "variant_summary"},
+    "single_cell": {"sc_quality_filtering", "sc_normalization", "cell_clustering", "embedding_visualization",
+                    "marker_gene_detection", "marker_enrichment"},
+    "metagenomics": {"host_read_removal", "genome_indexing", "taxonomic_database_build", "taxonomic_classification",
+                     "abundance_table_merge", "differential_abundance"},
+}
+EXPECTED_EDGES = {
+    "bulk_de": {("differential_expression", "gene_filtering"), ("gene_filtering", "gene_id_conversion"),
+                ("gene_id_conversion", "kegg_enrichment"), ("gene_filtering", "go_enrichment"),
+                ("kegg_enrichment", "pathway_merge"), ("go_enrichment", "pathway_merge")},
+    "rnaseq_fastq": {("read_trimming", "read_alignment"), ("genome_indexing", "read_alignment"),
+                     ("read_alignment", "read_counting")},
+    "variants": {("variant_filtering", "variant_annotation"), ("variant_annotation", "variant_summary")},
+    "single_cell": {("cell_clustering", "marker_gene_detection"), ("marker_gene_detection", "marker_enrichment")},
+    "metagenomics": {("host_read_removal", "taxonomic_classification"),
+                     ("taxonomic_database_build", "taxonomic_classification"),
+                     ("abundance_table_merge", "differential_abundance")},
+}
+
+
+@pytest.fixture(scope="module")
+def compiled(workspace, knowledge):
+    """Each reference class compiled (with the snakemake -n pre-check) into workspace/out/<class>."""
+    results = {}
+    for name in REFERENCE_CLASSES:
+        out = workspace / "out" / name / "Snakefile"
+        results[name] = compile_request(example_request(name), example_inputs(workspace, name), str(out),
+                                        force=True, knowledge=knowledge)
+    return results
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_reference_class_plan(compiled, name):
+    plan = compiled[name].plan
+    ops = {s.operation for s in plan.steps}
+    assert EXPECTED_OPERATIONS[name] <= ops, sorted(ops)
+    assert EXPECTED_EDGES[name] <= set(plan.edges), plan.edges
+    assert compiled[name].checks and all(c.ok for c in compiled[name].checks)
+
+
+def _with_placeholder_references(workdir: Path) -> None:
+    import yaml
+
+    config = yaml.safe_load((workdir / "config" / "config.yaml").read_text())
+    for path in (config.get("references") or {}).values():
+        (workdir / path).parent.mkdir(parents=True, exist_ok=True)
+        (workdir / path).touch()
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_emitted_workflow_passes_dry_run_lint_and_snakefmt(compiled, name):
+    workdir = compiled[name].output_dir
+    _with_placeholder_references(workdir)
+    for check in validate_workflow(workdir):
+        assert check.ok, f"{check.name} failed for {name}:\n{check.output[-3000:]}"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".snakemake" not in p.parts and "resources" not in p.parts
+    }
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_golden_files(compiled, name):
+    """Emitted workflows match tests/golden/<class>/ (BIOPLAN_UPDATE_GOLDEN=1 rewrites them)."""
+    produced = _tree(compiled[name].output_dir)
+    golden_dir = GOLDEN / name
+    if os.environ.get("BIOPLAN_UPDATE_GOLDEN"):
+        shutil.rmtree(golden_dir, ignore_errors=True)
+        for rel, data in produced.items():
+            (golden_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (golden_dir / rel).write_bytes(data)
+    expected = _tree(golden_dir)
+    assert sorted(produced) == sorted(expected)
+    for rel in expected:
+        assert produced[rel] == expected[rel], f"{name}/{rel} differs from the golden file"
+
+
+def test_two_compiles_are_byte_identical(workspace, knowledge):
+    name = "bulk_de"
+    trees = []
+    for run in ("a", "b"):
+        out = workspace / f"det_{run}" / "wf" / "Snakefile"
+        compile_request(example_request(name), example_inputs(workspace, name), str(out), validate=False,
+                        knowledge=knowledge)
+        trees.append(_tree(out.parent))
+    assert trees[0] == trees[1]
+
+
+def test_chinese_requests_plan_the_same_operations(workspace, knowledge):
+    from bioplan.compile import plan_request
+
+    for name in REFERENCE_CLASSES:
+        en = plan_request(example_request(name), example_inputs(workspace, name), knowledge)
+        zh = plan_request(example_request(name, "zh"), example_inputs(workspace, name), knowledge)
+        assert {s.operation for s in zh.plans[0].steps} == {s.operation for s in en.plans[0].steps}, name

@@ -1,0 +1,90 @@
+"""Request parsing: English and Chinese, synonyms, typos, negation, organisms, formats."""
+
+from __future__ import annotations
+
+import pytest
+
+from bioplan.errors import EmptyQueryError
+from bioplan.request.lexicon import normalize
+from bioplan.request.parse import parse_request
+
+
+@pytest.mark.parametrize(
+    "query, operations",
+    [
+        ("DE then KEGG enrichment", {"differential_expression", "kegg_enrichment"}),
+        ("find DEGs between treated and control", {"differential_expression"}),
+        ("差异表达分析，然后做KEGG富集", {"differential_expression", "kegg_enrichment"}),
+        ("差異表達 然後 GO富集", {"differential_expression", "go_enrichment"}),  # traditional Chinese
+        ("align reads to the genome and count reads per gene", {"read_alignment", "read_counting"}),
+        ("把reads比对到参考基因组", {"read_alignment"}),
+        ("cluster the cells and find marker genes", {"cell_clustering", "marker_gene_detection"}),
+        ("单细胞聚类，找marker基因", {"cell_clustering", "marker_gene_detection"}),
+        ("annotate variant consequences", {"variant_annotation"}),
+        ("classify reads taxonomically with kraken2", {"taxonomic_classification"}),
+        ("differental expresion analysis", {"differential_expression"}),  # typos
+    ],
+)
+def test_operations_are_recognised(knowledge, query, operations):
+    request = parse_request(query, knowledge)
+    assert operations <= set(request.operations), request.matches
+
+
+@pytest.mark.parametrize(
+    "query, constraint",
+    [
+        ("mouse counts: DE", "organism_mouse"),
+        ("小鼠的表达矩阵做差异分析", "organism_mouse"),
+        ("GRCm39 alignment", "organism_mouse"),
+        ("reads from hg38 samples, align them", "organism_human"),
+        ("Homo sapiens DE", "organism_human"),
+        ("paired-end FASTQ alignment", "paired_end_reads"),
+        ("scRNA-seq clustering", "single_cell_rna_seq"),
+        ("宏基因组物种分类", "shotgun_metagenomics"),
+    ],
+)
+def test_constraints_are_recognised(knowledge, query, constraint):
+    assert constraint in parse_request(query, knowledge).constraints
+
+
+def test_tool_preference_and_exclusion(knowledge):
+    request = parse_request("align with STAR, not HISAT2; DE with DESeq2 but not edgeR", knowledge)
+    assert "star" in request.preferred_tools
+    assert "deseq2" in request.preferred_tools
+    assert "hisat2" in request.excluded_tools
+    assert "edger" in request.excluded_tools
+    assert "edger" not in request.preferred_tools
+
+
+def test_chinese_exclusion(knowledge):
+    request = parse_request("差异表达分析，不要用edgeR", knowledge)
+    assert "edger" in request.excluded_tools
+    assert "differential_expression" in request.operations
+
+
+def test_output_format(knowledge):
+    assert parse_request("merge KEGG and GO into one table as CSV", knowledge).output_format == "csv"
+
+
+def test_every_match_carries_its_span(knowledge):
+    request = parse_request("Mouse RNA-seq: differential expression then GO enrichment", knowledge)
+    for m in request.matches:
+        assert request.normalized[m.start:m.end] == m.text
+    assert any(m.id == "go_enrichment" for m in request.matches)
+
+
+def test_go_as_a_verb_is_not_gene_ontology(knowledge):
+    request = parse_request("which genes go up in treated mice", knowledge)
+    assert "go_enrichment" not in request.operations
+    assert "differential_expression" in request.operations
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+def test_empty_query(knowledge, query):
+    with pytest.raises(EmptyQueryError):
+        parse_request(query, knowledge)
+
+
+def test_normalize():
+    assert normalize("ＤＥＧｓ  of  RNA-seq_data") == "degs of rna seq data"
+    assert normalize("差異表達") == "差异表达"
