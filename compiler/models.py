@@ -31,6 +31,9 @@ class Match(Frozen):
     how: Literal["exact", "alias", "fuzzy", "phrase", "build"] = "alias"
     score: float = 1.0
     negated: bool = False  # "not edgeR", "不要 edgeR"
+    # other ids of the same kind whose aliases match exactly these words ("QC", "normalize"):
+    # the spec stage picks the one that fits the assay and inputs
+    alternatives: tuple[str, ...] = ()
 
 
 class Request(Frozen):

@@ -131,6 +131,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         out_scopes = {knowledge.datatypes[d].scope for d in s.outputs.values()}
         scope[s.id] = "sample" if "sample" in out_scopes else ("reference" if out_scopes == {"reference"} else "cohort")
 
+    condition_column = _condition_column(spec)
     out_refs: dict[tuple[str, str], FileRef] = {}  # (step, port) -> FileRef
     out_ports: dict[str, list[IOPort]] = {}
     config_inputs: dict[str, ConfigInput] = {}
@@ -204,8 +205,11 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
                 inputs.append(IOPort(name=name, port=port, datatype=dt, format=p.format, ref=ref))
         env = f"{tool.id}.yaml"
         software[env] = Software(env=env, conda=tool.software.conda, container=f"docker://{tool.software.container}")
-        params[tool.id] = dict(tool.params)
-        step_params = [(name, f"params.{tool.id}.{name}") for name in tool.params]
+        # the sample sheet's condition column is set once for the workflow, not per tool
+        shared = {"condition_column"} if condition_column else set()
+        params[tool.id] = {k: v for k, v in tool.params.items() if k not in shared}
+        step_params = [(name, "@condition_column" if name in shared else f"params.{tool.id}.{name}")
+                       for name in tool.params]
         if any(p.ref.gathered for p in inputs):
             step_params.append(("samples", "@samples"))
         scripts += [sc_ for sc_ in tool.scripts if sc_ not in scripts]

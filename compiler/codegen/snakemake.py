@@ -11,6 +11,7 @@ receive only these prepared strings (StrictUndefined).
 from __future__ import annotations
 
 import json
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen.ir import FileRef, IOPort, Workflow, WorkflowStep
+from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
 
 
@@ -124,9 +126,9 @@ class SnakemakeGenerator:
             rule_files.setdefault(owner, []).append(self.rule_source(workflow, step))
         order = [s.id for s in workflow.steps if s.kind == "tool"]
         for owner in order:
-            files[f"rules/{owner}.smk"] = "\n\n".join(rule_files[owner])
-        files["Snakefile"] = self.snakefile(workflow, order)
-        files["rules/common.smk"] = self.common(workflow)
+            files[f"rules/{owner}.smk"] = format_snakefile("\n\n".join(rule_files[owner]), f"rules/{owner}.smk")
+        files["Snakefile"] = format_snakefile(self.snakefile(workflow, order), "Snakefile")
+        files["rules/common.smk"] = format_snakefile(self.common(workflow), "rules/common.smk")
         for sw in workflow.software:
             files[f"envs/{sw.env}"] = self.conda_env(sw.conda)
         for script in workflow.scripts:
@@ -211,6 +213,25 @@ class SnakemakeGenerator:
 
     def readme(self, workflow: Workflow) -> str:
         return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge)
+
+
+def format_snakefile(source: str, name: str) -> str:
+    """Format like `snakefmt` does (sorted directives, Black, shfmt for shell blocks).
+
+    Templates already follow snakefmt's layout; this settles what they cannot know,
+    such as where a long config lookup must wrap. A template that emits invalid
+    Snakemake fails here, naming the file.
+    """
+    from snakefmt import DEFAULT_LINE_LENGTH
+    from snakefmt.formatter import Formatter
+    from snakefmt.parser.parser import Snakefile
+
+    try:
+        formatter = Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
+                              format_shell=True)
+        return formatter.get_formatted()
+    except Exception as exc:  # snakefmt raises many kinds; all mean the template emitted bad code
+        raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
 
 
 def _json_type(value: Any) -> dict[str, Any]:

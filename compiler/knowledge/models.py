@@ -69,6 +69,9 @@ class Operation(Frozen):
     # Context constraints (assays) outside which the operation makes no sense; empty = any.
     assays: tuple[str, ...] = ()
     cost: float = 1.0
+    # Whether the planner may feed a more processed subtype produced elsewhere in the plan
+    # (trimmed instead of raw reads). False for QC of the data as delivered.
+    refine_inputs: bool = True
     aliases: Aliases = Aliases()
 
 

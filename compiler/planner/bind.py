@@ -22,7 +22,15 @@ def _formats(spec: str) -> set[str]:
 def _candidates(knowledge: Knowledge, spec: TaskSpec, step: PlanStep) -> list[Tool]:
     tools, _ = usable_tools(knowledge, spec, step.operation)
     preferred = set(spec.preferred_tools)
-    return sorted(tools, key=lambda t: (t.id not in preferred, not t.runnable_offline, -t.quality, t.id))
+    op = knowledge.operations[step.operation]
+    supplied = {i.datatype for i in spec.inputs}
+
+    def uses_supplied_optional(t: Tool) -> bool:
+        # a tool that reads an optional input the user gave (an id mapping table) honours it
+        return any(port in t.inputs and p.optional and p.datatype in supplied for port, p in op.inputs.items())
+
+    return sorted(tools, key=lambda t: (t.id not in preferred, not uses_supplied_optional(t),
+                                        not t.runnable_offline, -t.quality, t.id))
 
 
 def _compressed_variant(have: set[str], accepts: set[str]) -> bool:

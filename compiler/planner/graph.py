@@ -114,8 +114,6 @@ def build_problem(knowledge: Knowledge, spec: TaskSpec, forbidden: frozenset[str
     pruned: list[Pruned] = []
     blocked: dict[str, str] = {}
     for op_id, op in knowledge.operations.items():
-        if op_id in forbidden:
-            continue
         why, tool_pruned = operation_block_reason(knowledge, spec, op_id)
         pruned.extend(tool_pruned)
         if why is not None:
@@ -125,12 +123,31 @@ def build_problem(knowledge: Knowledge, spec: TaskSpec, forbidden: frozenset[str
         pre = frozenset(p.datatype for p in op.inputs.values() if not p.optional)
         add = closure(knowledge, (p.datatype for p in op.outputs.values()))
         actions[op_id] = Action(op_id, op.cost, pre, add, op_id)
+    # bioplan never asks the user for a reference their inputs can make
+    # (a Kraken2 database from the given genomes and taxonomy is built, not requested)
+    # (decided before alternatives forbid operations, so an alternative plan never swaps
+    # building it for asking for it)
+    derivable = _forward_closure(initial, actions.values())
+    for op_id in forbidden:
+        actions.pop(op_id, None)
     for dt in knowledge.datatypes.values():
-        if dt.config_provided and dt.id not in initial:
+        if dt.config_provided and dt.id not in initial and dt.id not in derivable:
             actions[f"provide:{dt.id}"] = Action(f"provide:{dt.id}", CONFIG_COST, frozenset(), closure(knowledge, [dt.id]), None)
     problem = Problem(initial, spec.target_output.semantic_type, tuple(spec.required_operations), actions,
                       spec.max_hops, pruned, blocked)
     return relevant_only(problem)
+
+
+def _forward_closure(initial: frozenset[str], actions) -> set[str]:
+    facts = set(initial)
+    changed = True
+    while changed:
+        changed = False
+        for a in actions:
+            if a.pre <= facts and not a.add <= facts:
+                facts |= a.add
+                changed = True
+    return facts
 
 
 def relevant_only(problem: Problem) -> Problem:

@@ -36,7 +36,6 @@ def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
         if not any(a[0] == dt for a in available):
             available.append((dt, f"input:{dt}", 0, -1))
     steps: list[PlanStep] = []
-    depth_of: dict[str, int] = {}
     config_inputs: list[str] = []
     for order, action_id in enumerate(raw.actions):
         if action_id.startswith("provide:"):
@@ -61,19 +60,74 @@ def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
                 config_inputs.append(concrete)
             depth = max(depth, d)
         step_depth = depth + 1
-        depth_of[action_id] = step_depth
         outputs = {port: p.datatype for port, p in op.outputs.items()}
         for dt in outputs.values():
             available.append((dt, action_id, step_depth, order))
         preconditions = tuple(dict.fromkeys(op.requires))
         steps.append(PlanStep(id=action_id, operation=action_id, inputs=inputs, outputs=outputs,
                               preconditions=preconditions, sources=sources))
+    steps = _refine_sources(knowledge, steps)
     steps = _drop_unused(knowledge, spec, steps)
     kept = {s.id for s in steps}
     edges = tuple(sorted({(src, s.id) for s in steps for src in s.sources.values() if src in kept}))
     used_config = sorted({src.split(":", 1)[1] for s in steps for src in s.sources.values() if src.startswith("config:")})
     return Plan(cost=raw.cost, steps=tuple(steps), edges=edges, config_inputs=tuple(used_config),
-                depth=max((depth_of[s.id] for s in steps), default=0))
+                depth=_longest_chain(steps))
+
+
+def _longest_chain(steps: list[PlanStep]) -> int:
+    """Number of operations on the longest dependency chain (what max_hops bounds)."""
+    by_id = {s.id: s for s in steps}
+    memo: dict[str, int] = {}
+
+    def depth(sid: str) -> int:
+        if sid not in memo:
+            memo[sid] = 1 + max((depth(src) for src in by_id[sid].sources.values() if src in by_id), default=0)
+        return memo[sid]
+
+    return max((depth(s.id) for s in steps), default=0)
+
+
+def _depends_on(steps: list[PlanStep], later: str, earlier: str) -> bool:
+    """True if step `later` consumes, directly or transitively, an output of step `earlier`."""
+    by_id = {s.id: s for s in steps}
+    stack, seen = [later], set()
+    while stack:
+        cur = stack.pop()
+        if cur == earlier:
+            return True
+        if cur in seen or cur not in by_id:
+            continue
+        seen.add(cur)
+        stack.extend(by_id[cur].sources.values())
+    return False
+
+
+def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanStep]:
+    """Feed each step the most processed data the plan makes for it.
+
+    The search orders actions arbitrarily among independent ones, so an aligner may
+    be wired to the raw reads although the plan also trims them. A port takes a
+    strictly more specific subtype produced by another step, unless that step
+    depends on this one (no cycles) or the operation inspects data as delivered.
+    """
+    changed = True
+    while changed:
+        changed = False
+        for i, s in enumerate(steps):
+            if not knowledge.operations[s.operation].refine_inputs:
+                continue
+            for port, current in s.inputs.items():
+                for t in steps:
+                    if t.id == s.id or _depends_on(steps, t.id, s.id):
+                        continue
+                    better = [d for d in t.outputs.values() if d != current and _is_subtype(knowledge, d, current)]
+                    if better:
+                        steps[i] = s = s.model_copy(update={
+                            "inputs": {**s.inputs, port: better[0]}, "sources": {**s.sources, port: t.id}})
+                        current = better[0]
+                        changed = True
+    return steps
 
 
 def _drop_unused(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep]) -> list[PlanStep]:
@@ -103,7 +157,7 @@ def _motif_term(knowledge: Knowledge, ops: set[str]) -> tuple[float, str | None]
             continue
         inter = len(ops & mops)
         # coverage of the motif and of the plan: a motif that explains the whole plan scores high
-        value = motif.prior * (inter / len(mops)) * (inter / max(len(ops), 1)) ** 0.5
+        value = motif.prior * (inter / len(mops)) * (inter / max(len(ops), 1))
         if value > best + 1e-12 or (abs(value - best) <= 1e-12 and best_id and motif.id < best_id):
             best, best_id = value, motif.id
     return best, best_id if best > 0 else None

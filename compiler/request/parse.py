@@ -50,7 +50,9 @@ def _select(candidates: list[Match]) -> list[Match]:
     for m in sorted(candidates, key=lambda m: (-(m.end - m.start), _KIND_PRIORITY[m.kind], m.id, m.start)):
         if any(m.start < e and s < m.end for s, e in taken):
             continue
-        chosen.append(m)
+        same = sorted({c.id for c in candidates
+                       if (c.start, c.end, c.kind) == (m.start, m.end, m.kind) and c.id != m.id})
+        chosen.append(m.model_copy(update={"alternatives": tuple(same)}) if same else m)
         taken.append((m.start, m.end))
     return sorted(chosen, key=lambda m: (m.start, m.end))
 

@@ -542,6 +542,9 @@ def _chromosome_like(header: str) -> bool:
     seq_id = parts[0]
     if _CHROM_ID_RE.match(seq_id) or _CHROM_ACC_RE.match(seq_id) or re.search("scaffold|contig", seq_id, re.I):
         return True
+    # assembly-prefixed names such as host_chr1, GRCm39.chr2, hs|chrX
+    if any(re.fullmatch(r"chr(?:\d{1,2}[A-Za-z]?|[XYZWM]|MT|Un\S*)", tok, re.I) for tok in re.split(r"[_.|:]", seq_id)):
+        return True
     return len(parts) > 1 and bool(_CHROM_DESC_RE.search(parts[1]))
 
 

@@ -106,7 +106,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
 
     # ------------------------------------------------------------ anchors and tools
     preferred = [t for t in request.preferred_tools if t not in request.excluded_tools]
-    anchors = list(request.operations)
+    anchors = _resolve_ambiguous(knowledge, request, files)
     for tool_id in preferred:
         op = knowledge.tools[tool_id].implements
         if op not in anchors:
@@ -185,6 +185,14 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         if target is None or (d != target and _is_downstream(knowledge, target, d)):
             target = d
         break
+    if target is not None and request.output_format:
+        # a requested file format may need a conversion step (an operation from the target to itself)
+        for op in knowledge.operations.values():
+            ins = [p.datatype for p in op.inputs.values() if not p.optional]
+            outs = [p.datatype for p in op.outputs.values()]
+            if ins == [target] and outs == [target] and op.id not in anchors and any(
+                    tp.format == request.output_format for t in knowledge.tools_for(op.id) for tp in t.outputs.values()):
+                anchors.append(op.id)
     if not files:
         # without files, mentioned datatypes that nothing requested produces are the inputs
         derived = {p.datatype for a in anchors for p in knowledge.operations[a].outputs.values()}
@@ -242,6 +250,56 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         evidence=request.matches,
         max_hops=max_hops,
     )
+
+
+def _context_assay(knowledge: Knowledge, request: Request, files) -> str | None:
+    assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
+    if len(set(assays)) == 1:
+        return assays[0]
+    by_input = {"single_cell_matrix": "single_cell_rna_seq", "filtered_single_cell_matrix": "single_cell_rna_seq",
+                "normalized_single_cell_matrix": "single_cell_rna_seq",
+                "clustered_single_cell_data": "single_cell_rna_seq"}
+    found = {by_input[f.datatype] for f in files if f.datatype in by_input}
+    return found.pop() if len(found) == 1 else None
+
+
+def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[str]:
+    """Anchors from the request, with ambiguous words ("QC", "normalize") resolved by context.
+
+    Of the operations one phrase can name, keep the one that fits the assay (said,
+    or implied by the inputs) and whose inputs the given files can lead to.
+    """
+    assay = _context_assay(knowledge, request, files)
+    input_types = [f.datatype for f in files]
+
+    def fit(op_id: str) -> tuple[int, int]:
+        op = knowledge.operations[op_id]
+        assay_fit = (2 if assay in op.assays else 1 if not op.assays else 0) if assay else 1
+        reachable = 1 if not input_types or any(
+            _is_downstream(knowledge, i, p.datatype) or _is_subtype(knowledge, i, p.datatype)
+            for i in input_types for p in op.inputs.values()) else 0
+        return (assay_fit, reachable)
+
+    # readings of the same words: alternatives of one alias, and overlapping matches
+    # (an alias "normalization" and a single-cell phrase around it)
+    ops = [m for m in request.matches if m.kind == "operation" and not m.negated]
+    groups: list[list] = []
+    for m in ops:
+        home = next((g for g in groups if any(m.start < o.end and o.start < m.end for o in g)), None)
+        if home is None:
+            groups.append([m])
+        else:
+            home.append(m)
+    replace: dict[str, str] = {}
+    for g in groups:
+        options = list(dict.fromkeys([o for m in g for o in (m.id, *m.alternatives)]))
+        if len(options) < 2:
+            continue
+        best = max(options, key=lambda o: (fit(o), o in [m.id for m in g], -options.index(o)))
+        for o in options:
+            replace[o] = best
+    out = [replace.get(op, op) for op in request.operations]
+    return list(dict.fromkeys(out))
 
 
 def _is_downstream(knowledge: Knowledge, src: str, dst: str, limit: int = 10) -> bool:
