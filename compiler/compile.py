@@ -177,7 +177,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
         notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
         return CompileResult(out_dir, out_dir / "Snakefile", sorted(files), plan, result, checks, notes + tried)
     raise ValidationFailedError(
-        "the emitted workflow failed `snakemake -n` for the best plan and the next-ranked one",
+        "the emitted workflow failed `snakemake -n` for the best plan and the next-ranked one:\n"
+        + "\n".join(t[-1500:] for t in tried),
         ["this is a bug in bioplan's knowledge or templates; please report it with the request",
          "use --no-validate to write the workflow anyway and inspect it"],
         {"attempts": tried})

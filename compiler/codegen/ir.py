@@ -139,6 +139,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
     params: dict[str, dict[str, Any]] = {}
     scripts: list[str] = []
     wsteps: list[WorkflowStep] = []
+    checks_made: dict[tuple, IOPort] = {}
 
     def mates(dt: str) -> list[int | None]:
         return [1, 2] if knowledge.datatypes[dt].mates and paired else [None]
@@ -221,23 +222,37 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
             con = knowledge.constraints.get(constraint)
             if con is None or not con.check:
                 continue
-            cid = f"check_{constraint.removeprefix('requires_')}_{s.id}"
-            ok = FileRef(kind="result", path=(f"results/checks/{cid}/{{sample}}.ok" if sc == "sample"
-                                              else f"results/checks/{cid}.ok"), per_sample=sc == "sample")
+            checked = [p for p in inputs if not con.applies_to
+                       or any(_is_a(knowledge, p.datatype, d) for d in con.applies_to)]
+            if not checked:
+                continue
+            check_scope: Scope = "sample" if any(p.ref.per_sample and not p.ref.gathered for p in checked) \
+                or any(p.ref.kind == "samplesheet" and sc == "sample" for p in checked) else "cohort"
+            key = (constraint, tuple(sorted((p.name, p.ref.kind, p.ref.path, p.ref.gathered) for p in checked)))
+            if key in checks_made:  # the same files were checked for another step: share the check
+                check_inputs.append(checks_made[key])
+                continue
+            short = constraint.removeprefix("requires_")
+            n_same = sum(1 for k_ in checks_made if k_[0] == constraint)
+            cid = f"check_{short}" if n_same == 0 else f"check_{short}_{s.id}"
+            ok = FileRef(kind="result", path=(f"results/checks/{cid}/{{sample}}.ok" if check_scope == "sample"
+                                              else f"results/checks/{cid}.ok"), per_sample=check_scope == "sample")
             wsteps.append(WorkflowStep(
-                id=cid, kind="check", operation=None, tool=None, scope=sc,
-                inputs=tuple(inputs),
+                id=cid, kind="check", operation=None, tool=None, scope=check_scope,
+                inputs=tuple(checked),
                 outputs=(IOPort(name="ok", port="ok", datatype="", format="txt", ref=ok),),
-                log=f"logs/checks/{cid}/{{sample}}.log" if sc == "sample" else f"logs/checks/{cid}.log",
+                log=f"logs/checks/{cid}/{{sample}}.log" if check_scope == "sample" else f"logs/checks/{cid}.log",
                 benchmark=None, threads=1, mem_mb=1000, runtime=10,
-                params=(("constraint", constraint), ("guarded_step", s.id), ("datatypes", "@datatypes"),
-                        ("condition_column", "@condition_column")),
+                params=(("constraint", constraint), ("guarded_step", s.id), ("datatypes", "@datatypes"))
+                + ((("condition_column", "@condition_column"),) if condition_column else ()),
                 env=CHECK_ENV.env, container=CHECK_ENV.container, template="snakemake/_check.smk.j2",
                 script=f"{con.check}.py", constraint=constraint, guards=s.id, paired=paired))
             software[CHECK_ENV.env] = CHECK_ENV
             if f"{con.check}.py" not in scripts:
                 scripts.append(f"{con.check}.py")
-            check_inputs.append(IOPort(name=cid, port=cid, datatype="", format="txt", ref=ok))
+            port = IOPort(name=cid, port=cid, datatype="", format="txt", ref=ok)
+            checks_made[key] = port
+            check_inputs.append(port)
         mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _input_gb(spec, s)
         wsteps.append(WorkflowStep(
             id=s.id, kind="tool", operation=s.operation, tool=tool.id, scope=sc,
@@ -306,6 +321,14 @@ def pick_for_consumer(candidates: list, operation: str):
              f"(e.g. gene_sets_{sorted(keys)[0]}.gmt), or pass only one"],
             {"datatype": candidates[0].datatype, "files": [c.path for c in candidates], "operation": operation})
     return scored[0][2]
+
+
+def _is_a(knowledge: Knowledge, datatype: str, of: str) -> bool:
+    while datatype:
+        if datatype == of:
+            return True
+        datatype = knowledge.datatypes[datatype].is_a if datatype in knowledge.datatypes else None
+    return False
 
 
 def _input_gb(spec: TaskSpec, step: PlanStep) -> int:

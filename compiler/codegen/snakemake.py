@@ -215,6 +215,18 @@ class SnakemakeGenerator:
         return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge)
 
 
+def _shfmt_on_path() -> None:
+    """snakefmt formats shell blocks with `shfmt` (the pinned shfmt-py wheel puts it beside
+    this Python); make it findable when the virtualenv is not activated."""
+    import os
+    import shutil
+    import sys
+
+    if shutil.which("shfmt") is None:
+        here = str(Path(sys.executable).parent)
+        os.environ["PATH"] = here + os.pathsep + os.environ.get("PATH", "")
+
+
 def format_snakefile(source: str, name: str) -> str:
     """Format like `snakefmt` does (sorted directives, Black, shfmt for shell blocks).
 
@@ -226,6 +238,7 @@ def format_snakefile(source: str, name: str) -> str:
     from snakefmt.formatter import Formatter
     from snakefmt.parser.parser import Snakefile
 
+    _shfmt_on_path()
     try:
         formatter = Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
                               format_shell=True)

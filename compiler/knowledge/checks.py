@@ -130,6 +130,9 @@ def check_constraints(k: Knowledge, sources: dict[str, Path]) -> list[str]:
         for other in con.conflicts:
             if other not in k.constraints:
                 out.append(f"{_where(sources, key)}: {key}/conflicts: unknown constraint {other!r}")
+        for dt in con.applies_to:
+            if dt not in k.datatypes:
+                out.append(f"{_where(sources, key)}: {key}/applies_to: unknown datatype {dt!r}{_suggest(dt, k.datatypes)}")
     return out
 
 

@@ -91,6 +91,9 @@ class Constraint(Frozen):
     kegg_code: str | None = None
     # data constraints: how the emitted workflow checks it (a check script under templates/scripts)
     check: str | None = None
+    # datatypes a data constraint is about: its check reads only those inputs of the guarded
+    # step (and steps reading the same files share one check)
+    applies_to: tuple[str, ...] = ()
     # constraints this one cannot hold together with (same kind alternatives)
     conflicts: tuple[str, ...] = ()
     aliases: Aliases = Aliases()

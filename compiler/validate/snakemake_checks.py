@@ -32,6 +32,8 @@ def _tool(name: str) -> list[str]:
 
 def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
     env = dict(os.environ)
+    # the pinned snakemake/snakefmt/shfmt live beside this Python even without an activated venv
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.setdefault("XDG_CACHE_HOME", str(cwd / ".snakemake" / "cache"))
     try:
         proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)

@@ -133,7 +133,7 @@ def check_metadata(path, condition, minimum):
 
 
 def main():
-    condition = snakemake.params.condition_column or "condition"
+    condition = getattr(snakemake.params, "condition_column", None) or "condition"
     minimum = int(getattr(snakemake.params, "min_replicates", None) or 2)
     summaries = [f"{name} '{path}': {check_metadata(path, condition, minimum)}"
                  for name, path in inputs_of("sample_metadata", "samples")]

@@ -1,0 +1,39 @@
+import pandas as pd
+from snakemake.utils import validate
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+samples = (
+    pd.read_csv(config["samples"], sep="\t", dtype=str, keep_default_na=False)
+    .set_index("sample", drop=False)
+    .sort_index()
+)
+validate(samples, schema="../schemas/samples.schema.yaml")
+if not samples.index.is_unique:
+    duplicated = sorted(set(samples.index[samples.index.duplicated()]))
+    raise ValueError(
+        f"{config['samples']}: sample names must be unique; repeated: {duplicated}"
+    )
+SAMPLES = samples["sample"].tolist()
+
+
+def sample_file(column):
+    """Input function: the file of one sample from the sample sheet."""
+
+    def get(wildcards):
+        return samples.loc[wildcards.sample, column]
+
+    return get
+
+
+def all_sample_files(column):
+    """The files of all samples from the sample sheet, in sample order."""
+    return samples.loc[SAMPLES, column].tolist()
+
+
+def get_final_outputs():
+    """The requested results, built by the default target."""
+    return [
+        "results/read_counting/counts.tsv",
+        expand("results/read_qc/{sample}/fastqc", sample=SAMPLES),
+    ]

@@ -1,0 +1,54 @@
+rule check_paired_end_reads:
+    input:
+        reads_1=sample_file("fastq_1"),
+        reads_2=sample_file("fastq_2"),
+    output:
+        ok="results/checks/check_paired_end_reads/{sample}.ok",
+    log:
+        "logs/checks/check_paired_end_reads/{sample}.log",
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
+    params:
+        constraint="paired_end_reads",
+        guarded_step="read_qc",
+        datatypes={"reads_1": "raw_reads", "reads_2": "raw_reads"},
+        condition_column=config["condition_column"],
+    script:
+        "../scripts/check_paired_mates.py"
+
+
+rule read_qc:
+    input:
+        reads_1=sample_file("fastq_1"),
+        reads_2=sample_file("fastq_2"),
+        check_paired_end_reads="results/checks/check_paired_end_reads/{sample}.ok",
+    output:
+        report=directory("results/read_qc/{sample}/fastqc"),
+    log:
+        "logs/read_qc/{sample}.log",
+    benchmark:
+        "benchmarks/read_qc/{sample}.tsv"
+    conda:
+        "../envs/fastqc.yaml"
+    container:
+        "docker://quay.io/biocontainers/fastqc:0.12.1--hdfd78af_0"
+    threads: 2
+    resources:
+        mem_mb=lambda wildcards, attempt: 2000 * attempt,
+        runtime=lambda wildcards, attempt: 60 * attempt,
+    params:
+        extra=config["params"]["fastqc"]["extra"],
+    shell:
+        # Link the mates under the sample name: FastQC and MultiQC label reports by file name.
+        "tmp=$(mktemp -d); trap 'rm -rf -- \"$tmp\"' EXIT; mkdir -p {output.report:q}"
+        ' && ln -s "$(readlink -f {input.reads_1:q})" "$tmp/"{wildcards.sample:q}_1.fastq.gz'
+        ' && ln -s "$(readlink -f {input.reads_2:q})" "$tmp/"{wildcards.sample:q}_2.fastq.gz'
+        ' && fastqc --threads {threads} --dir "$tmp" --outdir {output.report:q} {params.extra}'
+        ' "$tmp/"{wildcards.sample:q}_1.fastq.gz "$tmp/"{wildcards.sample:q}_2.fastq.gz'
+        " > {log:q} 2>&1"
