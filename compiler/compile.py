@@ -27,7 +27,7 @@ from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Plan, PlanResult, Pruned, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
-from bioplan.request.parse import parse_request, suggestions
+from bioplan.request.parse import parse_request
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
@@ -42,10 +42,12 @@ def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
 def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile:
     """An input whose datatype the user declared (--input-type PATH=DATATYPE) instead of sniffing."""
     if datatype not in knowledge.datatypes:
-        near = suggestions((datatype,), knowledge)
+        from rapidfuzz import process
+
+        near = process.extractOne(datatype, sorted(knowledge.datatypes), score_cutoff=60)
         raise UnreadableInputError(
             f"--input-type {path}={datatype}: unknown datatype {datatype!r}",
-            [f"did you mean {near[0]!r}?" if near else "see `bioplan check-knowledge` for the datatypes"],
+            [f"did you mean {near[0]!r}?" if near else "datatype ids are listed in ontology/datatypes.yaml"],
             {"path": path})
     if not os.path.exists(path):
         raise UnreadableInputError(f"{path}: file not found", ["check the path"], {"path": path})

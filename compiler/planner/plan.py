@@ -279,12 +279,18 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
     ]
     missing = [g for g in dict.fromkeys(goals) if g not in facts]
     if missing:
-        leaves = _missing_leaves(knowledge, facts, missing[0], problem.blocked)
-        blocked_on_path = sorted({op for op in _ops_towards(knowledge, missing[0]) if op in problem.blocked})
+        leaves = _direct_missing(knowledge, facts, missing[0], problem.blocked)
+        deeper = {leaf: [d for d in _missing_leaves(knowledge, facts, leaf, problem.blocked) if d not in leaves]
+                  for leaf in leaves}
+        # operations that would have made the missing datatype but the context ruled out
+        blocked_on_path = sorted(op for op in _producers(knowledge, missing[0]) if op in problem.blocked)
         for leaf in leaves[:4]:
             dt = knowledge.datatypes.get(leaf)
             formats = f" ({', '.join(dt.formats)})" if dt and dt.formats else ""
             hints.append(f"add an input of type {leaf!r}{formats} with -i FILE")
+        for leaf, sources in deeper.items():
+            if sources:
+                hints.append(f"or add {' + '.join(repr(d) for d in sources)}, from which bioplan derives {leaf!r}")
         for op in blocked_on_path[:3]:
             hints.append(_unblock_hint(knowledge, spec, op, problem.blocked[op]))
         if not hints:
@@ -321,17 +327,16 @@ def _all_unblocked_actions(knowledge: Knowledge, spec: TaskSpec):
     return problem_actions
 
 
-def _ops_towards(knowledge: Knowledge, datatype: str, seen: set[str] | None = None) -> set[str]:
-    seen = set() if seen is None else seen
-    out: set[str] = set()
-    for op in _producers(knowledge, datatype):
-        if op in seen:
-            continue
-        seen.add(op)
-        out.add(op)
-        for p in knowledge.operations[op].inputs.values():
-            out |= _ops_towards(knowledge, p.datatype, seen)
-    return out
+def _direct_missing(knowledge: Knowledge, facts: set[str], datatype: str, blocked: dict[str, str]) -> list[str]:
+    """The inputs of the nearest producer of `datatype` that nothing available provides."""
+    producers = [op for op in _producers(knowledge, datatype) if op not in blocked]
+    best: list[str] | None = None
+    for op in producers:
+        missing = [p.datatype for p in knowledge.operations[op].inputs.values()
+                   if not p.optional and not any(_is_subtype(knowledge, f, p.datatype) for f in facts)]
+        if best is None or len(missing) < len(best):
+            best = missing
+    return best if best else [datatype]
 
 
 def _missing_leaves(knowledge: Knowledge, facts: set[str], datatype: str, blocked: dict[str, str],
