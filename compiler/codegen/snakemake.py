@@ -47,6 +47,11 @@ class PreparedStep:
     def script(self, name: str) -> str:
         return q(f"../scripts/{name}")
 
+    def aux_log(self, name: str) -> str:
+        """Log path for a template's second rule (e.g. a database build): beside the step's log."""
+        stem = self.log_path.removesuffix(".log")
+        return q(f"{stem}.{name}.log")
+
 
 class SnakemakeGenerator:
     target = "snakemake"
@@ -95,6 +100,7 @@ class SnakemakeGenerator:
             inputs=[(p.name, self.ref_expr(p.ref, step.scope)) for p in step.inputs],
             outputs=[(p.name, self.output_expr(p)) for p in step.outputs],
             log=q(step.log),
+            log_path=step.log,
             benchmark=q(step.benchmark) if step.benchmark else None,
             conda=q(f"../envs/{step.env}"),
             container=q(step.container),
