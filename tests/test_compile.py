@@ -121,3 +121,27 @@ def test_chinese_requests_plan_the_same_operations(workspace, knowledge):
         en = plan_request(example_request(name), example_inputs(workspace, name), knowledge)
         zh = plan_request(example_request(name, "zh"), example_inputs(workspace, name), knowledge)
         assert {s.operation for s in zh.plans[0].steps} == {s.operation for s in en.plans[0].steps}, name
+
+
+def test_hostile_names_compile_and_pass_checks(workspace, knowledge):
+    """Sample and file names with spaces, quotes, $() and ; stay data: quoted everywhere, nothing runs."""
+    data = workspace / "data" / "hostile"
+    reads = sorted(str(p) for p in (data / "reads").glob("*.fastq.gz"))
+    out = workspace / "out" / "hostile_fastq" / "Snakefile"
+    result = compile_request("Mouse paired-end RNA-seq: trim the reads with fastp, align them to the genome and "
+                             "count reads per gene", reads + [str(data / "genome (copy).fa"),
+                                                              str(data / "genes (copy).gtf")],
+                             str(out), force=True, knowledge=knowledge)
+    workdir = result.output_dir
+    sheet = (workdir / "config" / "samples.tsv").read_text()
+    assert "treated $(touch INJECTED)" in sheet and "treated;touch INJECTED_SEMI" in sheet and "ctrl '2'" in sheet
+    for rule_file in (workdir / "rules").glob("*.smk"):
+        text = rule_file.read_text()
+        # every file reference in a shell command is quoted by Snakemake's :q
+        assert "{input.reads_1}" not in text and "{output.bam}" not in text
+    for check in validate_workflow(workdir):
+        assert check.ok, f"{check.name}:\n{check.output[-2000:]}"
+    counts = workspace / "out" / "hostile_de" / "Snakefile"
+    compile_request(example_request("hostile"), example_inputs(workspace, "hostile"), str(counts), force=True,
+                    knowledge=knowledge)
+    assert not [p for p in workspace.rglob("INJECTED*")]
