@@ -154,6 +154,31 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
     result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared)
 
     tried: list[str] = []
+    created = _make_parents(out_dir.resolve().parent)
+    try:
+        return _compile_plans(knowledge, result, out_dir, target, force, validate, tried)
+    except BaseException:
+        for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        raise
+
+
+def _make_parents(directory: Path) -> list[Path]:
+    missing = []
+    d = directory
+    while not d.exists():
+        missing.append(d)
+        d = d.parent
+    for d in reversed(missing):
+        d.mkdir()
+    return list(reversed(missing))
+
+
+def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, target: str, force: bool,
+                   validate: bool, tried: list[str]) -> CompileResult:
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
         workflow, files = emit_files(knowledge, result, plan, target, out_dir)
         clashes = sorted(rel for rel in files if (out_dir / rel).exists())
@@ -162,7 +187,6 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
                 f"{out_dir} already holds files bioplan would overwrite: {', '.join(clashes[:5])}"
                 + (" ..." if len(clashes) > 5 else ""),
                 ["pass --force to overwrite them, or choose another -o directory"], {"files": clashes})
-        out_dir.parent.mkdir(parents=True, exist_ok=True) if out_dir.parent != out_dir else None
         stage = Path(tempfile.mkdtemp(prefix=".bioplan-stage-", dir=out_dir.resolve().parent))
         try:
             _write_tree(stage, files)

@@ -145,3 +145,30 @@ def test_hostile_names_compile_and_pass_checks(workspace, knowledge):
     compile_request(example_request("hostile"), example_inputs(workspace, "hostile"), str(counts), force=True,
                     knowledge=knowledge)
     assert not [p for p in workspace.rglob("INJECTED*")]
+
+
+def test_precheck_failure_falls_back_to_the_next_plan_once(workspace, knowledge, monkeypatch, tmp_path):
+    import bioplan.compile as compile_module
+    from bioplan.errors import ValidationFailedError
+    from bioplan.validate.snakemake_checks import CheckResult
+
+    calls = []
+
+    def failing_first(stage, workflow):
+        calls.append(stage)
+        return CheckResult("dry_run", len(calls) > 1, "MissingInputException: planted failure")
+
+    monkeypatch.setattr(compile_module, "_precheck", failing_first)
+    name = "rnaseq_fastq"  # has a second-ranked plan
+    res = compile_request(example_request(name), example_inputs(workspace, name), str(tmp_path / "a" / "Snakefile"),
+                          knowledge=knowledge)
+    assert res.plan.rank == 2 and len(calls) == 2
+    assert any("plan 1" in n and "planted failure" in n for n in res.notes)
+
+    monkeypatch.setattr(compile_module, "_precheck",
+                        lambda stage, wf: CheckResult("dry_run", False, "planted failure"))
+    with pytest.raises(ValidationFailedError) as info:
+        compile_request(example_request(name), example_inputs(workspace, name), str(tmp_path / "b" / "c" / "Snakefile"),
+                        knowledge=knowledge)
+    assert len(info.value.details["attempts"]) == 2
+    assert not (tmp_path / "b").exists()
