@@ -81,8 +81,10 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
 @_query
 @_inputs
 @_declared
-@click.option("-o", "--output", required=True, metavar="PATH", help="The Snakefile to write (files go beside it).")
-@click.option("--target", type=click.Choice(["snakemake"]), default="snakemake", show_default=True)
+@click.option("-o", "--output", required=True, metavar="PATH",
+              help="The Snakefile (or main.nf) to write; everything it needs goes beside it.")
+@click.option("--target", type=click.Choice(["snakemake", "nextflow"]), default="snakemake", show_default=True,
+              help="snakemake: -o DIR/Snakefile; nextflow: -o DIR/main.nf (nf-core layout).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option("--no-validate", is_flag=True, help="Skip the `snakemake -n` pre-check.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -129,6 +131,39 @@ def check_knowledge():
         return
     click.echo(f"ok: {len(k.datatypes)} datatypes, {len(k.operations)} operations, {len(k.constraints)} constraints, "
                f"{len(k.tools)} tools, {len(k.motifs)} motifs, {len(k.formats)} formats")
+
+
+@main.command("eval")
+@click.argument("cases", required=False, type=click.Path(dir_okay=False))
+@click.option("--compile", "do_compile", is_flag=True,
+              help="Also compile every planned case and run `snakemake -n` on it (slow).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results and metrics as JSON.")
+@click.option("--baseline", type=click.Path(dir_okay=False),
+              help="JSON of metric -> minimum (maximum for latency); exit 3 naming each metric that fell below.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), help="Write this run's metrics as a baseline.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False),
+              help="Keep the generated example data here (generated when missing) instead of a temp dir.")
+@click.option("-k", "select_ids", multiple=True, metavar="PATTERN", help="Only cases whose id matches (repeatable).")
+@click.option("--jobs", default=4, show_default=True, help="Parallel compiles with --compile.")
+@_top
+def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, select_ids, jobs, top_k):
+    """Measure bioplan on CASES (default: the shipped development set); see compiler/evaluate/README.md."""
+    from bioplan.evaluate import baseline_from, evaluate, text_report
+
+    try:
+        rep = evaluate(cases, compile=do_compile, baseline=baseline, top_k=top_k, data_dir=data_dir,
+                       select_ids=select_ids, jobs=jobs)
+    except BioplanError as exc:
+        _fail(exc, as_json)
+        return
+    if write_baseline:
+        with open(write_baseline, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(baseline_from(rep), indent=2, ensure_ascii=False) + "\n")
+    click.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else text_report(rep))
+    if rep.baseline is not None and not rep.baseline["ok"]:
+        if as_json:
+            click.echo("\n".join(["baseline regression:"] + rep.baseline["regressions"]), err=True)
+        sys.exit(3)
 
 
 if __name__ == "__main__":  # pragma: no cover

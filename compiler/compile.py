@@ -14,9 +14,12 @@ from pathlib import Path
 
 from bioplan import __version__
 from bioplan.codegen.ir import Workflow, synthesize
+from bioplan.codegen.nextflow import NextflowGenerator
 from bioplan.codegen.snakemake import SnakemakeGenerator
+from bioplan.validate.nextflow_checks import check_pipeline
 from bioplan.errors import (
     BioplanError,
+    InvalidKnowledgeError,
     OutputExistsError,
     TargetUnsupportedError,
     UnreadableInputError,
@@ -32,7 +35,8 @@ from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
 
-TARGETS = ("snakemake",)
+TARGETS = ("snakemake", "nextflow")
+ENTRY_FILE = {"snakemake": "Snakefile", "nextflow": "main.nf"}
 
 
 def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
@@ -106,6 +110,13 @@ def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir))
+    if target == "nextflow":
+        generator = NextflowGenerator(knowledge)
+        files = generator.files(workflow)
+        problems = check_pipeline(files, generator.uses)
+        if problems:  # a template or the wiring is wrong: never write a pipeline that would not run
+            raise InvalidKnowledgeError([f"nextflow: {p}" for p in problems])
+        return workflow, files
     return workflow, SnakemakeGenerator(knowledge).files(workflow)
 
 
@@ -115,8 +126,8 @@ def _write_tree(root: Path, files: dict) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = content.encode("utf-8") if isinstance(content, str) else content
         path.write_bytes(data)
-        if rel.startswith("scripts/"):
-            path.chmod(0o644)
+        # Nextflow puts bin/ on the PATH of every task: its scripts must be executable
+        path.chmod(0o755 if rel.startswith("bin/") else 0o644)
 
 
 def _precheck(stage: Path, workflow: Workflow) -> CheckResult:
@@ -143,13 +154,16 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
                     validate: bool = True, top_k: int = 3, max_hops: int = 8,
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None) -> CompileResult:
     knowledge = knowledge or load_knowledge()
+    if target not in TARGETS:
+        raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
+    entry = ENTRY_FILE[target]
     out = Path(output)
     out_dir = out if (output.endswith(os.sep) or out.is_dir()) else out.parent
-    snakefile_name = "Snakefile" if out_dir == out else out.name
-    if snakefile_name != "Snakefile":
+    entry_name = entry if out_dir == out else out.name
+    if entry_name != entry:
         raise TargetUnsupportedError(
-            f"-o {output}: the Snakemake target writes a file named 'Snakefile'",
-            [f"use -o {out_dir / 'Snakefile'}"])
+            f"-o {output}: the {target} target writes a file named {entry!r}",
+            [f"use -o {out_dir / entry}"])
     out_dir = out_dir if str(out_dir) else Path(".")
     result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared)
 
@@ -191,7 +205,7 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, targ
         try:
             _write_tree(stage, files)
             checks: list[CheckResult] = []
-            if validate:
+            if validate and target == "snakemake":
                 check = _precheck(stage, workflow)
                 checks.append(check)
                 if not check.ok:
@@ -201,7 +215,8 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, targ
         finally:
             shutil.rmtree(stage, ignore_errors=True)
         notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
-        return CompileResult(out_dir, out_dir / "Snakefile", sorted(files), plan, result, checks, notes + tried)
+        return CompileResult(out_dir, out_dir / ENTRY_FILE[target], sorted(files), plan, result, checks,
+                             notes + tried)
     raise ValidationFailedError(
         "the emitted workflow failed `snakemake -n` for the best plan and the next-ranked one:\n"
         + "\n".join(t[-1500:] for t in tried),

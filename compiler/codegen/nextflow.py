@@ -1,0 +1,520 @@
+"""Nextflow DSL2 generator: Workflow IR -> an nf-core-shaped pipeline.
+
+    main.nf                         entry workflow: reads params, builds input channels
+    workflows/bioplan.nf            the plan: one process call per step, channels keyed on meta
+    modules/local/<tool>/<sub>/     main.nf (from templates/nextflow/<tool>.nf.j2), meta.yml, environment.yml
+    modules/local/bioplan/check_*/  precondition checks; their `ok` output gates the guarded step
+    bin/                            step scripts + bioplan_run.py/.R (the same scripts as the Snakemake target)
+    conf/{base,modules,test}.config, nextflow.config, nextflow_schema.json,
+    assets/schema_input.json, assets/samplesheet.csv, README.md
+
+Lowering decisions live here, on the IR: how each input port becomes a channel
+(per-sample tuples joined on meta, gathered lists, cohort tuples, reference value
+channels), process aliases named after plan steps (so the process graph matches
+Snakemake's rule graph), and what Nextflow cannot express safely (shell-unsafe
+sample or file names) is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import yaml
+
+from bioplan import __version__
+from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep
+from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
+from bioplan.paths import templates_dir
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9._+\-/]+$")
+_LABELS = ("process_single", "process_low", "process_medium", "process_high")
+
+
+def groovy_str(text: str) -> str:
+    """A single-quoted Groovy string literal."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def process_label(threads: int, mem_mb: int) -> str:
+    if threads <= 1 and mem_mb <= 6000:
+        return "process_single"
+    if threads <= 2 and mem_mb <= 12000:
+        return "process_low"
+    if threads <= 6 and mem_mb <= 36000:
+        return "process_medium"
+    return "process_high"
+
+
+def module_path(tool_id: str) -> str:
+    """modules/local/<tool>/<subtool> from a tool id: bcftools_csq -> bcftools/csq."""
+    head, _, rest = tool_id.partition("_")
+    return f"modules/local/{head}/{rest}" if rest else f"modules/local/{head}"
+
+
+def container_expr(image: str) -> str:
+    """The nf-core biocontainer ternary (Singularity depot image vs Docker image)."""
+    image = image.removeprefix("docker://")
+    if image.startswith("quay.io/biocontainers/"):
+        name = image.removeprefix("quay.io/biocontainers/")
+        return ("${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?\n"
+                f"        'https://depot.galaxyproject.org/singularity/{name}' :\n"
+                f"        'biocontainers/{name}' }}")
+    return image
+
+
+@dataclass
+class Channel:
+    """A channel expression in the workflow body and the shape of its items."""
+
+    expr: str
+    kind: str  # sample | gathered | cohort | reference
+
+
+@dataclass
+class PreparedProcess:
+    name: str
+    alias: str
+    tool_name: str
+    tool_slug: str
+    tag: str
+    label: str
+    container_expr: str
+    input_lines: list[str]
+    has_meta: bool
+    prefix_expr: str
+    version_eval: str
+    paired: bool
+    ports: dict[str, str]  # port -> kind
+    gathered: list[str]
+    organism: dict[str, Any] | None
+    step: WorkflowStep
+    tool: Any = None
+    script: str | None = None
+    checked_ports: list[str] = field(default_factory=list)
+    run_args: str = ""  # --input/--list-input/--list-param arguments of bioplan_run.py for this process
+    tool_params_expr: str = "[:]"  # Groovy map literal for ext.tool_params in conf/modules.config
+
+
+class NextflowGenerator:
+    target = "nextflow"
+
+    def __init__(self, knowledge):
+        self.knowledge = knowledge
+        self._producers: dict[str, WorkflowStep] = {}  # output path -> step, set per workflow
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
+                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+    # ------------------------------------------------------------------ what cannot be expressed
+    def refuse_unsafe_names(self, workflow: Workflow) -> None:
+        bad = [row["sample"] for row in workflow.samples if not _SAFE_NAME.match(row["sample"])]
+        paths = [c.path for c in workflow.config_inputs if c.path and not _SAFE_NAME.match(c.path)]
+        paths += [v for row in workflow.samples for k, v in row.items() if k != "sample" and not _SAFE_NAME.match(v)]
+        if bad or paths:
+            raise TargetUnsupportedError(
+                "the Nextflow target cannot use these names safely: Nextflow interpolates sample ids and file "
+                "names into shell scripts, so spaces, quotes and shell characters would break or inject commands: "
+                + ", ".join(repr(x) for x in (bad + paths)[:6]),
+                ["rename the samples/files to letters, digits, '.', '_', '-' and '+'",
+                 "or use the Snakemake target (the default), which quotes every path"],
+                {"samples": bad, "paths": paths})
+
+    # ------------------------------------------------------------------ port kinds
+    def port_kind(self, port: IOPort, step: WorkflowStep) -> str:
+        ref = port.ref
+        if ref.kind == "samplesheet":
+            return "sample" if step.scope == "sample" else "gathered"
+        if ref.kind == "config_reference":
+            return "reference"
+        if ref.kind == "config_input":
+            return "cohort"
+        if ref.per_sample:
+            return "sample" if step.scope == "sample" else "gathered"
+        producer = self._producers.get(ref.path)
+        return "reference" if producer is not None and producer.scope == "reference" else "cohort"
+
+    def grouped_ports(self, step: WorkflowStep) -> list[tuple[str, str, list[IOPort]]]:
+        """(port, kind, ioports) in declaration order; mates of one port stay together."""
+        out: dict[str, tuple[str, list[IOPort]]] = {}
+        for p in step.inputs:
+            if p.datatype == "" and p.port.startswith("check_"):
+                continue  # gating is done on channels in the workflow, not as process inputs
+            kind = self.port_kind(p, step)
+            out.setdefault(p.port, (kind, []))[1].append(p)
+        return [(port, kind, ports) for port, (kind, ports) in out.items()]
+
+    def input_lines(self, step: WorkflowStep) -> tuple[list[str], bool]:
+        groups = self.grouped_ports(step)
+        lines: list[str] = []
+        sample_ports = [port for port, kind, _ in groups if kind == "sample"]
+        metas = iter(["meta", "meta2", "meta3", "meta4", "meta5"])
+        if sample_ports:
+            lines.append(f"tuple val({next(metas)}), " + ", ".join(f"path({p})" for p in sample_ports))
+        samples_var = iter(["sample_ids", "sample_ids2", "sample_ids3"])
+        for port, kind, _ in groups:
+            if kind == "gathered":
+                lines.append(f"tuple val({next(metas)}), val({next(samples_var)}), "
+                             f"path({port}, stageAs: '{port}/*')")
+            elif kind == "cohort":
+                lines.append(f"tuple val({next(metas)}), path({port})")
+        for port, kind, _ in groups:
+            if kind == "reference":
+                lines.append(f"path({port})")
+        has_meta = any(line.startswith("tuple") for line in lines)
+        return lines, has_meta
+
+    def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedProcess:
+        tool = self.knowledge.tools[step.tool] if step.tool else None
+        lines, has_meta = self.input_lines(step)
+        if tool is not None:
+            name = tool.id.upper()
+            tool_name = tool.id
+            version = tool.software.version_command
+        else:
+            name = f"BIOPLAN_{step.id.upper()}"
+            tool_name = "python"
+            version = "python3 --version | sed 's/Python //'"
+        prefix = '"${meta.id}"' if has_meta else groovy_str(step.id)
+        groups = self.grouped_ports(step)
+        args: list[str] = []
+        for port, kind, ioports in groups:
+            if kind == "gathered":
+                args.append(f'${{[{port}].flatten().collect {{ f -> "--list-input {port}=${{f}}" }}.join(\' \')}}')
+            elif len(ioports) > 1:  # mates: reads -> reads_1, reads_2
+                args += [f"--input {p.name}=${{{port}[{i}]}}" for i, p in enumerate(ioports)]
+            else:
+                args.append(f"--input {port}=${{{port}}}")
+        if any(kind == "gathered" for _, kind, _ in groups):
+            args.append('${sample_ids.collect { id -> "--list-param samples=${id}" }.join(\' \')}')
+        datatypes = ", ".join(f"{p.name}: {groovy_str(p.datatype)}" for _, _, ioports in groups for p in ioports)
+        if tool is not None:
+            entries = [f"{n}: params.{tool.id}_{n}" for n in workflow.params.get(tool.id, {})]
+            if "condition_column" in tool.params:
+                entries.append(f"condition_column: {groovy_str(workflow.condition_column or 'condition')}")
+        else:
+            entries = [f"constraint: {groovy_str(step.constraint or '')}",
+                       f"guarded_step: {groovy_str(step.guards or '')}", f"datatypes: [{datatypes}]"]
+            if workflow.condition_column:
+                entries.append(f"condition_column: {groovy_str(workflow.condition_column)}")
+        tool_params_expr = "[" + ", ".join(entries) + "]" if entries else "[:]"
+        tag = '"${meta.id}"' if has_meta else groovy_str(step.id)
+        return PreparedProcess(
+            name=name, alias=step.id.upper(), tool_name=tool_name, tool_slug=re.sub(r"\W", "_", tool_name),
+            tag=tag, label=process_label(step.threads, step.mem_mb), container_expr=container_expr(step.container),
+            input_lines=lines, has_meta=has_meta, prefix_expr=prefix, version_eval=groovy_str(version),
+            paired=step.paired, ports={port: kind for port, kind, _ in self.grouped_ports(step)},
+            gathered=[port for port, kind, _ in self.grouped_ports(step) if kind == "gathered"],
+            organism=workflow.organism, step=step, tool=tool, script=step.script,
+            checked_ports=[port for port, _, _ in groups], run_args=" ".join(args),
+            tool_params_expr=tool_params_expr)
+
+    def module_source(self, workflow: Workflow, step: WorkflowStep) -> str:
+        proc = self.prepare(workflow, step)
+        if step.kind == "check":
+            template = "nextflow/_check.nf.j2"
+        else:
+            tool = self.knowledge.tools[step.tool]
+            template = tool.templates.get("nextflow")
+            if template is None:
+                raise TargetUnsupportedError(
+                    f"tool {tool.id!r} (step {step.id!r}) has no Nextflow template",
+                    [f"add templates/nextflow/{tool.id}.nf.j2 and `nextflow: nextflow/{tool.id}.nf.j2` under "
+                     f"templates: in ontology/tools/{tool.id}.yaml, or use --target snakemake"],
+                    {"tool": tool.id})
+        try:
+            return self.env.get_template(template).render(proc=proc).strip() + "\n"
+        except jinja2.TemplateError as exc:
+            raise InvalidKnowledgeError([f"templates/{template}: {exc}"]) from exc
+
+    # ------------------------------------------------------------------ workflow wiring
+    def channel_for(self, port: str, kind: str, ioports: list[IOPort], step: WorkflowStep,
+                    producers: dict[str, WorkflowStep], checks: dict[str, str]) -> Channel:
+        ref = ioports[0].ref
+        if ref.kind == "samplesheet":
+            base = Channel("ch_reads", "sample")
+        elif ref.kind in ("config_input", "config_reference"):
+            base = Channel(f"ch_{ref.path}", "reference" if ref.kind == "config_reference" else "cohort")
+        else:
+            producer = producers[ref.path]
+            emit = ioports[0].name if len(ioports) == 1 else ioports[0].port
+            # the producer's emit is named after its own port
+            emit = _emit_name(ref.path, producer)
+            base = Channel(f"{producer.id.upper()}.out.{emit}", "sample" if ref.per_sample else
+                           ("reference" if producer.scope == "reference" else "cohort"))
+        if kind == "gathered":
+            return Channel(
+                f"{base.expr}\n        .toSortedList {{ a, b -> a[0].id <=> b[0].id }}"
+                f"\n        .map {{ items -> [[id: 'all_samples'], items.collect {{ item -> item[0].id }}, "
+                f"items.collect {{ item -> item[1] }}.flatten()] }}", "gathered")
+        return Channel(base.expr, base.kind)
+
+    def workflow_files(self, workflow: Workflow) -> tuple[str, str, dict[str, str]]:
+        """(main.nf, workflows/bioplan.nf, channel arity per call) of the wiring."""
+        steps = list(workflow.steps)
+        outputs_by_path: dict[str, WorkflowStep] = {}
+        for s in steps:
+            for p in s.outputs:
+                outputs_by_path[p.ref.path] = s
+        calls: list[str] = []
+        uses: list[dict] = []
+        includes: list[str] = []
+        take: list[tuple[str, str]] = []
+        gate: dict[str, list[WorkflowStep]] = {}
+        for s in steps:
+            if s.kind == "check" and s.guards:
+                gate.setdefault(s.guards, []).append(s)
+        # checks guard every step that reads the checked files
+        guarded_by: dict[str, list[WorkflowStep]] = {}
+        for s in steps:
+            for p in s.inputs:
+                if p.port.startswith("check_") and p.datatype == "":
+                    check = next(c for c in steps if c.id == p.port)
+                    guarded_by.setdefault(s.id, []).append(check)
+        seen_take: set[str] = set()
+        for s in steps:
+            proc = self.prepare(workflow, s)
+            includes.append(f"include {{ {proc.name} as {proc.alias} }} from "
+                            f"'../{self.module_dir(s)}/main'")
+            args = []
+            for port, kind, ioports in self.grouped_ports(s):
+                ch = self.channel_for(port, kind, ioports, s, outputs_by_path, {})
+                if ioports[0].ref.kind in ("config_input", "config_reference", "samplesheet"):
+                    name = ch.expr if ioports[0].ref.kind != "samplesheet" else "ch_reads"
+                    if name not in seen_take:
+                        seen_take.add(name)
+                        shape = {"sample": "[ val(meta), [ reads ] ]", "cohort": "[ val(meta), path(file) ]",
+                                 "reference": "path(file)"}[("sample" if ioports[0].ref.kind == "samplesheet" else
+                                                             "reference" if ioports[0].ref.kind == "config_reference"
+                                                             else "cohort")]
+                        take.append((name, shape))
+                args.append((port, kind, ch))
+            # gate on precondition checks: wait for their ok, then drop it
+            gates = guarded_by.get(s.id, [])
+            sample_args = [a for a in args if a[1] == "sample"]
+            lines = []
+            if sample_args:
+                expr = sample_args[0][2].expr
+                for _, _, ch in sample_args[1:]:
+                    expr = f"{expr}\n        .join({ch.expr}, failOnMismatch: true)"
+                for g in gates:
+                    if g.scope == "sample":
+                        n = len(sample_args)
+                        names = ", ".join(f"f{i}" for i in range(n))
+                        expr = (f"{expr}\n        .join({g.id.upper()}.out.ok, failOnMismatch: true)"
+                                f"\n        .map {{ meta, {names}, _ok -> [meta, {names}] }}")
+                lines.append(expr)
+            cohort_gates = [g for g in gates if g.scope != "sample"]
+            for port, kind, ch in args:
+                if kind == "sample":
+                    continue
+                expr = ch.expr
+                for g in cohort_gates:
+                    if any(p.port == port for p in g.inputs):
+                        if kind == "reference":
+                            expr = f"{expr}\n        .combine({g.id.upper()}.out.ok)\n        .map {{ f, _ok -> f }}"
+                        elif kind == "cohort":
+                            expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
+                                    f"\n        .map {{ meta, f, _ok_meta, _ok -> [meta, f] }}")
+                lines.append(expr)
+            joined = ",\n        ".join(line.replace("\n        .", "\n            .") for line in lines)
+            calls.append(f"    {proc.alias} (\n        {joined}\n    )")
+            uses.append(self._use(proc, s, args, outputs_by_path))
+        emits = []
+        for t in workflow.targets:
+            producer = outputs_by_path.get(t.path)
+            if producer is not None:
+                emit = _emit_name(t.path, producer)
+                emits.append(f"    {producer.id}_{emit} = {producer.id.upper()}.out.{emit}")
+        emits = list(dict.fromkeys(emits))
+        wf = self.env.get_template("skeleton/nextflow/workflow.nf.j2").render(
+            version=__version__, workflow=workflow, includes=sorted(set(includes)), take=take,
+            calls=calls, emits=emits)
+        main = self.env.get_template("skeleton/nextflow/main.nf.j2").render(
+            version=__version__, workflow=workflow, take=take, channels=self.entry_channels(workflow, take))
+        self.uses = uses
+        return main, wf, {}
+
+    def _use(self, proc: PreparedProcess, step: WorkflowStep, args, outputs_by_path) -> dict:
+        """What a call passes, for the structural arity check (validate/nextflow_checks.py)."""
+        groups = {port: ioports for port, _, ioports in self.grouped_ports(step)}
+
+        def sources(port: str, expected: int) -> list[tuple[str, str, int]]:
+            ref = groups[port][0].ref
+            if ref.kind != "result":
+                return []
+            producer = outputs_by_path[ref.path]
+            return [(producer.id.upper(), _emit_name(ref.path, producer), expected)]
+
+        channels = []
+        sample = [port for port, kind, _ in args if kind == "sample"]
+        if sample:
+            channels.append({"arity": 1 + len(sample), "from": [x for p in sample for x in sources(p, 2)]})
+        for port, kind, _ in args:
+            if kind == "gathered":
+                channels.append({"arity": 3, "from": sources(port, 2)})
+            elif kind == "cohort":
+                channels.append({"arity": 2, "from": sources(port, 2)})
+        for port, kind, _ in args:
+            if kind == "reference":
+                channels.append({"arity": 1, "from": sources(port, 1)})
+        return {"alias": proc.alias, "channels": channels}
+
+    def entry_channels(self, workflow: Workflow, take: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Channel construction in the entry workflow (the only place that reads params)."""
+        out = []
+        by_key = {c.key: c for c in workflow.config_inputs}
+        for name, _ in take:
+            if name == "ch_reads":
+                continue
+            key = name.removeprefix("ch_")
+            ci = by_key[key]
+            if ci.section == "references":
+                out.append((name, f"channel.value(file(params.{key}, checkIfExists: true))"))
+            else:
+                out.append((name, f"channel.value([[id: 'study'], file(params.{key}, checkIfExists: true)])"))
+        return out
+
+    def module_dir(self, step: WorkflowStep) -> str:
+        if step.kind == "check":
+            return f"modules/local/bioplan/{step.id}"
+        return module_path(step.tool)
+
+    # ------------------------------------------------------------------ files
+    def files(self, workflow: Workflow) -> dict[str, str]:
+        self.refuse_unsafe_names(workflow)
+        self._producers = {p.ref.path: s for s in workflow.steps for p in s.outputs}
+        files: dict[str, str] = {}
+        for s in workflow.steps:
+            d = self.module_dir(s)
+            files[f"{d}/main.nf"] = self.module_source(workflow, s)
+            files[f"{d}/meta.yml"] = self.meta_yml(s)
+            sw = next(x for x in workflow.software if x.env == s.env)
+            files[f"{d}/environment.yml"] = self.environment_yml(sw.conda)
+        main, wf, _ = self.workflow_files(workflow)
+        files["main.nf"] = main
+        files["workflows/bioplan.nf"] = wf
+        for script in workflow.scripts:
+            files[f"bin/{script}"] = (templates_dir() / "scripts" / script).read_text(encoding="utf-8")
+        for runner in ("bioplan_run.py", "bioplan_run.R"):
+            files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
+        ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge, gs=groovy_str,
+                   steps=[self.prepare(workflow, s) for s in workflow.steps], json=json)
+        for name, rel in (("nextflow.config", "nextflow.config.j2"), ("conf/base.config", "base.config.j2"),
+                          ("conf/modules.config", "modules.config.j2"), ("conf/test.config", "test.config.j2"),
+                          ("README.md", "README.md.j2")):
+            files[name] = self.env.get_template(f"skeleton/nextflow/{rel}").render(**ctx)
+        files["nextflow_schema.json"] = self.params_schema(workflow)
+        files["assets/schema_input.json"] = self.input_schema(workflow)
+        files["assets/samplesheet.csv"] = self.samplesheet(workflow)
+        return dict(sorted(files.items()))
+
+    def meta_yml(self, step: WorkflowStep) -> str:
+        if step.kind == "check":
+            body = {"name": step.id, "description": f"bioplan precondition: {step.constraint} before {step.guards}",
+                    "keywords": ["bioplan", "precondition", "validation"], "tools": [{"python": {
+                        "description": "bioplan check script", "homepage": "https://www.python.org",
+                        "licence": ["PSF-2.0"]}}]}
+        else:
+            tool = self.knowledge.tools[step.tool]
+            op = self.knowledge.operations[tool.implements]
+            body = {
+                "name": tool.id,
+                "description": " ".join(tool.description.split()),
+                "keywords": sorted({tool.id, op.id.replace("_", " "), *(op.aliases.en[:1] or ["bioinformatics"])}),
+                "tools": [{tool.id: {"description": tool.name, "homepage": tool.homepage,
+                                     **({"doi": tool.doi} if tool.doi else {}),
+                                     **({"identifier": f"biotools:{tool.biotools}"} if tool.biotools else {})}}],
+                "input": [{p.port: {"type": "file", "description": p.datatype,
+                                    **({"ontologies": [{"edam": f"http://edamontology.org/{e}"}]}
+                                       if (e := self._format_edam(p.format)) else {})}}
+                          for p in step.inputs if p.datatype],
+                "output": {p.port: {"type": "file", "description": p.datatype} for p in step.outputs},
+                "authors": ["bioplan"],
+            }
+        return "---\n" + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
+
+    def _format_edam(self, fmt: str) -> str | None:
+        first = fmt.split("|")[0]
+        f = self.knowledge.formats.get(first)
+        return f.edam if f else None
+
+    @staticmethod
+    def environment_yml(deps: tuple[str, ...]) -> str:
+        return "---\n" + yaml.safe_dump({"channels": ["conda-forge", "bioconda"], "dependencies": list(deps)},
+                                        sort_keys=False)
+
+    def params_schema(self, workflow: Workflow) -> str:
+        inputs = {"input": {"type": "string", "format": "file-path", "exists": True,
+                            "schema": "assets/schema_input.json", "mimetype": "text/csv",
+                            "description": "Sample sheet (CSV) with one row per sample."},
+                  "outdir": {"type": "string", "format": "directory-path", "description": "Where results go."},
+                  "publish_dir_mode": {"type": "string", "default": "copy",
+                                       "enum": ["symlink", "rellink", "link", "copy", "copyNoFollow", "move"]}}
+        refs = {c.key: {"type": "string", "format": "path", "description": c.hint[:200]}
+                for c in workflow.config_inputs}
+        tools = {}
+        for tool, params in workflow.params.items():
+            for k, v in params.items():
+                tools[f"{tool}_{k}"] = {**_json_type(v), "default": v} if v is not None else {"type": "string"}
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://example.org/bioplan/nextflow_schema.json",
+            "title": "bioplan pipeline parameters",
+            "description": " ".join(workflow.query.split()),
+            "type": "object",
+            "$defs": {
+                "input_output_options": {"title": "Input/output options", "type": "object",
+                                         "required": ["outdir"] + (["input"] if workflow.has_samples else []),
+                                         "properties": inputs},
+                "reference_options": {"title": "Inputs and references", "type": "object", "properties": refs},
+                "tool_options": {"title": "Tool parameters", "type": "object", "properties": tools},
+            },
+            "allOf": [{"$ref": "#/$defs/input_output_options"}, {"$ref": "#/$defs/reference_options"},
+                      {"$ref": "#/$defs/tool_options"}],
+        }
+        return json.dumps(schema, indent=4) + "\n"
+
+    def input_schema(self, workflow: Workflow) -> str:
+        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+\-]+$", "meta": ["id"],
+                                            "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+'"}}
+        required = ["sample"]
+        for col in workflow.sample_columns[1:]:
+            props[col] = {"type": "string", "format": "file-path", "exists": True,
+                          "errorMessage": f"{col}: the file must exist"}
+            if col != "fastq_2":
+                required.append(col)
+        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                  "$id": "https://example.org/bioplan/assets/schema_input.json",
+                  "title": "bioplan sample sheet", "description": "One row per sample.",
+                  "type": "array",
+                  "items": {"type": "object", "properties": props, "required": required},
+                  "uniqueItems": True}
+        return json.dumps(schema, indent=4) + "\n"
+
+    @staticmethod
+    def samplesheet(workflow: Workflow) -> str:
+        cols = list(workflow.sample_columns) or ["sample"]
+        lines = [",".join(cols)]
+        for row in workflow.samples:
+            lines.append(",".join(row.get(c, "") for c in cols))
+        return "\n".join(lines) + "\n"
+
+
+def _json_type(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int):
+        return {"type": "integer"}
+    if isinstance(value, float):
+        return {"type": "number"}
+    return {"type": "string"}
+
+
+def _emit_name(path: str, producer: WorkflowStep) -> str:
+    for p in producer.outputs:
+        if p.ref.path == path:
+            return p.port
+    raise AssertionError(f"{path} is not an output of {producer.id}")

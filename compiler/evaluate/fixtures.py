@@ -1,0 +1,117 @@
+"""Input files for evaluation cases: the generated example data and inline fixtures.
+
+Cases refer to files as `{data}/<class>/...` (written by `examples/generate.py`, the
+deterministic generator of the reference examples) and `{fixtures}/NAME` (written from the
+case file's `fixtures:` section). Shell-style wildcards are expanded (sorted); a path without
+wildcards is passed as written even when it does not exist (a case may test a missing file).
+"""
+
+from __future__ import annotations
+
+import base64
+import glob
+import gzip
+import importlib.util
+import io
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from bioplan.evaluate.cases import Case, CaseFile, CaseFileError, Fixture
+from bioplan.paths import data_root
+
+_CLASS_REF = re.compile(r"\{data\}/([A-Za-z0-9_]+)")
+_WILDCARD = re.compile(r"[*?\[]")
+
+
+def generator_path() -> Path | None:
+    """examples/generate.py: in the checkout, or in the wheel's data directory."""
+    package_dir = Path(__file__).resolve().parents[1]
+    for candidate in (data_root() / "examples" / "generate.py", package_dir.parent / "examples" / "generate.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def needed_classes(cases: Iterable[Case], fixtures: dict[str, Fixture]) -> list[str]:
+    names: set[str] = set()
+    for c in cases:
+        for s in (*c.inputs, *c.declared):
+            names.update(_CLASS_REF.findall(s))
+    for f in fixtures.values():
+        if f.from_:
+            names.update(_CLASS_REF.findall(f.from_))
+    return sorted(names)
+
+
+def ensure_data(data_dir: Path, classes: list[str]) -> dict[str, str]:
+    """Generate the example classes missing from `data_dir`; returns {class: problem} for failures."""
+    missing = [c for c in classes if not (data_dir / c).is_dir()]
+    if not missing:
+        return {}
+    gen = generator_path()
+    if gen is None:
+        raise CaseFileError(
+            f"the cases need the example data {', '.join(missing)} and examples/generate.py was not found",
+            ["pass --data DIR with data written by `python examples/generate.py DIR` in a bioplan checkout"])
+    spec = importlib.util.spec_from_file_location("bioplan_examples_generate", gen)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    unknown = sorted(set(missing) - set(module.CLASSES))
+    if unknown:
+        raise CaseFileError(f"{{data}}/{unknown[0]}: the example generator has no class {unknown[0]!r}",
+                            [f"classes: {', '.join(module.CLASSES)}"])
+    failed: dict[str, str] = {}
+    for cls in missing:  # one at a time: a class whose generator needs a missing package fails alone
+        try:
+            module.generate(data_dir, [cls])
+        except Exception as exc:  # noqa: BLE001 - reported per case, not a crash of the whole run
+            failed[cls] = f"{type(exc).__name__}: {exc}"
+    return failed
+
+
+def _fixture_bytes(name: str, f: Fixture, data_dir: Path) -> bytes:
+    if f.text is not None:
+        raw = f.text.encode("utf-8")
+        if f.gzip:
+            buf = io.BytesIO()
+            with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0) as gz:
+                gz.write(raw)
+            raw = buf.getvalue()
+        return raw
+    if f.base64 is not None:
+        return base64.b64decode(f.base64)
+    src = Path(f.from_.replace("{data}", str(data_dir)))  # type: ignore[union-attr]
+    try:
+        data = src.read_bytes()
+    except OSError as exc:
+        raise CaseFileError(f"fixture {name}: cannot read {f.from_} ({exc.strerror or exc})",
+                            ["`from:` names a file of the generated example data, e.g. {data}/bulk_de/counts.csv"])
+    return data[: f.head_bytes] if f.head_bytes is not None else data
+
+
+def write_fixtures(cf: CaseFile, fixtures_dir: Path, data_dir: Path) -> None:
+    for name, f in sorted(cf.fixtures.items()):
+        path = fixtures_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(_fixture_bytes(name, f, data_dir))
+
+
+def expand(pattern: str, data_dir: Path, fixtures_dir: Path) -> list[str]:
+    """One input entry -> file paths (wildcards expanded, sorted)."""
+    path = pattern.replace("{data}", str(data_dir)).replace("{fixtures}", str(fixtures_dir))
+    if _WILDCARD.search(path):
+        found = sorted(glob.glob(path))
+        if not found:
+            raise FileNotFoundError(f"{pattern}: matches no file")
+        return found
+    return [path]
+
+
+def resolve_inputs(case: Case, data_dir: Path, fixtures_dir: Path) -> tuple[list[str], dict[str, str]]:
+    inputs = [p for entry in case.inputs for p in expand(entry, data_dir, fixtures_dir)]
+    declared = {}
+    for entry, datatype in case.declared.items():
+        for p in expand(entry, data_dir, fixtures_dir):
+            declared[p] = datatype
+    return inputs, declared
