@@ -86,11 +86,14 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
 @click.option("--target", type=click.Choice(["snakemake", "nextflow"]), default="snakemake", show_default=True,
               help="snakemake: -o DIR/Snakefile; nextflow: -o DIR/main.nf (nf-core layout).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
+@click.option("--partition", default=None, help="SLURM partition for profiles/slurm (else a marked placeholder).")
+@click.option("--account", default=None, help="SLURM account for profiles/slurm (else a marked placeholder).")
 @click.option("--no-validate", is_flag=True, help="Skip the `snakemake -n` pre-check.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_top
 @_hops
-def compile(query, inputs, declared, output, target, force, no_validate, as_json, top_k, max_hops):  # noqa: A001
+def compile(query, inputs, declared, output, target, force, partition, account, no_validate, as_json, top_k,  # noqa: A001
+            max_hops):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
     from bioplan.report import plan_json
@@ -98,7 +101,7 @@ def compile(query, inputs, declared, output, target, force, no_validate, as_json
     try:
         res = compile_request(query, list(inputs), output, target=target, force=force,
                               validate=not no_validate, top_k=top_k, max_hops=max_hops,
-                              declared=_declarations(declared))
+                              declared=_declarations(declared), partition=partition, account=account)
     except BioplanError as exc:
         _fail(exc, as_json)
         return

@@ -106,10 +106,13 @@ class CompileResult:
     notes: list[str] = field(default_factory=list)
 
 
-def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path) -> tuple[Workflow, dict]:
+def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path,
+               cluster: dict[str, str | None] | None = None) -> tuple[Workflow, dict]:
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
-    workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir))
+    cluster = cluster or {}
+    workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
+                          slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"))
     if target == "nextflow":
         generator = NextflowGenerator(knowledge)
         files = generator.files(workflow)
@@ -152,7 +155,8 @@ def _precheck(stage: Path, workflow: Workflow) -> CheckResult:
 
 def compile_request(query: str, inputs: list[str], output: str, target: str = "snakemake", force: bool = False,
                     validate: bool = True, top_k: int = 3, max_hops: int = 8,
-                    knowledge: Knowledge | None = None, declared: dict[str, str] | None = None) -> CompileResult:
+                    knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
+                    partition: str | None = None, account: str | None = None) -> CompileResult:
     knowledge = knowledge or load_knowledge()
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
@@ -170,7 +174,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
     tried: list[str] = []
     created = _make_parents(out_dir.resolve().parent)
     try:
-        return _compile_plans(knowledge, result, out_dir, target, force, validate, tried)
+        return _compile_plans(knowledge, result, out_dir, target, force, validate, tried,
+                              {"partition": partition, "account": account})
     except BaseException:
         for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
             try:
@@ -192,9 +197,9 @@ def _make_parents(directory: Path) -> list[Path]:
 
 
 def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, target: str, force: bool,
-                   validate: bool, tried: list[str]) -> CompileResult:
+                   validate: bool, tried: list[str], cluster: dict[str, str | None]) -> CompileResult:
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
-        workflow, files = emit_files(knowledge, result, plan, target, out_dir)
+        workflow, files = emit_files(knowledge, result, plan, target, out_dir, cluster)
         clashes = sorted(rel for rel in files if (out_dir / rel).exists())
         if clashes and not force:
             raise OutputExistsError(

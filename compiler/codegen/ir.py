@@ -96,6 +96,9 @@ class Workflow(Frozen):
     condition_column: str | None
     scripts: tuple[str, ...]  # step scripts copied into scripts/
     has_samples: bool
+    # cluster settings for the SLURM profiles (None: a clearly marked placeholder)
+    slurm_partition: str | None = None
+    slurm_account: str | None = None
 
 
 CHECK_ENV = Software(
@@ -117,7 +120,8 @@ def _rel(path: str, workdir: str | None) -> str:
     return absolute if rel.startswith(".." + os.sep + ".." + os.sep + ".." + os.sep) else rel
 
 
-def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None) -> Workflow:
+def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None,
+               slurm_partition: str | None = None, slurm_account: str | None = None) -> Workflow:
     """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths)."""
     paired = spec.constraints.get("layout") == "paired"
     steps_by_id = {s.id: s for s in plan.steps}
@@ -283,7 +287,8 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         config_inputs=tuple(sorted(config_inputs.values(), key=lambda c: (c.section, c.key))),
         params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),
         samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
-        scripts=tuple(sorted(scripts)), has_samples=has_samples)
+        scripts=tuple(sorted(scripts)), has_samples=has_samples,
+        slurm_partition=slurm_partition, slurm_account=slurm_account)
 
 
 _GENERIC_WORDS = {"enrichment", "analysis", "detection", "calling", "computation"}
