@@ -88,3 +88,11 @@ def test_empty_query(knowledge, query):
 def test_normalize():
     assert normalize("ＤＥＧｓ  of  RNA-seq_data") == "degs of rna seq data"
     assert normalize("差異表達") == "差异表达"
+
+
+def test_chinese_typo_gets_a_did_you_mean(knowledge):
+    from bioplan.request.parse import suggestions
+
+    request = parse_request("帮我做一下差意表达的分析", knowledge)
+    assert not request.operations
+    assert "差异表达" in suggestions(request.unrecognized, knowledge)

@@ -174,6 +174,9 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
     unrecognized = tuple(
         w for w, s, e in _uncovered_words(norm, marked)
         if w not in STOPWORDS and len(w) > 2 and not any(a <= s < b for a, b in recognised_spans)
+    ) + tuple(
+        run.group(0) for run in re.finditer(r"[\u3400-\u9fff]{2,}", norm)
+        if not any(a <= run.start() < b for a, b in recognised_spans)
     )
     return Request(
         query=query,
@@ -190,12 +193,30 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
     )
 
 
+def _cjk_words(text: str) -> list[str]:
+    """Chinese words of an unmatched run, segmented by jieba (loaded only on this error path)."""
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return [w for w in jieba.lcut(text) if len(w) >= 2 and is_cjk(w)]
+
+
 def suggestions(words: tuple[str, ...], knowledge: Knowledge, limit: int = 3) -> list[str]:
     """Nearest recognised terms for words nothing matched ("did you mean ...?")."""
-    aliases = sorted({t.alias for t in build_terms(knowledge) if t.kind in ("operation", "datatype", "tool")})
+    terms = [t for t in build_terms(knowledge) if t.kind in ("operation", "datatype", "tool")]
+    latin = sorted({t.alias for t in terms if not is_cjk(t.alias)})
+    chinese = sorted({t.alias for t in terms if is_cjk(t.alias)})
     out = []
     for w in words:
-        best = process.extractOne(w, aliases, scorer=fuzz.WRatio, score_cutoff=70)
+        if is_cjk(w):
+            for part in _cjk_words(w):
+                best = process.extractOne(part, chinese, scorer=fuzz.ratio, score_cutoff=60)
+                if best:
+                    out.append(best[0])
+            continue
+        best = process.extractOne(w, latin, scorer=fuzz.WRatio, score_cutoff=70)
         if best:
             out.append(best[0])
     return list(dict.fromkeys(out))[:limit]
