@@ -130,7 +130,9 @@ class NextflowGenerator:
         if ref.kind == "config_reference":
             return "reference"
         if ref.kind == "config_input":
-            return "cohort"
+            # a file of reference scope (genome, GTF, gene sets) is a value channel without meta
+            dt = self.knowledge.datatypes.get(port.datatype)
+            return "reference" if dt is not None and dt.scope == "reference" else "cohort"
         if ref.per_sample:
             return "sample" if step.scope == "sample" else "gathered"
         producer = self._producers.get(ref.path)
@@ -274,6 +276,10 @@ class NextflowGenerator:
                     check = next(c for c in steps if c.id == p.port)
                     guarded_by.setdefault(s.id, []).append(check)
         seen_take: set[str] = set()
+        self._take_kinds: dict[str, str] = {}
+
+        def g_has_meta(check: WorkflowStep) -> bool:
+            return self.input_lines(check)[1]
         for s in steps:
             proc = self.prepare(workflow, s)
             includes.append(f"include {{ {proc.name} as {proc.alias} }} from "
@@ -285,11 +291,12 @@ class NextflowGenerator:
                     name = ch.expr if ioports[0].ref.kind != "samplesheet" else "ch_reads"
                     if name not in seen_take:
                         seen_take.add(name)
+                        source_kind = "sample" if ioports[0].ref.kind == "samplesheet" else (
+                            "reference" if kind == "reference" else "cohort")
                         shape = {"sample": "[ val(meta), [ reads ] ]", "cohort": "[ val(meta), path(file) ]",
-                                 "reference": "path(file)"}[("sample" if ioports[0].ref.kind == "samplesheet" else
-                                                             "reference" if ioports[0].ref.kind == "config_reference"
-                                                             else "cohort")]
+                                 "reference": "path(file)"}[source_kind]
                         take.append((name, shape))
+                        self._take_kinds[name] = source_kind
                 args.append((port, kind, ch))
             # gate on precondition checks: wait for their ok, then drop it
             gates = guarded_by.get(s.id, [])
@@ -313,11 +320,15 @@ class NextflowGenerator:
                 expr = ch.expr
                 for g in cohort_gates:
                     if any(p.port == port for p in g.inputs):
+                        # combine() returns a queue channel: .first() keeps a gated file a value
+                        # channel, so every sample of a per-sample consumer still gets it
+                        ok_items = "_ok_meta, _ok" if g_has_meta(g) else "_ok"
                         if kind == "reference":
-                            expr = f"{expr}\n        .combine({g.id.upper()}.out.ok)\n        .map {{ f, _ok -> f }}"
+                            expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
+                                    f"\n        .map {{ f, {ok_items} -> f }}\n        .first()")
                         elif kind == "cohort":
                             expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
-                                    f"\n        .map {{ meta, f, _ok_meta, _ok -> [meta, f] }}")
+                                    f"\n        .map {{ meta, f, {ok_items} -> [meta, f] }}\n        .first()")
                 lines.append(expr)
             joined = ",\n        ".join(line.replace("\n        .", "\n            .") for line in lines)
             calls.append(f"    {proc.alias} (\n        {joined}\n    )")
@@ -370,8 +381,7 @@ class NextflowGenerator:
             if name == "ch_reads":
                 continue
             key = name.removeprefix("ch_")
-            ci = by_key[key]
-            if ci.section == "references":
+            if self._take_kinds.get(name) == "reference":
                 out.append((name, f"channel.value(file(params.{key}, checkIfExists: true))"))
             else:
                 out.append((name, f"channel.value([[id: 'study'], file(params.{key}, checkIfExists: true)])"))
@@ -392,7 +402,12 @@ class NextflowGenerator:
             files[f"{d}/main.nf"] = self.module_source(workflow, s)
             files[f"{d}/meta.yml"] = self.meta_yml(s)
             sw = next(x for x in workflow.software if x.env == s.env)
-            files[f"{d}/environment.yml"] = self.environment_yml(sw.conda)
+            deps = sw.conda
+            tool = self.knowledge.tools.get(s.tool) if s.tool else None
+            if tool is not None and any(x.endswith(".R") for x in tool.scripts) and not any(
+                    "jsonlite" in d for d in deps):
+                deps = (*deps, "conda-forge::r-jsonlite=1.8.9")  # bioplan_run.R reads params.json
+            files[f"{d}/environment.yml"] = self.environment_yml(deps)
         main, wf, _ = self.workflow_files(workflow)
         files["main.nf"] = main
         files["workflows/bioplan.nf"] = wf

@@ -9,6 +9,7 @@ in a case is a load error, not a silently failing case.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from pathlib import Path
 from typing import Literal
@@ -113,6 +114,7 @@ class Expect(_Frozen):
 class Case(_Frozen):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
     request: str
+    # input paths: `{data}/<class>/...`, `{fixtures}/NAME`, wildcards, or `@SET` (a named list of input_sets)
     inputs: tuple[str, ...] = ()
     # files whose datatype is declared instead of sniffed (like --input-type FILE=DATATYPE)
     declared: dict[str, str] = Field(default_factory=dict)
@@ -136,7 +138,23 @@ class CaseFile(_Frozen):
     version: Literal[1] = 1
     description: str | None = None
     fixtures: dict[str, Fixture] = Field(default_factory=dict)
+    # named input lists, used in a case's inputs as `@name`
+    input_sets: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     cases: tuple[Case, ...]
+
+    @model_validator(mode="after")
+    def _expand_sets(self) -> CaseFile:
+        """Replace every `@name` input by the paths of input_sets[name] (unknown names: a load error)."""
+        unknown = [f"case {c.id}: inputs: unknown input set {i!r}" for c in self.cases for i in c.inputs
+                   if i.startswith("@") and i[1:] not in self.input_sets]
+        if unknown:
+            raise ValueError("; ".join(unknown))
+        cases = tuple(
+            c.model_copy(update={"inputs": tuple(p for i in c.inputs
+                                                 for p in (self.input_sets[i[1:]] if i.startswith("@") else (i,)))})
+            for c in self.cases)
+        object.__setattr__(self, "cases", cases)
+        return self
 
     @field_validator("fixtures")
     @classmethod
@@ -199,9 +217,8 @@ def _problems(knowledge: Knowledge, cf: CaseFile) -> list[str]:
         if e.error:
             need(c.id, "error", "error code", e.error)
         for path in (*c.inputs, *c.declared):
-            for name in re.findall(r"\{fixtures\}/([^*?\[]+)", path):
-                if name not in cf.fixtures:
-                    out.append(f"case {c.id}: inputs: {path!r} names no fixture of this file")
+            if path.startswith("{fixtures}/") and not fnmatch.filter(cf.fixtures, path[len("{fixtures}/"):]):
+                out.append(f"case {c.id}: inputs: {path!r} names no fixture of this file")
     return out
 
 

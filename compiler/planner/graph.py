@@ -6,19 +6,26 @@ their `is_a` ancestors, so a trimmed_reads fact also satisfies a raw_reads
 port) or a config action `provide:<datatype>` that stands for a reference the
 user supplies through config.yaml (genome FASTA, GTF, gene set library).
 
-`build_problem` applies the context pruning (assays, organisms, layouts,
-excluded tools, failed data facts) and relevance pruning (only actions that
-can reach a goal and can be reached from the inputs), recording every pruned
-operation with its reason. The same Problem feeds the production search, the
-plain BFS baseline and the PDDL export, so all three solve the same thing.
+`build_problem` reads only the part of the graph that can matter: starting from
+the goals (the target, and the anchors with their inputs) it walks backwards
+through the producers of every needed datatype (the goal cone, from the
+precomputed planning index), applies the context pruning (assays, organisms,
+layouts, excluded tools, failed data facts) to the operations it meets,
+recording each pruned one with its reason, and then keeps the actions that are
+forward-reachable from the inputs and backward-relevant to a goal. Operations
+outside the goal cone can be in no plan, so they are neither examined nor
+reported. The same Problem feeds the production search, the plain BFS baseline
+and the PDDL export, so all three solve the same thing.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.models import Pruned, TaskSpec
+from bioplan.planner.index import PlanningIndex, planning_index
 
 # A reference from config.yaml costs less than an operation but is not free:
 # the plan that needs fewer things from the user wins a tie.
@@ -56,129 +63,258 @@ def ancestors(knowledge: Knowledge, datatype: str) -> list[str]:
 
 
 def closure(knowledge: Knowledge, datatypes) -> frozenset[str]:
+    index = planning_index(knowledge)
     out: set[str] = set()
     for d in datatypes:
-        out.add(d)
-        out.update(ancestors(knowledge, d))
+        out |= index.closure.get(d, frozenset((d,)))
     return frozenset(out)
+
+
+# --------------------------------------------------------------------------- context pruning
+
+
+class _Context:
+    """The spec's context constraints, and the verdict on each operation met so far."""
+
+    def __init__(self, knowledge: Knowledge, spec: TaskSpec, index: PlanningIndex | None = None):
+        self.knowledge = knowledge
+        self.spec = spec
+        self.index = index or planning_index(knowledge)
+        self.assay = spec.constraints.get("assay")
+        self.kinds = [(c, knowledge.constraints[c].kind) for c in spec.constraint_ids if c in knowledge.constraints]
+        self.failed = {c for c, ok in spec.data_facts.items() if ok is False}
+        self.excluded = set(spec.excluded_tools)
+        self.verdicts: dict[str, tuple[str | None, list[Pruned]]] = {}
+
+    def tool_reason(self, tool_id: str) -> str | None:
+        if tool_id in self.excluded:
+            return "excluded by the request"
+        by_kind = self.index.tool_kinds.get(tool_id)
+        if by_kind:
+            for c, kind in self.kinds:
+                if kind in by_kind and c not in by_kind[kind]:
+                    return f"does not support {c} (supports {', '.join(sorted(by_kind[kind]))})"
+        if self.failed:
+            for c in self.knowledge.tools[tool_id].requires:
+                if c in self.failed:
+                    return f"requires {c}, which the inputs fail"
+        return None
+
+    def tools(self, op_id: str) -> tuple[list[Tool], list[Pruned]]:
+        tools, pruned = [], []
+        for tool_id in self.index.ops[op_id].tools if op_id in self.index.ops else ():
+            why = self.tool_reason(tool_id)
+            if why is None:
+                tools.append(self.knowledge.tools[tool_id])
+            else:
+                pruned.append(Pruned(kind="tool", id=tool_id, reason=why))
+        return tools, pruned
+
+    def verdict(self, op_id: str) -> tuple[str | None, list[Pruned]]:
+        hit = self.verdicts.get(op_id)
+        if hit is None:
+            hit = self.verdicts[op_id] = self._verdict(op_id)
+        return hit
+
+    def _verdict(self, op_id: str) -> tuple[str | None, list[Pruned]]:
+        entry = self.index.ops[op_id]
+        if self.assay and entry.assays and self.assay not in entry.assays:
+            return f"applies to {', '.join(entry.assays)}, not to {self.assay}", []
+        for c in entry.requires:
+            if c in self.failed:
+                return f"requires {c}, which the inputs fail", []
+        tools, pruned = self.tools(op_id)
+        if not tools:
+            reasons = "; ".join(f"{p.id}: {p.reason}" for p in pruned) or "no tool in the knowledge base"
+            return f"no usable tool ({reasons})", pruned
+        return None, pruned
 
 
 def tool_fits_context(tool: Tool, knowledge: Knowledge, spec: TaskSpec) -> str | None:
     """None if the tool may be used under the spec's context constraints, else why not."""
-    if tool.id in spec.excluded_tools:
-        return "excluded by the request"
-    by_kind: dict[str, set[str]] = {}
-    for c in tool.supports:
-        by_kind.setdefault(knowledge.constraints[c].kind, set()).add(c)
-    for c in spec.constraint_ids:
-        con = knowledge.constraints.get(c)
-        if con is None or con.kind not in by_kind:
-            continue
-        if c not in by_kind[con.kind]:
-            return f"does not support {c} (supports {', '.join(sorted(by_kind[con.kind]))})"
-    for c in tool.requires:
-        if spec.data_facts.get(c) is False:
-            return f"requires {c}, which the inputs fail"
-    return None
+    return _Context(knowledge, spec).tool_reason(tool.id)
 
 
 def usable_tools(knowledge: Knowledge, spec: TaskSpec, operation: str) -> tuple[list[Tool], list[Pruned]]:
-    tools, pruned = [], []
-    for tool in knowledge.tools_for(operation):
-        why = tool_fits_context(tool, knowledge, spec)
-        if why is None:
-            tools.append(tool)
-        else:
-            pruned.append(Pruned(kind="tool", id=tool.id, reason=why))
-    return tools, pruned
+    return _Context(knowledge, spec).tools(operation)
 
 
 def operation_block_reason(knowledge: Knowledge, spec: TaskSpec, op_id: str) -> tuple[str | None, list[Pruned]]:
-    op = knowledge.operations[op_id]
-    assay = spec.constraints.get("assay")
-    if assay and op.assays and assay not in op.assays:
-        return f"applies to {', '.join(op.assays)}, not to {assay}", []
-    for c in op.requires:
-        if spec.data_facts.get(c) is False:
-            return f"requires {c}, which the inputs fail", []
-    tools, pruned = usable_tools(knowledge, spec, op_id)
-    if not tools:
-        reasons = "; ".join(f"{p.id}: {p.reason}" for p in pruned) or "no tool in the knowledge base"
-        return f"no usable tool ({reasons})", pruned
-    return None, pruned
+    return _Context(knowledge, spec).verdict(op_id)
+
+
+# --------------------------------------------------------------------------- the problem
+
+
+class ProblemBuilder:
+    """Builds the Problems of one spec: the best plan's, and its alternatives' (forbidden
+    operations, extra anchors) without judging the same operation's context twice."""
+
+    def __init__(self, knowledge: Knowledge, spec: TaskSpec):
+        self.knowledge = knowledge
+        self.spec = spec
+        self.context = _Context(knowledge, spec)
+        self.index = self.context.index
+        self.initial = closure(knowledge, spec.input_types)
+
+    def problem(self, forbidden: frozenset[str] = frozenset(), anchors: tuple[str, ...] | None = None) -> Problem:
+        index, context, initial = self.index, self.context, self.initial
+        anchors = tuple(self.spec.required_operations) if anchors is None else tuple(anchors)
+        target = self.spec.target_output.semantic_type
+        examined: list[str] = []  # operations whose context was judged, in the order met
+        cone: set[str] = set()  # unblocked operations that produce a needed fact (forbidden included)
+        config: set[str] = set()  # config datatypes that could supply a needed fact
+        needed: set[str] = set()
+        queue: deque[str] = deque()
+
+        def need(facts) -> None:
+            for f in facts:
+                if f not in needed:
+                    needed.add(f)
+                    queue.append(f)
+
+        def admit(op_id: str) -> None:
+            if op_id in cone or op_id not in index.ops:
+                return
+            if op_id not in context.verdicts:
+                examined.append(op_id)
+            if context.verdict(op_id)[0] is None:
+                cone.add(op_id)
+                need(index.ops[op_id].pre)
+
+        need((target,))
+        for a in anchors:
+            admit(a)
+        while queue:
+            f = queue.popleft()
+            for p in index.producers.get(f, ()):
+                if p.startswith("provide:"):
+                    config.add(p[8:])
+                else:
+                    admit(p)
+        # bioplan never asks the user for a reference their inputs can make
+        # (a Kraken2 database from the given genomes and taxonomy is built, not requested);
+        # decided before alternatives forbid operations, so an alternative plan never swaps
+        # building it for asking for it
+        cone_ops = sorted(cone)
+        derivable = _forward_closure(initial, [(index.ops[o].pre, index.ops[o].add) for o in cone_ops]) \
+            if config else frozenset()
+        actions: dict[str, Action] = {}
+        for op_id in cone_ops:
+            if op_id not in forbidden:
+                e = index.ops[op_id]
+                actions[op_id] = Action(op_id, e.cost, e.pre, e.add, op_id)
+        for dt in sorted(config):
+            if dt not in initial and dt not in derivable:
+                actions[f"provide:{dt}"] = Action(f"provide:{dt}", CONFIG_COST, frozenset(), index.config[dt], None)
+        pruned: list[Pruned] = []
+        blocked: dict[str, str] = {}
+        for op_id in sorted(context.verdicts):
+            why, tool_pruned = context.verdicts[op_id]
+            pruned.extend(tool_pruned)
+            if why is not None:
+                blocked[op_id] = why
+                pruned.append(Pruned(kind="operation", id=op_id, reason=why))
+        problem = Problem(initial, target, anchors, actions, self.spec.max_hops, pruned, blocked)
+        return relevant_only(problem)
 
 
 def build_problem(knowledge: Knowledge, spec: TaskSpec, forbidden: frozenset[str] = frozenset()) -> Problem:
-    initial = closure(knowledge, spec.input_types)
-    actions: dict[str, Action] = {}
-    pruned: list[Pruned] = []
-    blocked: dict[str, str] = {}
-    for op_id, op in knowledge.operations.items():
-        why, tool_pruned = operation_block_reason(knowledge, spec, op_id)
-        pruned.extend(tool_pruned)
-        if why is not None:
-            blocked[op_id] = why
-            pruned.append(Pruned(kind="operation", id=op_id, reason=why))
-            continue
-        pre = frozenset(p.datatype for p in op.inputs.values() if not p.optional)
-        add = closure(knowledge, (p.datatype for p in op.outputs.values()))
-        actions[op_id] = Action(op_id, op.cost, pre, add, op_id)
-    # bioplan never asks the user for a reference their inputs can make
-    # (a Kraken2 database from the given genomes and taxonomy is built, not requested)
-    # (decided before alternatives forbid operations, so an alternative plan never swaps
-    # building it for asking for it)
-    derivable = _forward_closure(initial, actions.values())
-    for op_id in forbidden:
-        actions.pop(op_id, None)
-    for dt in knowledge.datatypes.values():
-        if dt.config_provided and dt.id not in initial and dt.id not in derivable:
-            actions[f"provide:{dt.id}"] = Action(f"provide:{dt.id}", CONFIG_COST, frozenset(), closure(knowledge, [dt.id]), None)
-    problem = Problem(initial, spec.target_output.semantic_type, tuple(spec.required_operations), actions,
-                      spec.max_hops, pruned, blocked)
-    return relevant_only(problem)
+    return ProblemBuilder(knowledge, spec).problem(forbidden)
 
 
-def _forward_closure(initial: frozenset[str], actions) -> set[str]:
+def _forward_closure(initial: frozenset[str], actions) -> frozenset[str]:
+    """Facts reachable from `initial` with (pre, add) actions: queue-based, each action fires once."""
     facts = set(initial)
-    changed = True
-    while changed:
-        changed = False
-        for a in actions:
-            if a.pre <= facts and not a.add <= facts:
-                facts |= a.add
-                changed = True
-    return facts
+    waiting: dict[int, int] = {}
+    by_pre: dict[str, list[int]] = {}
+    queue: deque[str] = deque()
+
+    def fire(add) -> None:
+        for f in add:
+            if f not in facts:
+                facts.add(f)
+                queue.append(f)
+
+    for i, (pre, add) in enumerate(actions):
+        missing = [p for p in pre if p not in facts]
+        if missing:
+            waiting[i] = len(missing)
+            for p in missing:
+                by_pre.setdefault(p, []).append(i)
+    for i, (pre, add) in enumerate(actions):
+        if i not in waiting:
+            fire(add)
+    while queue:
+        f = queue.popleft()
+        for i in by_pre.get(f, ()):
+            waiting[i] -= 1
+            if waiting[i] == 0:
+                fire(actions[i][1])
+    return frozenset(facts)
 
 
 def relevant_only(problem: Problem) -> Problem:
     """Keep actions that are forward-reachable from the inputs and backward-relevant to a goal."""
-    # forward: relaxed reachability (ignore deletes; there are none)
+    actions = problem.actions
+    # forward: relaxed reachability (ignore deletes; there are none), queue-based
     facts = set(problem.initial)
     reachable: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for a in problem.actions.values():
-            if a.id not in reachable and a.pre <= facts:
-                reachable.add(a.id)
-                if not a.add <= facts:
-                    facts |= a.add
-                changed = True
-    # backward: datatypes needed for the target or an anchor's inputs
-    needed: set[str] = {problem.target}
-    relevant: set[str] = set(a for a in problem.anchors if a in reachable)
-    for a in list(relevant):
-        needed |= problem.actions[a].pre
-    changed = True
-    while changed:
-        changed = False
-        for a in problem.actions.values():
-            if a.id in relevant or a.id not in reachable:
-                continue
-            if a.add & needed:
+    waiting: dict[str, int] = {}
+    by_pre: dict[str, list[Action]] = {}
+    queue: deque[str] = deque()
+
+    def fire(a: Action) -> None:
+        reachable.add(a.id)
+        for f in a.add:
+            if f not in facts:
+                facts.add(f)
+                queue.append(f)
+
+    ready = []
+    for a in actions.values():
+        missing = [p for p in a.pre if p not in facts]
+        if missing:
+            waiting[a.id] = len(missing)
+            for p in missing:
+                by_pre.setdefault(p, []).append(a)
+        else:
+            ready.append(a)
+    for a in ready:
+        fire(a)
+    while queue:
+        f = queue.popleft()
+        for a in by_pre.get(f, ()):
+            waiting[a.id] -= 1
+            if waiting[a.id] == 0:
+                fire(a)
+    # backward: datatypes needed for the target or an anchor's inputs, through reachable actions
+    producers: dict[str, list[Action]] = {}
+    for a in actions.values():
+        if a.id in reachable:
+            for f in a.add:
+                producers.setdefault(f, []).append(a)
+    relevant: set[str] = set()
+    needed: set[str] = set()
+    todo: deque[str] = deque()
+
+    def need(fs) -> None:
+        for f in fs:
+            if f not in needed:
+                needed.add(f)
+                todo.append(f)
+
+    need((problem.target,))
+    for a in problem.anchors:
+        if a in reachable and a not in relevant:
+            relevant.add(a)
+            need(actions[a].pre)
+    while todo:
+        f = todo.popleft()
+        for a in producers.get(f, ()):
+            if a.id not in relevant:
                 relevant.add(a.id)
-                needed |= a.pre
-                changed = True
-    kept = {k: v for k, v in problem.actions.items() if k in relevant}
+                need(a.pre)
+    kept = {k: v for k, v in actions.items() if k in relevant}
     return Problem(problem.initial, problem.target, problem.anchors, kept, problem.max_hops, problem.pruned,
                    problem.blocked)

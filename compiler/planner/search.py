@@ -69,64 +69,127 @@ def _relaxed_costs(problem: Problem, facts: frozenset[str], action_costs) -> dic
     return cost
 
 
+class _Compiled:
+    """A Problem over integers: facts and actions indexed, fact sets as bitmasks."""
+
+    def __init__(self, problem: Problem):
+        self.actions = sorted(problem.actions.values(), key=lambda a: a.id)
+        facts = sorted(set(problem.initial).union(*(a.pre | a.add for a in self.actions), [problem.target]))
+        self.fact_ids = {f: i for i, f in enumerate(facts)}
+        fid = self.fact_ids
+        self.pre = [[fid[p] for p in sorted(a.pre)] for a in self.actions]
+        self.pre_mask = [sum(1 << i for i in p) for p in self.pre]
+        self.add = [[fid[p] for p in sorted(a.add)] for a in self.actions]
+        self.add_mask = [sum(1 << i for i in p) for p in self.add]
+        self.cost = [a.cost for a in self.actions]
+        self.consumers: list[list[int]] = [[] for _ in facts]
+        for i, pre in enumerate(self.pre):
+            for p in pre:
+                self.consumers[p].append(i)
+        self.initial = sum(1 << fid[f] for f in problem.initial)
+        self.target = fid[problem.target]
+        self.anchors = list(problem.anchors)
+        index = {a.id: i for i, a in enumerate(self.actions)}
+        self.anchor_action = [index[a] for a in self.anchors]
+        self.anchor_bit = [0] * len(self.actions)
+        for bit, i in enumerate(self.anchor_action):
+            self.anchor_bit[i] |= 1 << bit
+        self.full_mask = (1 << len(self.anchors)) - 1
+
+    def h(self, facts: int, mask: int) -> float:
+        """h_max: the dearest single goal (the target, or an unused anchor with its inputs)."""
+        INF = float("inf")
+        goals: list[tuple[list[int], float]] = [([self.target], 0.0)]
+        for bit, i in enumerate(self.anchor_action):
+            if not mask >> bit & 1:
+                goals.append((self.pre[i], self.cost[i]))
+        open_goals = {f for g, _ in goals for f in g if not facts >> f & 1}
+        cost: dict[int, float] = {}
+        if open_goals:
+            pre_mask, pre, add, acost = self.pre_mask, self.pre, self.add, self.cost
+            missing = ~facts
+            waiting = [(m & missing).bit_count() for m in pre_mask]
+            heap: list[tuple[float, int]] = []
+
+            def fire(i: int, base: float) -> None:
+                value = base + acost[i]
+                for f in add[i]:
+                    if not facts >> f & 1 and value < cost.get(f, INF):
+                        cost[f] = value
+                        heapq.heappush(heap, (value, f))
+
+            for i, w in enumerate(waiting):
+                if w == 0:
+                    fire(i, 0.0)
+            settled: set[int] = set()
+            # generalised Dijkstra (Knuth 1977): an action fires when its preconditions are settled;
+            # it stops once every goal fact has its final cost
+            while heap and open_goals:
+                value, f = heapq.heappop(heap)
+                if f in settled or value > cost[f]:
+                    continue
+                settled.add(f)
+                open_goals.discard(f)
+                for i in self.consumers[f]:
+                    waiting[i] -= 1
+                    if waiting[i] == 0:
+                        fire(i, max((cost.get(p, 0.0) for p in pre[i]), default=0.0))
+            if open_goals:
+                return INF
+        return max(max((cost.get(f, 0.0) for f in g), default=0.0) + e for g, e in goals)
+
+
 def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | None:
     """Minimum-cost plan: target produced and every anchor applied (None if none exists)."""
-    anchors = [a for a in problem.anchors]
-    if any(a not in problem.actions for a in anchors):
+    if any(a not in problem.actions for a in problem.anchors):
         return None
-    anchor_index = {a: i for i, a in enumerate(anchors)}
-    full_mask = (1 << len(anchors)) - 1
-    costs = {a.id: a.cost for a in problem.actions.values()}
+    c = _Compiled(problem)
+    memo: dict[tuple[int, int], float] = {}
 
-    def h(facts: frozenset[str], mask: int) -> float:
-        # every goal is needed on its own: the target, and each unused anchor together
-        # with its inputs; the most expensive one bounds the plan's remaining cost
-        goals = [frozenset([problem.target])]
-        extra = [0.0]
-        for a, i in anchor_index.items():
-            if not mask & (1 << i):
-                goals.append(problem.actions[a].pre)
-                extra.append(costs[a])
-        cost = _relaxed_costs(problem, facts, costs)
-        inf = float("inf")
-        return max(max((cost.get(f, inf) for f in goal), default=0.0) + e for goal, e in zip(goals, extra))
+    def h(facts: int, mask: int) -> float:
+        key = (facts, mask)
+        value = memo.get(key)
+        if value is None:
+            value = memo[key] = c.h(facts, mask)
+        return value
 
-    start = (problem.initial, 0)
+    INF = float("inf")
+    h0 = h(c.initial, 0)
+    if h0 == INF:
+        return None
     counter = itertools.count()
-    h0 = h(*start)
-    if h0 == float("inf"):
-        return None
     # heap entries: (f, g, tiebreak, facts, mask, path)
-    heap = [(h0, 0.0, next(counter), problem.initial, 0, ())]
-    best_g: dict[tuple[frozenset[str], int], float] = {start: 0.0}
-    ordered = sorted(problem.actions.values(), key=lambda a: a.id)
+    heap = [(h0, 0.0, next(counter), c.initial, 0, ())]
+    best_g: dict[tuple[int, int], float] = {(c.initial, 0): 0.0}
+    pre_mask, add_mask, cost, anchor_bit = c.pre_mask, c.add_mask, c.cost, c.anchor_bit
+    target_bit = 1 << c.target
+    n = len(c.actions)
     expansions = 0
     while heap:
         f, g, _, facts, mask, path = heapq.heappop(heap)
-        if g > best_g.get((facts, mask), float("inf")):
+        if g > best_g.get((facts, mask), INF):
             continue
-        if problem.target in facts and mask == full_mask:
-            return RawPlan(path, round(g, 6))
+        if facts & target_bit and mask == c.full_mask:
+            return RawPlan(tuple(c.actions[i].id for i in path), round(g, 6))
         expansions += 1
         if expansions > max_expansions:
             return None
-        used = set(path)
-        for a in ordered:
-            if a.id in used or not a.pre <= facts:
+        for i in range(n):
+            if pre_mask[i] & ~facts:
                 continue
-            new_mask = mask | (1 << anchor_index[a.id]) if a.id in anchor_index else mask
-            new_facts = facts | a.add
+            new_facts = facts | add_mask[i]
+            new_mask = mask | anchor_bit[i]
             if new_facts == facts and new_mask == mask:
-                continue  # adds nothing: never part of a minimal plan
-            ng = g + a.cost
+                continue  # adds nothing (also: already applied): never part of a minimal plan
+            ng = g + cost[i]
             key = (new_facts, new_mask)
-            if ng >= best_g.get(key, float("inf")) - 1e-9:
+            if ng >= best_g.get(key, INF) - 1e-9:
                 continue
             hv = h(new_facts, new_mask)
-            if hv == float("inf"):
+            if hv == INF:
                 continue
             best_g[key] = ng
-            heapq.heappush(heap, (ng + hv, ng, next(counter), new_facts, new_mask, path + (a.id,)))
+            heapq.heappush(heap, (ng + hv, ng, next(counter), new_facts, new_mask, path + (i,)))
     return None
 
 

@@ -43,11 +43,19 @@ def _language(text: str) -> str:
     return "en"
 
 
-def _select(candidates: list[Match]) -> list[Match]:
+def _priority(m: Match, knowledge: Knowledge) -> float:
+    # "raw counts" names the data far more often than the requires_raw_integer_counts
+    # constraint: data constraints yield to datatypes on the same words
+    if m.kind == "constraint" and knowledge.constraints[m.id].kind == "data":
+        return _KIND_PRIORITY["datatype"] + 0.5
+    return _KIND_PRIORITY[m.kind]
+
+
+def _select(candidates: list[Match], knowledge: Knowledge) -> list[Match]:
     """Non-overlapping matches, longest first; ties by kind priority then id."""
     chosen: list[Match] = []
     taken: list[tuple[int, int]] = []
-    for m in sorted(candidates, key=lambda m: (-(m.end - m.start), _KIND_PRIORITY[m.kind], m.id, m.start)):
+    for m in sorted(candidates, key=lambda m: (-(m.end - m.start), _priority(m, knowledge), m.id, m.start)):
         if any(m.start < e and s < m.end for s, e in taken):
             continue
         same = sorted({c.id for c in candidates
@@ -144,8 +152,8 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
         )
     norm = normalize(query)
     phrase_hits, phrase_target, phrase_constraints = _phrase_matches(norm, knowledge)
-    exact = _select(_exact_matches(norm, knowledge))
-    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge))
+    exact = _select(_exact_matches(norm, knowledge), knowledge)
+    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
     matches = sorted(exact + fuzzy, key=lambda m: (m.start, m.end))
     exclude_markers = [normalize(m) for m in list(knowledge.lexicon.exclude_markers.en) + list(knowledge.lexicon.exclude_markers.zh)]
     marked = []

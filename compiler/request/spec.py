@@ -198,9 +198,11 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         derived = {p.datatype for a in anchors for p in knowledge.operations[a].outputs.values()}
         sources = [d for d in mentioned if d != target and d not in derived
                    and not any(_is_subtype(knowledge, x, d) for x in derived)]
-        input_types = list(dict.fromkeys(sources))
-        if anchors and not input_types:
-            input_types = _entry_inputs(knowledge, anchors)
+        # plus what the first requested operations need that the mentioned data cannot give
+        # ("PCA of my raw counts" also needs the sample sheet)
+        needed = [d for d in _entry_inputs(knowledge, anchors)
+                  if not any(_is_downstream(knowledge, src, d) or _is_subtype(knowledge, src, d) for src in sources)]
+        input_types = list(dict.fromkeys(sources + needed))
     if target is None:
         hints = []
         near = suggestions(request.unrecognized, knowledge)

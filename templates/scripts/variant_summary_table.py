@@ -7,7 +7,9 @@ Output: table - TSV with columns summary, category, count. Every count is a numb
   total        variants     all records
   type         snv / indel / mnv / mixed / other   from REF and ALT lengths
   consequence  <term>       records with at least one annotation of that consequence
-                            (terms split on "&"; "none" = record without annotation)
+                            (terms split on "&"; "none" = record without annotation, except
+                            with bcftools csq, which annotates only variants in transcripts:
+                            there a record without INFO/BCSQ is "intergenic")
   impact       HIGH / MODERATE / LOW / MODIFIER    records with that impact (ANN, CSQ only)
   gene         <gene>       records with at least one non-intergenic annotation of the gene
   sample       <sample>     records where the sample's GT carries a non-reference allele
@@ -142,6 +144,8 @@ def main():
                         impacts.add(impact)
                     if gene:
                         genes.add(gene)
+            if not terms and field == "BCSQ" and not info.get(field):
+                terms = {"intergenic"}  # bcftools csq leaves variants outside every transcript bare
             for t in terms or {"none"}:
                 counts["consequence"][t] += 1
             for i in impacts:

@@ -31,7 +31,11 @@ if (!is.na(params_file)) {
 setClass("Snakemake", representation(input = "list", output = "list", params = "list", log = "list",
                                      threads = "numeric", rule = "character", wildcards = "list",
                                      config = "list"))
-snakemake <- new("Snakemake", input = collect("--input"), output = collect("--output"), params = params,
+inputs <- collect("--input")
+listed <- collect("--list-input")
+for (name in names(listed)) inputs[[name]] <- as.list(listed[[name]])
+for (name in names(collect("--list-param"))) params[[name]] <- collect("--list-param")[[name]]
+snakemake <- new("Snakemake", input = inputs, output = collect("--output"), params = params,
                  log = list(single("--log", "step.log")), threads = as.numeric(single("--threads", "1")),
                  rule = single("--rule", "step"), wildcards = list(), config = list())
 if (!grepl("^/", script)) {
