@@ -148,7 +148,13 @@ def operation_block_reason(knowledge: Knowledge, spec: TaskSpec, op_id: str) -> 
 
 class ProblemBuilder:
     """Builds the Problems of one spec: the best plan's, and its alternatives' (forbidden
-    operations, extra anchors) without judging the same operation's context twice."""
+    operations, extra anchors), judging each operation's context once.
+
+    Only the region of the graph the inputs can reach is read: a queue-based forward pass
+    from the input datatypes over the consumer index, with every config-provided reference
+    counted as available (an over-approximation: whether a reference is supplied or built
+    only changes the cost). Relevance pruning inside that region then gives exactly the
+    Problem a pass over the whole graph would give (same actions, same order)."""
 
     def __init__(self, knowledge: Knowledge, spec: TaskSpec):
         self.knowledge = knowledge
@@ -156,66 +162,104 @@ class ProblemBuilder:
         self.context = _Context(knowledge, spec)
         self.index = self.context.index
         self.initial = closure(knowledge, spec.input_types)
+        self.examined: list[str] = []  # operations whose context was judged
+        self.region = self._forward_region()
+        self._config_actions: dict[str, Action] | None = None
 
-    def problem(self, forbidden: frozenset[str] = frozenset(), anchors: tuple[str, ...] | None = None) -> Problem:
-        index, context, initial = self.index, self.context, self.initial
-        anchors = tuple(self.spec.required_operations) if anchors is None else tuple(anchors)
-        target = self.spec.target_output.semantic_type
-        examined: list[str] = []  # operations whose context was judged, in the order met
-        cone: set[str] = set()  # unblocked operations that produce a needed fact (forbidden included)
-        config: set[str] = set()  # config datatypes that could supply a needed fact
-        needed: set[str] = set()
-        queue: deque[str] = deque()
+    def _judge(self, op_id: str) -> bool:
+        if op_id not in self.context.verdicts:
+            self.examined.append(op_id)
+        return self.context.verdict(op_id)[0] is None
 
-        def need(facts) -> None:
-            for f in facts:
-                if f not in needed:
-                    needed.add(f)
-                    queue.append(f)
+    def _forward_region(self) -> list[str]:
+        """Unblocked operations reachable from the inputs when every reference is available."""
+        index = self.index
+        config_facts = index.config_facts
+        done: set[str] = set()  # facts whose consumers were notified
+        seen: set[str] = set(self.initial)
+        queue: deque[str] = deque(f for f in sorted(self.initial) if f not in config_facts)
+        waiting: dict[str, int] = {}
+        region: list[str] = []
 
-        def admit(op_id: str) -> None:
-            if op_id in cone or op_id not in index.ops:
+        def fire(op_id: str) -> None:
+            if not self._judge(op_id):
                 return
-            if op_id not in context.verdicts:
-                examined.append(op_id)
-            if context.verdict(op_id)[0] is None:
-                cone.add(op_id)
-                need(index.ops[op_id].pre)
+            region.append(op_id)
+            for f in index.ops[op_id].add:
+                if f not in seen:
+                    seen.add(f)
+                    if f not in config_facts:
+                        queue.append(f)
 
-        need((target,))
-        for a in anchors:
-            admit(a)
+        for op_id in index.config_only_ops:
+            waiting[op_id] = 0
+            fire(op_id)
         while queue:
             f = queue.popleft()
-            for p in index.producers.get(f, ()):
-                if p.startswith("provide:"):
-                    config.add(p[8:])
+            done.add(f)
+            for op_id in index.consumers.get(f, ()):
+                w = waiting.get(op_id)
+                if w is None:
+                    w = sum(1 for p in index.ops[op_id].pre if p not in done and p not in config_facts)
                 else:
-                    admit(p)
-        # bioplan never asks the user for a reference their inputs can make
-        # (a Kraken2 database from the given genomes and taxonomy is built, not requested);
-        # decided before alternatives forbid operations, so an alternative plan never swaps
-        # building it for asking for it
-        cone_ops = sorted(cone)
-        derivable = _forward_closure(initial, [(index.ops[o].pre, index.ops[o].add) for o in cone_ops]) \
-            if config else frozenset()
+                    w -= 1
+                waiting[op_id] = w
+                if w == 0:
+                    fire(op_id)
+        return region
+
+    def _derivable(self) -> frozenset[str]:
+        """Facts the inputs make without any reference from config (forward closure)."""
+        index = self.index
+        return _forward_closure(self.initial, [(index.ops[o].pre, index.ops[o].add) for o in self.region])
+
+    def config_actions(self) -> dict[str, Action]:
+        """`provide:<dt>` for the references the region needs that the inputs can neither give
+        nor make (a Kraken2 database buildable from the given genomes is built, not requested);
+        decided before alternatives forbid operations, so an alternative plan never swaps
+        building it for asking for it."""
+        if self._config_actions is None:
+            index = self.index
+            wanted: set[str] = set()
+            facts = {self.spec.target_output.semantic_type}
+            for op_id in self.region:
+                facts |= index.ops[op_id].pre
+            for a in self.spec.required_operations:
+                if a in index.ops:
+                    facts |= index.ops[a].pre
+            for f in facts:
+                for p in index.producers.get(f, ()):
+                    if p.startswith("provide:"):
+                        wanted.add(p[8:])
+            wanted -= self.initial
+            derivable = self._derivable() if wanted else frozenset()
+            self._config_actions = {
+                f"provide:{dt}": Action(f"provide:{dt}", CONFIG_COST, frozenset(), index.config[dt], None)
+                for dt in sorted(wanted) if dt not in derivable}
+        return self._config_actions
+
+    def problem(self, forbidden: frozenset[str] = frozenset(), anchors: tuple[str, ...] | None = None) -> Problem:
+        index = self.index
+        anchors = tuple(self.spec.required_operations) if anchors is None else tuple(anchors)
+        for a in anchors:  # a refused anchor is explained by its verdict
+            if a in index.ops:
+                self._judge(a)
         actions: dict[str, Action] = {}
-        for op_id in cone_ops:
+        for op_id in sorted(self.region):
             if op_id not in forbidden:
                 e = index.ops[op_id]
                 actions[op_id] = Action(op_id, e.cost, e.pre, e.add, op_id)
-        for dt in sorted(config):
-            if dt not in initial and dt not in derivable:
-                actions[f"provide:{dt}"] = Action(f"provide:{dt}", CONFIG_COST, frozenset(), index.config[dt], None)
+        actions.update(self.config_actions())
         pruned: list[Pruned] = []
         blocked: dict[str, str] = {}
-        for op_id in sorted(context.verdicts):
-            why, tool_pruned = context.verdicts[op_id]
+        for op_id in sorted(self.context.verdicts):
+            why, tool_pruned = self.context.verdicts[op_id]
             pruned.extend(tool_pruned)
             if why is not None:
                 blocked[op_id] = why
                 pruned.append(Pruned(kind="operation", id=op_id, reason=why))
-        problem = Problem(initial, target, anchors, actions, self.spec.max_hops, pruned, blocked)
+        problem = Problem(self.initial, self.spec.target_output.semantic_type, anchors, actions,
+                          self.spec.max_hops, pruned, blocked)
         return relevant_only(problem)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bioplan.knowledge.models import Knowledge
 
-INDEX_FORMAT = 1  # bump when the index layout changes (old cache files are then ignored)
+INDEX_FORMAT = 2  # bump when the index layout changes (old cache files are then ignored)
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,9 @@ class PlanningIndex:
     closure: dict[str, frozenset[str]]  # datatype -> itself and its is_a ancestors
     config: dict[str, frozenset[str]]  # config-provided datatype -> its closure
     producers: dict[str, tuple[str, ...]]  # fact -> operations and provide:<dt> actions adding it
+    consumers: dict[str, tuple[str, ...]]  # fact -> operations that require it
+    config_facts: frozenset[str]  # facts some config-provided datatype supplies
+    config_only_ops: tuple[str, ...]  # operations whose required inputs are all config facts
     tool_kinds: dict[str, dict[str, frozenset[str]]]  # tool -> constraint kind -> supported ids
     motifs: dict[str, tuple[str, ...]]  # motif -> its operations
 
@@ -88,6 +91,11 @@ def build_index(knowledge: Knowledge) -> PlanningIndex:
             config[dt.id] = closures[dt.id]
             for f in closures[dt.id]:
                 producers.setdefault(f, []).append(f"provide:{dt.id}")
+    consumers: dict[str, list[str]] = {}
+    for op_id, e in ops.items():
+        for f in e.pre:
+            consumers.setdefault(f, []).append(op_id)
+    config_facts = frozenset().union(*config.values()) if config else frozenset()
     kind_of = {c.id: c.kind for c in knowledge.constraints.values()}
     tool_kinds: dict[str, dict[str, frozenset[str]]] = {}
     for t in knowledge.tools.values():
@@ -102,6 +110,9 @@ def build_index(knowledge: Knowledge) -> PlanningIndex:
         closure=closures,
         config=config,
         producers={f: tuple(v) for f, v in producers.items()},
+        consumers={f: tuple(v) for f, v in consumers.items()},
+        config_facts=config_facts,
+        config_only_ops=tuple(o for o, e in ops.items() if e.pre <= config_facts),
         tool_kinds=tool_kinds,
         motifs={m.id: tuple(m.operations) for m in knowledge.motifs.values()},
     )

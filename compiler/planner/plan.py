@@ -15,7 +15,7 @@ from __future__ import annotations
 from bioplan.errors import ConstraintViolationError, UnsatisfiableError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
-from bioplan.planner.graph import Problem, ancestors, build_problem, closure, usable_tools
+from bioplan.planner.graph import Problem, ProblemBuilder, _Context, ancestors, closure, usable_tools
 from bioplan.planner.search import RawPlan, astar_plan
 
 W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
@@ -196,7 +196,8 @@ def _with_anchors(spec: TaskSpec, extra: list[str]) -> TaskSpec:
 
 
 def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanResult:
-    problem = build_problem(knowledge, spec)
+    builder = ProblemBuilder(knowledge, spec)  # the region and context verdicts, shared by all variants
+    problem = builder.problem()
     raw = astar_plan(problem)
     if raw is None:
         raise explain_failure(knowledge, spec, problem)
@@ -224,8 +225,7 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
     for step in best.steps:
         if step.operation in spec.required_operations:
             continue
-        alt_problem = build_problem(knowledge, spec, forbidden=frozenset([step.operation]))
-        add(astar_plan(alt_problem))
+        add(astar_plan(builder.problem(forbidden=frozenset([step.operation]))))
     # motif variants: the motif's applicable operations as extra anchors
     ops = {s.operation for s in best.steps}
     for motif in sorted(knowledge.motifs.values(), key=lambda m: m.id):
@@ -234,7 +234,7 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
         extra = [o for o in motif.operations if o in problem.actions and o not in ops]
         if not extra:
             continue
-        add(astar_plan(build_problem(knowledge, _with_anchors(spec, extra))))
+        add(astar_plan(builder.problem(anchors=_with_anchors(spec, extra).required_operations)))
     ranked = rank_plans(knowledge, spec, list(found.values()))[:top_k]
     unique_pruned = list(dict.fromkeys(pruned))
     return PlanResult(spec=spec, anchors=tuple(spec.required_operations), plans=tuple(ranked),
@@ -261,14 +261,17 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
             if pre <= facts and not add <= facts:
                 facts |= add
                 changed = True
+    # the search judged only the operations the inputs reach; a refusal names every blocked one
+    context = _Context(knowledge, spec)
+    blocked = {op: why for op in knowledge.operations if (why := context.verdict(op)[0]) is not None}
     hints: list[str] = []
-    details: dict = {"blocked_operations": dict(sorted(problem.blocked.items()))}
+    details: dict = {"blocked_operations": dict(sorted(blocked.items()))}
     have = ", ".join(spec.input_types) or "no input files"
 
     # 1. an anchor the context or the data ruled out
     for anchor in spec.required_operations:
-        if anchor in problem.blocked:
-            reason = problem.blocked[anchor]
+        if anchor in blocked:
+            reason = blocked[anchor]
             cls = ConstraintViolationError if ("requires" in reason or "not to" in reason or "support" in reason) else UnsatisfiableError
             hints.append(_unblock_hint(knowledge, spec, anchor, reason))
             return cls(f"operation {anchor!r} cannot run: it {reason}", hints, details)
@@ -279,11 +282,11 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
     ]
     missing = [g for g in dict.fromkeys(goals) if g not in facts]
     if missing:
-        leaves = _direct_missing(knowledge, facts, missing[0], problem.blocked)
-        deeper = {leaf: [d for d in _missing_leaves(knowledge, facts, leaf, problem.blocked) if d not in leaves]
+        leaves = _direct_missing(knowledge, facts, missing[0], blocked)
+        deeper = {leaf: [d for d in _missing_leaves(knowledge, facts, leaf, blocked) if d not in leaves]
                   for leaf in leaves}
         # operations that would have made the missing datatype but the context ruled out
-        blocked_on_path = sorted(op for op in _producers(knowledge, missing[0]) if op in problem.blocked)
+        blocked_on_path = sorted(op for op in _producers(knowledge, missing[0]) if op in blocked)
         for leaf in leaves[:4]:
             dt = knowledge.datatypes.get(leaf)
             formats = f" ({', '.join(dt.formats)})" if dt and dt.formats else ""
@@ -292,7 +295,7 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
             if sources:
                 hints.append(f"or add {' + '.join(repr(d) for d in sources)}, from which bioplan derives {leaf!r}")
         for op in blocked_on_path[:3]:
-            hints.append(_unblock_hint(knowledge, spec, op, problem.blocked[op]))
+            hints.append(_unblock_hint(knowledge, spec, op, blocked[op]))
         if not hints:
             hints.append("state what you start from (the input files) and what you want at the end")
         details.update({"missing_datatype": missing[0], "missing_inputs": leaves, "available": sorted(facts)})
@@ -300,7 +303,7 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
         if blocked_on_path and not leaves:
             op = blocked_on_path[0]
             return ConstraintViolationError(
-                f"no plan produces {missing[0]!r} ({needed_by}): operation {op!r} {problem.blocked[op]}", hints, details)
+                f"no plan produces {missing[0]!r} ({needed_by}): operation {op!r} {blocked[op]}", hints, details)
         return UnsatisfiableError(
             f"no plan produces {missing[0]!r} ({needed_by}) from {have}; "
             f"nothing derives it without {', '.join(repr(x) for x in leaves) or 'a missing input'}", hints, details)
@@ -314,10 +317,9 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
 
 def _all_unblocked_actions(knowledge: Knowledge, spec: TaskSpec):
     problem_actions = []
-    from bioplan.planner.graph import operation_block_reason
-
+    context = _Context(knowledge, spec)
     for op_id, op in knowledge.operations.items():
-        why, _ = operation_block_reason(knowledge, spec, op_id)
+        why, _ = context.verdict(op_id)
         if why is None:
             problem_actions.append((frozenset(p.datatype for p in op.inputs.values() if not p.optional),
                                     closure(knowledge, (p.datatype for p in op.outputs.values()))))

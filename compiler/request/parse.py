@@ -62,6 +62,12 @@ def _select(candidates: list[Match], knowledge: Knowledge) -> list[Match]:
                        if (c.start, c.end, c.kind) == (m.start, m.end, m.kind) and c.id != m.id})
         chosen.append(m.model_copy(update={"alternatives": tuple(same)}) if same else m)
         taken.append((m.start, m.end))
+        if m.kind == "operation":
+            # words that name both an operation and a tool of it ("enrichKEGG") say both:
+            # do the operation, with that tool
+            chosen += [c for c in candidates if (c.start, c.end) == (m.start, m.end) and c.kind == "tool"
+                       and knowledge.tools[c.id].implements == m.id
+                       and not any(x.id == c.id and x.kind == "tool" for x in chosen)]
     return sorted(chosen, key=lambda m: (m.start, m.end))
 
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Install the real tools that the examples' workflows run (tests/e2e), idempotently.
+#
+#   bash scripts/install-tools.sh                    # Debian packages only
+#   bash scripts/install-tools.sh .venv/bin/python   # and the Python tools into that environment
+#
+# Debian packages: skipped entirely (no apt-get at all) when every one is installed already, so a
+# second run takes well under a second. Python tools: the pinned `tools` extra of pyproject.toml
+# (pydeseq2, gseapy, scanpy, igraph, leidenalg, ...), installed with pip into the given Python.
+# Emitted workflows keep their per-rule conda envs and containers for users; the tests run the
+# tools from PATH. Not packaged in Debian and therefore not used by the examples: ALDEx2,
+# clusterProfiler, fgsea, Bracken, MACS3, VEP (their knowledge entries stay for users' clusters).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# One package per tool the five examples' plans bind (and the aligners/quantifiers the knowledge
+# base ranks next, so a request that prefers them runs too).
+PACKAGES=(
+    samtools bcftools tabix         # BAM/VCF handling, bcftools filter/csq, bgzip
+    fastqc fastp                    # read QC, trimming
+    rna-star hisat2 subread         # STAR / HISAT2 alignment, featureCounts
+    salmon                          # transcript quantification
+    bowtie2 kraken2                 # host removal, taxonomic classification (kraken2-build)
+    snpeff                          # variant annotation from a custom database
+    r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = installed ] || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-tools: all ${#PACKAGES[@]} Debian packages present"
+else
+    echo "install-tools: installing ${missing[*]}"
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "install-tools: need root (or sudo) for apt-get" >&2; exit 1; }
+        sudo=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The binaries the workflows call, so a package that installs them elsewhere is caught here.
+for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon \
+           bowtie2 bowtie2-build kraken2 kraken2-build snpEff Rscript; do
+    command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
+done
+Rscript -e 'suppressPackageStartupMessages(library(DESeq2))' >/dev/null 2>&1 \
+    || { echo "install-tools: the R package DESeq2 does not load" >&2; exit 1; }
+
+if [ $# -ge 1 ]; then
+    python=$1
+    if "$python" - <<'EOF' 2>/dev/null
+import importlib.metadata as md, re, sys, tomllib
+pins = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["tools"]
+for pin in pins:
+    name, version = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", pin).groups()
+    if md.version(name) != version:
+        sys.exit(1)
+EOF
+    then
+        echo "install-tools: Python tools present in $python"
+    else
+        echo "install-tools: installing the Python tools (the pinned .[tools] extra) into $python"
+        # the extra's pins themselves: installs the tools without reinstalling bioplan
+        mapfile -t pins < <("$python" -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["tools"]))')
+        "$python" -m pip install --quiet "${pins[@]}"
+    fi
+fi
