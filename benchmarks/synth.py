@@ -157,6 +157,7 @@ def real_stats(knowledge: Knowledge) -> RealStats:
                 extra += 1
                 extra_src += producers[d] == 0
     kinds = Counter(c.kind for c in knowledge.constraints.values())
+    n_tools = Counter(t.implements for t in knowledge.tools.values())
     stats = RealStats(
         n_datatypes=len(knowledge.datatypes),
         n_operations=len(ops),
@@ -169,7 +170,7 @@ def real_stats(knowledge: Knowledge) -> RealStats:
         costs=[o.cost for o in ops],
         assays_per_op=[len(o.assays) for o in ops],
         requires_per_op=[len(o.requires) for o in ops],
-        tools_per_op=[len(knowledge.tools_for(o.id)) for o in ops],
+        tools_per_op=[n_tools[o.id] for o in ops],
         supports_per_tool=[len(t.supports) for t in knowledge.tools.values()],
         consumers_per_datatype=[consumers[d] for d in knowledge.datatypes],
         producers_per_datatype=[producers[d] for d in knowledge.datatypes],

@@ -42,7 +42,7 @@ else
     fi
     export DEBIAN_FRONTEND=noninteractive
     "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
-    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}"
 fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
@@ -50,8 +50,9 @@ for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build f
            bowtie2 bowtie2-build kraken2 kraken2-build snpEff Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
-Rscript -e 'suppressPackageStartupMessages(library(DESeq2))' >/dev/null 2>&1 \
-    || { echo "install-tools: the R package DESeq2 does not load" >&2; exit 1; }
+# (found, not loaded: loading DESeq2 takes ~10 s)
+Rscript -e 'quit(status = !nzchar(system.file(package = "DESeq2")))' >/dev/null 2>&1 \
+    || { echo "install-tools: the R package DESeq2 is not installed" >&2; exit 1; }
 
 if [ $# -ge 1 ]; then
     python=$1

@@ -9,6 +9,7 @@ wildcards is passed as written even when it does not exist (a case may test a mi
 from __future__ import annotations
 
 import base64
+import fnmatch
 import glob
 import gzip
 import importlib.util
@@ -33,12 +34,20 @@ def generator_path() -> Path | None:
     return None
 
 
+def used_fixtures(cases: Iterable[Case], fixtures: dict[str, Fixture]) -> dict[str, Fixture]:
+    """The fixtures some of these cases name (directly or through a wildcard)."""
+    patterns = [s[len("{fixtures}/"):] for c in cases for s in (*c.inputs, *c.declared) if s.startswith("{fixtures}/")]
+    return {name: f for name, f in fixtures.items() if any(fnmatch.fnmatchcase(name, p) for p in patterns)}
+
+
 def needed_classes(cases: Iterable[Case], fixtures: dict[str, Fixture]) -> list[str]:
+    """The example data classes these cases read, directly or through the fixtures they use."""
+    cases = list(cases)
     names: set[str] = set()
     for c in cases:
         for s in (*c.inputs, *c.declared):
             names.update(_CLASS_REF.findall(s))
-    for f in fixtures.values():
+    for f in used_fixtures(cases, fixtures).values():
         if f.from_:
             names.update(_CLASS_REF.findall(f.from_))
     return sorted(names)
@@ -90,8 +99,10 @@ def _fixture_bytes(name: str, f: Fixture, data_dir: Path) -> bytes:
     return data[: f.head_bytes] if f.head_bytes is not None else data
 
 
-def write_fixtures(cf: CaseFile, fixtures_dir: Path, data_dir: Path) -> None:
-    for name, f in sorted(cf.fixtures.items()):
+def write_fixtures(cf: CaseFile, fixtures_dir: Path, data_dir: Path, cases: Iterable[Case] | None = None) -> None:
+    """Write the fixtures (those `cases` use, when given) into `fixtures_dir`."""
+    chosen = cf.fixtures if cases is None else used_fixtures(cases, cf.fixtures)
+    for name, f in sorted(chosen.items()):
         path = fixtures_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(_fixture_bytes(name, f, data_dir))

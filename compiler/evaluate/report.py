@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,17 @@ def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3f}" if v <= 1.0 else f"{v:.1f}"
     return str(v)
+
+
+def _headline(message: str, limit: int = 240) -> str:
+    """The first line of a long error, and the first line naming an error or exception with the next one."""
+    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
+    out = lines[:1]
+    for i, ln in enumerate(lines[1:], 1):
+        if re.search(r"(Error|Exception)\b", ln) and not ln.startswith("File "):
+            out += lines[i:i + 2]
+            break
+    return " | ".join(out)[:limit]
 
 
 def text_report(rep: EvalReport) -> str:
@@ -59,7 +71,7 @@ def text_report(rep: EvalReport) -> str:
         bad = [c for c in rep.cases if c.compile is not None and not c.compile["ok"]]
         if bad:
             lines += ["", f"compile / snakemake -n failures ({len(bad)}):"]
-            lines += [f"  {c.id}: {c.compile.get('problem', 'failed')[:300]}" for c in bad]
+            lines += [f"  {c.id}: {_headline(c.compile.get('problem', 'failed'))}" for c in bad]
     lines += ["", f"{'metric':<30} value"]
     m = rep.metrics
     for key, value in m.items():

@@ -227,7 +227,7 @@ def _compile_one(case: Case, inputs: list[str], declared: dict[str, str], knowle
         res = compile_request(case.request, inputs, str(workdir / "Snakefile"), validate=True, top_k=top_k,
                               knowledge=knowledge, declared=declared)
     except BioplanError as exc:
-        out["problem"] = f"{exc.code}: {exc.message[-1500:]}"
+        out["problem"] = f"{exc.code}: {exc.message}"
     except Exception as exc:  # noqa: BLE001
         out["problem"] = "crash: " + "".join(traceback.format_exception_only(type(exc), exc)).strip()
     else:
@@ -337,7 +337,7 @@ def run_eval(cases_file: str | Path | None = None, *, compile: bool = False, top
         failed_classes = ensure_data(data, needed_classes(cases, cf.fixtures))
         fixtures_dir = scratch / "fixtures"
         fixtures_dir.mkdir()
-        write_fixtures(cf, fixtures_dir, data)
+        write_fixtures(cf, fixtures_dir, data, cases)
 
         from bioplan.compile import plan_request
 

@@ -29,8 +29,11 @@ def _candidates(knowledge: Knowledge, spec: TaskSpec, step: PlanStep) -> list[To
         # a tool that reads an optional input the user gave (an id mapping table) honours it
         return any(port in t.inputs and p.optional and p.datatype in supplied for port, p in op.inputs.items())
 
-    return sorted(tools, key=lambda t: (t.id not in preferred, not uses_supplied_optional(t),
-                                        not t.runnable_offline, -t.quality, t.id))
+    # a tool the user asked for is a requirement, not a tie-breaker: the binder backtracks
+    # upstream choices (the indexer) until the requested aligner fits
+    if any(t.id in preferred for t in tools):
+        tools = [t for t in tools if t.id in preferred]
+    return sorted(tools, key=lambda t: (not uses_supplied_optional(t), not t.runnable_offline, -t.quality, t.id))
 
 
 def _compressed_variant(have: set[str], accepts: set[str]) -> bool:

@@ -238,7 +238,10 @@ class ProblemBuilder:
                 for dt in sorted(wanted) if dt not in derivable}
         return self._config_actions
 
-    def problem(self, forbidden: frozenset[str] = frozenset(), anchors: tuple[str, ...] | None = None) -> Problem:
+    def problem(self, forbidden: frozenset[str] = frozenset(), anchors: tuple[str, ...] | None = None,
+                relevant: bool = True) -> Problem:
+        """The Problem (relevance-pruned unless `relevant` is False: then every action of the
+        forward region, as the PDDL oracle may check the pruning too)."""
         index = self.index
         anchors = tuple(self.spec.required_operations) if anchors is None else tuple(anchors)
         for a in anchors:  # a refused anchor is explained by its verdict
@@ -260,7 +263,7 @@ class ProblemBuilder:
                 pruned.append(Pruned(kind="operation", id=op_id, reason=why))
         problem = Problem(self.initial, self.spec.target_output.semantic_type, anchors, actions,
                           self.spec.max_hops, pruned, blocked)
-        return relevant_only(problem)
+        return relevant_only(problem) if relevant else problem
 
 
 def build_problem(knowledge: Knowledge, spec: TaskSpec, forbidden: frozenset[str] = frozenset()) -> Problem:

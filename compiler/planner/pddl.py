@@ -91,19 +91,20 @@ def _gcd(a: int, b: int) -> int:
 
 def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec | None = None,
             name: str = "bioplan-request") -> PddlExport:
-    names = _Names()
+    names = _Names()  # one namespace: unified-planning wants every name distinct
     # reserved words of the domain itself
-    for reserved in ("have", "used", "holds", "datatype", "operation", "constraint", "total-cost"):
+    for reserved in ("have", "used", "holds", "datatype", "operation", "constraint", "total-cost", "number",
+                     "object", "either", "and", "or", "not", "increase"):
         names.used.add(reserved)
     actions = sorted(problem.actions.values(), key=lambda a: a.id)
     scale = cost_scale([a.cost for a in actions])
     facts = sorted(set(problem.initial).union(*(a.pre | a.add for a in actions), [problem.target]))
     dt = {f: names("datatype", f) for f in facts}
     anchors = list(dict.fromkeys(problem.anchors))
-    ops = {a: names("operation", a) for a in anchors}
     action_names: dict[str, str] = {}
     for a in actions:
         action_names[names("action", a.id.replace(":", "_"))] = a.id
+    ops = {a: names("operation", f"op-{a}") for a in anchors}
     act_name = {v: k for k, v in action_names.items()}
 
     # constraints as facts (when the knowledge and the spec are known)

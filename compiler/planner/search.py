@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -193,16 +194,18 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     return None
 
 
-def bfs_plan(problem: Problem, max_states: int = 2_000_000) -> RawPlan | None:
+def bfs_plan(problem: Problem, max_states: int = 2_000_000, time_limit: float | None = None) -> RawPlan | None:
     """Baseline: breadth-first search over sets of available datatypes (original design §6).
 
     Explores states level by level (number of actions), with no heuristic and no
     cost ordering; returns the first plan with the fewest actions, and among
-    those the cheapest of its level.
+    those the cheapest of its level. Gives up (None) after `max_states` states or
+    `time_limit` seconds.
     """
     anchors = set(problem.anchors)
     if not anchors <= set(problem.actions):
         return None
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     ordered = sorted(problem.actions.values(), key=lambda a: a.id)
     start = (problem.initial, frozenset())
     frontier = deque([(problem.initial, (), 0.0)])
@@ -212,6 +215,8 @@ def bfs_plan(problem: Problem, max_states: int = 2_000_000) -> RawPlan | None:
     while frontier and len(seen) < max_states:
         next_frontier = deque()
         for facts, path, cost in frontier:
+            if deadline is not None and time.perf_counter() > deadline:
+                return best
             if problem.target in facts and anchors <= set(path):
                 if best is None or cost < best.cost:
                     best = RawPlan(path, round(cost, 6))

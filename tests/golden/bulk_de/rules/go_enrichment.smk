@@ -9,15 +9,15 @@ rule go_enrichment:
     benchmark:
         "benchmarks/go_enrichment.tsv"
     conda:
-        "../envs/clusterprofiler_enrichgo.yaml"
+        "../envs/gseapy_enrich_go.yaml"
     container:
-        "docker://quay.io/biocontainers/bioconductor-clusterprofiler:4.14.0--r44hdfd78af_0"
+        "docker://quay.io/biocontainers/gseapy:1.1.8--py312h004ce86_0"
     threads: 1
     resources:
-        mem_mb=lambda wildcards, attempt: 4000 * attempt,
-        runtime=lambda wildcards, attempt: 30 * attempt,
+        mem_mb=lambda wildcards, attempt: 2000 * attempt,
+        runtime=lambda wildcards, attempt: 20 * attempt,
     params:
-        min_size=config["params"]["clusterprofiler_enrichgo"]["min_size"],
-        max_size=config["params"]["clusterprofiler_enrichgo"]["max_size"],
+        min_size=config["params"]["gseapy_enrich_go"]["min_size"],
+        max_size=config["params"]["gseapy_enrich_go"]["max_size"],
     script:
-        "../scripts/clusterprofiler_enrichgo.R"
+        "../scripts/gseapy_enrich.py"

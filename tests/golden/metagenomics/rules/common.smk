@@ -34,5 +34,5 @@ def all_sample_files(column):
 def get_final_outputs():
     """The requested results, built by the default target."""
     return [
-        "results/differential_abundance/aldex2_results.tsv",
+        "results/differential_abundance/differential_abundance.tsv",
     ]

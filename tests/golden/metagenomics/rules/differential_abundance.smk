@@ -28,25 +28,25 @@ rule differential_abundance:
         samples=config["inputs"]["sample_metadata"],
         check_replicates="results/checks/check_replicates.ok",
     output:
-        table="results/differential_abundance/aldex2_results.tsv",
+        table="results/differential_abundance/differential_abundance.tsv",
     log:
         "logs/differential_abundance.log",
     benchmark:
         "benchmarks/differential_abundance.tsv"
     conda:
-        "../envs/aldex2.yaml"
+        "../envs/da_clr_welch.yaml"
     container:
-        "docker://quay.io/biocontainers/bioconductor-aldex2:1.34.0--r43hdfd78af_0"
+        "docker://community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
     threads: 1
     resources:
-        mem_mb=lambda wildcards, attempt: 4000 * attempt,
-        runtime=lambda wildcards, attempt: 60 * attempt,
+        mem_mb=lambda wildcards, attempt: 2000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         condition_column=config["condition_column"],
-        group_a=config["params"]["aldex2"]["group_a"],
-        group_b=config["params"]["aldex2"]["group_b"],
-        mc_samples=config["params"]["aldex2"]["mc_samples"],
-        min_prevalence=config["params"]["aldex2"]["min_prevalence"],
-        seed=config["params"]["aldex2"]["seed"],
+        group_a=config["params"]["da_clr_welch"]["group_a"],
+        group_b=config["params"]["da_clr_welch"]["group_b"],
+        test=config["params"]["da_clr_welch"]["test"],
+        pseudocount=config["params"]["da_clr_welch"]["pseudocount"],
+        min_prevalence=config["params"]["da_clr_welch"]["min_prevalence"],
     script:
-        "../scripts/aldex2_da.R"
+        "../scripts/da_clr_welch.py"

@@ -47,9 +47,14 @@ rule host_read_removal:
     params:
         extra=config["params"]["bowtie2_host_removal"]["extra"],
     shell:
+        # The bowtie2 wrapper runs `gzip -dc "<reads>"` through a shell (in double quotes, so
+        # `$(...)` would run): it reads links with fixed names, never the user's file names.
         "tmp=$(mktemp -d); trap 'rm -rf -- \"$tmp\"' EXIT;"
-        " bowtie2 --threads {threads} -x {input.host_index:q}/genome"
-        " -1 {input.reads_1:q} -2 {input.reads_2:q} {params.extra}"
+        ' ln -s "$(readlink -f {input.host_index:q})" "$tmp/index"'
+        ' && ln -s "$(readlink -f {input.reads_1:q})" "$tmp/reads_1.fastq.gz"'
+        ' && ln -s "$(readlink -f {input.reads_2:q})" "$tmp/reads_2.fastq.gz"'
+        ' && bowtie2 --threads {threads} -x "$tmp/index/genome"'
+        ' -1 "$tmp/reads_1.fastq.gz" -2 "$tmp/reads_2.fastq.gz" {params.extra}'
         ' --un-conc-gz "$tmp/depleted.%.fastq.gz" -S /dev/null > {log:q} 2>&1'
         ' && mv "$tmp/depleted.1.fastq.gz" {output.depleted_1:q}'
         ' && mv "$tmp/depleted.2.fastq.gz" {output.depleted_2:q}'

@@ -21,9 +21,13 @@ rule read_alignment:
     params:
         extra=config["params"]["star"]["extra"],
     shell:
+        # STAR passes --readFilesIn through a shell (`ls`, the readFilesCommand): give it
+        # links with fixed names, never the user's file names.
         "tmp=$(mktemp -d); trap 'rm -rf -- \"$tmp\"' EXIT;"
-        " STAR --runThreadN {threads} --genomeDir {input.index:q}"
-        " --readFilesIn {input.reads_1:q} {input.reads_2:q} --readFilesCommand gunzip -c"
+        ' ln -s "$(readlink -f {input.reads_1:q})" "$tmp/reads_1.fastq.gz"'
+        ' && ln -s "$(readlink -f {input.reads_2:q})" "$tmp/reads_2.fastq.gz"'
+        " && STAR --runThreadN {threads} --genomeDir {input.index:q}"
+        ' --readFilesIn "$tmp/reads_1.fastq.gz" "$tmp/reads_2.fastq.gz" --readFilesCommand gunzip -c'
         " --outSAMtype BAM SortedByCoordinate"
         " --outSAMattrRGline ID:{wildcards.sample:q} SM:{wildcards.sample:q}"
         ' --outFileNamePrefix "$tmp/" --outTmpDir "$tmp/star_tmp" {params.extra}'

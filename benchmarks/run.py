@@ -1,0 +1,560 @@
+"""bioplan speed and scale benchmarks: one command, every ratio measured in the same run.
+
+    python benchmarks/run.py            # full run (1x, 10x, 100x; writes README results + PNG)
+    python benchmarks/run.py --quick    # under a minute (1x and a reduced 10x; writes nothing)
+
+Measured side by side (see benchmarks/README.md for the method):
+- the production search (ProblemBuilder + A*) against the original design's plain BFS
+  (over the whole context-pruned graph, and over the same pruned Problem), and against one
+  full traversal of the graph (the floor);
+- how plan time grows with graph size (1x, 10x, 100x), path length (2-8 hops) and the number
+  of must-pass anchors (0-3);
+- Fast Downward's optimal A* (LM-cut, through unified-planning) on the PDDL export of the same
+  problems: the optimal costs must agree on every instance, and its time is a ratio to bioplan's;
+- `bioplan plan` on the shipped knowledge against the bare import of its dependencies.
+
+The last line printed is one JSON object with the headline numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import importlib.util
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import synth  # noqa: E402
+
+from bioplan.knowledge.load import load_knowledge  # noqa: E402
+from bioplan.planner.graph import CONFIG_COST, Action, Problem, ProblemBuilder, _Context, _forward_closure, closure  # noqa: E402
+from bioplan.planner.index import planning_index  # noqa: E402
+from bioplan.planner.pddl import to_pddl  # noqa: E402
+from bioplan.planner.plan import search_plans  # noqa: E402
+from bioplan.planner.search import astar_plan, bfs_plan  # noqa: E402
+
+SEED = 20260601
+HOPS = range(2, 9)
+ANCHORS = range(0, 4)
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def timed(fn, reps: int = 1):
+    """(median seconds over `reps` calls, last result)."""
+    times, result = [], None
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def pct(xs, q: float) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    k = (len(xs) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def geomean(xs) -> float:
+    xs = [x for x in xs if x and x > 0 and math.isfinite(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def full_traversal(index) -> int:
+    """One breadth-first pass over the whole capability graph: every datatype, operation and
+    tool node and every consumes/produces/implements/supports edge read once (the floor)."""
+    seen_dt: set[str] = set()
+    seen_op: set[str] = set()
+    queue: deque[str] = deque()
+    for f in index.closure:
+        if f not in index.producers or all(p.startswith("provide:") for p in index.producers[f]):
+            seen_dt.add(f)
+            queue.append(f)
+    edges = 0
+    tool_kinds = index.tool_kinds
+
+    def visit(op_id: str) -> None:
+        nonlocal edges
+        seen_op.add(op_id)
+        e = index.ops[op_id]
+        edges += len(e.pre) + len(e.tools)
+        for t in e.tools:
+            edges += len(tool_kinds.get(t, ()))
+        for g in e.add:
+            edges += 1
+            if g not in seen_dt:
+                seen_dt.add(g)
+                queue.append(g)
+
+    while True:
+        while queue:
+            f = queue.popleft()
+            for op_id in index.consumers.get(f, ()):
+                if op_id not in seen_op:
+                    visit(op_id)
+        rest = [o for o in index.ops if o not in seen_op]  # operations on cycles no source reaches
+        if not rest:
+            break
+        visit(rest[0])
+    return edges + len(seen_dt) + len(seen_op)
+
+
+def whole_graph_problem(knowledge, spec) -> Problem:
+    """The original design's search space: every operation the context allows, no relevance pruning."""
+    ctx = _Context(knowledge, spec)
+    index = ctx.index
+    initial = closure(knowledge, spec.input_types)
+    ops = [o for o in index.ops if ctx.verdict(o)[0] is None]
+    derivable = _forward_closure(initial, [(index.ops[o].pre, index.ops[o].add) for o in ops])
+    actions = {}
+    for o in sorted(ops):
+        e = index.ops[o]
+        actions[o] = Action(o, e.cost, e.pre, e.add, o)
+    for dt in sorted(index.config):
+        if dt not in initial and dt not in derivable:
+            actions[f"provide:{dt}"] = Action(f"provide:{dt}", CONFIG_COST, frozenset(), index.config[dt], None)
+    return Problem(initial, spec.target_output.semantic_type, tuple(spec.required_operations), actions, spec.max_hops)
+
+
+def production(knowledge, spec):
+    """The production search: the goal's region of the graph, relevance pruning, A*."""
+    problem = ProblemBuilder(knowledge, spec).problem()
+    return problem, astar_plan(problem)
+
+
+# --------------------------------------------------------------------------- Fast Downward oracle
+
+
+class FastDownward:
+    """Fast Downward's optimal A* with LM-cut (unified-planning + up-fast-downward)."""
+
+    def __init__(self):
+        import unified_planning  # noqa: F401
+        from unified_planning.shortcuts import get_environment
+
+        get_environment().credits_stream = None
+        from unified_planning.io import PDDLReader
+
+        self.reader = PDDLReader
+        self.dir = Path(tempfile.mkdtemp(prefix="bioplan-fd-"))
+        self.version = (f"unified-planning {importlib.metadata.version('unified-planning')}, "
+                        f"up-fast-downward {importlib.metadata.version('up-fast-downward')}")
+
+    def solve(self, problem: Problem, knowledge=None, spec=None) -> dict:
+        from unified_planning.engines import PlanGenerationResultStatus as S
+        from unified_planning.shortcuts import OneshotPlanner
+
+        export = to_pddl(problem, knowledge, spec)
+        d, p = self.dir / "domain.pddl", self.dir / "problem.pddl"
+        d.write_text(export.domain)
+        p.write_text(export.problem)
+        t0 = time.perf_counter()
+        up_problem = self.reader().parse_problem(str(d), str(p))
+        t1 = time.perf_counter()
+        with OneshotPlanner(name="fast-downward-opt") as planner:
+            result = planner.solve(up_problem)
+        t2 = time.perf_counter()
+        cost = None
+        if result.status == S.SOLVED_OPTIMALLY:
+            cost = export.cost_of(problem, [a.action.name for a in result.plan.actions])
+        elif result.status not in (S.UNSOLVABLE_PROVEN,):
+            raise RuntimeError(f"Fast Downward: {result.status}")
+        return {"cost": cost, "parse_seconds": t1 - t0, "seconds": t2 - t1, "actions": len(problem.actions)}
+
+
+def fast_downward() -> FastDownward | None:
+    try:
+        return FastDownward()
+    except ImportError:
+        return None
+
+
+# --------------------------------------------------------------------------- one scale
+
+
+@dataclass
+class ScaleResult:
+    scale: float
+    ops: int
+    nodes: int
+    edges: int
+    tools: int
+    generate_seconds: float
+    index_seconds: float
+    traversal_seconds: float
+    rows: list[dict] = field(default_factory=list)
+
+
+def run_scale(stats, scale: float, *, seed: int, per_cell: int, reps: int, fd: FastDownward | None,
+              bfs_limit: float, whole_graph: bool, stage: bool, hops=HOPS, anchors=ANCHORS,
+              log=print, n_ops: int | None = None) -> ScaleResult:
+    n_ops = n_ops or synth.ops_for_scale(stats, scale, seed=seed)
+    t0 = time.perf_counter()
+    knowledge = synth.generate(stats, n_ops, seed=seed, name=f"bench-{scale:g}x")
+    gen_s = time.perf_counter() - t0
+    nodes, edges, _ = synth.graph_size(knowledge)
+    t0 = time.perf_counter()
+    index = planning_index(knowledge)
+    index_s = time.perf_counter() - t0
+    gc.collect()
+    gc.freeze()  # a long-lived knowledge base is not re-scanned by the cyclic GC (as a server would do)
+    trav_s = min(timed(lambda: full_traversal(index))[0] for _ in range(5))
+    res = ScaleResult(scale, n_ops, nodes, edges, len(knowledge.tools), gen_s, index_s, trav_s)
+    log(f"[{scale:g}x] {n_ops} operations, {len(knowledge.tools)} tools, {nodes} nodes, {edges} edges; "
+        f"generated in {gen_s:.1f}s, index {index_s:.2f}s, full traversal {trav_s * 1000:.2f} ms")
+    instances = synth.instances(knowledge, seed=seed + 1, hops_range=hops, anchors_range=anchors, per_cell=per_cell)
+    for inst in instances:
+        spec = inst.spec
+        # production: measured `reps` times (median)
+        t, (problem, raw) = timed(lambda: production(knowledge, spec), reps)
+        row = {"hops": inst.hops, "anchors": inst.anchors, "plan_seconds": t, "actions": len(problem.actions),
+               "cost": raw.cost if raw else None,
+               "depth": synth.chain_depth(problem, raw.actions) if raw else None}
+        if stage:
+            row["stage_seconds"], _ = timed(lambda: search_plans(knowledge, spec, top_k=3), 1)
+        # the plain BFS on the same Problem, and the original design's BFS on the whole graph
+        tb, braw = timed(lambda: bfs_plan(problem, time_limit=bfs_limit), 1)
+        row.update(bfs_same_seconds=tb, bfs_same_timeout=braw is None and tb >= bfs_limit,
+                   bfs_same_cost=braw.cost if braw else None)
+        if whole_graph:
+            def original():
+                whole = whole_graph_problem(knowledge, spec)
+                return bfs_plan(whole, time_limit=bfs_limit)
+            tw, wraw = timed(original, 1)
+            row.update(bfs_whole_seconds=tw, bfs_whole_timeout=wraw is None and tw >= bfs_limit,
+                       bfs_whole_cost=wraw.cost if wraw else None)
+        if fd is not None:
+            region = ProblemBuilder(knowledge, spec).problem(relevant=False)
+            out = fd.solve(region, knowledge, spec)
+            row.update(fd_seconds=out["seconds"], fd_parse_seconds=out["parse_seconds"], fd_cost=out["cost"],
+                       fd_actions=out["actions"])
+            row["fd_agrees"] = _same(out["cost"], row["cost"])
+            if whole_graph:
+                whole = whole_graph_problem(knowledge, spec)
+                out = fd.solve(whole, knowledge, spec)
+                row.update(fd_whole_seconds=out["seconds"], fd_whole_cost=out["cost"], fd_whole_actions=out["actions"])
+                row["fd_agrees"] = row["fd_agrees"] and _same(out["cost"], row["cost"])
+        res.rows.append(row)
+    ts = [r["plan_seconds"] for r in res.rows]
+    log(f"[{scale:g}x] {len(res.rows)} instances: plan p50 {pct(ts, .5) * 1000:.2f} ms, "
+        f"p95 {pct(ts, .95) * 1000:.2f} ms, max {max(ts) * 1000:.2f} ms")
+    del knowledge, index
+    gc.unfreeze()
+    gc.collect()
+    from bioplan.planner import index as index_module
+
+    index_module._MEMO.clear()
+    synth._CACHE.clear()
+    return res
+
+
+def _same(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) < 1e-6
+
+
+# --------------------------------------------------------------------------- CLI vs import floor
+
+
+def cli_benchmark(python: str, reps: int, log=print) -> dict:
+    """`bioplan plan` on the shipped knowledge (the five reference examples) vs the bare import
+    of the third-party modules it loads (same interpreter, warm knowledge cache)."""
+    spec = importlib.util.spec_from_file_location("bioplan_examples_generate", ROOT / "examples" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    work = Path(tempfile.mkdtemp(prefix="bioplan-bench-cli-"))
+    gen.generate(work / "data")
+    env = {**os.environ, "BIOPLAN_CACHE_DIR": str(work / "cache")}
+    cases = []
+    for cls in ("bulk_de", "rnaseq_fastq", "variants", "single_cell", "metagenomics"):
+        request = (ROOT / "examples" / cls / "request.txt").read_text(encoding="utf-8").strip()
+        files = [str(work / "data" / cls / line) for line in
+                 (ROOT / "examples" / cls / "inputs.txt").read_text().splitlines() if line.strip()]
+        cases.append([python, "-m", "bioplan.cli", "plan", request] + sum((["-i", f] for f in files), []))
+    for cmd in cases:  # warm the knowledge and index caches (and the OS file cache)
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+    # the third-party modules `bioplan plan` imports: the floor imports exactly those
+    out = subprocess.run([python, "-X", "importtime"] + cases[0][1:], env=env, check=True, capture_output=True, text=True)
+    modules = _direct_dependencies(out.stderr)
+    floor_cmd = [python, "-c", "import " + ", ".join(modules)]
+    floor, cli = [], []
+    for _ in range(reps):
+        for cmd in cases:
+            floor.append(_wall(floor_cmd, env))
+            cli.append(_wall(cmd, env))
+    bare = [_wall([python, "-c", "pass"], env) for _ in range(reps)]
+    result = {"floor_modules": modules, "cli_seconds": statistics.median(cli), "floor_seconds": statistics.median(floor),
+              "python_seconds": statistics.median(bare), "cli_over_import_floor": statistics.median(cli) / statistics.median(floor),
+              "breakdown": _breakdown(python, cases[0], env)}
+    log(f"[cli] bioplan plan {result['cli_seconds'] * 1000:.0f} ms, import floor ({', '.join(modules)}) "
+        f"{result['floor_seconds'] * 1000:.0f} ms, bare python {result['python_seconds'] * 1000:.0f} ms")
+    return result
+
+
+def _wall(cmd, env) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def _direct_dependencies(importtime: str) -> list[str]:
+    """Top-level modules of bioplan's declared dependencies that a run imported."""
+    declared = {r.split(";")[0].split("[")[0].split("=")[0].split("<")[0].split(">")[0].strip().lower().replace("_", "-")
+                for r in importlib.metadata.requires("bioplan") or [] if "extra ==" not in r}
+    dists = importlib.metadata.packages_distributions()
+    imported = set()
+    for line in importtime.splitlines():
+        if line.startswith("import time:") and "|" in line and "imported package" not in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if "." not in name:
+                imported.add(name)
+    out = []
+    for mod in sorted(imported):
+        owners = {d.lower().replace("_", "-") for d in dists.get(mod, [])}
+        if owners & declared:
+            out.append(mod)
+    return out
+
+
+def _breakdown(python: str, cmd: list[str], env) -> dict:
+    """Where one `bioplan plan` call spends its time (in-process, after the imports)."""
+    code = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import bioplan.cli, bioplan.compile, bioplan.report
+t1 = time.perf_counter()
+from bioplan.knowledge.load import load_knowledge
+from bioplan.request.parse import parse_request
+from bioplan.compile import sniff_with_declarations
+from bioplan.request.spec import build_spec
+from bioplan.planner.plan import search_plans
+from bioplan.planner.bind import bind_plan
+query, files = sys.argv[1], sys.argv[2:]
+t = {"import bioplan": t1 - t0}
+s = time.perf_counter(); k = load_knowledge(); t["load knowledge (cached)"] = time.perf_counter() - s
+s = time.perf_counter(); req = parse_request(query, k); t["parse request"] = time.perf_counter() - s
+s = time.perf_counter(); prof = sniff_with_declarations(k, files, {}); t["sniff inputs"] = time.perf_counter() - s
+s = time.perf_counter(); spec = build_spec(req, prof, k); t["task spec"] = time.perf_counter() - s
+s = time.perf_counter(); res = search_plans(k, spec); t["search + rank"] = time.perf_counter() - s
+s = time.perf_counter(); [bind_plan(k, spec, p) for p in res.plans]; t["bind"] = time.perf_counter() - s
+print(json.dumps(t))
+"""
+    query = cmd[4]
+    files = [cmd[i + 1] for i, a in enumerate(cmd) if a == "-i"]
+    out = subprocess.run([python, "-c", code, query, *files], env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------- report
+
+
+def summarise(results: list[ScaleResult], cli: dict | None, quick: bool) -> dict:
+    by = {r.scale: r for r in results}
+    one = by.get(1.0)
+    rows1 = one.rows if one else []
+    all_rows = [row for r in results for row in r.rows]
+    fd_rows = [row for row in all_rows if "fd_agrees" in row]
+
+    def ratio(rows, key):
+        return geomean(row[key] / row["plan_seconds"] for row in rows if row.get(key) is not None)
+
+    hundred = by.get(100.0)
+    out = {
+        "plan_p95_over_traversal_1x": pct([x["plan_seconds"] for x in rows1], .95) / one.traversal_seconds if one else None,
+        "plan_p95_seconds_100x": pct([x["plan_seconds"] for x in hundred.rows], .95) if hundred else None,
+        "bfs_over_search_1x": ratio(rows1, "bfs_whole_seconds") if rows1 and "bfs_whole_seconds" in rows1[0]
+        else ratio(rows1, "bfs_same_seconds"),
+        "bfs_same_problem_over_search_1x": ratio(rows1, "bfs_same_seconds"),
+        "bfs_timeouts_1x": sum(1 for x in rows1 if x.get("bfs_whole_timeout")),
+        "fast_downward_over_search_1x": ratio(rows1, "fd_seconds") if fd_rows else None,
+        "optimal_cost_agreement": (sum(1 for x in fd_rows if x["fd_agrees"]) / len(fd_rows)) if fd_rows else None,
+        "fd_instances": len(fd_rows),
+        "cli_over_import_floor": cli["cli_over_import_floor"] if cli else None,
+        "plan_p95_seconds": {f"{r.scale:g}x": pct([x["plan_seconds"] for x in r.rows], .95) for r in results},
+        "instances": len(all_rows),
+        "quick": quick,
+    }
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in out.items()}
+
+
+def plot(results: list[ScaleResult], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+    ax = axes[0]
+    sizes = [r.edges for r in results]
+    ax.plot(sizes, [pct([x["plan_seconds"] for x in r.rows], .5) * 1000 for r in results], "o-", label="plan p50")
+    ax.plot(sizes, [pct([x["plan_seconds"] for x in r.rows], .95) * 1000 for r in results], "s-", label="plan p95")
+    ax.plot(sizes, [r.traversal_seconds * 1000 for r in results], "^--", label="one full traversal")
+    if all("bfs_whole_seconds" in r.rows[0] for r in results if r.rows):
+        ax.plot(sizes, [pct([x["bfs_whole_seconds"] for x in r.rows], .5) * 1000 for r in results], "x:",
+                label="original BFS p50 (capped)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("graph edges")
+    ax.set_ylabel("ms")
+    ax.set_title("plan time vs graph size")
+    ax.legend(fontsize=8)
+    for ax, key, label in ((axes[1], "hops", "path length (operations on the longest chain)"),
+                           (axes[2], "anchors", "must-pass anchors")):
+        for r in results:
+            xs = sorted({x[key] for x in r.rows})
+            ax.plot(xs, [statistics.median([x["plan_seconds"] for x in r.rows if x[key] == v]) * 1000 for v in xs],
+                    "o-", label=f"{r.scale:g}x")
+        ax.set_yscale("log")
+        ax.set_xlabel(label)
+        ax.set_ylabel("median plan ms")
+        ax.set_title(f"plan time vs {key}")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def markdown(results: list[ScaleResult], cli: dict | None, summary: dict, real: dict, synthetic: dict,
+             fd: FastDownward | None) -> str:
+    lines = [f"Measured by `python benchmarks/run.py` on {os.cpu_count()} CPUs, Python {sys.version.split()[0]}"
+             + (f", {fd.version}" if fd else "") + ".", ""]
+    lines += ["### Headline", "", "| measure | value | target |", "|---|---|---|"]
+    targets = {"plan_p95_over_traversal_1x": "< 5", "plan_p95_seconds_100x": "< 1 s",
+               "cli_over_import_floor": "< 2", "optimal_cost_agreement": "1.0"}
+    for k in ("plan_p95_over_traversal_1x", "plan_p95_seconds_100x", "bfs_over_search_1x",
+              "bfs_same_problem_over_search_1x", "bfs_timeouts_1x", "fast_downward_over_search_1x",
+              "optimal_cost_agreement", "fd_instances", "cli_over_import_floor"):
+        lines.append(f"| `{k}` | {summary.get(k)} | {targets.get(k, '')} |")
+    lines += ["", "### Graphs", "",
+              "| scale | operations | tools | nodes | edges | generate | index | one full traversal |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| {r.scale:g}x | {r.ops:,} | {r.tools:,} | {r.nodes:,} | {r.edges:,} | {r.generate_seconds:.1f} s "
+                     f"| {r.index_seconds:.2f} s | {r.traversal_seconds * 1000:.2f} ms |")
+    lines += ["", "### Structure: shipped knowledge base vs generated 1x graph", "",
+              "| measurement | shipped | generated 1x |", "|---|---|---|"]
+    for k in real:
+        lines.append(f"| {k} | {real[k]:.3f} | {synthetic.get(k, float('nan')):.3f} |")
+    lines += ["", "### Plan time by scale (ms)", "",
+              "| scale | instances | p50 | p95 | max | p95 / traversal | top-3 stage p95 | BFS same Problem (geo. ratio) "
+              "| original BFS (geo. ratio, timeouts) | Fast Downward (geo. ratio) | FD agrees |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        ts = [x["plan_seconds"] for x in r.rows]
+        st = [x["stage_seconds"] for x in r.rows if "stage_seconds" in x]
+        same = geomean(x["bfs_same_seconds"] / x["plan_seconds"] for x in r.rows)
+        whole = [x for x in r.rows if "bfs_whole_seconds" in x]
+        wtxt = (f"{geomean(x['bfs_whole_seconds'] / x['plan_seconds'] for x in whole):.1f}x, "
+                f"{sum(x['bfs_whole_timeout'] for x in whole)}/{len(whole)}") if whole else "-"
+        fdr = [x for x in r.rows if "fd_seconds" in x]
+        ftxt = f"{geomean(x['fd_seconds'] / x['plan_seconds'] for x in fdr):.0f}x" if fdr else "-"
+        agree = f"{sum(x['fd_agrees'] for x in fdr)}/{len(fdr)}" if fdr else "-"
+        lines.append(f"| {r.scale:g}x | {len(r.rows)} | {pct(ts, .5) * 1000:.2f} | {pct(ts, .95) * 1000:.2f} "
+                     f"| {max(ts) * 1000:.2f} | {pct(ts, .95) / r.traversal_seconds:.2f} "
+                     f"| {(pct(st, .95) * 1000) if st else float('nan'):.2f} | {same:.1f}x | {wtxt} | {ftxt} | {agree} |")
+    for key, title in (("hops", "path length"), ("anchors", "must-pass anchors")):
+        values = sorted({x[key] for r in results for x in r.rows})
+        lines += ["", f"### Median plan time (ms) by {title}", "",
+                  "| scale | " + " | ".join(str(v) for v in values) + " |", "|---" * (len(values) + 1) + "|"]
+        for r in results:
+            cells = []
+            for v in values:
+                sel = [x["plan_seconds"] for x in r.rows if x[key] == v]
+                cells.append(f"{statistics.median(sel) * 1000:.2f}" if sel else "-")
+            lines.append(f"| {r.scale:g}x | " + " | ".join(cells) + " |")
+    if cli:
+        lines += ["", "### CLI on the shipped knowledge base", "",
+                  f"`bioplan plan` on the five reference examples (median of {len(cli.get('floor_modules', []))} "
+                  "dependency imports vs full command):", "",
+                  "| command | median |", "|---|---|",
+                  f"| `python -c pass` | {cli['python_seconds'] * 1000:.0f} ms |",
+                  f"| `python -c \"import {', '.join(cli['floor_modules'])}\"` (import floor) "
+                  f"| {cli['floor_seconds'] * 1000:.0f} ms |",
+                  f"| `bioplan plan ...` | {cli['cli_seconds'] * 1000:.0f} ms |",
+                  f"| ratio | {cli['cli_over_import_floor']:.2f} |", "",
+                  "Inside one call (bulk_de, in-process, after interpreter start):", "",
+                  "| part | ms |", "|---|---|"]
+        for k, v in cli["breakdown"].items():
+            lines.append(f"| {k} | {v * 1000:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_readme(section: str) -> None:
+    path = HERE / "README.md"
+    text = path.read_text(encoding="utf-8")
+    start, end = "<!-- results:start -->", "<!-- results:end -->"
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(head + start + "\n" + section + end + tail, encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="1x and a reduced 10x, under a minute; writes nothing")
+    ap.add_argument("--no-fd", action="store_true", help="skip Fast Downward")
+    ap.add_argument("--no-cli", action="store_true", help="skip the CLI measurement")
+    ap.add_argument("--write", action="store_true", help="write README results and the plot (default for a full run)")
+    ap.add_argument("--seed", type=int, default=SEED)
+    args = ap.parse_args(argv)
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    real_kb = load_knowledge()
+    stats = synth.real_stats(real_kb)
+    fd = None if args.no_fd else fast_downward()
+    if fd is None and not args.no_fd:
+        log("unified-planning / up-fast-downward not installed (pip install -e '.[bench]'): no Fast Downward oracle")
+    n1 = synth.ops_for_scale(stats, 1.0, seed=args.seed)
+    real_table = stats.table()
+    synth_table = synth.real_stats(synth.generate(stats, n1, seed=args.seed)).table()
+    if args.quick:
+        plan = [(1.0, dict(per_cell=1, reps=3, bfs_limit=0.3, whole_graph=True, stage=True)),
+                (10.0, dict(per_cell=1, reps=3, bfs_limit=0.3, whole_graph=False, stage=False,
+                            hops=(2, 4, 6, 8), anchors=(0, 2)))]
+    else:
+        plan = [(1.0, dict(per_cell=2, reps=5, bfs_limit=5.0, whole_graph=True, stage=True)),
+                (10.0, dict(per_cell=1, reps=5, bfs_limit=2.0, whole_graph=False, stage=True)),
+                (100.0, dict(per_cell=1, reps=5, bfs_limit=2.0, whole_graph=False, stage=True))]
+    results = []
+    for scale, opts in plan:
+        results.append(run_scale(stats, scale, seed=args.seed, fd=fd, log=log, n_ops=int(math.ceil(n1 * scale)), **opts))
+    cli = None if args.no_cli else cli_benchmark(sys.executable, reps=3 if args.quick else 7, log=log)
+    summary = summarise(results, cli, args.quick)
+    summary["seconds"] = round(time.perf_counter() - started, 1)
+    if args.write or not args.quick:
+        plot(results, HERE / "scaling.png")
+        write_readme(markdown(results, cli, summary, real_table, synth_table, fd))
+        (HERE / "results.json").write_text(json.dumps({"summary": summary, "scales": [
+            {k: v for k, v in r.__dict__.items()} for r in results], "cli": cli}, indent=1, default=str) + "\n")
+    print(json.dumps(summary))
+    return summary
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""Helpers of the end-to-end tests: generate example data, compile, run Snakemake with real tools.
+
+The tools come from PATH (Debian packages from scripts/install-tools.sh) and from the Python
+environment running pytest (the pinned `tools` extra). When one is missing the tests skip with
+the install command, except under CI (CI=true), where a missing tool is a failure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent  # the environment's scripts: snakemake, bioplan, python
+
+# What each example's workflow runs: binaries on PATH, Python modules, R packages.
+TOOLS = {
+    "bulk_de": {"bin": ["Rscript"], "py": ["gseapy", "pandas"], "r": ["DESeq2"]},
+    "rnaseq_fastq": {"bin": ["fastqc", "fastp", "STAR", "featureCounts", "samtools"], "py": [], "r": []},
+    "variants": {"bin": ["bcftools"], "py": [], "r": []},
+    "single_cell": {"bin": [], "py": ["scanpy", "anndata", "igraph", "leidenalg", "gseapy", "sklearn"], "r": []},
+    "metagenomics": {"bin": ["bowtie2", "bowtie2-build", "kraken2", "kraken2-build"], "py": ["scipy"], "r": []},
+}
+INSTALL_HINT = "install them with `bash scripts/install-tools.sh .venv/bin/python` (see README)"
+SNAKEMAKE_TIMEOUT = 900
+
+
+def env() -> dict[str, str]:
+    """The tests' environment: the running Python's scripts first on PATH (snakemake, python)."""
+    e = dict(os.environ)
+    e["PATH"] = str(BIN) + os.pathsep + e.get("PATH", "")
+    e.setdefault("MPLBACKEND", "Agg")
+    return e
+
+
+def _r_package_installed(name: str) -> bool:
+    rscript = shutil.which("Rscript", path=env()["PATH"])
+    if not rscript:
+        return False
+    probe = subprocess.run([rscript, "-e", f'quit(status = !nzchar(system.file(package = "{name}")))'],
+                           capture_output=True, timeout=120)
+    return probe.returncode == 0
+
+
+def require_tools(*classes: str) -> None:
+    """Skip (locally) or fail (CI=true) when a tool the given examples run is missing."""
+    path = env()["PATH"]
+    missing = []
+    for cls in classes:
+        need = TOOLS[cls]
+        missing += [b for b in need["bin"] if shutil.which(b, path=path) is None]
+        missing += [f"python:{m}" for m in need["py"] if importlib.util.find_spec(m) is None]
+        missing += [f"R:{p}" for p in need["r"] if not _r_package_installed(p)]
+    if shutil.which("snakemake", path=path) is None:
+        missing.append("snakemake")
+    if missing:
+        message = f"tools missing for {', '.join(classes)}: {', '.join(sorted(set(missing)))}; {INSTALL_HINT}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def generate(base: Path, *classes: str) -> Path:
+    """Example data of the given classes in base/data/<class>/; returns base/data."""
+    spec = importlib.util.spec_from_file_location("bioplan_examples_generate_e2e", ROOT / "examples" / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.generate(base / "data", only=list(classes))
+    return base / "data"
+
+
+def request(name: str) -> str:
+    return (ROOT / "examples" / name / "request.txt").read_text(encoding="utf-8").strip()
+
+
+def inputs(data: Path, name: str) -> list[str]:
+    lines = (ROOT / "examples" / name / "inputs.txt").read_text(encoding="utf-8").splitlines()
+    return [str(data / name / line) for line in lines if line.strip()]
+
+
+def truth(data: Path, name: str) -> dict:
+    return json.loads((data / name / "truth.json").read_text(encoding="utf-8"))
+
+
+def compile_workflow(query: str, files: list[str], workdir: Path) -> Path:
+    from bioplan.compile import compile_request
+
+    compile_request(query, files, str(workdir / "Snakefile"), force=True)
+    return workdir
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    """`snakemake --cores 2` in the workflow directory, tools from PATH; output in .stdout."""
+    return subprocess.run([str(BIN / "snakemake"), "--cores", "2", *args], cwd=workdir, env=env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=SNAKEMAKE_TIMEOUT)
+
+
+def run_ok(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    proc = snakemake(workdir, *args)
+    assert proc.returncode == 0, f"snakemake failed in {workdir}:\n{proc.stdout[-6000:]}"
+    return proc
+
+
+def set_param(workdir: Path, tool: str, name: str, value) -> None:
+    """Set params.<tool>.<name> in the workflow's config/config.yaml (what a user edits)."""
+    import yaml
+
+    path = workdir / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["params"][tool][name] = value
+    path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def injected(*roots: Path) -> list[Path]:
+    """Canary files (INJECTED*) under the given directories."""
+    found = []
+    for root in roots:
+        if root.exists():
+            found += [p for p in root.rglob("INJECTED*") if ".git" not in p.parts]
+    return found

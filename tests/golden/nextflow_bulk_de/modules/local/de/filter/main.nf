@@ -1,0 +1,43 @@
+process DE_FILTER {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    tuple val(meta), path(table)
+
+    output:
+    tuple val(meta), path("${prefix}.significant_genes.tsv"), emit: genes
+    tuple val(meta), path("${prefix}.de_filter.log"), emit: log
+    tuple val("${task.process}"), val('de_filter'), eval('python -c "import pandas; print(pandas.__version__)"'), emit: versions_de_filter, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py de_filter.py --input table=${table} \\
+        --output genes=${prefix}.significant_genes.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.de_filter.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.de_filter.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    printf 'gene_id\\tdirection\\n' > ${prefix}.significant_genes.tsv
+    touch ${prefix}.de_filter.log
+    """
+}

@@ -1,0 +1,44 @@
+process IDMAP_TABLE {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    tuple val(meta), path(genes)
+    path(mapping)
+
+    output:
+    tuple val(meta), path("${prefix}.entrez_genes.tsv"), emit: entrez
+    tuple val(meta), path("${prefix}.idmap_table.log"), emit: log
+    tuple val("${task.process}"), val('idmap_table'), eval('python -c "import pandas; print(pandas.__version__)"'), emit: versions_idmap_table, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py idmap_table.py --input genes=${genes} --input mapping=${mapping} \\
+        --output entrez=${prefix}.entrez_genes.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.idmap_table.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.idmap_table.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    printf 'entrez_id\\n' > ${prefix}.entrez_genes.tsv
+    touch ${prefix}.idmap_table.log
+    """
+}

@@ -1,0 +1,40 @@
+process BIOPLAN_CHECK_REFERENCE_GENOME {
+    tag 'check_reference_genome'
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    path(genome)
+
+    output:
+    path("${prefix}.check_reference_genome.ok"), emit: ok
+    tuple val("${task.process}"), val('python'), eval('python3 --version | sed \'s/Python //\''), emit: versions_python, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: 'check_reference_genome'
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py check_reference_genome.py --input genome=${genome} \\
+        --output ok='${prefix}.check_reference_genome.ok' \\
+        --params params.json \\
+        --log '${prefix}.check_reference_genome.log' \\
+        --rule check_reference_genome \\
+        || { cat '${prefix}.check_reference_genome.log' >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: 'check_reference_genome'
+    """
+    touch '${prefix}.check_reference_genome.ok'
+    """
+}

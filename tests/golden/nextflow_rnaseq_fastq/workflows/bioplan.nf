@@ -1,0 +1,72 @@
+/*
+ * The plan bioplan 0.1.0 chose, one process per step. Processes are aliased after the
+ * plan's steps, so this graph matches the Snakemake target's rule graph.
+ */
+
+include { BIOPLAN_CHECK_GENE_ANNOTATION as CHECK_GENE_ANNOTATION } from '../modules/local/bioplan/check_gene_annotation/main'
+include { BIOPLAN_CHECK_PAIRED_END_READS as CHECK_PAIRED_END_READS } from '../modules/local/bioplan/check_paired_end_reads/main'
+include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
+include { FASTP as READ_TRIMMING } from '../modules/local/fastp/main'
+include { FASTQC as READ_QC } from '../modules/local/fastqc/main'
+include { FEATURECOUNTS as READ_COUNTING } from '../modules/local/featurecounts/main'
+include { STAR as READ_ALIGNMENT } from '../modules/local/star/main'
+include { STAR_GENOME_GENERATE as GENOME_INDEXING } from '../modules/local/star/genome_generate/main'
+
+workflow BIOPLAN {
+    take:
+    ch_reference_genome  // channel: path(file)
+    ch_reads  // channel: [ val(meta), [ reads ] ]
+    ch_gene_annotation  // channel: path(file)
+
+    main:
+
+    CHECK_REFERENCE_GENOME (
+        ch_reference_genome
+    )
+
+    GENOME_INDEXING (
+        ch_reference_genome
+            .combine(CHECK_REFERENCE_GENOME.out.ok)
+            .map { f, _ok -> f }
+            .first()
+    )
+
+    CHECK_PAIRED_END_READS (
+        ch_reads
+    )
+
+    READ_QC (
+        ch_reads
+            .join(CHECK_PAIRED_END_READS.out.ok, failOnMismatch: true)
+            .map { meta, f0, _ok -> [meta, f0] }
+    )
+
+    READ_TRIMMING (
+        ch_reads
+            .join(CHECK_PAIRED_END_READS.out.ok, failOnMismatch: true)
+            .map { meta, f0, _ok -> [meta, f0] }
+    )
+
+    READ_ALIGNMENT (
+        READ_TRIMMING.out.trimmed,
+        GENOME_INDEXING.out.index
+    )
+
+    CHECK_GENE_ANNOTATION (
+        ch_gene_annotation
+    )
+
+    READ_COUNTING (
+        READ_ALIGNMENT.out.bam
+            .toSortedList { a, b -> a[0].id <=> b[0].id }
+            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
+        ch_gene_annotation
+            .combine(CHECK_GENE_ANNOTATION.out.ok)
+            .map { f, _ok -> f }
+            .first()
+    )
+
+    emit:
+    read_counting_counts = READ_COUNTING.out.counts
+    read_qc_report = READ_QC.out.report
+}

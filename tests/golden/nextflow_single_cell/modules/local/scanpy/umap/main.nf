@@ -1,0 +1,42 @@
+process SCANPY_UMAP {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
+
+    input:
+    tuple val(meta), path(adata)
+
+    output:
+    tuple val(meta), path("${prefix}.umap.png"), emit: plot
+    tuple val(meta), path("${prefix}.umap_coordinates.tsv"), emit: coordinates
+    tuple val("${task.process}"), val('scanpy_umap'), eval('python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))"'), emit: versions_scanpy_umap, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py scanpy_umap.py --input adata=${adata} \\
+        --output plot=${prefix}.umap.png \\
+        --output coordinates=${prefix}.umap_coordinates.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.scanpy_umap.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.scanpy_umap.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.umap.png
+    printf 'cell\\tcluster\\tUMAP1\\tUMAP2\\n' > ${prefix}.umap_coordinates.tsv
+    """
+}

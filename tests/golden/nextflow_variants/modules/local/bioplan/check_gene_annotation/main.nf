@@ -1,0 +1,41 @@
+process BIOPLAN_CHECK_GENE_ANNOTATION {
+    tag 'check_gene_annotation'
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    path(genome)
+    path(annotation)
+
+    output:
+    path("${prefix}.check_gene_annotation.ok"), emit: ok
+    tuple val("${task.process}"), val('python'), eval('python3 --version | sed \'s/Python //\''), emit: versions_python, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: 'check_gene_annotation'
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py check_gene_annotation.py --input genome=${genome} --input annotation=${annotation} \\
+        --output ok='${prefix}.check_gene_annotation.ok' \\
+        --params params.json \\
+        --log '${prefix}.check_gene_annotation.log' \\
+        --rule check_gene_annotation \\
+        || { cat '${prefix}.check_gene_annotation.log' >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: 'check_gene_annotation'
+    """
+    touch '${prefix}.check_gene_annotation.ok'
+    """
+}

@@ -1,0 +1,54 @@
+/*
+ * The plan bioplan 0.1.0 chose, one process per step. Processes are aliased after the
+ * plan's steps, so this graph matches the Snakemake target's rule graph.
+ */
+
+include { BCFTOOLS_CSQ as VARIANT_ANNOTATION } from '../modules/local/bcftools/csq/main'
+include { BCFTOOLS_FILTER as VARIANT_FILTERING } from '../modules/local/bcftools/filter/main'
+include { BIOPLAN_CHECK_GENE_ANNOTATION as CHECK_GENE_ANNOTATION } from '../modules/local/bioplan/check_gene_annotation/main'
+include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
+include { VARIANT_SUMMARY_TABLE as VARIANT_SUMMARY } from '../modules/local/variant/summary_table/main'
+
+workflow BIOPLAN {
+    take:
+    ch_variant_calls  // channel: [ val(meta), path(file) ]
+    ch_reference_genome  // channel: path(file)
+    ch_gene_annotation  // channel: path(file)
+
+    main:
+
+    VARIANT_FILTERING (
+        ch_variant_calls
+    )
+
+    CHECK_REFERENCE_GENOME (
+        ch_reference_genome
+    )
+
+    CHECK_GENE_ANNOTATION (
+        ch_reference_genome,
+        ch_gene_annotation
+    )
+
+    VARIANT_ANNOTATION (
+        VARIANT_FILTERING.out.vcf,
+        ch_reference_genome
+            .combine(CHECK_REFERENCE_GENOME.out.ok)
+            .map { f, _ok -> f }
+            .first()
+            .combine(CHECK_GENE_ANNOTATION.out.ok)
+            .map { f, _ok -> f }
+            .first(),
+        ch_gene_annotation
+            .combine(CHECK_GENE_ANNOTATION.out.ok)
+            .map { f, _ok -> f }
+            .first()
+    )
+
+    VARIANT_SUMMARY (
+        VARIANT_ANNOTATION.out.vcf
+    )
+
+    emit:
+    variant_summary_table = VARIANT_SUMMARY.out.table
+}

@@ -1,0 +1,148 @@
+"""The Nextflow target: the five reference classes compile to nf-core-shaped pipelines that pass
+Nextflow's strict parser (../shared/tools/nf-lint.sh) and bioplan's structural checks, whose
+process graph equals the Snakemake rule graph of the same plan; golden files; refusals."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import compile_request
+from bioplan.errors import TargetUnsupportedError
+from bioplan.validate.nextflow_checks import check_pipeline
+
+from conftest import GOLDEN, REFERENCE_CLASSES, SHARED, example_inputs, example_request
+
+NF_LINT = SHARED / "tools" / "nf-lint.sh"
+needs_nf_lint = pytest.mark.skipif(not NF_LINT.exists() or shutil.which("java") is None,
+                                   reason="../shared/tools/nf-lint.sh or java missing")
+
+
+@pytest.fixture(scope="module")
+def nf_compiled(workspace, knowledge):
+    results = {}
+    for name in REFERENCE_CLASSES:
+        out = workspace / "out_nf" / name / "main.nf"
+        results[name] = compile_request(example_request(name), example_inputs(workspace, name), str(out),
+                                        target="nextflow", force=True, knowledge=knowledge)
+    return results
+
+
+def nf_lint(*paths: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(NF_LINT), *map(str, paths)], capture_output=True, text=True, timeout=600)
+
+
+@needs_nf_lint
+def test_reference_pipelines_pass_the_strict_parser(nf_compiled):
+    proc = nf_lint(*(r.output_dir for r in nf_compiled.values()))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@needs_nf_lint
+def test_a_broken_pipeline_fails_the_strict_parser(nf_compiled, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(nf_compiled["bulk_de"].output_dir, broken)
+    wf = broken / "workflows" / "bioplan.nf"
+    wf.write_text(wf.read_text().replace("workflow BIOPLAN {", "workflow BIOPLAN {\n    main:\n    def x = \n", 1))
+    proc = nf_lint(broken)
+    assert proc.returncode != 0
+
+
+def _files(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nf_core_layout_and_structure(nf_compiled, name):
+    root = nf_compiled[name].output_dir
+    files = _files(root)
+    for required in ("main.nf", "workflows/bioplan.nf", "nextflow.config", "nextflow_schema.json",
+                     "conf/base.config", "conf/modules.config", "conf/test.config", "assets/schema_input.json"):
+        assert required in files, required
+    modules = [f for f in files if f.startswith("modules/local/") and f.endswith("/main.nf")]
+    assert modules
+    for m in modules:
+        d = m.removesuffix("main.nf")
+        assert f"{d}meta.yml" in files and f"{d}environment.yml" in files
+        src = files[m]
+        assert re.search(r"^\s*tag ", src, re.M) and re.search(r"label 'process_(single|low|medium|high)'", src)
+        assert 'conda "${moduleDir}/environment.yml"' in src and "stub:" in src and "topic: versions" in src
+    assert check_pipeline(files, []) == []
+    config = files["nextflow.config"]
+    for profile in ("test", "conda", "docker", "singularity", "apptainer", "slurm"):
+        assert re.search(rf"^\s*{profile} \{{", config, re.M), profile
+    assert "resourceLimits" in files["conf/base.config"] and "task.attempt" in files["conf/base.config"]
+
+
+def test_structural_check_catches_a_wrong_emit_and_a_missing_stub(nf_compiled):
+    files = _files(nf_compiled["bulk_de"].output_dir)
+    wf = files["workflows/bioplan.nf"]
+    m = re.search(r"([A-Z_]+)\.out\.(\w+)", wf)
+    files["workflows/bioplan.nf"] = wf.replace(m.group(0), f"{m.group(1)}.out.no_such_emit", 1)
+    module = next(f for f in files if f.startswith("modules/local/") and f.endswith("main.nf"))
+    files[module] = files[module].replace("stub:", "// no stub")
+    problems = {p.check for p in check_pipeline(files, [])}
+    assert {"emits", "stubs"} <= problems
+
+
+def _nf_edges(workflow_source: str) -> set[tuple[str, str]]:
+    edges = set()
+    for call in re.finditer(r"^    ([A-Z][A-Z0-9_]*) \(\n(.*?)\n    \)", workflow_source, re.M | re.S):
+        consumer = call.group(1).lower()
+        for producer in re.findall(r"\b([A-Z][A-Z0-9_]*)\.out\.", call.group(2)):
+            edges.add((producer.lower(), consumer))
+    return edges
+
+
+def _snakemake_edges(workdir: Path) -> set[tuple[str, str]]:
+    snakemake = Path(sys.executable).parent / "snakemake"
+    proc = subprocess.run([str(snakemake), "--rulegraph", "--cores", "1", "--quiet"], cwd=workdir, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    labels = dict(re.findall(r"^\s*(\d+)\[label = \"(\w+)\"", proc.stdout, re.M))
+    edges = {(labels[a], labels[b]) for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)}
+    return {(a, b) for a, b in edges if "all" not in (a, b)}
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_process_graph_equals_snakemake_rule_graph(nf_compiled, workspace, knowledge, name, tmp_path):
+    smk = compile_request(example_request(name), example_inputs(workspace, name),
+                          str(workspace / "out_graph" / name / "Snakefile"), force=True, knowledge=knowledge)
+    import yaml
+
+    config = yaml.safe_load((smk.output_dir / "config" / "config.yaml").read_text())
+    for path in (config.get("references") or {}).values():
+        (smk.output_dir / path).parent.mkdir(parents=True, exist_ok=True)
+        (smk.output_dir / path).touch()
+    nf_edges = _nf_edges((nf_compiled[name].output_dir / "workflows" / "bioplan.nf").read_text())
+    assert nf_edges == _snakemake_edges(smk.output_dir)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_golden_files(nf_compiled, name):
+    root = nf_compiled[name].output_dir
+    produced = {k: v for k, v in _files(root).items() if not k.startswith("bin/")}
+    golden_dir = GOLDEN / f"nextflow_{name}"
+    if os.environ.get("BIOPLAN_UPDATE_GOLDEN"):
+        shutil.rmtree(golden_dir, ignore_errors=True)
+        for rel, text in produced.items():
+            (golden_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (golden_dir / rel).write_text(text)
+    expected = {k: v for k, v in _files(golden_dir).items()}
+    assert sorted(produced) == sorted(expected)
+    for rel in expected:
+        assert produced[rel] == expected[rel], f"nextflow_{name}/{rel} differs from the golden file"
+
+
+def test_shell_unsafe_names_are_refused_for_nextflow(workspace, knowledge, tmp_path):
+    with pytest.raises(TargetUnsupportedError) as info:
+        compile_request(example_request("hostile"), example_inputs(workspace, "hostile"),
+                        str(tmp_path / "nf" / "main.nf"), target="nextflow", knowledge=knowledge)
+    assert "snakemake" in " ".join(info.value.hints).lower()
+    assert not (tmp_path / "nf").exists()

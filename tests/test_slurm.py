@@ -1,0 +1,365 @@
+"""Cluster profiles. The Snakemake SLURM profile runs a compiled branch-join workflow on a real
+single-node SLURM cluster (../shared/tools/slurm-local.sh: slurmctld, slurmd, slurmdbd), checked
+from `sacct`: every rule one job with its own CPUs, memory and time, COMPLETED, right results; a
+failing step is retried with more memory and fails the run, named. The Nextflow `slurm` profile
+cannot run here (no Nextflow runtime): its values are parsed and it passes the strict parser.
+
+The SLURM run (marker `slurm`) starts the cluster, or reuses one that is up (`.ci/run` starts it);
+it needs root to start it and is skipped without root and without a running cluster (under
+`CI=true` it fails instead).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bioplan.compile import compile_request
+
+from conftest import SHARED, example_inputs
+
+SLURM_LOCAL = SHARED / "tools" / "slurm-local.sh"
+NF_LINT = SHARED / "tools" / "nf-lint.sh"
+PARTITION, ACCOUNT = "debug", "ci"  # what slurm-local.sh creates
+
+# The bulk DE example with the Python tools (pydeseq2, gseapy): checks -> DE -> filter -> id
+# conversion -> KEGG + GO (branches) -> merge (join).
+REQUEST = ("Mouse bulk RNA-seq raw counts: differential expression between treated and control using "
+           "pydeseq2, then KEGG and GO enrichment using gseapy go, merged into one table.")
+TOOLS = {"differential_expression": "pydeseq2", "kegg_enrichment": "gseapy_enrich_kegg",
+         "go_enrichment": "gseapy_enrich_go", "pathway_merge": "merge_pathway_tables"}
+
+# Test-only changes to the emitted profiles/slurm/config.yaml. The plugin's first status check
+# comes 40 s after a submission and every check that sees no job finish waits 10 s longer than
+# the last, which makes an 8-job chain take minutes; the tools are on PATH here (no conda, no
+# apptainer); rule threads are capped at the CPUs of this one node.
+INIT_SECONDS = 3
+FAILING_RETRIES = 1  # the failing run: attempt 1, then once more with twice the memory
+RUN_TIMEOUT = 240  # seconds, per snakemake run
+
+
+def _run(cmd, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+
+
+def _cluster_up() -> bool:
+    if shutil.which("sinfo") is None or shutil.which("sacct") is None:
+        return False
+    try:
+        avail = _run(["sinfo", "-h", "-p", PARTITION, "-o", "%a"], timeout=30).stdout.split()
+        return avail[:1] == ["up"] and _run(["sacct", "-n", "-X", "-j", "1"], timeout=30).returncode == 0
+    except (subprocess.TimeoutExpired, OSError):
+        return False
+
+
+@pytest.fixture(scope="module")
+def slurm_node():
+    """The local cluster's node ({cpus, mem_mb}); started here (and stopped after) unless up."""
+    started = False
+    if not _cluster_up():
+        if os.geteuid() != 0 or not SLURM_LOCAL.exists():
+            why = "no SLURM cluster up and cannot start one (needs root and ../shared/tools/slurm-local.sh)"
+            if os.environ.get("CI") == "true":
+                pytest.fail(why)
+            pytest.skip(why)
+        proc = _run(["bash", SLURM_LOCAL, "up"], timeout=900)
+        assert proc.returncode == 0, f"slurm-local.sh up failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+        started = True
+    line = _run(["scontrol", "-o", "show", "node"], timeout=30).stdout.splitlines()[0]
+    fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+    yield {"cpus": int(fields["CPUTot"]), "mem_mb": int(fields["RealMemory"])}
+    if started:
+        _run(["bash", SLURM_LOCAL, "down"], timeout=300)
+
+
+def rule_requests(workdir: Path) -> dict[str, dict[str, int]]:
+    """threads, mem_mb and runtime (at attempt 1) of every rule, read from the emitted rules."""
+    requests = {}
+    for smk in sorted((workdir / "rules").glob("*.smk")):
+        for block in re.split(r"\n(?=rule )", smk.read_text()):
+            name = re.match(r"rule (\w+):", block.strip())
+            if not name:
+                continue
+            threads = re.search(r"\n    threads: (\d+)", block)
+            mem = re.search(r"mem_mb=lambda wildcards, attempt: (\d+) \* attempt", block)
+            runtime = re.search(r"runtime=lambda wildcards, attempt: (\d+) \* attempt", block)
+            assert threads and mem and runtime, f"rule {name.group(1)} lacks threads/mem_mb/runtime:\n{block}"
+            requests[name.group(1)] = {"threads": int(threads.group(1)), "mem_mb": int(mem.group(1)),
+                                       "runtime": int(runtime.group(1))}
+    return requests
+
+
+def write_test_profile(workdir: Path, **overrides) -> Path:
+    """profiles/slurm_test: the emitted SLURM profile with the test-only changes above."""
+    profile = yaml.safe_load((workdir / "profiles" / "slurm" / "config.yaml").read_text())
+    profile.pop("software-deployment-method")
+    profile.update(overrides)
+    path = workdir / "profiles" / "slurm_test" / "config.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(profile, sort_keys=False))
+    return path.parent
+
+
+def run_snakemake(workdir: Path, profile: Path, log: Path) -> tuple[int, str, str]:
+    """`snakemake --profile <profile>` under a hard timeout; (exit code, output, SLURM run id).
+
+    The jobs inherit this environment (the plugin submits with --export=ALL), so the tools of
+    this Python's environment are put first on PATH, as an activated virtualenv would."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.pop("SNAKEMAKE_PROFILE", None)
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(workdir))],
+                                cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code = proc.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGINT)  # snakemake cancels its SLURM jobs
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            code = None
+    text = log.read_text(errors="replace")
+    run_id = re.search(r"SLURM run ID: (\S+)", text)
+    if code is None:
+        if run_id:
+            _run(["scancel", "--name", run_id.group(1)], timeout=60)
+        pytest.fail(f"snakemake --profile {profile.name} did not finish in {RUN_TIMEOUT} s:\n{text[-5000:]}")
+    assert run_id, f"no SLURM run ID in the snakemake output:\n{text[-5000:]}"
+    return code, text, run_id.group(1)
+
+
+SACCT_FIELDS = ("JobID", "JobName", "Comment", "State", "ReqCPUS", "AllocCPUS", "ReqMem", "Timelimit",
+                "Partition", "Account", "ExitCode")
+
+
+def sacct_jobs(run_id: str, since: str) -> list[dict[str, str]]:
+    """The run's jobs as the accounting database has them (allocations only, not steps)."""
+    for _ in range(20):  # the end record reaches slurmdbd a moment after the job ends
+        out = _run(["sacct", "-X", "-P", "-n", "-S", since, "--name", run_id, "-o", ",".join(SACCT_FIELDS)],
+                   timeout=60)
+        assert out.returncode == 0, out.stderr
+        rows = [dict(zip(SACCT_FIELDS, line.split("|"))) for line in out.stdout.splitlines() if line.strip()]
+        if rows and all(r["State"] not in ("PENDING", "RUNNING", "COMPLETING") for r in rows):
+            return rows
+        time.sleep(0.5)
+    return rows
+
+
+def mem_mb(req_mem: str) -> int:
+    value, unit = re.fullmatch(r"([\d.]+)([KMGT]?)[nc]?", req_mem).groups()
+    return round(float(value) * {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024 * 1024}[unit])
+
+
+def minutes(limit: str) -> int:
+    days, _, hms = limit.rpartition("-")
+    h, m, s = (int(x) for x in hms.split(":"))
+    return int(days or 0) * 1440 + h * 60 + m + (s > 0)
+
+
+def check_job(job: dict[str, str], want: dict[str, int], attempt: int, cpus: int) -> None:
+    rule = job["Comment"]
+    assert int(job["ReqCPUS"]) == int(job["AllocCPUS"]) == min(want["threads"], cpus), (rule, job)
+    assert mem_mb(job["ReqMem"]) == want["mem_mb"] * attempt, (rule, job)
+    assert minutes(job["Timelimit"]) == want["runtime"] * attempt, (rule, job)
+    assert (job["Partition"], job["Account"]) == (PARTITION, ACCOUNT), (rule, job)
+
+
+@pytest.mark.slurm
+def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, knowledge, tmp_path):
+    start = time.time()
+    workdir = tmp_path / "wf"
+    result = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(workdir / "Snakefile"),
+                             knowledge=knowledge, partition=PARTITION, account=ACCOUNT)
+    bound = {s.operation: s.tool for s in result.plan.steps}
+    assert all(bound.get(op) == tool for op, tool in TOOLS.items()), f"the plan binds {bound}, not {TOOLS}"
+    requests = rule_requests(workdir)
+    assert len(requests) >= 9 and max(r["threads"] for r in requests.values()) > 1
+
+    # 1. The whole workflow through SLURM.
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
+    profile = write_test_profile(workdir, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS,
+                                             "max-threads": slurm_node["cpus"]})
+    code, text, run_id = run_snakemake(workdir, profile, tmp_path / "run1.log")
+    assert code == 0, text[-5000:]
+    jobs = sacct_jobs(run_id, since)
+    by_rule = {}
+    for job in jobs:
+        by_rule.setdefault(job["Comment"].removeprefix("rule_"), []).append(job)
+    assert sorted(by_rule) == sorted(requests), f"rules in sacct {sorted(by_rule)} vs workflow {sorted(requests)}"
+    for rule, rule_jobs in by_rule.items():
+        assert len(rule_jobs) == 1, rule_jobs
+        job = rule_jobs[0]
+        assert (job["State"], job["ExitCode"]) == ("COMPLETED", "0:0"), job
+        check_job(job, requests[rule], attempt=1, cpus=slurm_node["cpus"])
+        assert f"submitted with SLURM jobid {job['JobID']} " in text, rule
+
+    # ... with the right results: every planted DE gene significant, only the planted sets enriched.
+    truth = json.loads((workspace / "data" / "bulk_de" / "truth.json").read_text())
+    import pandas as pd
+
+    de = pd.read_csv(next((workdir / "results" / "differential_expression").glob("*.tsv")), sep="\t")
+    padj = dict(zip(de["gene_id"], de["padj"]))
+    planted = [g["ensembl_gene_id"] for g in truth["de_up"] + truth["de_down"]]
+    assert all(padj[g] < 0.05 for g in planted), {g: padj[g] for g in planted if not padj[g] < 0.05}
+    merged = pd.read_csv(workdir / "results" / "pathway_merge" / "merged_pathways.tsv", sep="\t")
+    assert set(merged.loc[merged["padj"] < 0.05, "term"]) == set(truth["planted_sets"]), merged
+
+    # 2. A step that fails (a config parameter it rejects): retried with twice the memory and
+    # time, then the run fails with the rule named; nothing downstream is submitted.
+    config_path = workdir / "config" / "config.yaml"
+    config = yaml.safe_load(config_path.read_text())
+    config["params"]["de_filter"]["direction"] = "sideways"
+    config_path.write_text(yaml.safe_dump(config, sort_keys=False))
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
+    profile = write_test_profile(workdir, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS,
+                                             "max-threads": slurm_node["cpus"], "retries": FAILING_RETRIES})
+    code, text, run_id = run_snakemake(workdir, profile, tmp_path / "run2.log")
+    assert code != 0, text[-5000:]
+    assert "Error in rule gene_filtering" in text, text[-5000:]
+    assert "params.direction must be both, up or down" in text, text[-5000:]  # the rule's log, shown
+    jobs = sacct_jobs(run_id, since)
+    assert {j["Comment"] for j in jobs} == {"rule_gene_filtering"}, jobs
+    assert len(jobs) == FAILING_RETRIES + 1, jobs
+    for attempt, job in enumerate(sorted(jobs, key=lambda j: int(j["JobID"])), start=1):
+        assert job["State"] == "FAILED", job
+        check_job(job, requests["gene_filtering"], attempt=attempt, cpus=slurm_node["cpus"])
+    print(f"slurm test: {time.time() - start:.0f} s")
+
+
+# --- the emitted profiles' values (no cluster needed) -----------------------------------------
+
+@pytest.fixture(scope="module")
+def emitted(workspace, knowledge, tmp_path_factory):
+    """The request compiled for both targets, with and without --partition/--account."""
+    base = tmp_path_factory.mktemp("profiles")
+    out = {}
+    for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
+        for cluster in ("given", "placeholder"):
+            kw = {"partition": PARTITION, "account": ACCOUNT} if cluster == "given" else {}
+            out[target, cluster] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
+                                                   str(base / target / cluster / entry), target=target,
+                                                   knowledge=knowledge, **kw).output_dir
+    return out
+
+
+def test_snakemake_slurm_profile_values(emitted):
+    text = (emitted["snakemake", "given"] / "profiles" / "slurm" / "config.yaml").read_text()
+    profile = yaml.safe_load(text)
+    assert profile["executor"] == "slurm"
+    assert profile["retries"] >= 1 and profile["jobs"] > 1 and profile["latency-wait"] >= 30
+    assert profile["software-deployment-method"] in ("conda", "apptainer")
+    assert "# software-deployment-method: apptainer" in text  # the other choice, commented
+    # Python string literals: Snakemake evaluates resource values (a partition named `all` or
+    # `max` would otherwise become a builtin function)
+    assert profile["default-resources"] == {"slurm_partition": '"debug"', "slurm_account": '"ci"'}
+    # no resources in the profile: they come from the rules
+    assert not {"mem_mb", "runtime", "threads", "cpus_per_task"} & set(profile["default-resources"])
+    assert "set-threads" not in profile and "set-resources" not in profile
+
+
+def test_snakemake_slurm_profile_placeholders(emitted):
+    text = (emitted["snakemake", "placeholder"] / "profiles" / "slurm" / "config.yaml").read_text()
+    profile = yaml.safe_load(text)
+    assert profile["executor"] == "slurm" and profile.get("default-resources") is None
+    assert re.search(r"^  # slurm_partition: .*<partition>.*TODO", text, re.M)
+    assert re.search(r"^  # slurm_account: .*<account>.*TODO", text, re.M)
+
+
+def test_hostile_partition_stays_one_string(workspace, knowledge, tmp_path):
+    partition = "it's \"x\" $(touch y)"
+    for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
+        out = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / target / entry),
+                              target=target, knowledge=knowledge, partition=partition, account="a b").output_dir
+        if target == "snakemake":
+            resources = yaml.safe_load((out / "profiles" / "slurm" / "config.yaml").read_text())["default-resources"]
+            assert eval(resources["slurm_partition"], {"__builtins__": {}}) == partition  # noqa: S307
+            assert eval(resources["slurm_account"], {"__builtins__": {}}) == "a b"  # noqa: S307
+        else:
+            text = (out / "nextflow.config").read_text()
+            assert "process.queue = 'it\\'s \"x\" $(touch y)'" in text
+
+
+def test_default_profile_keys_do_not_shadow_the_slurm_profile(emitted):
+    """Snakemake always applies profiles/default/ as the workflow profile, also with
+    `--profile profiles/slurm`, and its keys win: they must not touch what the cluster needs."""
+    wf = emitted["snakemake", "given"]
+    default = yaml.safe_load((wf / "profiles" / "default" / "config.yaml").read_text())
+    slurm = yaml.safe_load((wf / "profiles" / "slurm" / "config.yaml").read_text())
+    assert not set(default) & set(slurm)
+    assert not set(default) & {"cores", "jobs", "executor", "retries", "keep-going", "default-resources",
+                               "set-threads", "max-threads", "software-deployment-method"}
+
+
+def test_dry_run_with_the_slurm_profile_requests_the_rules_resources(emitted, tmp_path):
+    """Without a cluster: the profile parses, profiles/default is applied as well, and the jobs
+    carry each rule's own mem_mb/runtime and the partition and account."""
+    wf = tmp_path / "wf"
+    shutil.copytree(emitted["snakemake", "given"], wf)
+    profile = write_test_profile(wf)  # no conda here
+    proc = _run([sys.executable, "-m", "snakemake", "--profile", profile.relative_to(wf), "-n"], cwd=wf, timeout=300)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0, text[-3000:]
+    assert "workflow specific profile profiles/default" in text
+    for rule, want in rule_requests(wf).items():
+        block = re.search(rf"rule {rule}:\n(?:    .*\n)*?    resources: (.*)", text)
+        assert block, rule
+        resources = block.group(1).split(", ")
+        assert {f"mem_mb={want['mem_mb']}", f"runtime={want['runtime']}", "slurm_partition=debug",
+                "slurm_account=ci"} <= set(resources), (rule, resources)
+
+
+def _nextflow_slurm_block(pipeline: Path) -> str:
+    text = (pipeline / "nextflow.config").read_text()
+    match = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", text, re.S)
+    assert match, "no slurm profile in nextflow.config"
+    return match.group(1)
+
+
+def _nf_settings(block: str) -> dict[str, str]:
+    return dict(m.groups() for m in re.finditer(r"^        ([\w.]+) = (.+?)\s*(?://.*)?$", block, re.M))
+
+
+def test_nextflow_slurm_profile_values(emitted):
+    settings = _nf_settings(_nextflow_slurm_block(emitted["nextflow", "given"]))
+    assert settings["process.executor"] == "'slurm'"
+    assert settings["process.queue"] == "'debug'"
+    assert settings["process.clusterOptions"] == "'--account=ci'"
+    assert int(settings["executor.queueSize"]) >= 10
+    assert re.fullmatch(r"'\d+ ?/ ?\d* ?(sec|s|min|m)'", settings["executor.submitRateLimit"]), settings
+    limits = dict(re.findall(r"(\w+): ([\w.]+)", settings["process.resourceLimits"]))
+    assert set(limits) == {"cpus", "memory", "time"} and limits["memory"].endswith(".GB"), limits
+    assert int(settings["process.maxRetries"]) >= 1
+    assert "apptainer.cacheDir" in settings and "singularity.cacheDir" in settings
+    # resources come by label and attempt from conf/base.config, capped by resourceLimits
+    base = (emitted["nextflow", "given"] / "conf" / "base.config").read_text()
+    assert "task.attempt" in base and "resourceLimits" in base
+
+
+def test_nextflow_slurm_profile_placeholders(emitted):
+    block = _nextflow_slurm_block(emitted["nextflow", "placeholder"])
+    settings = _nf_settings(block)
+    assert settings["process.executor"] == "'slurm'"
+    assert "process.queue" not in settings and "process.clusterOptions" not in settings
+    assert re.search(r"// process.queue = '<partition>'.*TODO", block)
+    assert re.search(r"// process.clusterOptions = '--account=<account>'.*TODO", block)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not NF_LINT.exists() or shutil.which("java") is None,
+                    reason="../shared/tools/nf-lint.sh or java missing")
+def test_nextflow_config_with_slurm_profile_passes_the_strict_parser(emitted):
+    for cluster in ("given", "placeholder"):
+        config = emitted["nextflow", cluster] / "nextflow.config"
+        proc = _run(["bash", NF_LINT, config], timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
