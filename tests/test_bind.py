@@ -38,3 +38,19 @@ def test_consecutive_tools_agree_on_formats(knowledge):
                     accepted = set(tool.inputs[port].format.split("|"))
                     assert produced & accepted or {f.removesuffix(".gz") for f in produced} & {
                         f.removesuffix(".gz") for f in accepted}, (query, step.id, port)
+
+
+def test_a_format_adapter_bridges_gff3_to_a_gtf_reader(knowledge, workspace):
+    data = workspace / "data" / "variants"
+    plan = plan_request("annotate the variants with SnpEff", [str(data / "calls.vcf"), str(data / "genome.fa"),
+                                                              str(data / "genes.gff3")], knowledge).plans[0]
+    steps = {s.id: s for s in plan.steps}
+    assert steps["variant_annotation"].tool == "snpeff"
+    adapter = steps[steps["variant_annotation"].sources["annotation"]]
+    assert adapter.tool == "gffread_gtf" and adapter.sources["annotation"] == "input:gene_annotation"
+    assert (adapter.id, "variant_annotation") in plan.edges
+    # a GTF needs no adapter
+    plan = plan_request("annotate the variants with SnpEff", [str(data / "calls.vcf"), str(data / "genome.fa"),
+                                                              str(workspace / "data" / "rnaseq_fastq" / "genes.gtf")],
+                        knowledge).plans[0]
+    assert "annotation_format_conversion" not in {s.operation for s in plan.steps}

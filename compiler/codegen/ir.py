@@ -274,6 +274,10 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
             if p.datatype:
                 targets.append(p.ref.model_copy(update={"gathered": p.ref.per_sample}))
     samples, columns, condition = _sample_rows(knowledge, spec, workdir)
+    if has_samples and not samples:
+        # no per-sample files given: the sample sheet still gets its header, for the user to fill
+        sheet_cols = [p.ref.path for s in wsteps for p in s.inputs if p.ref.kind == "samplesheet"]
+        columns = ["sample", *dict.fromkeys(sheet_cols)]
     organism = None
     org_id = next((c for c in spec.constraint_ids if knowledge.constraints.get(c) and
                    knowledge.constraints[c].kind == "organism"), None)

@@ -220,6 +220,28 @@ def check_lexicon(k: Knowledge, sources: dict[str, Path]) -> list[str]:
     return out
 
 
+def check_tool_aliases(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    """A tool alias that is also a word for an operation or datatype must be the tool's own name.
+
+    A request naming a tool states a preference; generic words ("peak calling", "GO富集")
+    on a tool would turn every mention of the operation into a silent tool choice.
+    """
+    from bioplan.request.lexicon import normalize
+
+    generic: set[str] = set()
+    for entry in [*k.operations.values(), *k.datatypes.values()]:
+        generic.update(normalize(a) for a in (*entry.aliases.en, *entry.aliases.zh, entry.label, entry.id))
+    out = []
+    for tool in k.tools.values():
+        own = normalize(tool.name) + " " + normalize(tool.id)
+        for alias in (*tool.aliases.en, *tool.aliases.zh):
+            norm = normalize(alias)
+            if norm in generic and norm not in own:
+                out.append(f"{_where(sources, f'tools/{tool.id}')}: aliases: {alias!r} also names an operation or "
+                           "datatype; a tool alias must name the tool (remove it, the operation keeps the word)")
+    return out
+
+
 def check_orphans(k: Knowledge, sources: dict[str, Path]) -> list[str]:
     used: set[str] = set()
     for op in k.operations.values():
@@ -251,6 +273,7 @@ def semantic_problems(k: Knowledge, sources: dict[str, Path], templates: Path) -
     problems += check_checks(k, sources, templates)
     problems += check_motifs(k, sources)
     problems += check_lexicon(k, sources)
+    problems += check_tool_aliases(k, sources)
     problems += check_orphans(k, sources)
     problems += check_edam(k, sources)
     return problems

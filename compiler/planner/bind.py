@@ -90,10 +90,72 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
                     and spec.constraints.get("layout") == "paired" and "paired_end_reads" in knowledge.constraints):
                 preconditions.append("paired_end_reads")
         bound.append(s.model_copy(update={"tool": tool.id, "preconditions": tuple(dict.fromkeys(preconditions))}))
-    return plan.model_copy(update={"steps": tuple(bound)}), pruned
+    bound = _insert_adapters(knowledge, spec, bound, chosen, step_by_id)
+    edges = tuple(sorted({(src, s.id) for s in bound for src in s.sources.values() if src in {b.id for b in bound}}))
+    return plan.model_copy(update={"steps": tuple(bound), "edges": edges}), pruned
+
+
+def _insert_adapters(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep], chosen: dict[str, Tool],
+                     step_by_id: dict[str, PlanStep]) -> list[PlanStep]:
+    """Put a conversion step wherever a port reads another format than it is given (GFF3 -> GTF)."""
+    out: list[PlanStep] = []
+    made: dict[tuple[str, str], str] = {}  # (source, adapter tool) -> adapter step id
+    for s in steps:
+        tool = chosen[s.id]
+        sources = dict(s.sources)
+        for port, source in s.sources.items():
+            clash = _format_clash(knowledge, spec, tool, s, port, source, chosen, step_by_id)
+            if clash is None:
+                continue
+            adapter = find_adapter(knowledge, spec, s.inputs[port], clash[1], clash[2])
+            key = (source, adapter.id)
+            if key not in made:
+                op = knowledge.operations[adapter.implements]
+                in_port = next(iter(op.inputs))
+                out_port = next(iter(op.outputs))
+                sid = op.id if op.id not in {x.id for x in out} else f"{op.id}_{len(made) + 1}"
+                out.append(PlanStep(id=sid, operation=op.id, tool=adapter.id, inputs={in_port: s.inputs[port]},
+                                    outputs={out_port: s.inputs[port]}, sources={in_port: source}))
+                made[key] = sid
+            sources[port] = made[key]
+        out.append(s.model_copy(update={"sources": sources}))
+    return out
+
+
+def _adapter_tools(knowledge: Knowledge, spec: TaskSpec, datatype: str) -> list[Tool]:
+    """Tools of conversion operations (one input, one output, the same datatype) for `datatype`."""
+    out = []
+    for op in knowledge.operations.values():
+        ins = [p for p in op.inputs.values() if not p.optional]
+        outs = list(op.outputs.values())
+        if len(ins) == 1 and len(outs) == 1 and ins[0].datatype == outs[0].datatype == datatype:
+            out += _candidates(knowledge, spec, PlanStep(id=op.id, operation=op.id, inputs={}, outputs={}))
+    return out
+
+
+def find_adapter(knowledge: Knowledge, spec: TaskSpec, datatype: str, have: set[str],
+                 accepts: set[str]) -> Tool | None:
+    """A format adapter that reads one of `have` and writes one of `accepts` (GFF3 -> GTF)."""
+    for tool in _adapter_tools(knowledge, spec, datatype):
+        reads = {f for tp in tool.inputs.values() for f in _formats(tp.format)}
+        writes = {f for tp in tool.outputs.values() for f in _formats(tp.format)}
+        if (reads & have or _compressed_variant(have, reads)) and (writes & accepts or _compressed_variant(writes, accepts)):
+            return tool
+    return None
 
 
 def _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id) -> str | None:
+    problem = _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
+    if problem is None:
+        return None
+    have, accepts = problem[1], problem[2]
+    if find_adapter(knowledge, spec, step.inputs[port], have, accepts) is not None:
+        return None  # an adapter step bridges it (inserted after binding)
+    return problem[0]
+
+
+def _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id):
+    """None, or (message, formats available, formats accepted) for one input port."""
     if port not in tool.inputs:
         return None
     accepts = _formats(tool.inputs[port].format)
@@ -103,7 +165,8 @@ def _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id) -
         dt = step.inputs[port]
         given = {i.format for i in spec.inputs if i.datatype == dt}
         if given and not given & accepts and not _compressed_variant(given, accepts):
-            return f"{tool.id}.{port} reads {'/'.join(sorted(accepts))}, the input is {'/'.join(sorted(given))}"
+            return (f"{tool.id}.{port} reads {'/'.join(sorted(accepts))}, the input is {'/'.join(sorted(given))}",
+                    given, accepts)
         return None
     producer = chosen[source]
     src_step = step_by_id[source]
@@ -112,7 +175,8 @@ def _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id) -
     if not produced:
         produced = {producer.outputs[p].format for p in src_step.outputs if p in producer.outputs}
     if not produced & accepts and not _compressed_variant(produced, accepts):
-        return f"{tool.id}.{port} reads {'/'.join(sorted(accepts))} but {producer.id} writes {'/'.join(sorted(produced))}"
+        return (f"{tool.id}.{port} reads {'/'.join(sorted(accepts))} but {producer.id} writes "
+                f"{'/'.join(sorted(produced))}", produced, accepts)
     return None
 
 

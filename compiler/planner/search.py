@@ -96,6 +96,117 @@ class _Compiled:
         for bit, i in enumerate(self.anchor_action):
             self.anchor_bit[i] |= 1 << bit
         self.full_mask = (1 << len(self.anchors)) - 1
+        # LM-cut's view: anchors add a "used" fact, an artificial init fact precedes actions
+        # without inputs, and an artificial goal action (cost 0) needs the target and every anchor
+        self.n_plain = len(facts)
+        k = len(self.anchors)
+        self.goal_fact, self.init_fact = self.n_plain + k, self.n_plain + k + 1
+        self.n_facts = self.n_plain + k + 2
+        self.lm_pre = [p or [self.init_fact] for p in self.pre]
+        self.lm_add = [list(a) for a in self.add]
+        for bit, i in enumerate(self.anchor_action):
+            self.lm_add[i].append(self.n_plain + bit)
+        self.lm_pre.append([self.target] + [self.n_plain + bit for bit in range(k)])
+        self.lm_add.append([self.goal_fact])
+        self.lm_cost = self.cost + [0.0]
+        self.lm_consumers: list[list[int]] = [[] for _ in range(self.n_facts)]
+        self.lm_achievers: list[list[int]] = [[] for _ in range(self.n_facts)]
+        for i, p in enumerate(self.lm_pre):
+            for f in p:
+                self.lm_consumers[f].append(i)
+        for i, a in enumerate(self.lm_add):
+            for f in a:
+                self.lm_achievers[f].append(i)
+
+    def lmcut(self, facts: int, mask: int) -> float:
+        """LM-cut (Helmert & Domshlak 2009): the sum of the costs of disjoint action landmarks,
+        found by cutting the h_max justification graph between the state and the goal. It is
+        admissible and dominates h_max, so A* stays optimal and expands far fewer states."""
+        INF = float("inf")
+        n, n_facts = len(self.actions), self.n_facts
+        G, I = self.goal_fact, self.init_fact
+        state = [f for f in range(self.n_plain) if facts >> f & 1]
+        state += [self.n_plain + bit for bit in range(len(self.anchors)) if mask >> bit & 1]
+        state.append(I)
+        in_state = [False] * n_facts
+        for f in state:
+            in_state[f] = True
+        if all(in_state[f] for f in self.lm_pre[n]):
+            return 0.0
+        cost = list(self.lm_cost)
+        pre, add, consumers, achievers = self.lm_pre, self.lm_add, self.lm_consumers, self.lm_achievers
+        total = 0.0
+        while True:
+            # h_max of every fact under the current costs (generalised Dijkstra)
+            val = [INF] * n_facts
+            for f in state:
+                val[f] = 0.0
+            waiting = [len(p) for p in pre]
+            heap = [(0.0, f) for f in state]
+            done = [False] * n_facts
+            reached = [False] * (n + 1)
+            while heap:
+                v, f = heapq.heappop(heap)
+                if done[f]:
+                    continue
+                done[f] = True
+                for i in consumers[f]:
+                    waiting[i] -= 1
+                    if waiting[i] == 0:
+                        reached[i] = True
+                        w = max(val[p] for p in pre[i]) + cost[i]
+                        for g in add[i]:
+                            if w < val[g]:
+                                val[g] = w
+                                heapq.heappush(heap, (w, g))
+            if val[G] == INF:
+                return INF
+            if val[G] <= 1e-9:
+                return total
+            # precondition choice: the dearest precondition of every reached action
+            pcf = [-1] * (n + 1)
+            by_pcf: dict[int, list[int]] = {}
+            for i in range(n + 1):
+                if reached[i]:
+                    best = pre[i][0]
+                    for p in pre[i]:
+                        if val[p] > val[best]:
+                            best = p
+                    pcf[i] = best
+                    by_pcf.setdefault(best, []).append(i)
+            # goal zone: facts from which the goal is reached through zero-cost actions
+            zone = [False] * n_facts
+            zone[G] = True
+            stack = [G]
+            while stack:
+                g = stack.pop()
+                for i in achievers[g]:
+                    if reached[i] and cost[i] <= 1e-9 and not zone[pcf[i]]:
+                        zone[pcf[i]] = True
+                        stack.append(pcf[i])
+            # the cut: actions leading from the state's side into the goal zone
+            seen = [False] * n_facts
+            stack = []
+            for f in state:
+                if not zone[f]:
+                    seen[f] = True
+                    stack.append(f)
+            cut: set[int] = set()
+            while stack:
+                f = stack.pop()
+                for i in by_pcf.get(f, ()):
+                    for g in add[i]:
+                        if zone[g]:
+                            cut.add(i)
+                        elif not seen[g]:
+                            seen[g] = True
+                            stack.append(g)
+            if not cut:
+                return total
+            m = min(cost[i] for i in cut)
+            total += m
+            for i in cut:
+                cost[i] -= m
 
     def h(self, facts: int, mask: int) -> float:
         """h_max: the dearest single goal (the target, or an unused anchor with its inputs)."""
@@ -151,7 +262,7 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
         key = (facts, mask)
         value = memo.get(key)
         if value is None:
-            value = memo[key] = c.h(facts, mask)
+            value = memo[key] = c.lmcut(facts, mask)
         return value
 
     INF = float("inf")
@@ -159,8 +270,8 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     if h0 == INF:
         return None
     counter = itertools.count()
-    # heap entries: (f, g, tiebreak, facts, mask, path)
-    heap = [(h0, 0.0, next(counter), c.initial, 0, ())]
+    # heap entries: (f, -g, tiebreak, facts, mask, path): among equal f the deepest state first
+    heap = [(h0, -0.0, next(counter), c.initial, 0, ())]
     best_g: dict[tuple[int, int], float] = {(c.initial, 0): 0.0}
     pre_mask, add_mask, cost, anchor_bit = c.pre_mask, c.add_mask, c.cost, c.anchor_bit
     target_bit = 1 << c.target
@@ -168,6 +279,7 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     expansions = 0
     while heap:
         f, g, _, facts, mask, path = heapq.heappop(heap)
+        g = -g
         if g > best_g.get((facts, mask), INF):
             continue
         if facts & target_bit and mask == c.full_mask:
@@ -190,7 +302,7 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
             if hv == INF:
                 continue
             best_g[key] = ng
-            heapq.heappush(heap, (ng + hv, ng, next(counter), new_facts, new_mask, path + (i,)))
+            heapq.heappush(heap, (ng + hv, -ng, next(counter), new_facts, new_mask, path + (i,)))
     return None
 
 

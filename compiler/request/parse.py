@@ -68,6 +68,9 @@ def _select(candidates: list[Match], knowledge: Knowledge) -> list[Match]:
             chosen += [c for c in candidates if (c.start, c.end) == (m.start, m.end) and c.kind == "tool"
                        and knowledge.tools[c.id].implements == m.id
                        and not any(x.id == c.id and x.kind == "tool" for x in chosen)]
+            # "导出为CSV" names the export operation and the output format
+            chosen += [c for c in candidates if (c.start, c.end) == (m.start, m.end) and c.kind == "format"
+                       and not any(x.id == c.id and x.kind == "format" for x in chosen)]
     return sorted(chosen, key=lambda m: (m.start, m.end))
 
 

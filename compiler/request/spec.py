@@ -299,7 +299,10 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
             continue
         best = max(options, key=lambda o: (fit(o), o in [m.id for m in g], -options.index(o)))
         for o in options:
-            replace[o] = best
+            # only a reading that fits the context worse gives way; equally fitting readings
+            # of overlapping words are both meant ("preranked GSEA": ranking and GSEA)
+            if fit(o) < fit(best):
+                replace[o] = best
     out = [replace.get(op, op) for op in request.operations]
     return list(dict.fromkeys(out))
 

@@ -9,13 +9,13 @@ include { BIOPLAN } from './workflows/bioplan'
 
 workflow {
     main:
+    ch_gene_annotation = channel.value(file(params.gene_annotation, checkIfExists: true))
     ch_variant_calls = channel.value([[id: 'study'], file(params.variant_calls, checkIfExists: true)])
     ch_reference_genome = channel.value(file(params.reference_genome, checkIfExists: true))
-    ch_gene_annotation = channel.value(file(params.gene_annotation, checkIfExists: true))
 
     BIOPLAN (
+        ch_gene_annotation,
         ch_variant_calls,
-        ch_reference_genome,
-        ch_gene_annotation
+        ch_reference_genome
     )
 }

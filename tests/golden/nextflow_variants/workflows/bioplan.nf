@@ -3,19 +3,24 @@
  * plan's steps, so this graph matches the Snakemake target's rule graph.
  */
 
-include { BCFTOOLS_CSQ as VARIANT_ANNOTATION } from '../modules/local/bcftools/csq/main'
 include { BCFTOOLS_FILTER as VARIANT_FILTERING } from '../modules/local/bcftools/filter/main'
 include { BIOPLAN_CHECK_GENE_ANNOTATION as CHECK_GENE_ANNOTATION } from '../modules/local/bioplan/check_gene_annotation/main'
 include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
+include { GFFREAD_GTF as ANNOTATION_FORMAT_CONVERSION } from '../modules/local/gffread/gtf/main'
+include { SNPEFF as VARIANT_ANNOTATION } from '../modules/local/snpeff/main'
 include { VARIANT_SUMMARY_TABLE as VARIANT_SUMMARY } from '../modules/local/variant/summary_table/main'
 
 workflow BIOPLAN {
     take:
+    ch_gene_annotation  // channel: path(file)
     ch_variant_calls  // channel: [ val(meta), path(file) ]
     ch_reference_genome  // channel: path(file)
-    ch_gene_annotation  // channel: path(file)
 
     main:
+
+    ANNOTATION_FORMAT_CONVERSION (
+        ch_gene_annotation
+    )
 
     VARIANT_FILTERING (
         ch_variant_calls
@@ -27,7 +32,7 @@ workflow BIOPLAN {
 
     CHECK_GENE_ANNOTATION (
         ch_reference_genome,
-        ch_gene_annotation
+        ANNOTATION_FORMAT_CONVERSION.out.annotation
     )
 
     VARIANT_ANNOTATION (
@@ -39,7 +44,7 @@ workflow BIOPLAN {
             .combine(CHECK_GENE_ANNOTATION.out.ok)
             .map { f, _ok -> f }
             .first(),
-        ch_gene_annotation
+        ANNOTATION_FORMAT_CONVERSION.out.annotation
             .combine(CHECK_GENE_ANNOTATION.out.ok)
             .map { f, _ok -> f }
             .first()

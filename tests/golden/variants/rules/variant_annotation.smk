@@ -24,7 +24,7 @@ rule check_reference_genome:
 rule check_gene_annotation:
     input:
         genome=config["inputs"]["reference_genome"],
-        annotation=config["inputs"]["gene_annotation"],
+        annotation="results/annotation_format_conversion/annotation.gtf",
     output:
         ok="results/checks/check_gene_annotation.ok",
     log:
@@ -45,37 +45,64 @@ rule check_gene_annotation:
         "../scripts/check_gene_annotation.py"
 
 
+rule variant_annotation_build_db:
+    input:
+        genome=config["inputs"]["reference_genome"],
+        annotation="results/annotation_format_conversion/annotation.gtf",
+    output:
+        db=directory("results/variant_annotation/snpeff_db"),
+    log:
+        "logs/variant_annotation.build_db.log",
+    conda:
+        "../envs/snpeff.yaml"
+    container:
+        "docker://quay.io/biocontainers/snpeff:5.1--hdfd78af_2"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 8000 * attempt,
+        runtime=lambda wildcards, attempt: 240 * attempt,
+    params:
+        genome_name=config["params"]["snpeff"]["genome_name"],
+        extra=config["params"]["snpeff"]["extra"],
+    shell:
+        'db={output.db:q}/data/{params.genome_name:q}; mkdir -p "$db"'
+        " && case {input.genome:q} in *.gz) gzip -cd {input.genome:q} ;;"
+        ' *) cat {input.genome:q} ;; esac > "$db/sequences.fa"'
+        " && case {input.annotation:q} in *.gz) gzip -cd {input.annotation:q} ;;"
+        ' *) cat {input.annotation:q} ;; esac > "$db/genes.gtf"'
+        " && printf 'data.dir = ./data/\\n%s.genome : %s\\n'"
+        " {params.genome_name:q} {params.genome_name:q} > {output.db:q}/snpEff.config"
+        " && snpEff -Xmx$(({resources.mem_mb} * 4 / 5))m build -gtf22 -noCheckCds"
+        " -noCheckProtein -v -c {output.db:q}/snpEff.config {params.genome_name:q}"
+        " > {log:q} 2>&1"
+
+
 rule variant_annotation:
     input:
         vcf="results/variant_filtering/filtered.vcf.gz",
-        genome=config["inputs"]["reference_genome"],
-        annotation=config["inputs"]["gene_annotation"],
-        check_reference_genome="results/checks/check_reference_genome.ok",
-        check_gene_annotation="results/checks/check_gene_annotation.ok",
+        db=rules.variant_annotation_build_db.output.db,
     output:
-        vcf="results/variant_annotation/annotated.vcf.gz",
-        tbi="results/variant_annotation/annotated.vcf.gz.tbi",
+        vcf="results/variant_annotation/annotated.vcf",
+        html="results/variant_annotation/snpeff_summary.html",
+        csv="results/variant_annotation/snpeff_summary.csv",
     log:
         "logs/variant_annotation.log",
     benchmark:
         "benchmarks/variant_annotation.tsv"
     conda:
-        "../envs/bcftools_csq.yaml"
+        "../envs/snpeff.yaml"
     container:
-        "docker://quay.io/biocontainers/bcftools:1.16--hfe4b78e_1"
+        "docker://quay.io/biocontainers/snpeff:5.1--hdfd78af_2"
     threads: 1
     resources:
-        mem_mb=lambda wildcards, attempt: 4000 * attempt,
-        runtime=lambda wildcards, attempt: 120 * attempt,
+        mem_mb=lambda wildcards, attempt: 8000 * attempt,
+        runtime=lambda wildcards, attempt: 240 * attempt,
     params:
-        phase=config["params"]["bcftools_csq"]["phase"],
-        extra=config["params"]["bcftools_csq"]["extra"],
+        genome_name=config["params"]["snpeff"]["genome_name"],
+        extra=config["params"]["snpeff"]["extra"],
     shell:
-        # Index the reference in a scratch directory: the input may be read-only or gzipped.
-        "tmp=$(mktemp -d); trap 'rm -rf -- \"$tmp\"' EXIT;"
-        ' ref="$tmp/genome.fa";'
-        ' case {input.genome:q} in *.gz) gzip -cd {input.genome:q} > "$ref" ;;'
-        ' *) ln -s "$(readlink -f {input.genome:q})" "$ref" ;; esac;'
-        ' bcftools csq -f "$ref" -g {input.annotation:q} -p {params.phase:q} {params.extra}'
-        " -Oz -o {output.vcf:q} {input.vcf:q} > {log:q} 2>&1"
-        " && bcftools index --tbi -o {output.tbi:q} {output.vcf:q} 2>> {log:q}"
+        # Keep the VCF from ##fileformat on: Debian's snpEff wrapper may echo its arguments.
+        "snpEff -Xmx$(({resources.mem_mb} * 4 / 5))m ann -nodownload"
+        " -c {input.db:q}/snpEff.config -stats {output.html:q} -csvStats {output.csv:q}"
+        " {params.extra} {params.genome_name:q} {input.vcf:q} 2> {log:q}"
+        " | awk 'p += /^##fileformat=/' > {output.vcf:q}"

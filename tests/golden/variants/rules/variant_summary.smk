@@ -1,6 +1,6 @@
 rule variant_summary:
     input:
-        vcf="results/variant_annotation/annotated.vcf.gz",
+        vcf="results/variant_annotation/annotated.vcf",
     output:
         table="results/variant_summary/variant_summary.tsv",
     log:
