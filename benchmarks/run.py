@@ -242,6 +242,10 @@ def run_scale(stats, scale: float, *, seed: int, per_cell: int, reps: int, fd: F
               bfs_limit: float, whole_graph: bool, stage: bool, hops=HOPS, anchors=ANCHORS,
               log=print, n_ops: int | None = None, fd_whole: bool = False, n_up: int = 1) -> ScaleResult:
     n_ops = n_ops or synth.ops_for_scale(stats, scale, seed=seed)
+    # the knowledge base and its index are long-lived: built with the cyclic GC paused and then
+    # frozen out of it (gc.freeze), as a server or a CLI that loaded them would do; otherwise
+    # full collections over millions of objects stall whatever runs next
+    gc.disable()
     t0 = time.perf_counter()
     knowledge = synth.generate(stats, n_ops, seed=seed, name=f"bench-{scale:g}x")
     gen_s = time.perf_counter() - t0
@@ -250,7 +254,8 @@ def run_scale(stats, scale: float, *, seed: int, per_cell: int, reps: int, fd: F
     index = planning_index(knowledge)
     index_s = time.perf_counter() - t0
     gc.collect()
-    gc.freeze()  # a long-lived knowledge base is not re-scanned by the cyclic GC (as a server would do)
+    gc.freeze()
+    gc.enable()
     trav_s = min(timed(lambda: full_traversal(index))[0] for _ in range(5))
     res = ScaleResult(scale, n_ops, nodes, edges, len(knowledge.tools), gen_s, index_s, trav_s)
     log(f"[{scale:g}x] {n_ops} operations, {len(knowledge.tools)} tools, {nodes} nodes, {edges} edges; "
@@ -353,7 +358,7 @@ def cli_benchmark(python: str, reps: int, log=print) -> dict:
             floor.append(_wall(floor_cmd, env))
             cli.append(_wall(cmd, env))
     bare = [_wall([python, "-c", "pass"], env) for _ in range(reps)]
-    result = {"floor_modules": modules, "cli_seconds": statistics.median(cli), "floor_seconds": statistics.median(floor),
+    result = {"reps": reps, "cases": len(cases), "floor_modules": modules, "cli_seconds": statistics.median(cli), "floor_seconds": statistics.median(floor),
               "python_seconds": statistics.median(bare), "cli_over_import_floor": statistics.median(cli) / statistics.median(floor),
               "breakdown": _breakdown(python, cases[0], env)}
     log(f"[cli] bioplan plan {result['cli_seconds'] * 1000:.0f} ms, import floor ({', '.join(modules)}) "
@@ -534,8 +539,8 @@ def markdown(results: list[ScaleResult], cli: dict | None, summary: dict, real: 
             lines.append(f"| {r.scale:g}x | " + " | ".join(cells) + " |")
     if cli:
         lines += ["", "### CLI on the shipped knowledge base", "",
-                  f"`bioplan plan` on the five reference examples (median of {len(cli.get('floor_modules', []))} "
-                  "dependency imports vs full command):", "",
+                  f"`bioplan plan` on the five reference examples, {cli['reps']} runs each, medians (the floor "
+                  "imports the third-party modules the command imports, in the same interpreter):", "",
                   "| command | median |", "|---|---|",
                   f"| `python -c pass` | {cli['python_seconds'] * 1000:.0f} ms |",
                   f"| `python -c \"import {', '.join(cli['floor_modules'])}\"` (import floor) "
@@ -587,7 +592,7 @@ def main(argv=None) -> dict:
                 (10.0, dict(per_cell=1, reps=3, bfs_limit=0.2, whole_graph=False, stage=False,
                             hops=(2, 4, 6, 8), anchors=(0, 2)))]
     else:
-        plan = [(1.0, dict(per_cell=2, reps=5, bfs_limit=5.0, whole_graph=True, stage=True, fd_whole=True)),
+        plan = [(1.0, dict(per_cell=2, reps=5, bfs_limit=2.0, whole_graph=True, stage=True, fd_whole=True)),
                 (10.0, dict(per_cell=1, reps=5, bfs_limit=2.0, whole_graph=False, stage=True)),
                 (100.0, dict(per_cell=1, reps=5, bfs_limit=2.0, whole_graph=False, stage=True))]
     results = []

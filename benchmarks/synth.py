@@ -118,6 +118,7 @@ class RealStats:
     levels: list[int]  # fewest-hops level of produced datatypes (drawn for generated ones)
     min_levels: list[int]  # fewest-hops level of produced datatypes
     frac_extra_input_source: float  # non-main required inputs that are sources
+    frac_reference_only: float  # operations whose required inputs are all references (indexers)
     frac_same_domain: float  # inputs of an assay operation that belong to its assay
     motif_lengths: list[int]
     nodes: int = 0
@@ -185,6 +186,8 @@ def real_stats(knowledge: Knowledge) -> RealStats:
         levels=[fewest[d.id] for d in produced if d.id in fewest and fewest[d.id] > 0],
         min_levels=[fewest[d.id] for d in produced if d.id in fewest and fewest[d.id] > 0],
         frac_extra_input_source=extra_src / max(extra, 1),
+        frac_reference_only=sum(1 for o in ops if all(
+            knowledge.datatypes[p.datatype].config_provided for p in o.inputs.values() if not p.optional)) / len(ops),
         frac_same_domain=same / max(total, 1),
         motif_lengths=[len(m.operations) for m in knowledge.motifs.values()],
     )
@@ -236,6 +239,7 @@ def summary_of(s: RealStats) -> dict[str, float]:
         "datatypes with an is_a parent": s.frac_is_a_produced * (1 - s.frac_source) + s.frac_is_a_source * s.frac_source,
         "mean level of produced datatypes (fewest hops)": _mean(s.min_levels),
         "max level (fewest hops)": max(s.min_levels, default=0),
+        "operations reading only references": s.frac_reference_only,
         "tools with a supports list": p(s.supports_per_tool, 1),
         "edges per node": s.edges / max(s.nodes, 1),
     }
@@ -355,6 +359,7 @@ def generate(stats: RealStats, n_ops: int, seed: int = 0, name: str = "synthetic
         return port_cache[key]
 
     op_main: dict[str, int] = {}
+    level_one = sum(1 for outs in outputs_of if level[outs[0]] == 1) / max(len(outputs_of), 1)
     for n, outs in enumerate(outputs_of):
         out = outs[0]
         lvl, dom = level[out], domain[out]
@@ -366,13 +371,15 @@ def generate(stats: RealStats, n_ops: int, seed: int = 0, name: str = "synthetic
                     outs = [out, extra]
         op_id = f"op_{n}"
         k = rng.choice(stats.req_arity)
-        main = pick_input(dom, lvl - 1, False if lvl - 1 == 0 else None)
+        # an indexer reads references only (genome -> genome index)
+        indexer = lvl == 1 and rng.random() < stats.frac_reference_only / max(level_one, 1e-9)
+        main = pick_input(dom, lvl - 1, indexer if lvl - 1 == 0 else None)
         if main is None:
             main = pick_earlier(dom, lvl)
         inputs: list[int] = [main] if main is not None else []
         for _ in range(k - 1):
-            if rng.random() < stats.frac_extra_input_source:
-                j = pick_input(dom, 0)
+            if indexer or rng.random() < stats.frac_extra_input_source:
+                j = pick_input(dom, 0, True if indexer else None)
             else:
                 j = pick_earlier(dom, lvl)
             if j is not None and j not in inputs and j not in outs:
@@ -475,11 +482,6 @@ def _is_ancestor(parent: list, a: int, b: int) -> bool:
             return True
         j = parent[j]
     return False
-
-
-def synthetic_stats(knowledge: Knowledge) -> RealStats:
-    """The same measurements on a generated graph (for the side-by-side table)."""
-    return real_stats(knowledge)
 
 
 # --------------------------------------------------------------------------- instances

@@ -48,8 +48,9 @@ _hops = click.option("--max-hops", default=8, show_default=True, help="Longest c
 @_inputs
 @_declared
 @click.option("--json", "as_json", is_flag=True, help="Print the plan report as JSON.")
-@click.option("--emit", type=click.Choice(["report", "spec", "plan", "workflow"]), default="report",
-              help="Dump one stage's output instead of the report.")
+@click.option("--emit", type=click.Choice(["report", "spec", "plan", "workflow", "pddl"]), default="report",
+              help="Dump one stage's output instead of the report (pddl: the planning problem as PDDL "
+                   "domain + problem; with --json as {domain, problem, cost_scale}).")
 @_top
 @_hops
 def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
@@ -69,6 +70,15 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
             from bioplan.knowledge.load import load_knowledge
 
             click.echo(synthesize(load_knowledge(), result.spec, result.plans[0]).model_dump_json(indent=2))
+        elif emit == "pddl":
+            from bioplan.knowledge.load import load_knowledge
+            from bioplan.planner.graph import build_problem
+            from bioplan.planner.pddl import to_pddl
+
+            knowledge = load_knowledge()
+            export = to_pddl(build_problem(knowledge, result.spec), knowledge, result.spec)
+            click.echo(json.dumps({"domain": export.domain, "problem": export.problem, "cost_scale": export.cost_scale},
+                                  indent=2) if as_json else export.domain + "\n" + export.problem)
         elif as_json:
             click.echo(json.dumps(report(result), indent=2, ensure_ascii=False))
         else:

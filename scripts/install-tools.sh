@@ -21,7 +21,7 @@ PACKAGES=(
     rna-star hisat2 subread         # STAR / HISAT2 alignment, featureCounts
     salmon                          # transcript quantification
     bowtie2 kraken2                 # host removal, taxonomic classification (kraken2-build)
-    snpeff                          # variant annotation from a custom database
+    snpeff gffread                  # variant annotation from a custom database (GFF3 -> GTF)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
 )
 
@@ -47,7 +47,7 @@ fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon \
-           bowtie2 bowtie2-build kraken2 kraken2-build snpEff Rscript; do
+           bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
 # (found, not loaded: loading DESeq2 takes ~10 s)

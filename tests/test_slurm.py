@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -39,11 +40,12 @@ REQUEST = ("Mouse bulk RNA-seq raw counts: differential expression between treat
 TOOLS = {"differential_expression": "pydeseq2", "kegg_enrichment": "gseapy_enrich_kegg",
          "go_enrichment": "gseapy_enrich_go", "pathway_merge": "merge_pathway_tables"}
 
-# Test-only changes to the emitted profiles/slurm/config.yaml. The plugin's first status check
-# comes 40 s after a submission and every check that sees no job finish waits 10 s longer than
-# the last, which makes an 8-job chain take minutes; the tools are on PATH here (no conda, no
-# apptainer); rule threads are capped at the CPUs of this one node.
-INIT_SECONDS = 3
+# Test-only changes to the emitted profiles/slurm/config.yaml (write_test_profile): the plugin
+# checks job states 40 s after the start and after each finished job, and each check that sees
+# no job finish waits 10 s longer than the last, which makes a chain of 8 short jobs take
+# minutes; the tools are on PATH here (no conda, no apptainer); rule threads are capped at the
+# CPUs of this one node; the failing run retries once.
+INIT_SECONDS = 2
 FAILING_RETRIES = 1  # the failing run: attempt 1, then once more with twice the memory
 RUN_TIMEOUT = 240  # seconds, per snakemake run
 
@@ -110,33 +112,42 @@ def write_test_profile(workdir: Path, **overrides) -> Path:
     return path.parent
 
 
-def run_snakemake(workdir: Path, profile: Path, log: Path) -> tuple[int, str, str]:
-    """`snakemake --profile <profile>` under a hard timeout; (exit code, output, SLURM run id).
+class SnakemakeRun:
+    """`snakemake --profile <profile>` in the background, under a hard timeout.
 
     The jobs inherit this environment (the plugin submits with --export=ALL), so the tools of
     this Python's environment are put first on PATH, as an activated virtualenv would."""
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    env.pop("SNAKEMAKE_PROFILE", None)
-    with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(workdir))],
-                                cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def __init__(self, workdir: Path, profile: Path, log: Path):
+        env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        env.pop("SNAKEMAKE_PROFILE", None)
+        self.log, self.started = log, time.time()
+        self.since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started - 5))
+        with log.open("w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(workdir))],
+                cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def finish(self) -> tuple[int, str, str]:
+        """(exit code, output, SLURM run id)."""
         try:
-            code = proc.wait(timeout=RUN_TIMEOUT)
+            code = self.proc.wait(timeout=max(1.0, self.started + RUN_TIMEOUT - time.time()))
         except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGINT)  # snakemake cancels its SLURM jobs
+            self.proc.send_signal(signal.SIGINT)  # snakemake cancels its SLURM jobs
             try:
-                proc.wait(timeout=60)
+                self.proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                self.proc.kill()
             code = None
-    text = log.read_text(errors="replace")
-    run_id = re.search(r"SLURM run ID: (\S+)", text)
-    if code is None:
-        if run_id:
-            _run(["scancel", "--name", run_id.group(1)], timeout=60)
-        pytest.fail(f"snakemake --profile {profile.name} did not finish in {RUN_TIMEOUT} s:\n{text[-5000:]}")
-    assert run_id, f"no SLURM run ID in the snakemake output:\n{text[-5000:]}"
-    return code, text, run_id.group(1)
+        text = self.log.read_text(errors="replace")
+        run_id = re.search(r"SLURM run ID: (\S+)", text)
+        if code is None:
+            if run_id:
+                _run(["scancel", "--name", run_id.group(1)], timeout=60)
+            pytest.fail(f"snakemake did not finish in {RUN_TIMEOUT} s ({self.log}):\n{text[-5000:]}")
+        assert run_id, f"no SLURM run ID in the snakemake output:\n{text[-5000:]}"
+        self.seconds = time.time() - self.started
+        return code, text, run_id.group(1)
 
 
 SACCT_FIELDS = ("JobID", "JobName", "Comment", "State", "ReqCPUS", "AllocCPUS", "ReqMem", "Timelimit",
@@ -177,6 +188,8 @@ def check_job(job: dict[str, str], want: dict[str, int], attempt: int, cpus: int
 
 @pytest.mark.slurm
 def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, knowledge, tmp_path):
+    """Two runs at once (one would take too long after the other): the workflow, and a copy
+    whose DE step rejects a config parameter."""
     start = time.time()
     workdir = tmp_path / "wf"
     result = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(workdir / "Snakefile"),
@@ -185,16 +198,28 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
     assert all(bound.get(op) == tool for op, tool in TOOLS.items()), f"the plan binds {bound}, not {TOOLS}"
     requests = rule_requests(workdir)
     assert len(requests) >= 9 and max(r["threads"] for r in requests.values()) > 1
+    test_settings = {"slurm-init-seconds-before-status-checks": INIT_SECONDS, "max-threads": slurm_node["cpus"]}
 
-    # 1. The whole workflow through SLURM.
-    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
-    profile = write_test_profile(workdir, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS,
-                                             "max-threads": slurm_node["cpus"]})
-    code, text, run_id = run_snakemake(workdir, profile, tmp_path / "run1.log")
+    # The failing copy (same depth, so the relative input paths hold): pydeseq2 is asked for a
+    # level the condition column does not have. Retried with twice the memory and time if the
+    # node has that memory, then the run fails with the rule named.
+    failing = tmp_path / "wf_failing"
+    shutil.copytree(workdir, failing)
+    config = yaml.safe_load((failing / "config" / "config.yaml").read_text())
+    config["params"]["pydeseq2"]["test_level"] = "no_such_level"
+    (failing / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    de = requests["differential_expression"]
+    retries = FAILING_RETRIES if de["mem_mb"] * (FAILING_RETRIES + 1) <= slurm_node["mem_mb"] else 0
+    # one CPU, so that it runs beside the other run's jobs instead of queueing for the whole node
+    failing_settings = dict(test_settings, retries=retries, **{"max-threads": 1})
+    run_failing = SnakemakeRun(failing, write_test_profile(failing, **failing_settings), tmp_path / "failing.log")
+    run = SnakemakeRun(workdir, write_test_profile(workdir, **test_settings), tmp_path / "run.log")
+
+    # 1. The whole workflow through SLURM: every rule one job, with its own CPUs, memory and time.
+    code, text, run_id = run.finish()
     assert code == 0, text[-5000:]
-    jobs = sacct_jobs(run_id, since)
-    by_rule = {}
-    for job in jobs:
+    by_rule: dict[str, list[dict[str, str]]] = {}
+    for job in sacct_jobs(run_id, run.since):
         by_rule.setdefault(job["Comment"].removeprefix("rule_"), []).append(job)
     assert sorted(by_rule) == sorted(requests), f"rules in sacct {sorted(by_rule)} vs workflow {sorted(requests)}"
     for rule, rule_jobs in by_rule.items():
@@ -206,35 +231,27 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
 
     # ... with the right results: every planted DE gene significant, only the planted sets enriched.
     truth = json.loads((workspace / "data" / "bulk_de" / "truth.json").read_text())
-    import pandas as pd
-
-    de = pd.read_csv(next((workdir / "results" / "differential_expression").glob("*.tsv")), sep="\t")
-    padj = dict(zip(de["gene_id"], de["padj"]))
+    table = pd.read_csv(next((workdir / "results" / "differential_expression").glob("*.tsv")), sep="\t")
+    padj = dict(zip(table["gene_id"], table["padj"]))
     planted = [g["ensembl_gene_id"] for g in truth["de_up"] + truth["de_down"]]
     assert all(padj[g] < 0.05 for g in planted), {g: padj[g] for g in planted if not padj[g] < 0.05}
     merged = pd.read_csv(workdir / "results" / "pathway_merge" / "merged_pathways.tsv", sep="\t")
     assert set(merged.loc[merged["padj"] < 0.05, "term"]) == set(truth["planted_sets"]), merged
 
-    # 2. A step that fails (a config parameter it rejects): retried with twice the memory and
-    # time, then the run fails with the rule named; nothing downstream is submitted.
-    config_path = workdir / "config" / "config.yaml"
-    config = yaml.safe_load(config_path.read_text())
-    config["params"]["de_filter"]["direction"] = "sideways"
-    config_path.write_text(yaml.safe_dump(config, sort_keys=False))
-    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
-    profile = write_test_profile(workdir, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS,
-                                             "max-threads": slurm_node["cpus"], "retries": FAILING_RETRIES})
-    code, text, run_id = run_snakemake(workdir, profile, tmp_path / "run2.log")
+    # 2. The failing step: non-zero exit, the rule named, its log shown, nothing downstream.
+    code, text, run_id = run_failing.finish()
     assert code != 0, text[-5000:]
-    assert "Error in rule gene_filtering" in text, text[-5000:]
-    assert "params.direction must be both, up or down" in text, text[-5000:]  # the rule's log, shown
-    jobs = sacct_jobs(run_id, since)
-    assert {j["Comment"] for j in jobs} == {"rule_gene_filtering"}, jobs
-    assert len(jobs) == FAILING_RETRIES + 1, jobs
-    for attempt, job in enumerate(sorted(jobs, key=lambda j: int(j["JobID"])), start=1):
+    assert "Error in rule differential_expression" in text, text[-5000:]
+    assert "'no_such_level' is not a non-reference level" in text, text[-5000:]  # the rule's log, shown
+    jobs = sacct_jobs(run_id, run_failing.since)
+    failed = sorted((j for j in jobs if j["Comment"] == "rule_differential_expression"), key=lambda j: int(j["JobID"]))
+    assert len(failed) == retries + 1, jobs
+    for attempt, job in enumerate(failed, start=1):
         assert job["State"] == "FAILED", job
-        check_job(job, requests["gene_filtering"], attempt=attempt, cpus=slurm_node["cpus"])
-    print(f"slurm test: {time.time() - start:.0f} s")
+        check_job(job, de, attempt=attempt, cpus=1)
+    assert {j["Comment"] for j in jobs if j not in failed} == {"rule_check_raw_integer_counts",
+                                                                 "rule_check_replicates"}, jobs
+    print(f"slurm test: {time.time() - start:.0f} s (run {run.seconds:.0f} s, failing run {run_failing.seconds:.0f} s)")
 
 
 # --- the emitted profiles' values (no cluster needed) -----------------------------------------
@@ -249,7 +266,7 @@ def emitted(workspace, knowledge, tmp_path_factory):
             kw = {"partition": PARTITION, "account": ACCOUNT} if cluster == "given" else {}
             out[target, cluster] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
                                                    str(base / target / cluster / entry), target=target,
-                                                   knowledge=knowledge, **kw).output_dir
+                                                   knowledge=knowledge, validate=False, **kw).output_dir
     return out
 
 
@@ -280,7 +297,8 @@ def test_hostile_partition_stays_one_string(workspace, knowledge, tmp_path):
     partition = "it's \"x\" $(touch y)"
     for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
         out = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / target / entry),
-                              target=target, knowledge=knowledge, partition=partition, account="a b").output_dir
+                              target=target, knowledge=knowledge, validate=False, partition=partition,
+                              account="a b").output_dir
         if target == "snakemake":
             resources = yaml.safe_load((out / "profiles" / "slurm" / "config.yaml").read_text())["default-resources"]
             assert eval(resources["slurm_partition"], {"__builtins__": {}}) == partition  # noqa: S307
@@ -359,7 +377,6 @@ def test_nextflow_slurm_profile_placeholders(emitted):
 @pytest.mark.skipif(not NF_LINT.exists() or shutil.which("java") is None,
                     reason="../shared/tools/nf-lint.sh or java missing")
 def test_nextflow_config_with_slurm_profile_passes_the_strict_parser(emitted):
-    for cluster in ("given", "placeholder"):
-        config = emitted["nextflow", cluster] / "nextflow.config"
-        proc = _run(["bash", NF_LINT, config], timeout=600)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+    configs = [emitted["nextflow", cluster] / "nextflow.config" for cluster in ("given", "placeholder")]
+    proc = _run(["bash", NF_LINT, *configs], timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -6,16 +6,18 @@ their `is_a` ancestors, so a trimmed_reads fact also satisfies a raw_reads
 port) or a config action `provide:<datatype>` that stands for a reference the
 user supplies through config.yaml (genome FASTA, GTF, gene set library).
 
-`build_problem` reads only the part of the graph that can matter: starting from
-the goals (the target, and the anchors with their inputs) it walks backwards
-through the producers of every needed datatype (the goal cone, from the
-precomputed planning index), applies the context pruning (assays, organisms,
-layouts, excluded tools, failed data facts) to the operations it meets,
-recording each pruned one with its reason, and then keeps the actions that are
-forward-reachable from the inputs and backward-relevant to a goal. Operations
-outside the goal cone can be in no plan, so they are neither examined nor
-reported. The same Problem feeds the production search, the plain BFS baseline
-and the PDDL export, so all three solve the same thing.
+`build_problem` reads only the part of the graph that can matter, through the
+precomputed planning index (`index.py`): a queue-based forward pass from the
+input datatypes over the consumer index (references from config, and what
+they alone make, count as available), then the producers of what that region
+and the goals still need among the reference-only operations. The context
+pruning (assays, organisms, layouts, excluded tools, failed data facts) is
+applied to the operations met, each pruned one recorded with its reason; the
+relevance pruning (forward-reachable from the inputs and backward-relevant to
+the target or an anchor) then gives exactly the Problem a pass over the whole
+graph would give (tests/test_planner_index.py checks it). The same Problem
+feeds the production search, the plain BFS baseline and the PDDL export
+(`pddl.py`), so all three solve the same thing.
 """
 
 from __future__ import annotations
@@ -163,7 +165,7 @@ class ProblemBuilder:
         self.index = self.context.index
         self.initial = closure(knowledge, spec.input_types)
         self.examined: list[str] = []  # operations whose context was judged
-        self.region = self._forward_region()
+        self._forward_region()
         self._config_actions: dict[str, Action] | None = None
 
     def _judge(self, op_id: str) -> bool:
@@ -172,41 +174,77 @@ class ProblemBuilder:
         return self.context.verdict(op_id)[0] is None
 
     def _forward_region(self) -> list[str]:
-        """Unblocked operations reachable from the inputs when every reference is available."""
+        """Unblocked operations reachable from the inputs when every reference, and everything
+        the references alone make (the index's base facts), is available; plus the base
+        operations that make what those operations and the goals need."""
         index = self.index
-        config_facts = index.config_facts
+        base = index.base_facts
         done: set[str] = set()  # facts whose consumers were notified
         seen: set[str] = set(self.initial)
-        queue: deque[str] = deque(f for f in sorted(self.initial) if f not in config_facts)
+        queue: deque[str] = deque(f for f in sorted(self.initial) if f not in base)
         waiting: dict[str, int] = {}
         region: list[str] = []
+        self._in_region: set[str] = set()
 
         def fire(op_id: str) -> None:
             if not self._judge(op_id):
                 return
             region.append(op_id)
+            self._in_region.add(op_id)
             for f in index.ops[op_id].add:
                 if f not in seen:
                     seen.add(f)
-                    if f not in config_facts:
+                    if f not in base:
                         queue.append(f)
 
-        for op_id in index.config_only_ops:
-            waiting[op_id] = 0
-            fire(op_id)
         while queue:
             f = queue.popleft()
             done.add(f)
             for op_id in index.consumers.get(f, ()):
                 w = waiting.get(op_id)
                 if w is None:
-                    w = sum(1 for p in index.ops[op_id].pre if p not in done and p not in config_facts)
+                    w = sum(1 for p in index.ops[op_id].pre if p not in done and p not in base)
                 else:
                     w -= 1
                 waiting[op_id] = w
                 if w == 0:
                     fire(op_id)
+        self._needed: set[str] = set()
+        self.region = region
+        needs = {self.spec.target_output.semantic_type}
+        for op_id in region:
+            needs |= index.ops[op_id].pre
+        self._add_base(needs, self.spec.required_operations)
         return region
+
+    def _add_base(self, facts, anchors=()) -> None:
+        """Add the base operations (reachable from references alone) that make `facts`, or
+        are anchors, with the base operations their own inputs need (backwards)."""
+        index = self.index
+        stack: list[str] = []
+
+        def need(fs) -> None:
+            for f in fs:
+                if f not in self._needed:
+                    self._needed.add(f)
+                    if f in index.base_facts:
+                        stack.append(f)
+
+        def admit(op_id: str) -> None:
+            if op_id in self._in_region or op_id not in index.base_ops or not self._judge(op_id):
+                return
+            self.region.append(op_id)
+            self._in_region.add(op_id)
+            need(index.ops[op_id].pre)
+
+        need(facts)
+        for a in anchors:
+            admit(a)
+        while stack:
+            f = stack.pop()
+            for p in index.producers.get(f, ()):
+                if not p.startswith("provide:"):
+                    admit(p)
 
     def _derivable(self) -> frozenset[str]:
         """Facts the inputs make without any reference from config (forward closure)."""
@@ -247,6 +285,7 @@ class ProblemBuilder:
         for a in anchors:  # a refused anchor is explained by its verdict
             if a in index.ops:
                 self._judge(a)
+        self._add_base((), anchors)
         actions: dict[str, Action] = {}
         for op_id in sorted(self.region):
             if op_id not in forbidden:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bioplan.knowledge.models import Knowledge
 
-INDEX_FORMAT = 2  # bump when the index layout changes (old cache files are then ignored)
+INDEX_FORMAT = 3  # bump when the index layout changes (old cache files are then ignored)
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,10 @@ class PlanningIndex:
     producers: dict[str, tuple[str, ...]]  # fact -> operations and provide:<dt> actions adding it
     consumers: dict[str, tuple[str, ...]]  # fact -> operations that require it
     config_facts: frozenset[str]  # facts some config-provided datatype supplies
-    config_only_ops: tuple[str, ...]  # operations whose required inputs are all config facts
+    # what the references alone can make, whatever the inputs (genome -> genome index): the
+    # operations forward-reachable from the config facts, and the facts they add
+    base_ops: frozenset[str]
+    base_facts: frozenset[str]
     tool_kinds: dict[str, dict[str, frozenset[str]]]  # tool -> constraint kind -> supported ids
     motifs: dict[str, tuple[str, ...]]  # motif -> its operations
 
@@ -96,6 +99,7 @@ def build_index(knowledge: Knowledge) -> PlanningIndex:
         for f in e.pre:
             consumers.setdefault(f, []).append(op_id)
     config_facts = frozenset().union(*config.values()) if config else frozenset()
+    base_ops, base_facts = _reachable(ops, consumers, config_facts)
     kind_of = {c.id: c.kind for c in knowledge.constraints.values()}
     tool_kinds: dict[str, dict[str, frozenset[str]]] = {}
     for t in knowledge.tools.values():
@@ -112,10 +116,35 @@ def build_index(knowledge: Knowledge) -> PlanningIndex:
         producers={f: tuple(v) for f, v in producers.items()},
         consumers={f: tuple(v) for f, v in consumers.items()},
         config_facts=config_facts,
-        config_only_ops=tuple(o for o, e in ops.items() if e.pre <= config_facts),
+        base_ops=frozenset(base_ops),
+        base_facts=frozenset(base_facts),
         tool_kinds=tool_kinds,
         motifs={m.id: tuple(m.operations) for m in knowledge.motifs.values()},
     )
+
+
+def _reachable(ops: dict[str, OpEntry], consumers: dict[str, list[str]], facts: frozenset[str]):
+    """Operations forward-reachable from `facts` (queue-based), and the facts they add."""
+    reached: set[str] = set(facts)
+    fired: set[str] = set()
+    waiting = {o: len(e.pre) for o, e in ops.items()}
+    queue = list(facts)
+    for o, e in ops.items():
+        if not e.pre:
+            fired.add(o)
+            queue.extend(f for f in e.add if f not in reached)
+            reached |= e.add
+    while queue:
+        f = queue.pop()
+        for o in consumers.get(f, ()):
+            waiting[o] -= 1
+            if waiting[o] == 0:
+                fired.add(o)
+                for g in ops[o].add:
+                    if g not in reached:
+                        reached.add(g)
+                        queue.append(g)
+    return fired, reached
 
 
 _MEMO: dict[str, PlanningIndex] = {}

@@ -103,7 +103,7 @@ def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec
     anchors = list(dict.fromkeys(problem.anchors))
     action_names: dict[str, str] = {}
     for a in actions:
-        action_names[names("action", a.id.replace(":", "_"))] = a.id
+        action_names[names("action", a.id)] = a.id
     ops = {a: names("operation", f"op-{a}") for a in anchors}
     act_name = {v: k for k, v in action_names.items()}
 

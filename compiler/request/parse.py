@@ -51,12 +51,24 @@ def _priority(m: Match, knowledge: Knowledge) -> float:
     return _KIND_PRIORITY[m.kind]
 
 
+def _compound(m: Match, chosen: list[Match]) -> bool:
+    """Chinese compounds share characters between an assay and a datatype
+    (宏基因组测序 + 测序数据 in 宏基因组测序数据): both are meant when they only partly overlap."""
+    kinds = {"constraint", "datatype"}
+    for c in chosen:
+        if m.start < c.end and c.start < m.end:
+            partial = not (c.start <= m.start and m.end <= c.end) and not (m.start <= c.start and c.end <= m.end)
+            if not (partial and {m.kind, c.kind} == kinds and is_cjk(m.text) and is_cjk(c.text)):
+                return False
+    return True
+
+
 def _select(candidates: list[Match], knowledge: Knowledge) -> list[Match]:
     """Non-overlapping matches, longest first; ties by kind priority then id."""
     chosen: list[Match] = []
     taken: list[tuple[int, int]] = []
     for m in sorted(candidates, key=lambda m: (-(m.end - m.start), _priority(m, knowledge), m.id, m.start)):
-        if any(m.start < e and s < m.end for s, e in taken):
+        if any(m.start < e and s < m.end for s, e in taken) and not _compound(m, chosen):
             continue
         same = sorted({c.id for c in candidates
                        if (c.start, c.end, c.kind) == (m.start, m.end, m.kind) and c.id != m.id})

@@ -22,6 +22,7 @@ file and what was expected; two equally plausible readings raise
 from __future__ import annotations
 
 import csv
+import dataclasses
 import gzip
 import os
 import re
@@ -478,6 +479,11 @@ def _sniff_fastq(src: _Source) -> tuple[SniffedFile, _Notes]:
     shown_id = shown_id if len(shown_id) <= 60 else shown_id[:57] + "..."
 
     named = _mate_from_name(src.name, Path(os.path.abspath(src.path)).parent.name)
+    if id_mate == 1 and named.mate == 2 and not named.strong:
+        # "ctrl_2.fastq.gz" whose reads are all read 1: a replicate number, not a mate
+        # (single-end Illumina reads are all read 1); a strong _R2 suffix still conflicts below
+        named = dataclasses.replace(named, sample=named.stem, mate=None)
+        evidence.append(f"'{src.name}': the _2 suffix is not a mate (every read id says read 1)")
     if id_mate and named.mate and id_mate != named.mate:
         raise _ambiguous(
             src.shown,
@@ -1821,8 +1827,9 @@ def _pair_mates(files: list[SniffedFile], notes: list[_Notes], warnings: list[st
     for f, note in zip(files, notes):
         named = note.mate_name
         if (f.datatype == "raw_reads" and named is not None and named.mate and not named.strong
-                and note.read_id_mate is None and mates_of.get(f.sample, set()) == {named.mate}):
+                and note.read_id_mate in (None, 1) and mates_of.get(f.sample, set()) == {named.mate}):
             # "x_1.fastq" alone: a single-end sample called "x_1", not mate 1 of "x"
+            # (single-end Illumina reads all say read 1, so such ids do not make it a mate)
             ev = [e for e in f.evidence if not e.startswith(f"mate {named.mate} of sample")]
             ev.append(f"single-end sample '{named.stem}': name ends {named.suffix} but no mate "
                       f"{3 - named.mate} file among the inputs and no mate in the read ids")

@@ -115,6 +115,13 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     # ------------------------------------------------------------ assay
     req_assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
     assay = _single("assay", req_assays, "request")
+    file_assay = _assay_of_files(knowledge, files)
+    if assay and file_assay and assay != file_assay[0]:
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[assay].label} but {file_assay[1]} is "
+            f"{knowledge.constraints[file_assay[0]].label} data",
+            ["correct the assay in the request, or give the matching input files"],
+            {"request": assay, "files": file_assay[0]})
     if assay is None:
         implied = [set(knowledge.operations[a].assays) for a in anchors if knowledge.operations[a].assays]
         common = set.intersection(*implied) if implied else set()
@@ -254,15 +261,28 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     )
 
 
+def _assay_of_files(knowledge: Knowledge, files) -> tuple[str, str] | None:
+    """(assay, path) when an input's datatype belongs to one assay only: every operation that
+    reads or makes it applies to that single assay (an AnnData matrix is single-cell data)."""
+    for f in files:
+        assays: set[tuple[str, ...]] = set()
+        for op in knowledge.operations.values():
+            ports = [*op.inputs.values(), *op.outputs.values()]
+            if any(p.datatype == f.datatype for p in ports):
+                assays.add(tuple(sorted(op.assays)))
+        if len(assays) == 1:
+            only = next(iter(assays))
+            if len(only) == 1:
+                return only[0], f.path
+    return None
+
+
 def _context_assay(knowledge: Knowledge, request: Request, files) -> str | None:
     assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
     if len(set(assays)) == 1:
         return assays[0]
-    by_input = {"single_cell_matrix": "single_cell_rna_seq", "filtered_single_cell_matrix": "single_cell_rna_seq",
-                "normalized_single_cell_matrix": "single_cell_rna_seq",
-                "clustered_single_cell_data": "single_cell_rna_seq"}
-    found = {by_input[f.datatype] for f in files if f.datatype in by_input}
-    return found.pop() if len(found) == 1 else None
+    found = _assay_of_files(knowledge, files)
+    return found[0] if found else None
 
 
 def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[str]:
@@ -276,7 +296,8 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
 
     def fit(op_id: str) -> tuple[int, int]:
         op = knowledge.operations[op_id]
-        assay_fit = (2 if assay in op.assays else 1 if not op.assays else 0) if assay else 1
+        # an operation for any assay fits as well as one for this assay; only a conflict is worse
+        assay_fit = (1 if (not op.assays or assay in op.assays) else 0) if assay else 1
         reachable = 1 if not input_types or any(
             _is_downstream(knowledge, i, p.datatype) or _is_subtype(knowledge, i, p.datatype)
             for i in input_types for p in op.inputs.values()) else 0

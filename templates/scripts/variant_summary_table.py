@@ -11,7 +11,9 @@ Output: table - TSV with columns summary, category, count. Every count is a numb
                             with bcftools csq, which annotates only variants in transcripts:
                             there a record without INFO/BCSQ is "intergenic")
   impact       HIGH / MODERATE / LOW / MODIFIER    records with that impact (ANN, CSQ only)
-  gene         <gene>       records with at least one non-intergenic annotation of the gene
+  gene         <gene>       records with at least one annotation inside the gene (intergenic,
+                            upstream_gene_variant and downstream_gene_variant annotations name a
+                            nearby gene but do not count for it)
   sample       <sample>     records where the sample's GT carries a non-reference allele
 Rows: total, type, consequence, impact, gene (each by decreasing count, then name), then the
 samples in VCF column order.
@@ -27,6 +29,8 @@ from collections import Counter
 log = logging.getLogger("variant_summary_table")
 
 ANN_FIELDS = ["Allele", "Annotation", "Annotation_Impact", "Gene_Name", "Gene_ID", "Feature_Type"]
+# Terms of a variant outside the gene an annotation names (SnpEff, VEP): not counted for the gene.
+OUTSIDE_GENE = {"intergenic_region", "intergenic_variant", "upstream_gene_variant", "downstream_gene_variant"}
 BCSQ_FIELDS = ["Consequence", "gene", "transcript", "biotype", "strand", "amino_acid_change", "dna_change"]
 
 
@@ -83,12 +87,12 @@ def parse_annotations(field, value, fmt):
             terms = [t for t in get("Annotation").split("&") if t]
             impact = get("Annotation_Impact")
             gene = get("Gene_Name") or get("Gene_ID")
-            intergenic = get("Feature_Type") == "intergenic_region" or "intergenic_region" in terms
+            intergenic = get("Feature_Type") == "intergenic_region" or set(terms) <= OUTSIDE_GENE
         else:  # CSQ (VEP)
             terms = [t for t in get("Consequence").split("&") if t]
             impact = get("IMPACT")
             gene = get("SYMBOL") or get("Gene")
-            intergenic = "intergenic_variant" in terms
+            intergenic = set(terms) <= OUTSIDE_GENE
         yield terms, impact or None, ("" if intergenic else gene), intergenic
 
 

@@ -24,7 +24,7 @@ BIN = Path(sys.executable).parent  # the environment's scripts: snakemake, biopl
 TOOLS = {
     "bulk_de": {"bin": ["Rscript"], "py": ["gseapy", "pandas"], "r": ["DESeq2"]},
     "rnaseq_fastq": {"bin": ["fastqc", "fastp", "STAR", "featureCounts", "samtools"], "py": [], "r": []},
-    "variants": {"bin": ["bcftools"], "py": [], "r": []},
+    "variants": {"bin": ["bcftools", "snpEff", "gffread"], "py": [], "r": []},
     "single_cell": {"bin": [], "py": ["scanpy", "anndata", "igraph", "leidenalg", "gseapy", "sklearn"], "r": []},
     "metagenomics": {"bin": ["bowtie2", "bowtie2-build", "kraken2", "kraken2-build"], "py": ["scipy"], "r": []},
 }

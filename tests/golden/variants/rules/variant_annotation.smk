@@ -49,6 +49,8 @@ rule variant_annotation_build_db:
     input:
         genome=config["inputs"]["reference_genome"],
         annotation="results/annotation_format_conversion/annotation.gtf",
+        check_reference_genome="results/checks/check_reference_genome.ok",
+        check_gene_annotation="results/checks/check_gene_annotation.ok",
     output:
         db=directory("results/variant_annotation/snpeff_db"),
     log:

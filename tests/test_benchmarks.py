@@ -1,0 +1,52 @@
+"""Keeps `benchmarks/run.py` working (not a timed test): the `--quick` logic on a tiny generated
+graph. The generator keeps the real graph's structure; every measured instance gets a plan from
+the production search; the BFS baseline never finds a cheaper plan; Fast Downward (when the
+`bench` extra is installed) agrees on every optimal cost; the summary has the headline keys."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bioplan_bench_run", ROOT / "benchmarks" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bioplan_bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generator_mimics_the_real_structure(bench, knowledge):
+    synth = bench.synth
+    stats = synth.real_stats(knowledge)
+    generated = synth.real_stats(synth.generate(stats, 40 * stats.n_operations, seed=3)).table()
+    for key, real in stats.table().items():
+        if key in ("edges per node", "max level (fewest hops)"):
+            continue
+        assert abs(generated[key] - real) <= 0.25 * max(real, 0.2), (key, real, generated[key])
+
+
+def test_quick_benchmark_logic_on_a_tiny_graph(bench, knowledge):
+    stats = bench.synth.real_stats(knowledge)
+    fd = bench.fast_downward()
+    result = bench.run_scale(stats, 0.05, seed=7, per_cell=1, reps=1, fd=fd, bfs_limit=0.5, whole_graph=True,
+                             stage=True, hops=(2, 3, 4), anchors=(0, 1), log=lambda msg: None,
+                             n_ops=6 * stats.n_operations, fd_whole=fd is not None)
+    assert result.traversal_seconds > 0 and result.rows
+    for row in result.rows:
+        assert row["cost"] is not None, row  # every instance is planted, so it has a plan
+        if row["bfs_same_cost"] is not None:
+            assert row["bfs_same_cost"] >= row["cost"] - 1e-9
+        if fd is not None:
+            assert row["fd_agrees"], row
+    summary = bench.summarise([result], None, quick=True)
+    for key in ("plan_p95_over_traversal_1x", "plan_p95_seconds_100x", "bfs_over_search_1x",
+                "fast_downward_over_search_1x", "optimal_cost_agreement", "cli_over_import_floor"):
+        assert key in summary
