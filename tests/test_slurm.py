@@ -36,7 +36,7 @@ PARTITION, ACCOUNT = "debug", "ci"  # what slurm-local.sh creates
 # The bulk DE example with the Python tools (pydeseq2, gseapy): checks -> DE -> filter -> id
 # conversion -> KEGG + GO (branches) -> merge (join).
 REQUEST = ("Mouse bulk RNA-seq raw counts: differential expression between treated and control using "
-           "pydeseq2, then KEGG and GO enrichment using gseapy go, merged into one table.")
+           "pydeseq2, then KEGG and GO enrichment with gseapy, merged into one table.")
 TOOLS = {"differential_expression": "pydeseq2", "kegg_enrichment": "gseapy_enrich_kegg",
          "go_enrichment": "gseapy_enrich_go", "pathway_merge": "merge_pathway_tables"}
 

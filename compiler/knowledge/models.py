@@ -44,6 +44,8 @@ class Datatype(Frozen):
     # Subtyping: a datatype may feed any port that accepts its parent
     # (trimmed_reads is_a raw_reads: an aligner takes raw or trimmed reads).
     is_a: str | None = None
+    # Gene identifier namespace of a gene list (entrez, ensembl, symbol), where fixed.
+    id_namespace: str | None = None
     # Paired-end reads come as two mate files per sample (sample-scope read datatypes only).
     mates: bool = False
     # Suggested sources for config_provided datatypes ("Ensembl GRCm39 primary assembly").

@@ -67,6 +67,7 @@ def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
         steps.append(PlanStep(id=action_id, operation=action_id, inputs=inputs, outputs=outputs,
                               preconditions=preconditions, sources=sources))
     steps = _refine_sources(knowledge, steps)
+    steps = _match_gene_set_namespace(knowledge, spec, steps)
     steps = _drop_unused(knowledge, spec, steps)
     kept = {s.id for s in steps}
     edges = tuple(sorted({(src, s.id) for s in steps for src in s.sources.values() if src in kept}))
@@ -127,6 +128,31 @@ def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanSte
                             "inputs": {**s.inputs, port: better[0]}, "sources": {**s.sources, port: t.id}})
                         current = better[0]
                         changed = True
+    return steps
+
+
+def _match_gene_set_namespace(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep]) -> list[PlanStep]:
+    """A step that tests genes against a gene set library reads the gene list in the library's
+    namespace when the plan makes one (GO on Entrez ids for an Entrez GMT, not on Ensembl ids)."""
+    ns = spec.gene_set_namespace
+    if not ns:
+        return steps
+    for i, s in enumerate(steps):
+        if "gene_set_library" not in s.inputs.values():
+            continue
+        for port, current in s.inputs.items():
+            if knowledge.datatypes[current].id_namespace == ns or not _is_subtype(knowledge, current, "gene_list"):
+                continue
+            wanted = knowledge.operations[s.operation].inputs[port].datatype
+            for t in steps:
+                if t.id == s.id or _depends_on(steps, t.id, s.id):
+                    continue
+                match = [d for d in t.outputs.values()
+                         if knowledge.datatypes[d].id_namespace == ns and _is_subtype(knowledge, d, wanted)]
+                if match:
+                    steps[i] = s = s.model_copy(update={"inputs": {**s.inputs, port: match[0]},
+                                                        "sources": {**s.sources, port: t.id}})
+                    break
     return steps
 
 

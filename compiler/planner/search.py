@@ -55,6 +55,10 @@ class _Compiled:
         for i, pre in enumerate(self.pre):
             for p in pre:
                 self.consumers[p].append(i)
+        self.achievers: list[list[int]] = [[] for _ in facts]
+        for i, add in enumerate(self.add):
+            for f in add:
+                self.achievers[f].append(i)
         self.initial = sum(1 << fid[f] for f in problem.initial)
         self.target = fid[problem.target]
         self.anchors = list(problem.anchors)
@@ -86,10 +90,11 @@ class _Compiled:
             for f in a:
                 self.lm_achievers[f].append(i)
 
-    def lmcut(self, facts: int, mask: int) -> float:
+    def lmcut(self, facts: int, mask: int, cuts: list | None = None) -> float:
         """LM-cut (Helmert & Domshlak 2009): the sum of the costs of disjoint action landmarks,
         found by cutting the h_max justification graph between the state and the goal. It is
-        admissible and dominates h_max, so A* stays optimal and expands far fewer states."""
+        admissible and dominates h_max, so A* stays optimal and expands far fewer states.
+        The cuts (every plan from this state uses an action of each) go to `cuts`."""
         INF = float("inf")
         n, n_facts = len(self.actions), self.n_facts
         G, I = self.goal_fact, self.init_fact
@@ -171,10 +176,29 @@ class _Compiled:
                             stack.append(g)
             if not cut:
                 return total
+            if cuts is not None:
+                cuts.append(tuple(sorted(cut)))
             m = min(cost[i] for i in cut)
             total += m
             for i in cut:
                 cost[i] -= m
+
+    def stubborn(self, facts: int, landmark) -> list[int]:
+        """The applicable actions of the strong stubborn set grown from `landmark`."""
+        pre, pre_mask, achievers = self.pre, self.pre_mask, self.achievers
+        chosen = set(landmark)
+        todo = list(landmark)
+        while todo:
+            i = todo.pop()
+            if not pre_mask[i] & ~facts:
+                continue
+            # a necessary enabling set: the achievers of the missing input with the fewest
+            p = min((p for p in pre[i] if not facts >> p & 1), key=lambda p: (len(achievers[p]), p))
+            for j in achievers[p]:
+                if j not in chosen:
+                    chosen.add(j)
+                    todo.append(j)
+        return sorted(i for i in chosen if not pre_mask[i] & ~facts)
 
     def h(self, facts: int, mask: int) -> float:
         """h_max: the dearest single goal (the target, or an unused anchor with its inputs)."""
@@ -220,18 +244,27 @@ class _Compiled:
 
 
 def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | None:
-    """Minimum-cost plan: target produced and every anchor applied (None if none exists)."""
+    """Minimum-cost plan: target produced and every anchor applied (None if none exists).
+
+    Only the applicable actions of a strong stubborn set are branched on (Alkhazraji et al.
+    2012; Wehrle & Helmert 2014): start from a disjunctive action landmark of the state (its
+    smallest LM-cut cut: every plan from the state uses one of its actions) and, for every
+    action of the set that is not applicable yet, add the achievers of one of its missing
+    inputs. With no delete effects no action interferes with another, so this is the whole
+    definition, and the pruning keeps A* optimal; it depends on the state only, so it is safe
+    with duplicate detection."""
     if any(a not in problem.actions for a in problem.anchors):
         return None
     c = _Compiled(problem)
-    memo: dict[tuple[int, int], float] = {}
+    memo: dict[tuple[int, int], tuple[float, list]] = {}
 
     def h(facts: int, mask: int) -> float:
         key = (facts, mask)
-        value = memo.get(key)
-        if value is None:
-            value = memo[key] = c.lmcut(facts, mask)
-        return value
+        hit = memo.get(key)
+        if hit is None:
+            cuts: list = []
+            hit = memo[key] = (c.lmcut(facts, mask, cuts), cuts)
+        return hit[0]
 
     INF = float("inf")
     h0 = h(c.initial, 0)
@@ -243,7 +276,7 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     best_g: dict[tuple[int, int], float] = {(c.initial, 0): 0.0}
     pre_mask, add_mask, cost, anchor_bit = c.pre_mask, c.add_mask, c.cost, c.anchor_bit
     target_bit = 1 << c.target
-    n = len(c.actions)
+    everything = range(len(c.actions))
     expansions = 0
     while heap:
         f, g, _, facts, mask, path = heapq.heappop(heap)
@@ -255,7 +288,9 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
         expansions += 1
         if expansions > max_expansions:
             return None
-        for i in range(n):
+        cuts = memo[(facts, mask)][1]
+        branch = c.stubborn(facts, min(cuts, key=len)) if cuts else everything
+        for i in branch:
             if pre_mask[i] & ~facts:
                 continue
             new_facts = facts | add_mask[i]

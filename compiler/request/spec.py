@@ -105,8 +105,8 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
             warnings.append(f"organism {knowledge.constraints[organism].label} inferred from gene ids in the inputs")
 
     # ------------------------------------------------------------ anchors and tools
-    preferred = [t for t in request.preferred_tools if t not in request.excluded_tools]
     anchors = _resolve_ambiguous(knowledge, request, files)
+    preferred = _preferred_tools(knowledge, request, anchors, warnings)
     for tool_id in preferred:
         op = knowledge.tools[tool_id].implements
         if op not in anchors:
@@ -226,6 +226,21 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
             f"the request asks for {target!r}, which is already an input; no operation was recognised",
             ["name the analysis to run on it"], {})
 
+    # gene ids: enrichment compares the gene list with the library's sets, so both must be in one
+    # namespace; a library in Entrez ids with data in another namespace needs the id conversion
+    gene_ns = next((f.fact("id_namespace") for f in files if f.datatype in (
+        "raw_count_matrix", "normalized_count_matrix", "differential_expression_table", "gene_symbol_list",
+        "ensembl_gene_list", "significant_gene_list") and f.fact("id_namespace") not in (None, "unknown")), None)
+    set_ns = next((f.fact("id_namespace") for f in files if f.datatype == "gene_set_library"
+                   and f.fact("id_namespace") not in (None, "unknown")), None)
+    uses_sets = any(p.datatype == "gene_set_library" for a in anchors for p in knowledge.operations[a].inputs.values())
+    converter = [op.id for op in knowledge.operations.values()
+                 if any(knowledge.datatypes[p.datatype].id_namespace == set_ns for p in op.outputs.values())]
+    if uses_sets and gene_ns and set_ns and gene_ns != set_ns and converter and converter[0] not in anchors:
+        anchors.append(converter[0])
+        warnings.append(f"the gene sets use {set_ns} ids and the data {gene_ns} ids: "
+                        f"{converter[0]} converts the genes before enrichment")
+
     # data constraints implied by the chosen operations are in force too
     for a in anchors:
         for c in knowledge.operations[a].requires:
@@ -253,12 +268,34 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         excluded_tools=tuple(request.excluded_tools),
         workflow_type=_workflow_type(knowledge, anchors) if anchors else "linear",
         data_facts=data_facts,
+        gene_namespace=gene_ns,
+        gene_set_namespace=set_ns,
         condition_column=next((f.fact("condition_column") for f in files
                                if f.datatype == "sample_metadata" and f.fact("condition_column")), None),
         warnings=tuple(dict.fromkeys(warnings)),
         evidence=request.matches,
         max_hops=max_hops,
     )
+
+
+def _preferred_tools(knowledge: Knowledge, request: Request, anchors: list[str], warnings: list[str]) -> list[str]:
+    """Tools the request names. A name several tools share ("gseapy": enrich, prerank, marker
+    enrichment) prefers those of them that do a requested operation and adds no operation."""
+    out: list[str] = []
+    for m in request.matches:
+        if m.kind != "tool" or m.negated:
+            continue
+        family = [m.id, *m.alternatives]
+        if len(family) == 1:
+            out.append(m.id)
+            continue
+        chosen = [t for t in family if knowledge.tools[t].implements in anchors]
+        if chosen:
+            out += chosen
+        else:
+            warnings.append(f"'{m.text}' names several tools ({', '.join(family)}) and none does a requested "
+                            "operation; it was not used")
+    return [t for t in dict.fromkeys(out) if t not in request.excluded_tools]
 
 
 def _assay_of_files(knowledge: Knowledge, files) -> tuple[str, str] | None:

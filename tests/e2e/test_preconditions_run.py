@@ -81,8 +81,8 @@ def test_broken_mate_stops_before_alignment(tmp_path, damage):
     assert proc.returncode != 0
     out = proc.stdout
     assert "treated_1_R2.fastq.gz" in out
-    if damage == "missing":  # Snakemake refuses to start: nothing runs at all
-        assert "MissingInputException" in out
+    if damage == "missing":  # the workflow refuses to start, naming the sample and what to do
+        assert "sample 'treated_1', column 'fastq_2'" in out and "To resolve" in out
         assert not (workdir / "results").exists()
     else:
         assert "check_paired_end_reads" in out and "sample 'treated_1'" in out

@@ -1,3 +1,5 @@
+import os
+
 import pandas as pd
 from snakemake.utils import validate
 
@@ -15,6 +17,19 @@ if not samples.index.is_unique:
         f"{config['samples']}: sample names must be unique; repeated: {duplicated}"
     )
 SAMPLES = samples["sample"].tolist()
+missing_files = [
+    f"sample '{name}', column '{column}': {path}"
+    for name in SAMPLES
+    for column in ["fastq_1", "fastq_2"]
+    for path in [samples.loc[name, column]]
+    if path and not os.path.exists(path)
+]
+if missing_files:
+    raise ValueError(
+        f"{config['samples']}: input files not found:\n  "
+        + "\n  ".join(missing_files)
+        + "\nTo resolve, correct the paths in the sample sheet or add the missing files."
+    )
 
 
 def sample_file(column):

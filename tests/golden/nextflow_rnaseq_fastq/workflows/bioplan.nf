@@ -67,6 +67,6 @@ workflow BIOPLAN {
     )
 
     emit:
-    read_counting_counts = READ_COUNTING.out.counts
     read_qc_report = READ_QC.out.report
+    read_counting_counts = READ_COUNTING.out.counts
 }

@@ -43,6 +43,6 @@ workflow BIOPLAN {
     )
 
     emit:
-    embedding_visualization_plot = EMBEDDING_VISUALIZATION.out.plot
     marker_enrichment_table = MARKER_ENRICHMENT.out.table
+    embedding_visualization_plot = EMBEDDING_VISUALIZATION.out.plot
 }
