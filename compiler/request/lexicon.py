@@ -107,6 +107,57 @@ def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
     return tuple(sorted(terms.values(), key=lambda t: (-t.weight, t.kind, t.id, t.alias)))
 
 
+_INDEX: dict[str, dict[str, list[Term]]] = {}
+
+
+def alias_index(knowledge: Knowledge) -> dict[str, list[Term]]:
+    """Aliases keyed by their first word (Latin) or first character (Chinese).
+
+    Matching walks the request's word starts and Chinese characters and tries only the
+    aliases that can start there, instead of running thousands of regular expressions:
+    the first request of a process costs a dictionary build, not a regex compilation.
+    """
+    if knowledge.content_hash not in _INDEX:
+        index: dict[str, list[Term]] = {}
+        for term in build_terms(knowledge):
+            key = term.alias[0] if is_cjk(term.alias[0]) else re.split(r"[^a-z0-9]", term.alias, maxsplit=1)[0]
+            index.setdefault(key or term.alias[0], []).append(term)
+        _INDEX[knowledge.content_hash] = index
+    return _INDEX[knowledge.content_hash]
+
+
+def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]:
+    """Every (start, end, term) where an alias occurs in the normalised text.
+
+    Latin aliases match whole words (an optional plural s/es), Chinese aliases anywhere.
+    """
+    index = alias_index(knowledge)
+    found: list[tuple[int, int, Term]] = []
+    n = len(norm)
+    for i, ch in enumerate(norm):
+        if is_cjk(ch):
+            for term in index.get(ch, ()):
+                if norm.startswith(term.alias, i):
+                    found.append((i, i + len(term.alias), term))
+            continue
+        if not (ch.isalnum() and ch.isascii()) or (i > 0 and norm[i - 1].isascii() and norm[i - 1].isalnum()):
+            continue
+        word = re.match(r"[a-z0-9]+", norm[i:])
+        if not word:
+            continue
+        for term in index.get(word.group(0), ()):
+            alias = term.alias
+            if is_cjk(alias[0]) or not norm.startswith(alias, i):
+                continue
+            end = i + len(alias)
+            for suffix in ("", "s", "es"):
+                e = end + len(suffix)
+                if norm.startswith(suffix, end) and (e >= n or not (norm[e].isascii() and norm[e].isalnum())):
+                    found.append((i, e, term))
+                    break
+    return found
+
+
 def alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]:
     """One compiled pattern per alias: word-bounded for Latin text, plain for Chinese."""
     if knowledge.content_hash not in _PATTERNS:

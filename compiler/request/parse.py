@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Match, Request
-from bioplan.request.lexicon import alias_patterns, build_terms, is_cjk, normalize, singular
+from bioplan.request.lexicon import build_terms, find_aliases, is_cjk, normalize, singular
 
 # When two terms match the same words, the more specific kind wins.
 _KIND_PRIORITY = {"operation": 0, "tool": 1, "constraint": 2, "datatype": 3, "format": 4, "motif": 5}
@@ -87,12 +87,9 @@ def _select(candidates: list[Match], knowledge: Knowledge) -> list[Match]:
 
 
 def _exact_matches(norm: str, knowledge: Knowledge) -> list[Match]:
-    found = []
-    for pattern, term in alias_patterns(knowledge):
-        for m in pattern.finditer(norm):
-            found.append(Match(kind=term.kind, id=term.id, text=m.group(0), start=m.start(), end=m.end(),
-                               how="exact" if term.alias == term.id.replace("_", " ") else "alias"))
-    return found
+    return [Match(kind=term.kind, id=term.id, text=norm[start:end], start=start, end=end,
+                  how="exact" if term.alias == term.id.replace("_", " ") else "alias")
+            for start, end, term in find_aliases(norm, knowledge)]
 
 
 def _phrase_matches(norm: str, knowledge: Knowledge) -> tuple[list[Match], str | None, list[str]]:
