@@ -11,12 +11,9 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bioplan import __version__
-from bioplan.codegen.ir import Workflow, synthesize
-from bioplan.codegen.nextflow import NextflowGenerator
-from bioplan.codegen.snakemake import SnakemakeGenerator
-from bioplan.validate.nextflow_checks import check_pipeline
 from bioplan.errors import (
     BioplanError,
     InvalidKnowledgeError,
@@ -34,6 +31,9 @@ from bioplan.request.parse import parse_request
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
+
+if TYPE_CHECKING:
+    from bioplan.codegen.ir import Workflow
 
 TARGETS = ("snakemake", "nextflow")
 ENTRY_FILE = {"snakemake": "Snakefile", "nextflow": "main.nf"}
@@ -108,6 +108,12 @@ class CompileResult:
 
 def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path,
                cluster: dict[str, str | None] | None = None) -> tuple[Workflow, dict]:
+    # the generators load only when a workflow is emitted: `bioplan plan` never pays for them
+    from bioplan.codegen.ir import synthesize
+    from bioplan.codegen.nextflow import NextflowGenerator
+    from bioplan.codegen.snakemake import SnakemakeGenerator
+    from bioplan.validate.nextflow_checks import check_pipeline
+
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
     cluster = cluster or {}

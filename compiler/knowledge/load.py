@@ -20,12 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from bioplan import __version__
 from bioplan.errors import InvalidKnowledgeError
-from bioplan.knowledge import checks
 from bioplan.knowledge.models import (
     Constraint,
     Datatype,
@@ -91,6 +89,8 @@ def _read_yaml(path: Path, problems: list[str]) -> Any:
 
 
 def _schema_problems(path: Path, data: Any, kind: str) -> list[str]:
+    import jsonschema  # validation runs only when the cache misses
+
     validator = jsonschema.Draft202012Validator(file_schemas()[kind])
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -194,6 +194,8 @@ def build_knowledge(roots: list[Path], templates: Path, content_hash: str) -> Kn
         lexicon=Lexicon(**lexicon_raw),
         content_hash=content_hash,
     )
+    from bioplan.knowledge import checks  # imported on a cache miss only
+
     problems = checks.semantic_problems(knowledge, sources, templates)
     if problems:
         raise InvalidKnowledgeError(problems)

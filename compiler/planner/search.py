@@ -243,6 +243,112 @@ class _Compiled:
         return max(max((cost.get(f, 0.0) for f in g), default=0.0) + e for g, e in goals)
 
 
+def bound_actions(problem: Problem) -> Problem | None:
+    """The actions that can be in a minimum-cost plan, by cost bounds (None: no plan exists).
+
+    Upper bound U: a relaxed plan extracted from the h_add best supporters is a real plan here
+    (no delete effects). Lower bound for a plan that uses action a: the h_max cost of a's inputs,
+    plus a's cost, plus the cheapest chain of consumers from a's outputs to a goal fact (the
+    target or an anchor's input) -- the actions making a's inputs come before a and the chain
+    after it, so the two are disjoint. An action whose bound exceeds U is in no optimal
+    (minimal) plan and is dropped; anchors are always kept. One pass each way, O(actions)."""
+    INF = float("inf")
+    actions = problem.actions
+    anchors = [a for a in dict.fromkeys(problem.anchors)]
+    consumers: dict[str, list[Action]] = {}
+    achievers: dict[str, list[Action]] = {}
+    for a in actions.values():
+        for p in a.pre:
+            consumers.setdefault(p, []).append(a)
+        for f in a.add:
+            achievers.setdefault(f, []).append(a)
+    def sweep(combine) -> tuple[dict[str, float], dict[str, Action]]:
+        """Generalised Dijkstra from the initial facts: an action fires once all its inputs are
+        settled, at combine(input values) + its cost; the first value a fact settles at is final."""
+        value: dict[str, float] = {f: 0.0 for f in problem.initial}
+        best: dict[str, Action] = {}
+        waiting = {a.id: len(a.pre) for a in actions.values()}
+        heap: list[tuple[float, str]] = [(0.0, f) for f in sorted(problem.initial)]
+        settled: set[str] = set()
+
+        def fire(a: Action) -> None:
+            v = combine([value[p] for p in a.pre]) + a.cost
+            for f in a.add:
+                if f not in settled and (v < value.get(f, INF) or (v == value[f] and f in best and a.id < best[f].id)):
+                    value[f] = v
+                    best[f] = a
+                    heapq.heappush(heap, (v, f))
+
+        for a in sorted(actions.values(), key=lambda a: a.id):
+            if not a.pre:
+                fire(a)
+        while heap:
+            v, f = heapq.heappop(heap)
+            if f in settled:
+                continue
+            settled.add(f)
+            for a in consumers.get(f, ()):
+                waiting[a.id] -= 1
+                if waiting[a.id] == 0:
+                    fire(a)
+        return {f: value[f] for f in settled}, best
+
+    hmax, _ = sweep(lambda vs: max(vs, default=0.0))
+    hadd, supporter = sweep(sum)
+    settled = hmax
+    goals = {problem.target}
+    for x in anchors:
+        goals |= actions[x].pre
+    if any(g not in settled for g in goals):
+        return None
+    # the relaxed plan: best supporters of the goals, recursively, and the anchors
+    plan: set[str] = set(anchors)
+    todo = [g for g in goals if g not in problem.initial]
+    seen: set[str] = set(todo)
+    while todo:
+        f = todo.pop()
+        a = supporter[f]
+        if a.id not in plan:
+            plan.add(a.id)
+        for p in a.pre:
+            if p not in problem.initial and p not in seen:
+                seen.add(p)
+                todo.append(p)
+    for x in anchors:  # an anchor's own inputs come through its supporters (added above)
+        plan.add(x)
+    upper = sum(actions[a].cost for a in plan)
+    # backward: cheapest chain of consumers from each fact to a goal fact
+    dist: dict[str, float] = {g: 0.0 for g in goals}
+    heap2 = [(0.0, g) for g in sorted(goals)]
+    done: set[str] = set()
+    chain: dict[str, float] = {}  # action -> its cost plus its cheapest output's distance
+    while heap2:
+        d, g = heapq.heappop(heap2)
+        if g in done:
+            continue
+        done.add(g)
+        for a in achievers.get(g, ()):
+            if a.id in chain:
+                continue
+            chain[a.id] = a.cost + d
+            for p in a.pre:
+                if chain[a.id] < dist.get(p, INF):
+                    dist[p] = chain[a.id]
+                    heapq.heappush(heap2, (chain[a.id], p))
+    keep = {}
+    for k, a in actions.items():
+        if k in anchors:
+            keep[k] = a
+            continue
+        if any(p not in settled for p in a.pre) or k not in chain:
+            continue
+        lower = max((hmax[p] for p in a.pre), default=0.0) + chain[k]
+        if lower <= upper + 1e-9:
+            keep[k] = a
+    return Problem(problem.initial, problem.target, problem.anchors, keep, problem.max_hops, problem.pruned,
+                   problem.blocked)
+
+
 def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | None:
     """Minimum-cost plan: target produced and every anchor applied (None if none exists).
 
@@ -254,6 +360,9 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     definition, and the pruning keeps A* optimal; it depends on the state only, so it is safe
     with duplicate detection."""
     if any(a not in problem.actions for a in problem.anchors):
+        return None
+    problem = bound_actions(problem)
+    if problem is None:
         return None
     c = _Compiled(problem)
     memo: dict[tuple[int, int], tuple[float, list]] = {}
