@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from bioplan.errors import AmbiguousInputError
 from bioplan.knowledge.models import Knowledge
+from bioplan.planner.bind import topological_order
+from bioplan.planner.graph import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
 
 Scope = Literal["sample", "cohort", "reference"]
@@ -227,7 +229,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
             if con is None or not con.check:
                 continue
             checked = [p for p in inputs if not con.applies_to
-                       or any(_is_a(knowledge, p.datatype, d) for d in con.applies_to)]
+                       or any(is_subtype(knowledge, p.datatype, d) for d in con.applies_to)]
             if not checked:
                 continue
             check_scope: Scope = "sample" if any(p.ref.per_sample and not p.ref.gathered for p in checked) \
@@ -332,14 +334,6 @@ def pick_for_consumer(candidates: list, operation: str):
     return scored[0][2]
 
 
-def _is_a(knowledge: Knowledge, datatype: str, of: str) -> bool:
-    while datatype:
-        if datatype == of:
-            return True
-        datatype = knowledge.datatypes[datatype].is_a if datatype in knowledge.datatypes else None
-    return False
-
-
 def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
     total = 0
     for port, src in step.sources.items():
@@ -354,13 +348,8 @@ def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
 
 
 def _ordered(plan: Plan) -> list[PlanStep]:
-    ids = [s.id for s in plan.steps]
-    deps = {s.id: {src for src in s.sources.values() if src in ids} for s in plan.steps}
-    order: list[str] = []
-    while len(order) < len(ids):
-        order.append(sorted(i for i in ids if i not in order and deps[i] <= set(order))[0])
     by = {s.id: s for s in plan.steps}
-    return [by[i] for i in order]
+    return [by[i] for i in topological_order(list(plan.steps))]
 
 
 def _sample_rows(knowledge: Knowledge, spec: TaskSpec, workdir: str | None):

@@ -27,6 +27,7 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep
+from bioplan.codegen.snakemake import json_schema_type
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
 
@@ -376,7 +377,6 @@ class NextflowGenerator:
     def entry_channels(self, workflow: Workflow, take: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Channel construction in the entry workflow (the only place that reads params)."""
         out = []
-        by_key = {c.key: c for c in workflow.config_inputs}
         for name, _ in take:
             if name == "ch_reads":
                 continue
@@ -473,7 +473,7 @@ class NextflowGenerator:
         tools = {}
         for tool, params in workflow.params.items():
             for k, v in params.items():
-                tools[f"{tool}_{k}"] = {**_json_type(v), "default": v} if v is not None else {"type": "string"}
+                tools[f"{tool}_{k}"] = {**json_schema_type(v), "default": v} if v is not None else {"type": "string"}
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://example.org/bioplan/nextflow_schema.json",
@@ -516,16 +516,6 @@ class NextflowGenerator:
         for row in workflow.samples:
             lines.append(",".join(row.get(c, "") for c in cols))
         return "\n".join(lines) + "\n"
-
-
-def _json_type(value: Any) -> dict[str, Any]:
-    if isinstance(value, bool):
-        return {"type": "boolean"}
-    if isinstance(value, int):
-        return {"type": "integer"}
-    if isinstance(value, float):
-        return {"type": "number"}
-    return {"type": "string"}
 
 
 def _emit_name(path: str, producer: WorkflowStep) -> str:

@@ -171,7 +171,7 @@ class SnakemakeGenerator:
     def config_schema(self, workflow: Workflow) -> str:
         inputs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "inputs"}
         refs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "references"}
-        params = {tool: {"type": "object", "properties": {k: _json_type(v) for k, v in p.items()},
+        params = {tool: {"type": "object", "properties": {k: json_schema_type(v) for k, v in p.items()},
                          "required": sorted(p)} for tool, p in workflow.params.items()}
         schema: dict[str, Any] = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -253,7 +253,7 @@ def format_snakefile(source: str, name: str) -> str:
         raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
 
 
-def _json_type(value: Any) -> dict[str, Any]:
+def json_schema_type(value: Any) -> dict[str, Any]:
     if isinstance(value, bool):
         return {"type": "boolean"}
     if isinstance(value, int):

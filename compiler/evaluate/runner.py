@@ -27,7 +27,7 @@ from bioplan.evaluate.fixtures import ensure_data, needed_classes, resolve_input
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Plan, PlanResult
-from bioplan.planner.graph import ancestors
+from bioplan.planner.graph import is_subtype
 
 # Expectation kinds, in the order failures are reported.
 CHECKS = ("error", "operations", "absent", "order", "target", "constraints", "tools", "workflow_type",
@@ -132,7 +132,7 @@ def check_plan(case: Case, result: PlanResult, knowledge: Knowledge) -> tuple[di
         got = spec.target_output
         if e.target and got.semantic_type != e.target:
             problems.append(f"target {got.semantic_type}, expected {e.target}")
-        elif e.target and not any(d == e.target or e.target in ancestors(knowledge, d)
+        elif e.target and not any(is_subtype(knowledge, d, e.target)
                                   for s in plan.steps for d in s.outputs.values()):
             problems.append(f"no step of the plan produces {e.target}")
         if e.target_format and got.format != e.target_format:

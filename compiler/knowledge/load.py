@@ -34,7 +34,7 @@ from bioplan.knowledge.models import (
     Operation,
     Tool,
 )
-from bioplan.paths import motifs_dir, ontology_dir, templates_dir
+from bioplan.paths import ontology_dir, templates_dir
 
 KNOWLEDGE_DIRS_ENV = "BIOPLAN_KNOWLEDGE"  # extra directories, os.pathsep-separated
 

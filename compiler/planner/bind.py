@@ -46,7 +46,7 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
     """The plan with a tool on every step, or UnsatisfiableError naming the clash."""
     steps = list(plan.steps)
     step_by_id = {s.id: s for s in steps}
-    order = _topological(steps)
+    order = topological_order(steps)
     chosen: dict[str, Tool] = {}
     clashes: list[str] = []
 
@@ -180,7 +180,7 @@ def _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
     return None
 
 
-def _topological(steps: list[PlanStep]) -> list[str]:
+def topological_order(steps: list[PlanStep]) -> list[str]:
     ids = [s.id for s in steps]
     deps = {s.id: {src for src in s.sources.values() if src in ids} for s in steps}
     order: list[str] = []

@@ -64,6 +64,11 @@ def ancestors(knowledge: Knowledge, datatype: str) -> list[str]:
     return out
 
 
+def is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
+    """True if `datatype` is `of` or one of its is_a descendants (it may feed a port of `of`)."""
+    return datatype == of or of in ancestors(knowledge, datatype)
+
+
 def closure(knowledge: Knowledge, datatypes) -> frozenset[str]:
     index = planning_index(knowledge)
     out: set[str] = set()

@@ -15,14 +15,10 @@ from __future__ import annotations
 from bioplan.errors import ConstraintViolationError, UnsatisfiableError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
-from bioplan.planner.graph import Problem, ProblemBuilder, _Context, ancestors, closure, usable_tools
+from bioplan.planner.graph import Problem, ProblemBuilder, _Context, closure, is_subtype, usable_tools
 from bioplan.planner.search import RawPlan, astar_plan
 
 W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
-
-
-def _is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
-    return datatype == of or of in ancestors(knowledge, datatype)
 
 
 def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
@@ -47,7 +43,7 @@ def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
         inputs: dict[str, str] = {}
         depth = 0
         for port, spec_port in op.inputs.items():
-            candidates = [a for a in available if _is_subtype(knowledge, a[0], spec_port.datatype)]
+            candidates = [a for a in available if is_subtype(knowledge, a[0], spec_port.datatype)]
             if not candidates:
                 if spec_port.optional:
                     continue
@@ -122,7 +118,7 @@ def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanSte
                 for t in steps:
                     if t.id == s.id or _depends_on(steps, t.id, s.id):
                         continue
-                    better = [d for d in t.outputs.values() if d != current and _is_subtype(knowledge, d, current)]
+                    better = [d for d in t.outputs.values() if d != current and is_subtype(knowledge, d, current)]
                     if better:
                         steps[i] = s = s.model_copy(update={
                             "inputs": {**s.inputs, port: better[0]}, "sources": {**s.sources, port: t.id}})
@@ -141,14 +137,14 @@ def _match_gene_set_namespace(knowledge: Knowledge, spec: TaskSpec, steps: list[
         if "gene_set_library" not in s.inputs.values():
             continue
         for port, current in s.inputs.items():
-            if knowledge.datatypes[current].id_namespace == ns or not _is_subtype(knowledge, current, "gene_list"):
+            if knowledge.datatypes[current].id_namespace == ns or not is_subtype(knowledge, current, "gene_list"):
                 continue
             wanted = knowledge.operations[s.operation].inputs[port].datatype
             for t in steps:
                 if t.id == s.id or _depends_on(steps, t.id, s.id):
                     continue
                 match = [d for d in t.outputs.values()
-                         if knowledge.datatypes[d].id_namespace == ns and _is_subtype(knowledge, d, wanted)]
+                         if knowledge.datatypes[d].id_namespace == ns and is_subtype(knowledge, d, wanted)]
                 if match:
                     steps[i] = s = s.model_copy(update={"inputs": {**s.inputs, port: match[0]},
                                                         "sources": {**s.sources, port: t.id}})
@@ -163,7 +159,7 @@ def _drop_unused(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep]) ->
         consumed = {src for s in steps for src in s.sources.values()}
         keep = [s for s in steps
                 if s.id in consumed or s.id in spec.required_operations
-                or any(_is_subtype(knowledge, d, target) for d in s.outputs.values())]
+                or any(is_subtype(knowledge, d, target) for d in s.outputs.values())]
         # only the last producer of the target is kept as the target step
         if len(keep) == len(steps):
             return steps
@@ -272,7 +268,7 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
 
 def _producers(knowledge: Knowledge, datatype: str) -> list[str]:
     return sorted(op.id for op in knowledge.operations.values()
-                  if any(_is_subtype(knowledge, p.datatype, datatype) for p in op.outputs.values()))
+                  if any(is_subtype(knowledge, p.datatype, datatype) for p in op.outputs.values()))
 
 
 def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
@@ -361,7 +357,7 @@ def _direct_missing(knowledge: Knowledge, facts: set[str], datatype: str, blocke
     best: list[str] | None = None
     for op in producers:
         missing = [p.datatype for p in knowledge.operations[op].inputs.values()
-                   if not p.optional and not any(_is_subtype(knowledge, f, p.datatype) for f in facts)]
+                   if not p.optional and not any(is_subtype(knowledge, f, p.datatype) for f in facts)]
         if best is None or len(missing) < len(best):
             best = missing
     return best if best else [datatype]
@@ -382,7 +378,7 @@ def _missing_leaves(knowledge: Knowledge, facts: set[str], datatype: str, blocke
     for op in producers:
         missing = []
         for p in knowledge.operations[op].inputs.values():
-            if p.optional or any(_is_subtype(knowledge, f, p.datatype) for f in facts):
+            if p.optional or any(is_subtype(knowledge, f, p.datatype) for f in facts):
                 continue
             missing += _missing_leaves(knowledge, facts, p.datatype, blocked, seen)
         if best is None or len(missing) < len(best):

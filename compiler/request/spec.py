@@ -13,12 +13,8 @@ from collections import Counter
 from bioplan.errors import AmbiguousInputError, ConstraintViolationError, NoOperationRecognizedError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Request, SpecInput, TargetOutput, TaskSpec
-from bioplan.planner.graph import ancestors
+from bioplan.planner.graph import is_subtype
 from bioplan.request.parse import suggestions
-
-
-def _is_subtype(knowledge: Knowledge, d: str, of: str) -> bool:
-    return d == of or of in ancestors(knowledge, d)
 
 
 def _feeds(knowledge: Knowledge, src_op: str, dst_op: str, limit: int = 10) -> bool:
@@ -32,7 +28,7 @@ def _feeds(knowledge: Knowledge, src_op: str, dst_op: str, limit: int = 10) -> b
                 continue
             seen.add(d)
             for op in knowledge.operations.values():
-                if any(_is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
+                if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
                     if op.id == dst_op:
                         return True
                     nxt += [p.datatype for p in op.outputs.values()]
@@ -187,7 +183,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     # the last mentioned datatype refines the target when it lies downstream of it
     # ("... then KEGG, as one merged table"); without anchors it is the target
     for d in reversed(mentioned):
-        if d in input_types or any(_is_subtype(knowledge, i, d) for i in input_types):
+        if d in input_types or any(is_subtype(knowledge, i, d) for i in input_types):
             continue
         if target is None or (d != target and _is_downstream(knowledge, target, d)):
             target = d
@@ -204,11 +200,11 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         # without files, mentioned datatypes that nothing requested produces are the inputs
         derived = {p.datatype for a in anchors for p in knowledge.operations[a].outputs.values()}
         sources = [d for d in mentioned if d != target and d not in derived
-                   and not any(_is_subtype(knowledge, x, d) for x in derived)]
+                   and not any(is_subtype(knowledge, x, d) for x in derived)]
         # plus what the first requested operations need that the mentioned data cannot give
         # ("PCA of my raw counts" also needs the sample sheet)
         needed = [d for d in _entry_inputs(knowledge, anchors)
-                  if not any(_is_downstream(knowledge, src, d) or _is_subtype(knowledge, src, d) for src in sources)]
+                  if not any(_is_downstream(knowledge, src, d) or is_subtype(knowledge, src, d) for src in sources)]
         input_types = list(dict.fromkeys(sources + needed))
     if target is None:
         hints = []
@@ -336,7 +332,7 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
         # an operation for any assay fits as well as one for this assay; only a conflict is worse
         assay_fit = (1 if (not op.assays or assay in op.assays) else 0) if assay else 1
         reachable = 1 if not input_types or any(
-            _is_downstream(knowledge, i, p.datatype) or _is_subtype(knowledge, i, p.datatype)
+            _is_downstream(knowledge, i, p.datatype) or is_subtype(knowledge, i, p.datatype)
             for i in input_types for p in op.inputs.values()) else 0
         return (assay_fit, reachable)
 
@@ -377,9 +373,9 @@ def _is_downstream(knowledge: Knowledge, src: str, dst: str, limit: int = 10) ->
                 continue
             seen.add(d)
             for op in knowledge.operations.values():
-                if any(_is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
+                if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
                     for p in op.outputs.values():
-                        if _is_subtype(knowledge, p.datatype, dst):
+                        if is_subtype(knowledge, p.datatype, dst):
                             return True
                         nxt.append(p.datatype)
         frontier = nxt
