@@ -14,8 +14,8 @@
 
 Every error carries a message that names what blocked the request, `hints` that
 say what would unblock it ("to resolve, ..."), and machine-readable `details`.
-Codes are listed in `../shared/spec/plan-report.md`; the last three are
-bioplan's own additions for `compile`.
+The codes, and the exit statuses, are documented in `docs/plan-report.md`
+(tests/test_docs.py checks that it lists exactly these codes).
 """
 
 from __future__ import annotations

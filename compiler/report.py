@@ -1,4 +1,4 @@
-"""The plan report (`bioplan plan --json`), shaped by ../shared/spec/plan-report.md."""
+"""The plan report (`bioplan plan --json`): a public contract, documented key by key in docs/plan-report.md."""
 
 from __future__ import annotations
 

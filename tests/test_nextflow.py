@@ -1,5 +1,5 @@
 """The Nextflow target: the five reference classes compile to nf-core-shaped pipelines that pass
-Nextflow's strict parser (../shared/tools/nf-lint.sh) and bioplan's structural checks, whose
+Nextflow's strict parser (scripts/nf-lint.sh) and bioplan's structural checks, whose
 process graph equals the Snakemake rule graph of the same plan; golden files; refusals."""
 
 from __future__ import annotations
@@ -17,11 +17,7 @@ from bioplan.compile import compile_request
 from bioplan.errors import TargetUnsupportedError
 from bioplan.validate.nextflow_checks import check_pipeline
 
-from conftest import GOLDEN, REFERENCE_CLASSES, SHARED, example_inputs, example_request
-
-NF_LINT = SHARED / "tools" / "nf-lint.sh"
-needs_nf_lint = pytest.mark.skipif(not NF_LINT.exists() or shutil.which("java") is None,
-                                   reason="../shared/tools/nf-lint.sh or java missing")
+from conftest import GOLDEN, REFERENCE_CLASSES, example_inputs, example_request
 
 
 @pytest.fixture(scope="module")
@@ -34,24 +30,21 @@ def nf_compiled(workspace, knowledge):
     return results
 
 
-def nf_lint(*paths: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", str(NF_LINT), *map(str, paths)], capture_output=True, text=True, timeout=600)
-
-
-@needs_nf_lint
-def test_reference_pipelines_pass_the_strict_parser(nf_compiled):
+def test_reference_pipelines_pass_the_strict_parser(nf_compiled, nf_lint):
     proc = nf_lint(*(r.output_dir for r in nf_compiled.values()))
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count(": OK (") == len(nf_compiled), proc.stdout  # each pipeline parsed
 
 
-@needs_nf_lint
-def test_a_broken_pipeline_fails_the_strict_parser(nf_compiled, tmp_path):
+def test_a_broken_pipeline_fails_the_strict_parser(nf_compiled, nf_lint, tmp_path):
     broken = tmp_path / "broken"
     shutil.copytree(nf_compiled["bulk_de"].output_dir, broken)
     wf = broken / "workflows" / "bioplan.nf"
     wf.write_text(wf.read_text().replace("workflow BIOPLAN {", "workflow BIOPLAN {\n    main:\n    def x = \n", 1))
     proc = nf_lint(broken)
-    assert proc.returncode != 0
+    # exit 1 is "lint errors" (2 would be "could not run"); the error names the file and line
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"workflows/bioplan\.nf:\d+:\d+: Unexpected input", proc.stdout), proc.stdout
 
 
 def _files(root: Path) -> dict[str, str]:

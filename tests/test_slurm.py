@@ -1,5 +1,5 @@
 """Cluster profiles. The Snakemake SLURM profile runs a compiled branch-join workflow on a real
-single-node SLURM cluster (../shared/tools/slurm-local.sh: slurmctld, slurmd, slurmdbd), checked
+single-node SLURM cluster (scripts/slurm-local.sh: slurmctld, slurmd, slurmdbd), checked
 from `sacct`: every rule one job with its own CPUs, memory and time, COMPLETED, right results; a
 failing step is retried with more memory and fails the run, named. The Nextflow `slurm` profile
 cannot run here (no Nextflow runtime): its values are parsed and it passes the strict parser.
@@ -27,11 +27,9 @@ import yaml
 
 from bioplan.compile import compile_request
 
-from conftest import SHARED, example_inputs
+from conftest import SLURM_LOCAL, example_inputs, skip_or_fail_in_ci
 
-SLURM_LOCAL = SHARED / "tools" / "slurm-local.sh"
-NF_LINT = SHARED / "tools" / "nf-lint.sh"
-PARTITION, ACCOUNT = "debug", "ci"  # what slurm-local.sh creates
+PARTITION, ACCOUNT = "debug", "ci"  # what scripts/slurm-local.sh creates
 
 # The bulk DE example with the Python tools (pydeseq2, gseapy): checks -> DE -> filter -> id
 # conversion -> KEGG + GO (branches) -> merge (join).
@@ -69,11 +67,8 @@ def slurm_node():
     """The local cluster's node ({cpus, mem_mb}); started here (and stopped after) unless up."""
     started = False
     if not _cluster_up():
-        if os.geteuid() != 0 or not SLURM_LOCAL.exists():
-            why = "no SLURM cluster up and cannot start one (needs root and ../shared/tools/slurm-local.sh)"
-            if os.environ.get("CI") == "true":
-                pytest.fail(why)
-            pytest.skip(why)
+        if os.geteuid() != 0:
+            skip_or_fail_in_ci("no SLURM cluster up, and starting one (bash scripts/slurm-local.sh up) needs root")
         proc = _run(["bash", SLURM_LOCAL, "up"], timeout=900)
         assert proc.returncode == 0, f"slurm-local.sh up failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
         started = True
@@ -374,9 +369,8 @@ def test_nextflow_slurm_profile_placeholders(emitted):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not NF_LINT.exists() or shutil.which("java") is None,
-                    reason="../shared/tools/nf-lint.sh or java missing")
-def test_nextflow_config_with_slurm_profile_passes_the_strict_parser(emitted):
+def test_nextflow_config_with_slurm_profile_passes_the_strict_parser(emitted, nf_lint):
     configs = [emitted["nextflow", cluster] / "nextflow.config" for cluster in ("given", "placeholder")]
-    proc = _run(["bash", NF_LINT, *configs], timeout=600)
+    proc = nf_lint(*configs)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "nf-lint: 2 file(s): OK" in proc.stdout, proc.stdout

@@ -1,6 +1,6 @@
 """Structural checks of an emitted Nextflow pipeline, run before it is written.
 
-Nextflow's own strict parser (`nextflow lint`, or ../shared/tools/nf-lint.sh in the tests)
+Nextflow's own strict parser (`nextflow lint`, or scripts/nf-lint.sh in the tests)
 catches syntax; it cannot catch a wrong `emit` name or a channel of the wrong shape.
 bioplan generated the code from a typed plan, so it checks those invariants itself:
 
