@@ -63,8 +63,14 @@ def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile
 
 def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: dict[str, str]) -> InputProfile:
     sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge))
-    by_path = {f.path: f for f in sniffed.files}
-    files = [by_path[p] if p in by_path else declared_file(knowledge, p, declared[p]) for p in inputs]
+    files: list[SniffedFile] = []
+    for p in inputs:
+        if p in declared:
+            files.append(declared_file(knowledge, p, declared[p]))
+            continue
+        # a folder of per-sample folders stands for several inputs; parts of a 10x triple for none
+        inside = os.path.join(p, "")
+        files += [f for f in sniffed.files if (f.path == p or f.path.startswith(inside)) and f not in files]
     return InputProfile(files=tuple(files), warnings=sniffed.warnings)
 
 

@@ -19,10 +19,12 @@ PACKAGES=(
     samtools bcftools tabix         # BAM/VCF handling, bcftools filter/csq, bgzip
     fastqc fastp                    # read QC, trimming
     rna-star hisat2 subread         # STAR / HISAT2 alignment, featureCounts
+    bwa                             # BWA-MEM, the default short-read DNA aligner
     salmon                          # transcript quantification
     bowtie2 kraken2                 # host removal, taxonomic classification (kraken2-build)
     snpeff gffread                  # variant annotation from a custom database (GFF3 -> GTF)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
+    r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
 )
 
 missing=()
@@ -46,7 +48,7 @@ else
 fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
-for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon \
+for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon bwa \
            bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done

@@ -47,7 +47,10 @@ RECOGNISED = (
     "GTF/GFF3 gene annotation",
     "VCF/BCF variant calls",
     "BAM/SAM/CRAM alignments",
-    "AnnData .h5ad single-cell data",
+    "AnnData .h5ad single-cell data, 10x Genomics matrices (MTX folder or triple, filtered_feature_bc_matrix.h5)",
+    "Salmon/Sailfish quant.sf, kallisto abundance.tsv/.h5, RSEM .genes/.isoforms.results (files or output folders)",
+    "transcript-to-gene maps (tximport tx2gene tables)",
+    "adapter FASTA for trimming (TruSeq3-SE.fa, ...)",
     "count matrices (TSV/CSV, genes x samples, or featureCounts output)",
     "differential expression tables",
     "sample sheets (TSV/CSV, one row per sample)",
@@ -59,7 +62,14 @@ RECOGNISED = (
     "Kraken2 database directories",
 )
 _RECOGNISED_HINT = "bioplan recognises: " + "; ".join(RECOGNISED)
-_INPUT_TYPE_HINT = "or say what the file is with --input-type <datatype id>"
+_INPUT_TYPE_HINT = "or say what the file is with --input-type FILE=DATATYPE (datatype ids: ontology/datatypes.yaml)"
+
+
+def _override_hint(shown: str, readings: Sequence[str] = ()) -> str:
+    """How to overrule the sniffing for this one file (`--input-type FILE=DATATYPE`)."""
+    example = readings[0] if readings else "DATATYPE"
+    also = f" (one of {', '.join(readings)})" if len(readings) > 1 else ""
+    return f"to override the sniffing, declare the file's type: --input-type {shown}={example}{also}"
 
 # Format ids (of ontology/formats.yaml) that are not simply the file's extension.
 FMT_TAXONOMY_DUMP = "taxdump"
@@ -210,16 +220,27 @@ class _Source:
         return gzip.open(self.path, "rb") if self.compression == "gzip" else open(self.path, "rb")
 
 
+def _with_override(shown: str, hints: Sequence[str], readings: Sequence[str] = ()) -> list[str]:
+    """`hints`, ending with how to declare the type when no hint says so yet."""
+    out = list(hints)
+    if not any("--input-type" in h for h in out):
+        out.append(_override_hint(shown, readings))
+    return out
+
+
 def _unreadable(shown: str, problem: str, hints: Sequence[str] = (),
-                expected: str | None = None) -> UnreadableInputError:
+                expected: str | None = None, override: bool = True) -> UnreadableInputError:
     details: dict[str, Any] = {"path": shown}
     if expected:
         details["expected"] = expected
-    return UnreadableInputError(f"{shown}: {problem}", list(hints), details)
+    # every error about an input's content says how to overrule the sniffing (a missing file it cannot help)
+    return UnreadableInputError(f"{shown}: {problem}", _with_override(shown, hints) if override else list(hints),
+                                details)
 
 
 def _ambiguous(shown: str, problem: str, readings: Sequence[str], hints: Sequence[str]) -> AmbiguousInputError:
-    return AmbiguousInputError(f"{shown}: {problem}", list(hints), {"path": shown, "readings": list(readings)})
+    return AmbiguousInputError(f"{shown}: {problem}", _with_override(shown, hints, readings),
+                               {"path": shown, "readings": list(readings)})
 
 
 def _corrupt(shown: str, exc: BaseException) -> UnreadableInputError:
@@ -286,13 +307,14 @@ def _looks_binary(head: bytes) -> bool:
 def _open_source(shown: str) -> _Source | Path:
     """A readable regular file as a `_Source`, or the Path of a directory."""
     if not shown.strip():
-        raise _unreadable(shown, "an empty string is not a path", ["give the path of an input file"])
+        raise _unreadable(shown, "an empty string is not a path", ["give the path of an input file"], override=False)
     path = Path(shown)
     try:
         st = path.stat()
     except FileNotFoundError:
         raise _unreadable(shown, "no such file or directory",
-                          ["check the path (relative paths are taken from the current directory)"]) from None
+                          ["check the path (relative paths are taken from the current directory)"],
+                          override=False) from None
     except OSError as exc:
         raise _unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None
     if stat.S_ISDIR(st.st_mode):
@@ -403,6 +425,8 @@ class _Notes:
     mate_name: _MateName | None = None
     read_id_mate: int | None = None
     dmp_files: tuple[str, ...] = ()
+    # a folder that stands for several inputs (one quantification folder per sample)
+    expanded: tuple[SniffedFile, ...] = ()
 
 
 def _bad_fastq(src: _Source, record: int, lineno: int, what: str) -> UnreadableInputError:
@@ -1024,42 +1048,110 @@ def _sniff_hdf5(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
                           ["write it with anndata (adata.write_h5ad(path))"], expected="h5ad") from None
 
 
+_STATE_WORDS = {"raw_counts": "raw counts", "log_normalized": "log-normalised", "scaled": "scaled (z-scores)",
+                "normalized": "normalised (non-integer)"}
+
+
+def _h5_matrix_sample(src: _Source, node: Any, h5py: Any, np: Any, where: str) -> tuple[tuple[int, int], Any, str]:
+    """(shape, first stored values, layout) of a dense or sparse matrix of an AnnData file."""
+    if isinstance(node, h5py.Dataset):
+        shape = tuple(int(s) for s in node.shape)
+        if len(shape) != 2:
+            raise _unreadable(src.shown, f"AnnData {where} has {len(shape)} dimensions, expected 2", expected="h5ad")
+        rows = min(shape[0], max(1, _H5_SAMPLE // max(1, shape[1])))
+        return shape, np.asarray(node[:rows]).ravel(), "dense"
+    enc = _attr_str(node.attrs.get("encoding-type", "sparse"))
+    raw_shape = node.attrs.get("shape", node.attrs.get("h5sparse_shape"))
+    if raw_shape is None or "data" not in node:
+        raise _unreadable(src.shown, f"AnnData {where} is a group without a sparse matrix shape/data", expected="h5ad")
+    return tuple(int(s) for s in raw_shape), np.asarray(node["data"][:_H5_SAMPLE]), enc.replace("_matrix", "").upper()
+
+
+def _value_state(sample: Any, np: Any, log1p: bool) -> tuple[str, str]:
+    """What a matrix's values are: raw_counts, log_normalized, scaled or normalized, and why."""
+    n = int(sample.size)
+    if n == 0:
+        return "raw_counts", "no stored values (all zero)"
+    if np.issubdtype(sample.dtype, np.integer):
+        if bool((sample >= 0).all()):
+            return "raw_counts", f"integer values in all {n} values checked"
+    finite = np.isfinite(sample)
+    if not finite.all():
+        return "normalized", f"non-finite values among the first {n}"
+    if (sample < 0).any():
+        neg = float(sample[sample < 0][0])
+        return "scaled", f"negative values (e.g. {neg:g}) in the first {n}: centred and scaled, not counts"
+    frac = np.mod(sample, 1) != 0
+    if not frac.any():
+        return "raw_counts", f"integer values in all {n} values checked"
+    example = float(sample[frac][0])
+    top = float(sample.max())
+    if log1p or top < 30:
+        why = "uns['log1p'] is set" if log1p else f"non-integer values up to {top:g}"
+        return "log_normalized", f"{why} (e.g. {example:g})"
+    return "normalized", f"non-integer values (e.g. {example:g}) up to {top:g}"
+
+
+def _sniff_kallisto_h5(src: _Source, f: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
+    """kallisto's abundance.h5: est_counts and aux/ids (transcript ids), lengths, bootstraps."""
+    ids = _h5_strings(f["aux"]["ids"], 2000) if "ids" in f["aux"] else []
+    n = int(f["est_counts"].shape[0])
+    version = _attr_str(f["aux"]["kallisto_version"][()]) if "kallisto_version" in f["aux"] else ""
+    boots = int(f["aux"]["num_bootstrap"][0]) if "num_bootstrap" in f["aux"] else 0
+    layout = next(q for q in _QUANT_LAYOUTS if q.tool == "kallisto")
+    sample, why = _quant_sample(src.path)
+    evidence = [f"kallisto HDF5 output: est_counts for {n} transcripts, aux/ids"
+                + (f" (kallisto {version})" if version else "") + (f", {boots} bootstraps" if boots else ""), why]
+    return SniffedFile(path=src.shown, datatype="transcript_quantification", format=layout.format,
+                       evidence=tuple(evidence), facts=tuple(_quant_facts(layout, n, ids, prefixes, version)),
+                       sample=sample)
+
+
+def _sniff_10x_h5(src: _Source, m: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
+    """Cell Ranger's filtered_feature_bc_matrix.h5: matrix/{data,indices,indptr,shape,barcodes,features}."""
+    if "shape" not in m or "data" not in m:
+        raise _unreadable(src.shown, "HDF5 file with a 'matrix' group that is not a 10x Genomics matrix (no "
+                          "shape/data)", ["give Cell Ranger's filtered_feature_bc_matrix.h5 unchanged"],
+                          expected="10x HDF5 matrix")
+    n_genes, n_cells = (int(x) for x in m["shape"][:2])
+    sample = np.asarray(m["data"][:_H5_SAMPLE])
+    integer = bool(np.issubdtype(sample.dtype, np.integer) or np.all(np.mod(sample, 1) == 0))
+    ids = []
+    if "features" in m and "id" in m["features"]:
+        ids = _h5_strings(m["features"]["id"], 2000)
+    elif "genes" in m:  # Cell Ranger 2
+        ids = _h5_strings(m["genes"], 2000)
+    evidence = [f"10x Genomics HDF5 matrix (Cell Ranger): {n_genes} features x {n_cells} barcodes, "
+                f"{'integer UMI counts' if integer else 'non-integer values'}"]
+    facts = [Fact(name="n_cells", value=n_cells, evidence=f"matrix/shape: {n_cells} barcodes"),
+             Fact(name="n_genes", value=n_genes, evidence=f"matrix/shape: {n_genes} features"),
+             Fact(name="integer_counts", value=integer, evidence=f"matrix/data is {sample.dtype}"),
+             Fact(name="x_state", value="raw_counts" if integer else "normalized", evidence=f"matrix/data is {sample.dtype}")]
+    org = _organism_fact(ids, prefixes, "feature ids")
+    if org:
+        facts.append(org)
+        evidence.append(org.evidence)
+    return SniffedFile(path=src.shown, datatype="single_cell_matrix" if integer else "normalized_single_cell_matrix",
+                       format="10x_h5", evidence=tuple(evidence), facts=tuple(facts))
+
+
 def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
     keys = set(f.keys())
+    if {"aux", "est_counts"} <= keys:
+        return _sniff_kallisto_h5(src, f, np, prefixes)
+    if "matrix" in keys and isinstance(f["matrix"], h5py.Group):
+        return _sniff_10x_h5(src, f["matrix"], np, prefixes)
     if not {"obs", "var"} <= keys or "X" not in keys:
-        if "matrix" in keys:
-            raise _unreadable(src.shown, "is a 10x Genomics HDF5 matrix (filtered_feature_bc_matrix.h5), not AnnData",
-                              ["convert it: scanpy.read_10x_h5(path).write_h5ad('data.h5ad')"], expected="h5ad")
         raise _unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
                           ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
-    X = f["X"]
-    if isinstance(X, h5py.Dataset):
-        shape = tuple(int(s) for s in X.shape)
-        if len(shape) != 2:
-            raise _unreadable(src.shown, f"AnnData X has {len(shape)} dimensions, expected 2", expected="h5ad")
-        rows = min(shape[0], max(1, _H5_SAMPLE // max(1, shape[1])))
-        sample = np.asarray(X[:rows]).ravel()
-        layout = "dense"
-    else:
-        enc = _attr_str(X.attrs.get("encoding-type", "sparse"))
-        raw_shape = X.attrs.get("shape", X.attrs.get("h5sparse_shape"))
-        if raw_shape is None or "data" not in X:
-            raise _unreadable(src.shown, "AnnData X is a group without a sparse matrix shape/data", expected="h5ad")
-        shape = tuple(int(s) for s in raw_shape)
-        sample = np.asarray(X["data"][:_H5_SAMPLE])
-        layout = enc.replace("_matrix", "").upper()
+    shape, sample, layout = _h5_matrix_sample(src, f["X"], h5py, np, "X")
     n_cells, n_genes = shape
     if n_cells == 0 or n_genes == 0:
         raise _unreadable(src.shown, f"AnnData with {n_cells} cells x {n_genes} genes: nothing to analyse",
                           expected="h5ad")
-    if np.issubdtype(sample.dtype, np.integer):
-        integer = bool((sample >= 0).all())
-        example = None
-    else:
-        finite = np.isfinite(sample)
-        ok = finite & (sample >= 0) & (np.mod(np.where(finite, sample, 0), 1) == 0)
-        integer = bool(ok.all())
-        example = None if integer else float(sample[~ok][0])
+    log1p = "uns" in keys and isinstance(f["uns"], h5py.Group) and "log1p" in f["uns"]
+    x_state, x_why = _value_state(sample, np, log1p)
+    integer = x_state == "raw_counts"
     n_seen = int(sample.size)
 
     obs = f["obs"]
@@ -1075,18 +1167,36 @@ def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str,
     facts = [
         Fact(name="n_cells", value=n_cells, evidence=f"X has {n_cells} rows (cells)"),
         Fact(name="n_genes", value=n_genes, evidence=f"X has {n_genes} columns (genes)"),
+        Fact(name="integer_counts", value=integer, evidence=f"X: {x_why}"),
+        Fact(name="x_state", value=x_state, evidence=f"X: {x_why}"),
     ]
-    if integer:
-        why = f"integer values in all {n_seen} stored X values checked"
-    else:
-        why = f"non-integer X values (e.g. {example:g}) in the first {n_seen} stored values"
-    facts.append(Fact(name="integer_counts", value=integer, evidence=why))
-    evidence.append(why)
+    evidence.append(f"X is {_STATE_WORDS[x_state]}: {x_why}")
+    counts_at = "X" if integer else None
+    if "raw" in keys and isinstance(f["raw"], h5py.Group) and "X" in f["raw"]:
+        _, raw_sample, _ = _h5_matrix_sample(src, f["raw"]["X"], h5py, np, "raw/X")
+        raw_state, raw_why = _value_state(raw_sample, np, False)
+        facts.append(Fact(name="raw_state", value=raw_state, evidence=f".raw present; raw/X: {raw_why}"))
+        evidence.append(f".raw present, holding {_STATE_WORDS[raw_state]} ({raw_why})")
+        if raw_state == "raw_counts" and counts_at is None:
+            counts_at = "raw"
+    layers: dict[str, str] = {}
+    if "layers" in keys and isinstance(f["layers"], h5py.Group):
+        for name in sorted(f["layers"].keys()):
+            _, lsample, _ = _h5_matrix_sample(src, f["layers"][name], h5py, np, f"layers/{name}")
+            layers[name] = _value_state(lsample, np, False)[0]
+        if layers:
+            shown = ", ".join(f"{k} ({_STATE_WORDS[v]})" for k, v in layers.items())
+            facts.append(Fact(name="layers", value=layers, evidence=f"layers: {shown}"))
+            evidence.append(f"layers: {shown}")
+            if counts_at is None:
+                counts_at = next((f"layers/{k}" for k, v in layers.items() if v == "raw_counts"), None)
+    facts.append(Fact(name="raw_counts_at", value=counts_at,
+                      evidence=f"raw counts in {counts_at}" if counts_at else
+                      "no raw counts in X, .raw or a layer: steps that need counts (QC, normalisation) cannot run"))
     obsm = list(f["obsm"].keys()) if "obsm" in keys and isinstance(f["obsm"], h5py.Group) else []
     if obsm:
+        facts.append(Fact(name="embeddings", value=obsm, evidence=f"obsm holds {_quote_list(obsm, 4)}"))
         evidence.append(f"obsm holds {_quote_list(obsm, 4)}")
-    if "layers" in keys and isinstance(f["layers"], h5py.Group) and "counts" in f["layers"]:
-        evidence.append("layers/counts holds raw counts")
 
     var = f["var"]
     if isinstance(var, h5py.Group):
@@ -1106,13 +1216,16 @@ def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str,
                 evidence.append(org.evidence)
 
     if clusters:
-        datatype = "clustered_single_cell_data"
-        evidence.append(f"obs has clustering column(s) {_quote_list(clusters)}")
+        # existing clusters are a fact about the file; what the data is comes from its values
+        evidence.append(f"obs has earlier clustering column(s) {_quote_list(clusters)} (kept; a new clustering "
+                        "is added beside them)")
         facts.append(Fact(name="cluster_columns", value=clusters, evidence=f"obs columns {_quote_list(clusters)}"))
-    elif not integer:
-        datatype = "normalized_single_cell_matrix"
-    else:
+    if integer:
         datatype = "single_cell_matrix"
+        evidence.append("raw counts in X: the analysis starts with QC")
+    else:
+        datatype = "normalized_single_cell_matrix"
+        evidence.append(f"X is already {_STATE_WORDS[x_state]}: the analysis starts after normalisation")
     return SniffedFile(path=src.shown, datatype=datatype, format="h5ad", evidence=tuple(evidence), facts=tuple(facts))
 
 
@@ -1160,12 +1273,212 @@ def _sniff_dmp_file(src: _Source, first: str) -> tuple[SniffedFile, _Notes]:
     return sniffed, _Notes(dmp_files=(kind,))
 
 
-def _sniff_directory(shown: str, path: Path) -> tuple[SniffedFile, _Notes]:
+# --------------------------------------------------------------------------- 10x Genomics matrices
+
+_MTX_RE = re.compile(r"^(?P<prefix>.*?)matrix\.mtx(?:\.gz)?$")
+_MTX_PARTS = ("barcodes.tsv", "features.tsv", "genes.tsv")
+
+
+def _mtx_siblings(folder: Path, prefix: str, present: set[str]) -> dict[str, str]:
+    """Barcodes and features/genes files next to a matrix.mtx, with the same name prefix."""
+    found = {}
+    for part in _MTX_PARTS:
+        for name in (f"{prefix}{part}", f"{prefix}{part}.gz"):
+            if name in present:
+                found["features" if part != "barcodes.tsv" else "barcodes"] = name
+                break
+    return found
+
+
+def _mtx_header(path: Path, shown: str) -> tuple[str, int, int, int]:
+    """(field type, rows, columns, entries) of a MatrixMarket coordinate file."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
+            banner = fh.readline()
+            line = fh.readline()
+            while line.startswith("%"):
+                line = fh.readline()
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _corrupt(shown, exc) from None
+    fields = banner.lower().split()
+    size = line.split()
+    if len(fields) < 4 or fields[0] != "%%matrixmarket" or fields[2] != "coordinate" or len(size) != 3 \
+            or not all(x.isdigit() for x in size):
+        raise _unreadable(shown, "not a MatrixMarket coordinate matrix (first line '%%MatrixMarket matrix "
+                          "coordinate integer general', then 'rows columns entries')", expected="10x matrix.mtx")
+    return fields[3], int(size[0]), int(size[1]), int(size[2])
+
+
+def _mtx_result(shown: str, folder: Path, matrix: str, parts: dict[str, str],
+                prefixes: Mapping[str, str], what: str) -> SniffedFile:
+    field, n_rows, n_cols, nnz = _mtx_header(folder / matrix, os.path.join(shown, matrix) if what == "folder"
+                                             else shown)
+    missing = [p for p in ("barcodes", "features") if p not in parts]
+    if missing:
+        raise _unreadable(shown, f"10x matrix without its {' and '.join(missing)} file (next to {matrix})",
+                          ["keep matrix.mtx.gz, barcodes.tsv.gz and features.tsv.gz (genes.tsv for Cell Ranger 2) "
+                           "together in one folder"], expected="10x MTX folder")
+    gene_ids: list[str] = []
+    try:
+        opener = gzip.open if parts["features"].endswith(".gz") else open
+        with opener(folder / parts["features"], "rt", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                gene_ids.append(line.split("\t", 1)[0].strip())
+                if len(gene_ids) >= 2000:
+                    break
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _corrupt(os.path.join(shown, parts["features"]), exc) from None
+    integer = field == "integer"
+    evidence = [f"10x Genomics MTX {what}: {matrix} ({n_rows} genes x {n_cols} barcodes, {nnz} non-zero "
+                f"{field} entries) with {parts['barcodes']} and {parts['features']}"]
+    facts = [Fact(name="n_cells", value=n_cols, evidence=f"{matrix} has {n_cols} columns (barcodes)"),
+             Fact(name="n_genes", value=n_rows, evidence=f"{matrix} has {n_rows} rows (features)"),
+             Fact(name="integer_counts", value=integer,
+                  evidence=f"MatrixMarket field type '{field}'" + ("" if integer else ": not raw UMI counts")),
+             Fact(name="x_state", value="raw_counts" if integer else "normalized",
+                  evidence=f"MatrixMarket field type '{field}'")]
+    org = _organism_fact(gene_ids, prefixes, "feature ids")
+    if org:
+        facts.append(org)
+        evidence.append(org.evidence)
+    return SniffedFile(path=shown, datatype="single_cell_matrix" if integer else "normalized_single_cell_matrix",
+                       format="mtx", evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _mtx_dir(shown: str, path: Path, entries: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile | None:
+    """A Cell Ranger matrix folder (filtered_feature_bc_matrix/): matrix.mtx.gz, barcodes.tsv.gz, features.tsv.gz."""
+    present = set(entries)
+    matrices = [(e, m.group("prefix")) for e in entries for m in [_MTX_RE.match(e)] if m]
+    if len(matrices) != 1:
+        return None
+    matrix, prefix = matrices[0]
+    return _mtx_result(shown, path, matrix, _mtx_siblings(path, prefix, present), prefixes, "folder")
+
+
+def _sniff_mtx_file(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    """matrix.mtx(.gz) given as a file: one matrix with the barcodes/features files beside it."""
+    folder = src.path.parent
+    m = _MTX_RE.match(src.name)
+    prefix = m.group("prefix") if m else ""
+    try:
+        present = {e.name for e in os.scandir(folder)}
+    except OSError:
+        present = set()
+    return _mtx_result(src.shown, folder, src.name, _mtx_siblings(folder, prefix, present), prefixes, "triple")
+
+
+def _mtx_part_of(path: str, matrices: Sequence[SniffedFile]) -> SniffedFile | None:
+    """The 10x matrix a barcodes/features file given on its own belongs to."""
+    p = Path(path)
+    for m in matrices:
+        mp = Path(m.path)
+        base = mp if mp.is_dir() else mp.parent
+        prefix = "" if mp.is_dir() else (_MTX_RE.match(mp.name).group("prefix") if _MTX_RE.match(mp.name) else "")
+        if os.path.abspath(p.parent) == os.path.abspath(base) and any(
+                p.name in (f"{prefix}{part}", f"{prefix}{part}.gz") for part in _MTX_PARTS):
+            return m
+    return None
+
+
+# The file a quantifier's output folder is read through, by tool (first present wins).
+_QUANT_DIR_FILES = (("quant.sf", "salmon"), ("abundance.tsv", "kallisto"), ("abundance.h5", "kallisto"))
+_QUANT_RUN_INFO = ("cmd_info.json", "lib_format_counts.json", "aux_info/meta_info.json", "run_info.json")
+
+
+def _json_of(path: Path) -> dict:
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            value = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _run_info_evidence(path: Path) -> list[str]:
+    """What the quantifier's own run records say (version, library type, mapping rate)."""
+    out = []
+    cmd = _json_of(path / "cmd_info.json")
+    for key in ("salmon_version", "sailfish_version"):
+        if key in cmd:
+            out.append(f"cmd_info.json: {key.split('_')[0]} {cmd[key]}"
+                       + (f", libType {cmd['libType']}" if "libType" in cmd else ""))
+    lib = _json_of(path / "lib_format_counts.json")
+    if "expected_format" in lib:
+        out.append(f"lib_format_counts.json: library format {lib['expected_format']}")
+    meta = _json_of(path / "aux_info" / "meta_info.json")
+    if "percent_mapped" in meta:
+        out.append(f"aux_info/meta_info.json: {meta.get('num_processed', '?')} fragments, "
+                   f"{float(meta['percent_mapped']):.1f}% mapped")
+    run = _json_of(path / "run_info.json")
+    if "kallisto_version" in run:
+        out.append(f"run_info.json: kallisto {run['kallisto_version']}, {run.get('n_processed', '?')} reads, "
+                   f"{run.get('p_pseudoaligned', '?')}% pseudoaligned")
+    return out
+
+
+def _quant_dir(shown: str, path: Path, entries: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile | None:
+    """A Salmon/Sailfish, kallisto or RSEM output folder of one sample, read through its main file."""
+    present = set(entries)
+    main = next((name for name, _ in _QUANT_DIR_FILES if name in present), None)
+    if main is None:
+        rsem = sorted(e for e in entries if e.endswith((".genes.results", ".isoforms.results")))
+        prefixes_rsem = {re.sub(r"\.(?:genes|isoforms)\.results$", "", e) for e in rsem}
+        if len(prefixes_rsem) != 1:
+            return None
+        main = next((e for e in rsem if e.endswith(".genes.results")), rsem[0])
+    inner, _ = _guarded(os.path.join(shown, main), prefixes)
+    if inner.datatype != "transcript_quantification":
+        return None
+    sample = path.resolve().name if path.name in ("", ".", "..") else path.name
+    why = f"sample '{sample}' from the folder name"
+    if sample.lower() in _GENERIC_QUANT_DIRS:
+        sample, why = _quant_sample(path / "quant.sf")
+    evidence = [f"{inner.fact('quantifier')} output folder: read through {main}"]
+    evidence += [e for e in inner.evidence if not e.startswith("sample '")]
+    evidence += _run_info_evidence(path) + [why]
+    facts = tuple(inner.facts) + (Fact(name="files", value=[e for e in entries if not e.startswith(".")][:20],
+                                       evidence="files in the folder"),)
+    return SniffedFile(path=shown, datatype=inner.datatype, format=inner.format, evidence=tuple(evidence),
+                       facts=facts, sample=sample)
+
+
+def _quant_parent(shown: str, path: Path, entries: Sequence[str],
+                  prefixes: Mapping[str, str]) -> tuple[SniffedFile, ...]:
+    """A folder of per-sample quantifier folders (salmon/ctrl_1/quant.sf, salmon/ctrl_2/quant.sf, ...)."""
+    found = []
+    for name in entries:
+        sub = path / name
+        if name.startswith(".") or not sub.is_dir():
+            continue
+        try:
+            inner = sorted(e.name for e in os.scandir(sub))
+        except OSError:
+            continue
+        sniffed = _quant_dir(os.path.join(shown, name), sub, inner, prefixes)
+        if sniffed is not None:
+            found.append(sniffed.model_copy(update={"evidence": sniffed.evidence + (
+                f"one of {shown}'s per-sample quantification folders",)}))
+    return tuple(found)
+
+
+def _sniff_directory(shown: str, path: Path, prefixes: Mapping[str, str]) -> tuple[SniffedFile, _Notes]:
     try:
         entries = sorted(e.name for e in os.scandir(path))
     except OSError as exc:
         raise _unreadable(shown, f"directory cannot be listed ({exc.strerror or exc})") from None
     present = set(entries)
+    quant = _quant_dir(shown, path, entries, prefixes)
+    if quant is not None:
+        return quant, _Notes()
+    mtx = _mtx_dir(shown, path, entries, prefixes)
+    if mtx is not None:
+        return mtx, _Notes()
+    per_sample = _quant_parent(shown, path, entries, prefixes)
+    if per_sample:
+        return per_sample[0], _Notes(expanded=per_sample)
     k2d = [n for n in _K2D_FILES if n in present]
     if k2d:
         missing = [n for n in _K2D_FILES if n not in present]
@@ -1230,11 +1543,39 @@ _ENTREZ_HEADERS = frozenset({"entrez", "entrez_id", "entrezid", "entrezgene", "e
 _DE_STATS = (("log2foldchange", "logfc", "log2fc", "log2_fold_change"),
              ("pvalue", "p.value", "p_value", "pval", "padj", "fdr", "adj.p.val", "qvalue", "q_value"))
 _FEATURECOUNTS_COLUMNS = ["geneid", "chr", "start", "end", "strand", "length"]
-_QUANT_LAYOUTS_TOOL = {
-    ("name", "length", "effectivelength", "tpm", "numreads"): "salmon",
-    ("target_id", "length", "eff_length", "est_counts", "tpm"): "kallisto",
-}
-_QUANT_LAYOUTS = [list(k) for k in _QUANT_LAYOUTS_TOOL]
+
+
+@dataclass(frozen=True)
+class _QuantLayout:
+    """Column layout of one quantifier's per-sample output table."""
+
+    columns: tuple[str, ...]  # normalised header, leading columns
+    tool: str
+    format: str  # format id of ontology/formats.yaml
+    level: str  # "transcript" or "gene"
+
+
+_QUANT_LAYOUTS = (
+    _QuantLayout(("name", "length", "effectivelength", "tpm", "numreads"), "salmon", "salmon_quant", "transcript"),
+    # Sailfish <= 0.6 (its later versions write Salmon's layout)
+    _QuantLayout(("transcript", "length", "tpm", "rpkm", "kpkm", "estimatednumkmers", "estimatednumreads"),
+                 "sailfish", "salmon_quant", "transcript"),
+    _QuantLayout(("target_id", "length", "eff_length", "est_counts", "tpm"), "kallisto", "kallisto_quant",
+                 "transcript"),
+    _QuantLayout(("transcript_id", "gene_id", "length", "effective_length", "expected_count", "tpm", "fpkm"),
+                 "rsem", "rsem_quant", "transcript"),
+    _QuantLayout(("gene_id", "transcript_id(s)", "length", "effective_length", "expected_count", "tpm", "fpkm"),
+                 "rsem", "rsem_quant", "gene"),
+)
+# Output file names that say nothing about the sample: the folder names it.
+_GENERIC_QUANT_FILES = frozenset({"quant.sf", "quant.genes.sf", "abundance.tsv", "abundance.h5"})
+# Folder names that say nothing about the sample either (salmon/ctrl_1/quant/quant.sf).
+_GENERIC_QUANT_DIRS = frozenset({"quant", "quants", "salmon", "sailfish", "kallisto", "rsem", "out", "output",
+                                 "outputs", "results", "quantification", "quantifications"})
+_QUANT_SUFFIX_RE = re.compile(
+    r"(?:[._-](?:quant|abundance|salmon|kallisto|rsem))*"
+    r"\.(?:genes\.results|isoforms\.results|quant\.genes\.sf|quant\.sf|sf|abundance\.tsv|tsv|txt|h5)$",
+    re.IGNORECASE)
 
 
 def _norm_header(h: str) -> str:
@@ -1352,7 +1693,7 @@ def _sniff_table(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         rows = [[r[j] for j in keep] for r in rows]
     if len(keep) == 1:
         return _sniff_gene_list(src, [r[0] for r in rows], fmt, prefixes, complete)
-    return _classify_table(src, rows, fmt, prefixes, complete, featurecounts)
+    return _classify_table(src, rows, fmt, prefixes, complete, featurecounts, comments)
 
 
 def _has_header(rows: list[list[str]], prefixes: Mapping[str, str]) -> bool:
@@ -1377,7 +1718,7 @@ def _has_header(rows: list[list[str]], prefixes: Mapping[str, str]) -> bool:
 
 
 def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Mapping[str, str], complete: bool,
-                    featurecounts: bool) -> SniffedFile:
+                    featurecounts: bool, comments: Sequence[str] = ()) -> SniffedFile:
     header = _has_header(rows, prefixes)
     names = rows[0] if header else [f"column_{j + 1}" for j in range(len(rows[0]))]
     data = rows[1:] if header else rows
@@ -1392,14 +1733,12 @@ def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Map
     if normed[:6] == _FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence + [
             "featureCounts output: Geneid, Chr, Start, End, Strand, Length columns"], annotation=6)
-    if header and (normed[:5] in _QUANT_LAYOUTS):
-        tool = _QUANT_LAYOUTS_TOOL[tuple(normed[:5])]
-        return SniffedFile(
-            path=src.shown, datatype="transcript_quantification", format=fmt,
-            evidence=tuple(evidence + [f"{tool} columns {_quote_list(names[:5])}"]),
-            facts=tuple([Fact(name="quantifier", value=tool, evidence=f"{tool} column layout"),
-                         Fact(name="n_transcripts", value=len(data), evidence=_n(len(data), "row"))]
-                        + _compressed_fact(src)))
+    layout = next((q for q in _QUANT_LAYOUTS if header and tuple(normed[:len(q.columns)]) == q.columns), None)
+    if layout is not None:
+        return _quant_table(src, layout, names, cols, evidence, comments, prefixes)
+    tx2gene = _tx2gene_table(src, rows, fmt, prefixes, evidence)
+    if tx2gene is not None:
+        return tx2gene
     has_fc = any(n in _DE_STATS[0] for n in normed)
     has_p = any(n in _DE_STATS[1] for n in normed)
     if header and has_fc and has_p:
@@ -1544,6 +1883,118 @@ def _de_table(src: _Source, cols: list[_Column], normed: list[str], fmt: str, pr
         facts.append(org)
     return SniffedFile(path=src.shown, datatype="differential_expression_table", format=fmt,
                        evidence=tuple(evidence), facts=tuple(facts + _compressed_fact(src)))
+
+
+def _quant_sample(path: Path) -> tuple[str, str]:
+    """(sample name, why) of a quantifier's output file: its folder for a generic name (ctrl_1/quant.sf),
+    else its name without the quantifier's suffixes (ctrl_1.genes.results)."""
+    name = path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+    if name.lower() in _GENERIC_QUANT_FILES:
+        folder = Path(os.path.abspath(path)).parent
+        skipped = []
+        while folder.name.lower() in _GENERIC_QUANT_DIRS and folder.parent != folder:
+            skipped.append(folder.name)
+            folder = folder.parent
+        why = f"sample '{folder.name}' from the folder holding {name}"
+        if skipped:
+            why += f" (generic folder name(s) {_quote_list(skipped)} skipped)"
+        return folder.name, why
+    stem = _QUANT_SUFFIX_RE.sub("", name) or name
+    return stem, f"sample '{stem}' from the file name '{name}'"
+
+
+def _quant_facts(layout: _QuantLayout, n_rows: int, ids: Sequence[str], prefixes: Mapping[str, str],
+                 version: str = "") -> list[Fact]:
+    what = "genes" if layout.level == "gene" else "transcripts"
+    facts = [Fact(name="quantifier", value=layout.tool,
+                  evidence=f"{layout.tool} column layout" + (f" ({version})" if version else "")),
+             Fact(name="quant_level", value=layout.level, evidence=f"one row per {what[:-1]}"),
+             Fact(name=f"n_{what}", value=n_rows, evidence=_n(n_rows, "row"))]
+    if layout.level == "transcript":
+        org = _organism_fact(ids[:2000], prefixes, "transcript ids", transcripts=True)
+    else:
+        org = _organism_fact(ids[:2000], prefixes, "gene ids")
+    if org:
+        facts.append(org)
+    versioned = sum(bool(re.search(r"\.\d+$", i.split("|", 1)[0])) for i in ids[:2000])
+    if versioned >= 0.9 * max(1, min(len(ids), 2000)):
+        facts.append(Fact(name="versioned_ids", value=True, evidence=f"ids carry a version suffix (e.g. {ids[0]!r})"))
+    return facts
+
+
+def _quant_table(src: _Source, layout: _QuantLayout, names: list[str], cols: list[_Column], evidence: list[str],
+                 comments: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile:
+    """A quantifier's per-sample table (quant.sf, abundance.tsv, *.results): one sample's estimates."""
+    version = next((c.lstrip("# ").strip() for c in comments if re.search(r"sailfish|salmon", c, re.I)), "")
+    if layout.tool == "salmon" and re.search("sailfish", " ".join(comments), re.I):
+        layout = dataclasses.replace(layout, tool="sailfish")
+    bad = [c.name for c in cols[1:len(layout.columns)] if not c.numeric and c.name.lower() not in ("gene_id",
+                                                                                                 "transcript_id(s)")]
+    if bad:
+        raise _unreadable(src.shown, f"{layout.tool} output whose column(s) {_quote_list(bad)} are not numeric",
+                          ["give the quantifier's output file unchanged"], expected=f"{layout.tool} output")
+    sample, why = _quant_sample(src.path)
+    level = "gene-level" if layout.level == "gene" else "transcript-level"
+    evidence = evidence + [f"{layout.tool} {level} output: columns {_quote_list(names[:len(layout.columns)], 7)}",
+                           why]
+    facts = _quant_facts(layout, len(cols[0].values), cols[0].values, prefixes, version=version)
+    return SniffedFile(path=src.shown, datatype="transcript_quantification", format=layout.format,
+                       evidence=tuple(evidence), facts=tuple(facts + _compressed_fact(src)), sample=sample)
+
+
+_TX_HEADERS = frozenset({"txname", "tx_name", "tx_id", "txid", "transcript_id", "transcriptid", "transcript",
+                         "transcript_name", "ensembl_transcript_id", "transcript_stable_id", "target_id", "tx",
+                         "transcripts", "name"})
+_TX2GENE_GENE_HEADERS = _GENE_HEADERS | {"geneid", "gene_stable_id", "gene", "genes"}
+
+
+# what a transcript id adds to its gene's id (AT1G01010.1, FBgn-RA style CG1234-RA, g1.t1)
+_TX_SUFFIX_RE = re.compile(r"^(?:\.\d+|-R[A-Z]{1,2}|\.t\d+|-T\d+)$")
+
+
+def _transcript_of(tx: str, gene: str) -> bool:
+    """`tx` reads as a transcript id: a known transcript id form, or the gene id plus a suffix (AT1G01010.1)."""
+    base = tx.split("|", 1)[0]
+    return bool(_TX_ID_RE.match(base)) or (gene != "" and base.startswith(gene)
+                                           and bool(_TX_SUFFIX_RE.match(base[len(gene):])))
+
+
+def _tx2gene_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Mapping[str, str],
+                   evidence: list[str]) -> SniffedFile | None:
+    """A tximport tx2gene table: transcript ids, then the gene of each (with or without a header row)."""
+    if not 2 <= len(rows[0]) <= 4:
+        return None
+    first = [_norm_header(c) for c in rows[0]]
+    if any(n in _SAMPLE_COLUMNS[:-2] or n in _CONDITION_COLUMNS for n in first):
+        return None
+    named = first[0] in _TX_HEADERS and first[1] in _TX2GENE_GENE_HEADERS
+    data = rows[1:] if named or not _transcript_of(rows[0][0], rows[0][1]) else rows
+    if len(data) < 1:
+        return None
+    txs = [r[0] for r in data]
+    genes = [r[1] for r in data]
+    fits = sum(_transcript_of(t, g) for t, g in zip(txs, genes)) / len(data)
+    gene_ns, share = _namespace(genes[:2000], prefixes)
+    if fits < 0.9 or gene_ns == "unknown" and not named:
+        return None
+    distinct_tx, distinct_genes = len(set(txs)), len(set(genes))
+    if distinct_tx < 0.95 * len(txs) or distinct_genes > distinct_tx:
+        return None  # not one row per transcript, or not many transcripts to one gene
+    header_note = f"header {_quote_list(rows[0][:2])}" if data is not rows else "no header row"
+    versioned = sum(bool(re.search(r"\.\d+$", t)) for t in txs[:2000]) >= 0.9 * min(len(txs), 2000)
+    facts = [Fact(name="n_transcripts", value=distinct_tx, evidence=_n(distinct_tx, "distinct transcript id")),
+             Fact(name="n_genes", value=distinct_genes, evidence=_n(distinct_genes, "distinct gene id")),
+             Fact(name="id_namespace", value=gene_ns, evidence=f"gene column like {_quote_list(genes, 3)}"),
+             Fact(name="versioned_ids", value=versioned,
+                  evidence=f"transcript ids like {_quote_list(txs, 2)}" + (" carry a version" if versioned else ""))]
+    org = _organism_fact(genes[:2000], prefixes, "gene ids") or _organism_fact(txs[:2000], prefixes,
+                                                                               "transcript ids", transcripts=True)
+    if org:
+        facts.append(org)
+    evidence = evidence + [f"transcript-to-gene map (tximport tx2gene): {header_note}, {_n(distinct_tx, 'transcript')} "
+                           f"of {_n(distinct_genes, 'gene')}, e.g. {txs[0]} -> {genes[0]}"]
+    return SniffedFile(path=src.shown, datatype="transcript_gene_map", format="tx2gene", evidence=tuple(evidence),
+                       facts=tuple(facts + _compressed_fact(src)))
 
 
 def _peak_table(src: _Source, cols: list[_Column], fmt: str, evidence: list[str]) -> SniffedFile | None:
@@ -1732,6 +2183,8 @@ def _sniff_text(src: _Source, prefixes: Mapping[str, str]) -> tuple[SniffedFile,
         return _sniff_vcf(src), _Notes()
     if first.startswith("##gff-version") or _looks_like_gff(text_lines):
         return _sniff_gff(src, prefixes), _Notes()
+    if first.lower().startswith("%%matrixmarket"):
+        return _sniff_mtx_file(src, prefixes), _Notes()
     if _DMP_SEP in first:
         return _sniff_dmp_file(src, first)
     if _looks_like_sam_record(first):
@@ -1742,7 +2195,7 @@ def _sniff_text(src: _Source, prefixes: Mapping[str, str]) -> tuple[SniffedFile,
 def _sniff(shown: str, prefixes: Mapping[str, str]) -> tuple[SniffedFile, _Notes]:
     src = _open_source(shown)
     if isinstance(src, Path):
-        return _sniff_directory(shown, src)
+        return _sniff_directory(shown, src, prefixes)
     magic, head = src.magic, src.head
     if magic.startswith(b"CRAM"):
         return _sniff_cram(src), _Notes()
@@ -1806,15 +2259,51 @@ def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str]) -> 
         UnreadableInputError: a path is missing, empty, unrecognised or malformed.
         AmbiguousInputError: a file has two equally plausible readings.
     """
-    results = [_guarded(p, organism_prefixes) for p in paths]
-    files = [sniffed for sniffed, _ in results]
+    results = []
+    deferred: list[tuple[str, BioplanError]] = []
     warnings: list[str] = []
+    for p in paths:
+        try:
+            sniffed, notes = _guarded(p, organism_prefixes)
+        except BioplanError as exc:
+            if any(Path(p).name.endswith((part, part + ".gz")) for part in _MTX_PARTS):
+                deferred.append((p, exc))  # barcodes/features of a 10x matrix given beside it
+                continue
+            raise
+        # a folder of per-sample folders is one input per sample
+        results += [(f, _Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
+    matrices = [f for f, _ in results if f.format == "mtx"]
+    for p, exc in deferred:
+        owner = _mtx_part_of(p, matrices)
+        if owner is None:
+            raise exc
+        warnings.append(f"{p} is read as part of the 10x matrix {owner.path}")
+    _check_unique_samples([f for f, _ in results])
+    files = [sniffed for sniffed, _ in results]
     files = _pair_mates(files, [notes for _, notes in results], warnings)
     _check_cohort(files, [notes for _, notes in results], warnings)
     for path, n in Counter(paths).items():
         if n > 1:
             warnings.append(f"{path} is given {n} times")
     return InputProfile(files=tuple(files), warnings=tuple(warnings))
+
+
+def _check_unique_samples(files: Sequence[SniffedFile]) -> None:
+    """Two quantification outputs of one sample name would overwrite each other: an error naming both."""
+    seen: dict[str, SniffedFile] = {}
+    for f in files:
+        if f.datatype != "transcript_quantification" or f.sample is None:
+            continue
+        other = seen.setdefault(f.sample, f)
+        if other is not f:
+            why = next((e for e in f.evidence if e.startswith("sample '")), "")
+            raise AmbiguousInputError(
+                f"two inputs have the sample name '{f.sample}': {other.path} and {f.path}"
+                + (f" ({why})" if why else ""),
+                ["give each sample's quantification in a folder named after the sample "
+                 "(ctrl_1/quant.sf, ctrl_2/quant.sf) or in files named after it (ctrl_1.genes.results)",
+                 "or check that the same sample was not given twice"],
+                {"sample": f.sample, "paths": [other.path, f.path]})
 
 
 def _pair_mates(files: list[SniffedFile], notes: list[_Notes], warnings: list[str]) -> list[SniffedFile]:

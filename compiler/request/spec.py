@@ -107,6 +107,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         op = knowledge.tools[tool_id].implements
         if op not in anchors:
             anchors.append(op)
+    anchors = _drop_done(knowledge, anchors, files, warnings)
 
     # ------------------------------------------------------------ assay
     req_assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
@@ -393,3 +394,45 @@ def _entry_inputs(knowledge: Knowledge, anchors: list[str]) -> list[str]:
                 continue
             out.append(p.datatype)
     return list(dict.fromkeys(out))
+
+def _drop_done(knowledge: Knowledge, anchors: list[str], files, warnings: list[str]) -> list[str]:
+    """Anchors the inputs are already past: their result is an input ("salmon" with Salmon outputs), or an
+    input lies after it on a chain of one-input steps ("QC, normalise, cluster" with normalised cells).
+    Such a step cannot run (its own input cannot be made from the inputs) and need not: it is dropped,
+    with a warning that says why and how to run it after all."""
+    if not files:
+        return anchors
+    by_type = {f.datatype: f for f in files}
+
+    def single_step_successors(d: str) -> list[str]:
+        return [p.datatype for op in knowledge.operations.values()
+                if len([q for q in op.inputs.values() if not q.optional]) == 1 and len(op.outputs) == 1
+                and any(is_subtype(knowledge, d, q.datatype) for q in op.inputs.values())
+                for p in op.outputs.values()]
+
+    def past(out: str) -> str | None:
+        frontier, seen = [out], set()
+        while frontier:
+            d = frontier.pop()
+            hit = next((t for t in by_type if is_subtype(knowledge, t, d)), None)
+            if hit:
+                return hit
+            if d not in seen:
+                seen.add(d)
+                frontier += single_step_successors(d)
+        return None
+
+    kept = []
+    for a in anchors:
+        op = knowledge.operations[a]
+        needs = [p.datatype for p in op.inputs.values() if not p.optional]
+        runnable = any(_is_downstream(knowledge, t, d) or is_subtype(knowledge, t, d) for t in by_type for d in needs)
+        hit = None if runnable else next((h for p in op.outputs.values() for h in [past(p.datatype)] if h), None)
+        if hit is None:
+            kept.append(a)
+            continue
+        f = by_type[hit]
+        why = next((e for e in f.evidence if e.startswith("X is")), f"it is {hit}")
+        warnings.append(f"{op.label} is not run: {f.path} is already past it ({why}); to run it, give the data "
+                        f"it starts from ({', '.join(needs)})")
+    return kept
