@@ -41,6 +41,12 @@ _declared = click.option("--input-type", "declared", multiple=True, metavar="FIL
                          help="Say what an input file is instead of letting bioplan sniff it (repeatable).")
 _top = click.option("--top", "top_k", default=3, show_default=True, help="How many ranked plans to keep.")
 _hops = click.option("--max-hops", default=8, show_default=True, help="Longest chain of operations allowed.")
+_substitute = click.option("--substitute", is_flag=True,
+                           help="A tool the request names that bioplan lacks: use bioplan's own tool for its "
+                                "operation instead of refusing (said in the output, report and README).")
+_allow_partial = click.option("--allow-partial", is_flag=True,
+                              help="Plan the understood part when an analysis bioplan does not do or an "
+                                   "instruction it did not understand is in the request (said as a warning).")
 
 
 @main.command()
@@ -53,14 +59,17 @@ _hops = click.option("--max-hops", default=8, show_default=True, help="Longest c
                    "domain + problem; with --json as {domain, problem, cost_scale}).")
 @_top
 @_hops
-def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
+@_substitute
+@_allow_partial
+def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, allow_partial):
     """Plan QUERY without writing a workflow: task spec, ranked plans, what was pruned and why."""
     from bioplan.compile import plan_request
     from bioplan.report import report, text_report
 
     try:
         result = plan_request(query, list(inputs), top_k=top_k, max_hops=max_hops,
-                              declared=_declarations(declared))
+                              declared=_declarations(declared), substitute=substitute,
+                              allow_partial=allow_partial)
         if emit == "spec":
             click.echo(result.spec.model_dump_json(indent=2))
         elif emit == "plan":
@@ -102,8 +111,10 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_top
 @_hops
+@_substitute
+@_allow_partial
 def compile(query, inputs, declared, output, target, force, partition, account, no_validate, as_json, top_k,  # noqa: A001
-            max_hops):
+            max_hops, substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
     from bioplan.report import plan_json
@@ -111,13 +122,16 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
     try:
         res = compile_request(query, list(inputs), output, target=target, force=force,
                               validate=not no_validate, top_k=top_k, max_hops=max_hops,
-                              declared=_declarations(declared), partition=partition, account=account)
+                              declared=_declarations(declared), partition=partition, account=account,
+                              substitute=substitute, allow_partial=allow_partial)
     except BioplanError as exc:
         _fail(exc, as_json)
         return
     if as_json:
         click.echo(json.dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
-                               "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes}, indent=2))
+                               "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes,
+                               "deviations": list(res.result.spec.deviations),
+                               "unrecognized": list(res.result.spec.unrecognized)}, indent=2))
         return
     click.echo(f"wrote {res.snakefile} ({len(res.files)} files)")
     for s in res.plan.steps:
@@ -130,6 +144,10 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
         click.echo(f"note: {n}")
     for w in res.result.warnings:
         click.echo(f"warning: {w}", err=True)
+    for d in res.result.spec.deviations:
+        click.echo(f"warning: {d}", err=True)
+    if res.result.spec.unrecognized:
+        click.echo("not understood: " + ", ".join(res.result.spec.unrecognized), err=True)
 
 
 @main.command("check-knowledge")

@@ -75,13 +75,15 @@ def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: d
 
 
 def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = None, top_k: int = 3,
-                 max_hops: int = 8, declared: dict[str, str] | None = None) -> PlanResult:
+                 max_hops: int = 8, declared: dict[str, str] | None = None, substitute: bool = False,
+                 allow_partial: bool = False) -> PlanResult:
     knowledge = knowledge or load_knowledge()
     request = parse_request(query, knowledge)
     declared = dict(declared or {})
     inputs = list(inputs) + [p for p in declared if p not in inputs]
     profile = sniff_with_declarations(knowledge, inputs, declared)
-    spec = build_spec(request, profile, knowledge, max_hops=max_hops)
+    spec = build_spec(request, profile, knowledge, max_hops=max_hops, substitute=substitute,
+                      allow_partial=allow_partial)
     result = search_plans(knowledge, spec, top_k=top_k)
     bound: list[Plan] = []
     pruned: list[Pruned] = list(result.pruned)
@@ -168,7 +170,8 @@ def _precheck(stage: Path, workflow: Workflow) -> CheckResult:
 def compile_request(query: str, inputs: list[str], output: str, target: str = "snakemake", force: bool = False,
                     validate: bool = True, top_k: int = 3, max_hops: int = 8,
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
-                    partition: str | None = None, account: str | None = None) -> CompileResult:
+                    partition: str | None = None, account: str | None = None, substitute: bool = False,
+                    allow_partial: bool = False) -> CompileResult:
     knowledge = knowledge or load_knowledge()
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
@@ -181,7 +184,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
             f"-o {output}: the {target} target writes a file named {entry!r}",
             [f"use -o {out_dir / entry}"])
     out_dir = out_dir if str(out_dir) else Path(".")
-    result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared)
+    result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
+                          substitute=substitute, allow_partial=allow_partial)
 
     tried: list[str] = []
     created = _make_parents(out_dir.resolve().parent)

@@ -8,6 +8,9 @@
     ├── UnreadableInputError          unreadable_input
     ├── AmbiguousInputError           ambiguous_input
     ├── InvalidKnowledgeError         invalid_knowledge
+    ├── UnknownToolError              unknown_tool
+    ├── UnsupportedAnalysisError      unsupported_analysis
+    ├── PartiallyUnderstoodError      partially_understood
     ├── OutputExistsError             output_exists
     ├── TargetUnsupportedError        target_unsupported
     └── ValidationFailedError         validation_failed
@@ -77,6 +80,24 @@ class InvalidKnowledgeError(BioplanError):
                          {"problems": problems})
 
 
+class UnknownToolError(BioplanError):
+    """The request names a tool the knowledge base does not have: refused by name, never swapped."""
+
+    code = "unknown_tool"
+
+
+class UnsupportedAnalysisError(BioplanError):
+    """The request asks for an analysis family bioplan does not do yet: refused, never dropped."""
+
+    code = "unsupported_analysis"
+
+
+class PartiallyUnderstoodError(BioplanError):
+    """An instruction of the request was not understood at all: planning the rest would drop it."""
+
+    code = "partially_understood"
+
+
 class OutputExistsError(BioplanError):
     code = "output_exists"
 
@@ -99,6 +120,9 @@ ERROR_CODES = tuple(
         UnreadableInputError,
         AmbiguousInputError,
         InvalidKnowledgeError,
+        UnknownToolError,
+        UnsupportedAnalysisError,
+        PartiallyUnderstoodError,
         OutputExistsError,
         TargetUnsupportedError,
         ValidationFailedError,

@@ -36,6 +36,31 @@ class Match(Frozen):
     alternatives: tuple[str, ...] = ()
 
 
+SpanRole = Literal["operation", "tool", "datatype", "format", "constraint", "organism", "build", "group", "motif",
+                   "file_name", "unknown_tool", "unsupported_analysis", "filler", "unrecognized"]
+
+
+class Span(Frozen):
+    """What one span of the normalised request became: the parse accounts for every word."""
+
+    text: str
+    start: int
+    end: int
+    role: SpanRole
+    id: str | None = None  # the term's id (operation, tool, constraint, ...), or None for filler/unrecognised
+
+
+class AbsentTerm(Frozen):
+    """A tool or analysis family the lexicon knows of but the knowledge base cannot run yet."""
+
+    kind: Literal["tool", "analysis"]
+    id: str  # the lexicon entry's id (e.g. "kallisto", "fusion_detection")
+    text: str
+    start: int
+    end: int
+    negated: bool = False  # "without MetaPhlAn"
+
+
 class Request(Frozen):
     query: str
     normalized: str
@@ -48,6 +73,10 @@ class Request(Frozen):
     excluded_tools: tuple[str, ...] = ()
     output_format: str | None = None
     unrecognized: tuple[str, ...] = ()  # content words nothing matched (for "did you mean")
+    spans: tuple[Span, ...] = ()  # every word of the request and what it became
+    absent: tuple[AbsentTerm, ...] = ()  # named tools / analyses bioplan lacks
+    # instruction clauses none of whose content words were understood (the words of each)
+    unmatched_clauses: tuple[tuple[str, ...], ...] = ()
 
 
 # --------------------------------------------------------------------------- sniff
@@ -122,6 +151,11 @@ class TaskSpec(Frozen):
     warnings: tuple[str, ...] = ()
     evidence: tuple[Match, ...] = ()
     max_hops: int = 8
+    # content words of the request nothing understood (printed by plan and compile)
+    unrecognized: tuple[str, ...] = ()
+    # where the plan differs from what the request said, by the user's opt-in (--substitute,
+    # --allow-partial): printed by compile, in the plan report and in the emitted README
+    deviations: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- plan

@@ -58,6 +58,9 @@ def report(result: PlanResult) -> dict[str, Any]:
                  **({"negated": True} if m.negated else {})}
                 for m in spec.evidence
             ],
+            # content words nothing understood, and where the plan differs from the request by opt-in
+            "unrecognized": list(spec.unrecognized),
+            "deviations": list(spec.deviations),
         },
         "operation_anchors": list(result.anchors),
         "plans": [plan_json(p) for p in result.plans],
@@ -84,4 +87,8 @@ def text_report(result: PlanResult) -> str:
             lines.append(f"  from config: {', '.join(p.config_inputs)}")
     for w in result.warnings:
         lines.append(f"warning: {w}")
+    for d in spec.deviations:
+        lines.append(f"warning: {d}")
+    if spec.unrecognized:
+        lines.append(f"not understood: {', '.join(spec.unrecognized)}")
     return "\n".join(lines)

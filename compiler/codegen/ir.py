@@ -101,6 +101,10 @@ class Workflow(Frozen):
     # cluster settings for the SLURM profiles (None: a clearly marked placeholder)
     slurm_partition: str | None = None
     slurm_account: str | None = None
+    # where the workflow differs from the request by the user's opt-in (--substitute,
+    # --allow-partial), and the request's words nothing understood: the README says both
+    deviations: tuple[str, ...] = ()
+    unrecognized: tuple[str, ...] = ()
 
 
 CHECK_ENV = Software(
@@ -288,7 +292,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         organism = {"id": org_id, "scientific_name": con.scientific_name, "kegg_code": con.kegg_code,
                     "ensembl_prefix": con.ensembl_prefix, "taxon_id": con.taxon_id}
     return Workflow(
-        name="bioplan_workflow", query=spec.query, layout=spec.constraints.get("layout"), organism=organism,
+        name="bioplan_workflow", query=spec.query, deviations=spec.deviations, unrecognized=spec.unrecognized, layout=spec.constraints.get("layout"), organism=organism,
         steps=tuple(wsteps), targets=tuple(targets),
         config_inputs=tuple(sorted(config_inputs.values(), key=lambda c: (c.section, c.key))),
         params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),

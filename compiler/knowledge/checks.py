@@ -217,6 +217,22 @@ def check_lexicon(k: Knowledge, sources: dict[str, Path]) -> list[str]:
         for c in rule.constraints:
             if c not in k.constraints:
                 out.append(f"{where}/constraints: unknown constraint {c!r}")
+    families = {a.id for a in k.lexicon.unsupported_analyses}
+    for i, family in enumerate(k.lexicon.unsupported_analyses):
+        for j, pattern in enumerate(family.patterns):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                out.append(f"lexicon.yaml: unsupported_analyses/{i} ({family.id})/patterns/{j}: not a valid "
+                           f"regular expression: {exc}")
+    for i, tool in enumerate(k.lexicon.absent_tools):
+        where = f"lexicon.yaml: absent_tools/{i} ({tool.id})"
+        if not tool.operations and not tool.analyses:
+            out.append(f"{where}: names neither operations nor analyses; say what the tool does")
+        out += [f"{where}/operations: unknown operation {op!r}" for op in tool.operations if op not in k.operations]
+        out += [f"{where}/analyses: unknown analysis family {a!r}" for a in tool.analyses if a not in families]
+        if tool.successor and tool.successor not in k.tools:
+            out.append(f"{where}/successor: unknown tool {tool.successor!r}")
     return out
 
 

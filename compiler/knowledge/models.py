@@ -185,12 +185,48 @@ class OutputFormatTerm(Frozen):
     aliases: Aliases = Aliases()
 
 
+class AbsentTool(Frozen):
+    """A tool people name that the knowledge base does not have (yet): refused by name, never swapped."""
+
+    id: str
+    name: str
+    aliases: Aliases = Aliases()  # whole words, matched like tool aliases
+    # what the name implies: operations of the knowledge, or analysis families it lacks
+    operations: tuple[str, ...] = ()
+    analyses: tuple[str, ...] = ()
+    # a tool of the knowledge that is this tool's direct successor (same method and command line,
+    # e.g. MACS3 for MACS2): used in its place with a note, not refused
+    successor: str | None = None
+
+
+class UnsupportedAnalysis(Frozen):
+    """An analysis family bioplan does not do yet, recognised so that it is refused, never dropped."""
+
+    id: str
+    label: str
+    # regular expressions over the normalised request (like phrases; intent words in group "m")
+    patterns: tuple[str, ...]
+    # what bioplan can do instead (one sentence)
+    instead: str
+    # operation ids that, once the knowledge has any of them, make the family supported
+    operations: tuple[str, ...] = ()
+
+
 class Lexicon(Frozen):
     phrases: tuple[PhraseRule, ...] = ()
     output_formats: tuple[OutputFormatTerm, ...] = ()
     # words that say "prefer this tool" / "avoid this tool"
     prefer_markers: Aliases = Aliases()
     exclude_markers: Aliases = Aliases()
+    absent_tools: tuple[AbsentTool, ...] = ()
+    unsupported_analyses: tuple[UnsupportedAnalysis, ...] = ()
+    # words that carry no request content (per language): every other word must be understood
+    filler: Aliases = Aliases()
+    # words naming sample groups / conditions ("treated", "control", "KO")
+    group_words: Aliases = Aliases()
+    # words that make a clause an instruction ("predict", "assemble", "预测"): such a clause
+    # whose content words all go unrecognised is refused as partially understood
+    instruction_words: Aliases = Aliases()
 
 
 class Knowledge(Frozen):

@@ -176,3 +176,69 @@ def _alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]
             pattern = re.compile(rf"(?<![a-z0-9]){body}(?:e?s)?(?![a-z0-9])")
         out.append((pattern, term))
     return tuple(out)
+
+
+# --------------------------------------------------------------------------- honesty lists
+
+_WORDS: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def lexicon_words(knowledge: Knowledge, section: str) -> frozenset[str]:
+    """The normalised words of a word list of the lexicon (filler, group_words, instruction_words)."""
+    key = (knowledge.content_hash, section)
+    if key not in _WORDS:
+        aliases: Aliases = getattr(knowledge.lexicon, section)
+        _WORDS[key] = frozenset(normalize(w) for w in (*aliases.en, *aliases.zh) if normalize(w))
+    return _WORDS[key]
+
+
+def _word_pattern(alias: str) -> re.Pattern:
+    body = re.escape(alias).replace(r"\ ", r"\s+")
+    if is_cjk(alias):
+        return re.compile(body)
+    return re.compile(rf"(?<![a-z0-9]){body}(?:e?s)?(?![a-z0-9])")
+
+
+_ABSENT: dict[str, tuple[tuple[re.Pattern, str], ...]] = {}
+
+
+def _absent_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, str], ...]:
+    if knowledge.content_hash not in _ABSENT:
+        out = []
+        for tool in knowledge.lexicon.absent_tools:
+            words = {normalize(a) for a in (tool.name, tool.id.replace("_", " "), *tool.aliases.en, *tool.aliases.zh)}
+            # longest first, so "gatk haplotypecaller" wins over "gatk"
+            out += [(_word_pattern(w), tool.id) for w in sorted(words, key=lambda w: (-len(w), w)) if w]
+        _ABSENT[knowledge.content_hash] = tuple(out)
+    return _ABSENT[knowledge.content_hash]
+
+
+def absent_tool_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
+    """(start, end, absent tool id) of every non-overlapping mention of a tool the knowledge lacks."""
+    found: list[tuple[int, int, str]] = []
+    for pattern, tool_id in _absent_patterns(knowledge):
+        for m in pattern.finditer(norm):
+            if not any(m.start() < e and s < m.end() for s, e, _ in found):
+                found.append((m.start(), m.end(), tool_id))
+    return sorted(found)
+
+
+def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
+    """(start, end, family id) of every mention of an analysis family bioplan does not do.
+
+    A family whose operations the knowledge now has is supported and never reported.
+    """
+    found: list[tuple[int, int, str]] = []
+    for family in knowledge.lexicon.unsupported_analyses:
+        if any(op in knowledge.operations for op in family.operations):
+            continue
+        for pattern in family.patterns:
+            compiled = re.compile(pattern)
+            group = "m" if "m" in compiled.groupindex else 0
+            for m in compiled.finditer(norm):
+                start, end = m.span(group)
+                if start < 0:
+                    start, end = m.span(0)
+                if end > start:
+                    found.append((start, end, family.id))
+    return sorted(set(found))

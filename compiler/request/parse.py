@@ -3,8 +3,14 @@
 Alias-first and deterministic: longest alias match wins, then intent phrases
 (lexicon.yaml), then fuzzy matching of the words nothing matched (typos), then
 negation ("not edgeR", "不要 edgeR") and output formats. Everything recognised
-carries its evidence for the plan report; content words nothing recognised are
-kept for "did you mean" hints.
+carries its evidence for the plan report.
+
+Every word is accounted for (`Request.spans`): it became a term (operation, tool,
+datatype, format, constraint, organism, build), a sample group, a file name, filler
+(the lexicon's stop list), a tool or analysis family bioplan lacks (`Request.absent`:
+the spec refuses these by name), or it is unrecognised (`Request.unrecognized`).
+Instruction clauses none of whose content words were understood are kept in
+`Request.unmatched_clauses`, so that no part of a request is dropped silently.
 """
 
 from __future__ import annotations
@@ -15,8 +21,18 @@ from rapidfuzz import fuzz, process
 
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import Match, Request
-from bioplan.request.lexicon import build_terms, find_aliases, is_cjk, normalize, singular
+from bioplan.models import AbsentTerm, Match, Request, Span
+from bioplan.request.text import clean_request_text
+from bioplan.request.lexicon import (
+    absent_tool_matches,
+    build_terms,
+    find_aliases,
+    is_cjk,
+    lexicon_words,
+    normalize,
+    singular,
+    unsupported_analysis_matches,
+)
 
 # When two terms match the same words, the more specific kind wins.
 _KIND_PRIORITY = {"operation": 0, "tool": 1, "constraint": 2, "datatype": 3, "format": 4, "motif": 5}
@@ -30,6 +46,7 @@ want give show find perform doing done let lets via step steps first finally fin
 """.split())
 
 _FUZZY_MIN_SCORE = 88.0
+_FUZZY_MIN_WORD = 7  # shorter words are too often real words to be corrected as typos
 _NEGATION_WINDOW = 28  # characters before a term in which a "not"/"不要" negates it
 
 
@@ -124,9 +141,25 @@ def _uncovered_words(norm: str, matches: list[Match]) -> list[tuple[str, int, in
     return words
 
 
+def _common_words(knowledge: Knowledge) -> frozenset[str]:
+    """Words never corrected as typos: the filler and sample-group words of the lexicon."""
+    return lexicon_words(knowledge, "filler") | lexicon_words(knowledge, "group_words") | STOPWORDS
+
+
+def _fuzzy_word_ok(word: str, target: str, common: frozenset[str]) -> bool:
+    """A typo correction of one word: exact, or a long uncommon word close to the alias word.
+    Short and common words are never corrected ("single" is not "SingleR", "report" not "kreport")."""
+    if word == target or singular(word) == singular(target):
+        return True
+    if len(word) < _FUZZY_MIN_WORD or word in common or singular(word) in common:
+        return False
+    return fuzz.ratio(word, target) >= _FUZZY_MIN_SCORE - 8
+
+
 def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> list[Match]:
     latin_terms = [t for t in build_terms(knowledge) if not is_cjk(t.alias) and len(t.alias) >= 4]
     choices = [t.alias for t in latin_terms]
+    common = _common_words(knowledge)
     found = []
     # 2-word then 1-word windows over the uncovered words
     for size in (2, 1):
@@ -135,7 +168,7 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> l
             if any(w[2] + 1 < window[j + 1][1] for j, w in enumerate(window[:-1])):
                 continue  # not adjacent in the text
             text = " ".join(singular(w[0]) for w in window)
-            if len(text) < 5 or (size == 1 and text in STOPWORDS):
+            if len(text) < 5 or (size == 1 and text in common):
                 continue
             best = process.extractOne(text, choices, scorer=fuzz.ratio, score_cutoff=_FUZZY_MIN_SCORE)
             if best is None:
@@ -143,12 +176,18 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> l
             term = latin_terms[best[2]]
             if abs(len(term.alias) - len(text)) > 2:
                 continue
+            # word by word: every differing word must be a long, uncommon near-miss of its alias word
+            alias_words = term.alias.split(" ")
+            if len(alias_words) != size or not all(
+                    _fuzzy_word_ok(singular(w[0]), a, common) or _fuzzy_word_ok(w[0], a, common)
+                    for w, a in zip(window, alias_words)):
+                continue
             found.append(Match(kind=term.kind, id=term.id, text=" ".join(w[0] for w in window),
                                start=window[0][1], end=window[-1][2], how="fuzzy", score=round(best[1] / 100, 3)))
     return found
 
 
-def _negated(norm: str, match: Match, markers: list[str]) -> bool:
+def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
     window_start = max(0, match.start - _NEGATION_WINDOW)
     before = norm[window_start:match.start]
     # a clause boundary resets negation: "not edgeR, but DESeq2"
@@ -163,12 +202,14 @@ def _negated(norm: str, match: Match, markers: list[str]) -> bool:
 
 
 def parse_request(query: str, knowledge: Knowledge) -> Request:
-    if query is None or not query.strip():
+    # normalised once, here: one line, no control characters, NFC (Request.query keeps the original)
+    text = clean_request_text(query or "")
+    if not text:
         raise EmptyQueryError(
             "the request is empty",
             ['say what you want, e.g. "mouse raw counts: differential expression, then KEGG enrichment"'],
         )
-    norm = normalize(query)
+    norm = normalize(text)
     phrase_hits, phrase_target, phrase_constraints = _phrase_matches(norm, knowledge)
     exact = _select(_exact_matches(norm, knowledge), knowledge)
     fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
@@ -179,6 +220,12 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
         if m.kind in ("tool", "operation") and _negated(norm, m, exclude_markers):
             m = m.model_copy(update={"negated": True})
         marked.append(m)
+    absent = _absent_terms(norm, marked, knowledge, exclude_markers)
+    # a known tool's name inside a longer name of a tool bioplan lacks is not that tool
+    # ("star" in "STAR-Fusion", "bwa" in "bwa-mem2")
+    marked = [m for m in marked if not (m.kind == "tool" and any(
+        a.kind == "tool" and a.start <= m.start and m.end <= a.end and (a.start, a.end) != (m.start, m.end)
+        for a in absent))]
     # phrases add operations the aliases missed (never duplicates)
     seen_ops = {m.id for m in marked if m.kind == "operation"}
     for m in phrase_hits:
@@ -196,18 +243,12 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
         # an explicit target phrase ("into a count matrix") is the last thing wanted
         datatypes = tuple(d for d in datatypes if d != phrase_target) + (phrase_target,)
     formats = ids("format")
-    recognised_spans = [(m.start, m.end) for m in marked]
-    unrecognized = tuple(
-        w for w, s, e in _uncovered_words(norm, marked)
-        if w not in STOPWORDS and len(w) > 2 and not any(a <= s < b for a, b in recognised_spans)
-    ) + tuple(
-        run.group(0) for run in re.finditer(r"[\u3400-\u9fff]{2,}", norm)
-        if not any(a <= run.start() < b for a, b in recognised_spans)
-    )
+    spans = _account(norm, marked, absent, knowledge)
+    unrecognized = tuple(dict.fromkeys(sp.text for sp in spans if sp.role == "unrecognized"))
     return Request(
         query=query,
         normalized=norm,
-        language=_language(query),
+        language=_language(text),
         matches=tuple(marked),
         operations=ids("operation"),
         datatypes=datatypes,
@@ -216,7 +257,125 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
         excluded_tools=ids("tool", negated=True),
         output_format=formats[-1] if formats else None,
         unrecognized=unrecognized,
+        spans=spans,
+        absent=tuple(absent),
+        unmatched_clauses=_unmatched_clauses(norm, spans, knowledge),
     )
+
+
+def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers: list[str]) -> list[AbsentTerm]:
+    """Tools and analysis families the request names that bioplan lacks.
+
+    A tool of the knowledge matching the same words wins (the list only names what is missing);
+    a family whose words an operation or tool alias of the knowledge covers is supported.
+    """
+    known_tools = [(m.start, m.end) for m in matches if m.kind == "tool"]
+    known_terms = [(m.start, m.end) for m in matches if m.kind in ("operation", "tool") and m.how in ("exact", "alias")]
+    out: list[AbsentTerm] = []
+    for start, end, tool_id in absent_tool_matches(norm, knowledge):
+        if any(a <= start and end <= b for a, b in known_tools):
+            continue
+        term = AbsentTerm(kind="tool", id=tool_id, text=norm[start:end], start=start, end=end)
+        out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
+    for start, end, family in unsupported_analysis_matches(norm, knowledge):
+        if any(a <= start and end <= b for a, b in known_terms):
+            continue
+        term = AbsentTerm(kind="analysis", id=family, text=norm[start:end], start=start, end=end)
+        out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
+    return sorted(out, key=lambda t: (t.start, t.end, t.kind, t.id))
+
+
+_ROLE = {"operation": "operation", "tool": "tool", "datatype": "datatype", "format": "format", "motif": "motif",
+         "phrase": "operation"}
+_FILE_NAME = re.compile(r"[a-z0-9][a-z0-9.+]*\.(?:[a-z][a-z0-9]{0,7})(?:\.gz)?")
+
+
+def _role(m: Match, knowledge: Knowledge) -> str:
+    if m.kind != "constraint":
+        return _ROLE[m.kind]
+    con = knowledge.constraints[m.id]
+    if con.kind != "organism":
+        return "constraint"
+    builds = {normalize(b) for b in con.genome_builds}
+    return "build" if normalize(m.text) in builds else "organism"
+
+
+def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledge: Knowledge) -> tuple[Span, ...]:
+    """What every span of the request became: recognised terms, absent tools/analyses, and each
+    remaining word as a sample group, file name, filler or unrecognised."""
+    spans = [Span(text=m.text, start=m.start, end=m.end, role=_role(m, knowledge), id=m.id) for m in matches]
+    spans += [Span(text=a.text, start=a.start, end=a.end, id=a.id,
+                   role="unknown_tool" if a.kind == "tool" else "unsupported_analysis") for a in absent]
+    covered = [(sp.start, sp.end) for sp in spans]
+    filler = lexicon_words(knowledge, "filler") | STOPWORDS
+    groups = lexicon_words(knowledge, "group_words")
+    for w in re.finditer(r"[a-z0-9][a-z0-9.+']*[a-z0-9]|[a-z0-9]", norm):
+        start, end = w.span()
+        if any(a <= start < b for a, b in covered):
+            continue
+        word = w.group(0)
+        if _FILE_NAME.fullmatch(word) and not re.fullmatch(r"[\d.]+", word):
+            role = "file_name"
+        elif word in filler or singular(word) in filler or re.fullmatch(r"[\d.]+|[a-z]", word):
+            role = "filler"
+        elif word in groups or singular(word) in groups:
+            role = "group"
+        else:
+            role = "unrecognized"
+        spans.append(Span(text=word, start=start, end=end, role=role))
+    # one-character filler (的, 并, 再) also sits inside words (合并, 再生): only longer words separate
+    zh_filler = sorted((w for w in filler | groups if is_cjk(w) and len(w) >= 2), key=lambda w: (-len(w), w))
+    for run in re.finditer(r"[\u3400-\u9fff]+", norm):
+        i = run.start()
+        while i < run.end():
+            if any(a <= i < b for a, b in covered):
+                i += 1
+                continue
+            # the longest filler or group word here, else the stretch up to the next covered
+            # character or filler word is one unrecognised span
+            word = next((w for w in zh_filler if norm.startswith(w, i) and i + len(w) <= run.end()), None)
+            if word:
+                spans.append(Span(text=word, start=i, end=i + len(word),
+                                  role="group" if word in groups else "filler"))
+                i += len(word)
+                continue
+            j = i + 1
+            while j < run.end() and not any(a <= j < b for a, b in covered) and not any(
+                    norm.startswith(w, j) for w in zh_filler):
+                j += 1
+            role = "unrecognized" if j - i >= 2 else "filler"
+            spans.append(Span(text=norm[i:j], start=i, end=j, role=role))
+            i = j
+    return tuple(sorted(spans, key=lambda sp: (sp.start, sp.end, sp.role)))
+
+
+# clause boundaries: sentence punctuation, commas, and "then"-like connectives
+_CLAUSE_SPLIT = re.compile(r"[.;!?,:()\n]\s|[;!?,:()\n]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b|然后|接着|之后|并且|最后")
+_KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "constraint", "organism", "build", "motif",
+                          "unknown_tool", "unsupported_analysis"})
+
+
+def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge) -> tuple[tuple[str, ...], ...]:
+    """Instruction clauses ("predict ...", "鉴定 ...") none of whose content words were understood."""
+    instructions = lexicon_words(knowledge, "instruction_words")
+    splits = list(_CLAUSE_SPLIT.finditer(norm))
+    bounds = [0] + [p for m in splits for p in m.span()] + [len(norm)]
+    # a clause a connective introduces ("..., then X") is an instruction whatever its verb
+    connective = [False] + [bool(re.search(r"[a-z]|然后|接着|之后|再", m.group(0))) for m in splits]
+    out = []
+    for (start, end), introduced in zip(zip(bounds[::2], bounds[1::2]), connective):
+        inside = [sp for sp in spans if start <= sp.start < end]
+        if any(sp.role in _KNOWN_ROLES for sp in inside):
+            continue
+        words = [sp.text for sp in inside if sp.role == "unrecognized"]
+        if not words:
+            continue
+        text = norm[start:end]
+        instructed = introduced or any(sp.text in instructions or singular(sp.text) in instructions for sp in inside) or any(
+            is_cjk(w) and w in text for w in instructions)
+        if instructed:
+            out.append(tuple(words))
+    return tuple(out)
 
 
 def _cjk_words(text: str) -> list[str]:

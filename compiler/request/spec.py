@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bioplan.errors import AmbiguousInputError, ConstraintViolationError, NoOperationRecognizedError
+from bioplan.errors import (
+    AmbiguousInputError,
+    ConstraintViolationError,
+    NoOperationRecognizedError,
+    PartiallyUnderstoodError,
+    UnknownToolError,
+    UnsupportedAnalysisError,
+)
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Request, SpecInput, TargetOutput, TaskSpec
 from bioplan.planner.graph import is_subtype
@@ -69,7 +76,112 @@ def _single(kind: str, values: list[str], where: str) -> str | None:
     return values[0] if values else None
 
 
-def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, max_hops: int = 8) -> TaskSpec:
+_KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "motif"})
+_ADD_TOOL = ("write ontology/tools/{id}.yaml (implements: {op}) and templates/snakemake/{id}.smk.j2 "
+             "(and a Nextflow module), then run `bioplan check-knowledge`; see ontology/README.md")
+
+
+def _quoted(texts) -> str:
+    return ", ".join(f"'{t}'" for t in dict.fromkeys(texts))
+
+
+def _honesty(request: Request, knowledge: Knowledge, substitute: bool, allow_partial: bool,
+             anchors: list[str], successors: list[str]) -> list[str]:
+    """Refuse what bioplan would otherwise plan differently from the request, unless the user
+    opted in; returns the deviations to report (and adds substituted operations to anchors, and
+    the successors of named tools, e.g. MACS3 for MACS2, to `successors`).
+
+    Order: analyses bioplan does not do (unsupported_analysis), then tools it lacks
+    (unknown_tool), then instructions it did not understand (partially_understood).
+    """
+    deviations: list[str] = []
+    tools = {t.id: t for t in knowledge.lexicon.absent_tools}
+    families = {f.id: f for f in knowledge.lexicon.unsupported_analyses}
+    named = [a for a in request.absent if not a.negated]
+    understood = any(sp.role in _KNOWN_ROLES for sp in request.spans)
+
+    # ------------------------------------------------------------ analysis families
+    asked: dict[str, list[str]] = {}
+    for a in named:
+        if a.kind == "analysis":
+            asked.setdefault(a.id, []).append(a.text)
+    for a in named:
+        tool = tools[a.id] if a.kind == "tool" else None
+        if tool and tool.analyses and (not tool.operations or any(f in asked for f in tool.analyses)):
+            for f in tool.analyses:
+                asked.setdefault(f, []).append(tool.name)
+    if asked:
+        labels = [f"{families[f].label} ({_quoted(texts)})" for f, texts in asked.items()]
+        rest = bool(anchors) or any(a.kind == "tool" and tools[a.id].operations and not tools[a.id].analyses
+                                    for a in named)
+        if not (allow_partial and rest):
+            hints = [families[f].instead for f in asked]
+            if rest:
+                hints.append("to plan only the rest of the request, pass --allow-partial (the plan and the "
+                             "emitted README will say what was left out)")
+            hints.append("to add the analysis: define its operations in ontology/operations.yaml and a tool in "
+                         "ontology/tools/ (see ontology/README.md)")
+            raise UnsupportedAnalysisError(
+                "bioplan does not do " + "; ".join(labels) + " yet",
+                hints, {"analyses": {f: list(dict.fromkeys(t)) for f, t in asked.items()}})
+        deviations += [f"not done: {families[f].label} ({_quoted(texts)}): bioplan does not do it yet; "
+                       f"{families[f].instead} (--allow-partial)" for f, texts in asked.items()]
+
+    # ------------------------------------------------------------ tools bioplan lacks
+    for a in dict((a.id, a) for a in named if a.kind == "tool").values():
+        tool = tools[a.id]
+        if tool.successor in knowledge.tools:
+            successors.append(tool.successor)
+            deviations.append(f"'{a.text}' names {tool.name}; its successor {knowledge.tools[tool.successor].name} "
+                              "(same method) runs instead")
+    missing = [a for a in named if a.kind == "tool" and tools[a.id].operations
+               and tools[a.id].successor not in knowledge.tools
+               and not any(f in asked for f in tools[a.id].analyses)]
+    if missing and not substitute:
+        lines, hints, details = [], [], {}
+        for a in dict((a.id, a) for a in missing).values():
+            tool = tools[a.id]
+            ops = [knowledge.operations[o] for o in tool.operations]
+            have = sorted({t.name for o in tool.operations for t in knowledge.tools_for(o)})
+            lines.append(f"'{a.text}' names {tool.name}, which bioplan does not have; it does "
+                         + " / ".join(o.label.lower() for o in ops)
+                         + (", which bioplan runs with " + ", ".join(have) if have else ""))
+            hints.append(f"to add {tool.name}: " + _ADD_TOOL.format(id=tool.id, op=tool.operations[0]))
+            details[a.id] = {"text": a.text, "operations": list(tool.operations), "bioplan_tools": have}
+        hints.insert(0, "to run bioplan's own tool instead, pass --substitute (compile's output, the plan "
+                        "report and the emitted README will say so)")
+        raise UnknownToolError("; ".join(lines), hints, {"tools": details})
+    for a in dict((a.id, a) for a in missing).values():
+        tool = tools[a.id]
+        if not any(o in anchors for o in tool.operations):
+            anchors.append(tool.operations[0])
+        ops = [o for o in tool.operations if o in anchors] or [tool.operations[0]]
+        deviations.append(f"substituted: '{a.text}' names {tool.name}, which bioplan does not have; "
+                          + " / ".join(knowledge.operations[o].label.lower() for o in ops)
+                          + " runs with bioplan's own tool instead (--substitute)")
+
+    # ------------------------------------------------------------ instructions not understood
+    if request.unmatched_clauses and understood:
+        clauses = [" ".join(words) for words in request.unmatched_clauses]
+        if not allow_partial:
+            near = suggestions(tuple(w for words in request.unmatched_clauses for w in words), knowledge)
+            hints = (["did you mean " + ", ".join(repr(n) for n in near) + "?"] if near else []) + [
+                "rephrase the instruction with the name of an analysis (e.g. \"differential expression\", "
+                "\"call variants\", \"cluster cells\")",
+                "to plan only the understood part, pass --allow-partial (the plan and the emitted README will "
+                "say what was left out)"]
+            raise PartiallyUnderstoodError(
+                "part of the request was not understood: " + _quoted(clauses)
+                + "; planning the rest would drop it", hints, {"unrecognized": clauses})
+        deviations += [f"not understood, left out: '{c}' (--allow-partial)" for c in clauses]
+    return deviations
+
+
+def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, max_hops: int = 8,
+               substitute: bool = False, allow_partial: bool = False) -> TaskSpec:
+    """`substitute`: plan a tool the request names but bioplan lacks with bioplan's own tool;
+    `allow_partial`: plan what was understood when an analysis or instruction was not. Both
+    opt-ins are recorded in `TaskSpec.deviations`."""
     warnings = list(profile.warnings)
     files = profile.files
     constraints: dict[str, str] = {}
@@ -102,7 +214,10 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
 
     # ------------------------------------------------------------ anchors and tools
     anchors = _resolve_ambiguous(knowledge, request, files)
+    successors: list[str] = []
+    deviations = _honesty(request, knowledge, substitute, allow_partial, anchors, successors)
     preferred = _preferred_tools(knowledge, request, anchors, warnings)
+    preferred += [t for t in successors if t not in preferred and t not in request.excluded_tools]
     for tool_id in preferred:
         op = knowledge.tools[tool_id].implements
         if op not in anchors:
@@ -272,6 +387,8 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         warnings=tuple(dict.fromkeys(warnings)),
         evidence=request.matches,
         max_hops=max_hops,
+        unrecognized=request.unrecognized,
+        deviations=tuple(deviations),
     )
 
 
@@ -394,6 +511,7 @@ def _entry_inputs(knowledge: Knowledge, anchors: list[str]) -> list[str]:
                 continue
             out.append(p.datatype)
     return list(dict.fromkeys(out))
+
 
 def _drop_done(knowledge: Knowledge, anchors: list[str], files, warnings: list[str]) -> list[str]:
     """Anchors the inputs are already past: their result is an input ("salmon" with Salmon outputs), or an
