@@ -1,8 +1,8 @@
 """Input files for evaluation cases: the generated example data and inline fixtures.
 
-Cases refer to files as `{data}/<class>/...` (written by `examples/generate.py`, the
-deterministic generator of the reference examples) and `{fixtures}/NAME` (written from the
-case file's `fixtures:` section). Shell-style wildcards are expanded (sorted); a path without
+Cases refer to files as `{data}/<class>/...` (written by `bioplan.evaluate.example_data`, the
+deterministic generator of the reference examples, shipped in the package) and `{fixtures}/NAME`
+(written from the case file's `fixtures:` section). Shell-style wildcards are expanded (sorted); a path without
 wildcards is passed as written even when it does not exist (a case may test a missing file).
 """
 
@@ -12,26 +12,15 @@ import base64
 import fnmatch
 import glob
 import gzip
-import importlib.util
 import io
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from bioplan.evaluate.cases import Case, CaseFile, CaseFileError, Fixture
-from bioplan.paths import data_root
 
 _CLASS_REF = re.compile(r"\{data\}/([A-Za-z0-9_]+)")
 _WILDCARD = re.compile(r"[*?\[]")
-
-
-def generator_path() -> Path | None:
-    """examples/generate.py: in the checkout, or in the wheel's data directory."""
-    package_dir = Path(__file__).resolve().parents[1]
-    for candidate in (data_root() / "examples" / "generate.py", package_dir.parent / "examples" / "generate.py"):
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def used_fixtures(cases: Iterable[Case], fixtures: dict[str, Fixture]) -> dict[str, Fixture]:
@@ -58,22 +47,16 @@ def ensure_data(data_dir: Path, classes: list[str]) -> dict[str, str]:
     missing = [c for c in classes if not (data_dir / c).is_dir()]
     if not missing:
         return {}
-    gen = generator_path()
-    if gen is None:
-        raise CaseFileError(
-            f"the cases need the example data {', '.join(missing)} and examples/generate.py was not found",
-            ["pass --data DIR with data written by `python examples/generate.py DIR` in a bioplan checkout"])
-    spec = importlib.util.spec_from_file_location("bioplan_examples_generate", gen)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    unknown = sorted(set(missing) - set(module.CLASSES))
+    from bioplan.evaluate import example_data  # numpy at import: only when data must be generated
+
+    unknown = sorted(set(missing) - set(example_data.CLASSES))
     if unknown:
         raise CaseFileError(f"{{data}}/{unknown[0]}: the example generator has no class {unknown[0]!r}",
-                            [f"classes: {', '.join(module.CLASSES)}"])
+                            [f"classes: {', '.join(example_data.CLASSES)}"])
     failed: dict[str, str] = {}
     for cls in missing:  # one at a time: a class whose generator needs a missing package fails alone
         try:
-            module.generate(data_dir, [cls])
+            example_data.generate(data_dir, [cls])
         except Exception as exc:  # noqa: BLE001 - reported per case, not a crash of the whole run
             failed[cls] = f"{type(exc).__name__}: {exc}"
     return failed

@@ -22,7 +22,7 @@ from typing import Any
 
 from bioplan import __version__
 from bioplan.errors import BioplanError
-from bioplan.evaluate.cases import DEV_SET, Case, CaseFile, load_cases
+from bioplan.evaluate.cases import DEV_SET, Case, CaseFile, CaseFileError, load_cases
 from bioplan.evaluate.fixtures import ensure_data, needed_classes, resolve_inputs, write_fixtures
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Knowledge
@@ -316,7 +316,12 @@ def select(cf: CaseFile, patterns: tuple[str, ...] | list[str] = ()) -> list[Cas
     """Cases whose id matches one of the shell patterns (all cases without patterns)."""
     if not patterns:
         return list(cf.cases)
-    return [c for c in cf.cases if any(fnmatch.fnmatchcase(c.id, p) or p in c.id for p in patterns)]
+    chosen = [c for c in cf.cases if any(fnmatch.fnmatchcase(c.id, p) or p in c.id for p in patterns)]
+    if not chosen:  # a typo in -k must not look like a clean run of zero cases
+        examples = ", ".join(c.id for c in cf.cases[:3])
+        raise CaseFileError(f"-k {' -k '.join(patterns)}: no case id matches",
+                            [f"give a part of a case id or a shell pattern; ids look like {examples}"])
+    return chosen
 
 
 def run_eval(cases_file: str | Path | None = None, *, compile: bool = False, top_k: int = 3,  # noqa: A002
