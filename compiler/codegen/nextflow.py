@@ -26,6 +26,7 @@ import jinja2
 import yaml
 
 from bioplan import __version__
+from bioplan.codegen import escape
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep
 from bioplan.codegen.snakemake import json_schema_type
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
@@ -36,8 +37,8 @@ _LABELS = ("process_single", "process_low", "process_medium", "process_high")
 
 
 def groovy_str(text: str) -> str:
-    """A single-quoted Groovy string literal."""
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """A single-quoted Groovy string literal (the `groovy` context filter)."""
+    return escape.groovy(text)
 
 
 def process_label(threads: int, mem_mb: int) -> str:
@@ -106,8 +107,7 @@ class NextflowGenerator:
     def __init__(self, knowledge):
         self.knowledge = knowledge
         self._producers: dict[str, WorkflowStep] = {}  # output path -> step, set per workflow
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
-                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+        self.env = escape.environment(jinja2.FileSystemLoader(str(templates_dir())))
 
     # ------------------------------------------------------------------ what cannot be expressed
     def refuse_unsafe_names(self, workflow: Workflow) -> None:
@@ -395,6 +395,7 @@ class NextflowGenerator:
     # ------------------------------------------------------------------ files
     def files(self, workflow: Workflow) -> dict[str, str]:
         self.refuse_unsafe_names(workflow)
+        workflow = escape.mark_user_text(workflow)
         self._producers = {p.ref.path: s for s in workflow.steps for p in s.outputs}
         files: dict[str, str] = {}
         for s in workflow.steps:
@@ -415,8 +416,9 @@ class NextflowGenerator:
             files[f"bin/{script}"] = (templates_dir() / "scripts" / script).read_text(encoding="utf-8")
         for runner in ("bioplan_run.py", "bioplan_run.R"):
             files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
-        ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge, gs=groovy_str,
-                   steps=[self.prepare(workflow, s) for s in workflow.steps], json=json)
+        ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge,
+                   request=escape.request_text(workflow.query),
+                   steps=[self.prepare(workflow, s) for s in workflow.steps])
         for name, rel in (("nextflow.config", "nextflow.config.j2"), ("conf/base.config", "base.config.j2"),
                           ("conf/modules.config", "modules.config.j2"), ("conf/test.config", "test.config.j2"),
                           ("README.md", "README.md.j2")):
@@ -478,7 +480,7 @@ class NextflowGenerator:
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://example.org/bioplan/nextflow_schema.json",
             "title": "bioplan pipeline parameters",
-            "description": " ".join(workflow.query.split()),
+            "description": str(escape.request_text(workflow.query)),
             "type": "object",
             "$defs": {
                 "input_output_options": {"title": "Input/output options", "type": "object",
@@ -512,10 +514,7 @@ class NextflowGenerator:
     @staticmethod
     def samplesheet(workflow: Workflow) -> str:
         cols = list(workflow.sample_columns) or ["sample"]
-        lines = [",".join(cols)]
-        for row in workflow.samples:
-            lines.append(",".join(row.get(c, "") for c in cols))
-        return "\n".join(lines) + "\n"
+        return escape.delimited([cols, *([row.get(c, "") for c in cols] for row in workflow.samples)], ",")
 
 
 def _emit_name(path: str, producer: WorkflowStep) -> str:

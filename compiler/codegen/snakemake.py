@@ -10,7 +10,6 @@ receive only these prepared strings (StrictUndefined).
 
 from __future__ import annotations
 
-import json
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -19,23 +18,19 @@ import jinja2
 import yaml
 
 from bioplan import __version__
+from bioplan.codegen import escape
 from bioplan.codegen.ir import FileRef, IOPort, Workflow, WorkflowStep
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
 
 
 def q(text: str) -> str:
-    """A Python string literal (double quotes, escapes for quotes/backslashes/control chars)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A Python string literal (the `py` context filter: every non-printable character escaped)."""
+    return escape.py(text)
 
 
 def _env(loader_root: Path) -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(loader_root)),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
+    return escape.environment(jinja2.FileSystemLoader(str(loader_root)))
 
 
 class PreparedStep:
@@ -125,6 +120,7 @@ class SnakemakeGenerator:
 
     # ------------------------------------------------------------ files
     def files(self, workflow: Workflow) -> dict[str, str | bytes]:
+        workflow = escape.mark_user_text(workflow)
         files: dict[str, str | bytes] = {}
         rule_files: dict[str, list[str]] = {}
         for step in workflow.steps:
@@ -150,7 +146,8 @@ class SnakemakeGenerator:
         return dict(sorted(files.items()))
 
     def render_skeleton(self, name: str, **values: Any) -> str:
-        return self.env.get_template(f"skeleton/snakemake/{name}").render(version=__version__, **values)
+        return self.env.get_template(f"skeleton/snakemake/{name}").render(
+            version=__version__, request=escape.request_text(values["workflow"].query), **values)
 
     def snakefile(self, workflow: Workflow, order: list[str]) -> str:
         return self.render_skeleton("Snakefile.j2", workflow=workflow, rule_files=[f"rules/{o}.smk" for o in order])
@@ -159,14 +156,14 @@ class SnakemakeGenerator:
         return [self.ref_expr(t, "cohort") for t in workflow.targets]
 
     def common(self, workflow: Workflow) -> str:
-        return self.render_skeleton("common.smk.j2", workflow=workflow, targets=self.final_targets(workflow), q=q)
+        return self.render_skeleton("common.smk.j2", workflow=workflow, targets=self.final_targets(workflow))
 
     def conda_env(self, deps: tuple[str, ...]) -> str:
         body = {"channels": ["conda-forge", "bioconda", "nodefaults"], "dependencies": list(deps)}
         return yaml.safe_dump(body, sort_keys=False)
 
     def config(self, workflow: Workflow) -> str:
-        return self.render_skeleton("config.yaml.j2", workflow=workflow, dump=_yaml_scalar)
+        return self.render_skeleton("config.yaml.j2", workflow=workflow)
 
     def config_schema(self, workflow: Workflow) -> str:
         inputs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "inputs"}
@@ -180,6 +177,7 @@ class SnakemakeGenerator:
             "properties": {
                 "inputs": {"type": "object", "properties": inputs, "required": sorted(inputs)},
                 "references": {"type": "object", "properties": refs, "required": sorted(refs)},
+                "request": {"type": "string", "description": "the request this workflow was compiled from"},
                 "params": {"type": "object", "properties": params, "required": sorted(params)},
             },
             "required": ["inputs", "references", "params"],
@@ -206,10 +204,8 @@ class SnakemakeGenerator:
         return yaml.safe_dump(schema, sort_keys=False)
 
     def samples_tsv(self, workflow: Workflow) -> str:
-        lines = ["\t".join(workflow.sample_columns)]
-        for row in workflow.samples:
-            lines.append("\t".join(row.get(c, "") for c in workflow.sample_columns))
-        return "\n".join(lines) + "\n"
+        rows = [[row.get(c, "") for c in workflow.sample_columns] for row in workflow.samples]
+        return escape.delimited([list(workflow.sample_columns), *rows], "\t")
 
     def profile_default(self, workflow: Workflow) -> str:
         return self.render_skeleton("profile_default.yaml.j2", workflow=workflow)
@@ -264,6 +260,3 @@ def json_schema_type(value: Any) -> dict[str, Any]:
         return {}
     return {"type": "string"}
 
-
-def _yaml_scalar(value: Any) -> str:
-    return yaml.safe_dump(value, default_flow_style=True, width=10_000).strip().removesuffix("...").strip()

@@ -1,0 +1,247 @@
+"""One escaping filter per output context: user text becomes data, never code.
+
+User-derived text (the request, file and sample names, sample sheet values, paths,
+the condition column, SLURM partition/account) reaches emitted files only through
+these functions. Each returns a complete literal of its context, so the caller
+never adds quotes:
+
+    py        Python (and Snakemake) string literal, or a literal of a list/dict/number
+    yaml      YAML double-quoted scalar (any value: flow-style literal)
+    groovy    Groovy single-quoted string (no ${} interpolation), or a Groovy literal
+    shell     one POSIX shell word
+    json      JSON value
+    md        Markdown inline text (one line, every markup character backslash-escaped)
+    comment   knowledge text (never user text) on one comment line
+
+Every character that is not printable (`str.isprintable()` is false: control
+characters, every line and paragraph separator, U+0085, format characters) is
+written as an escape, so the emitted line structure cannot change whatever the
+text holds. Text with lone surrogates (bytes that were not UTF-8) is refused:
+it cannot be written to a UTF-8 file.
+
+The Jinja environments of both generators register these filters and `finalize`
+with `refuse_raw_user_text`: a value marked `UserText` that reaches a template
+expression without passing through a filter stops the render (a bioplan bug).
+templates/README.md states the rule; tests/test_escaping.py checks every template.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Any
+
+import jinja2
+import yaml as pyyaml
+
+from bioplan.codegen.ir import Workflow
+from bioplan.request.text import clean_request_text, require_utf8
+
+
+class UserText(str):
+    """Text that came from the user. Generators mark user-derived IR fields with it; a
+    template may emit it only through a context filter (see `refuse_raw_user_text`)."""
+
+    __slots__ = ()
+
+
+class UnescapedUserTextError(AssertionError):
+    """A template emitted user text without a context filter: a bug in bioplan's templates."""
+
+
+def mark(value: Any) -> Any:
+    """`value` with every string in it marked as UserText (lists, tuples and dicts recursively)."""
+    if isinstance(value, str):
+        return UserText(value)
+    if isinstance(value, dict):
+        return {k: mark(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(mark(v) for v in value)
+    return value
+
+
+def refuse_raw_user_text(value: Any) -> Any:
+    """Jinja `finalize`: every `{{ }}` result passes here before it is written."""
+    if isinstance(value, UserText):
+        raise UnescapedUserTextError(
+            f"user text {str(value)[:60]!r} reached a template without an escaping filter "
+            "(py, yaml, groovy, shell, json, md): see templates/README.md")
+    return value
+
+
+# ----------------------------------------------------------------------------- helpers
+def _checked(text: str) -> str:
+    require_utf8(text, f"the text {text.encode('utf-8', 'backslashreplace').decode('ascii', 'backslashreplace')!r}")
+    return str(text)
+
+
+def _utf16_escapes(char: str) -> str:
+    """\\uXXXX (a surrogate pair above the BMP): the escape form JSON and Groovy share."""
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _escape(text: str, specials: dict[str, str], other) -> str:
+    out = []
+    for char in _checked(text):
+        if char in specials:
+            out.append(specials[char])
+        elif char.isprintable():
+            out.append(char)
+        else:
+            out.append(other(char))
+    return "".join(out)
+
+
+def _python_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+# ----------------------------------------------------------------------------- contexts
+_PY_SPECIALS = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def py(value: Any) -> str:
+    """A Python literal: strings double-quoted with every non-printable character escaped."""
+    if isinstance(value, str):
+        return '"' + _escape(value, _PY_SPECIALS, _python_escape) + '"'
+    if isinstance(value, bool) or value is None or isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(py(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py(k)}: {py(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+# YAML double-quoted escapes (YAML 1.1/1.2): \\ \" \n \r \t and \x \u \U for the rest
+_YAML_SPECIALS = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def yaml(value: Any) -> str:
+    """A YAML flow value: strings as double-quoted scalars; lists and dicts in flow style."""
+    if isinstance(value, str):
+        return '"' + _escape(value, _YAML_SPECIALS, _python_escape) + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        # PyYAML's own representer: YAML 1.1 reads 1e-05 as a string, PyYAML writes 1.0e-05
+        return pyyaml.safe_dump(value).removesuffix("\n...\n").strip()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(yaml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{yaml(k)}: {yaml(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no YAML literal for {type(value).__name__}")
+
+
+# Groovy single-quoted strings interpolate nothing ($ is literal); \' \\ and \uXXXX escapes
+_GROOVY_SPECIALS = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def groovy(value: Any) -> str:
+    """A Groovy literal: strings single-quoted (never a GString), lists and maps in Groovy syntax."""
+    if isinstance(value, str):
+        return "'" + _escape(value, _GROOVY_SPECIALS, _utf16_escapes) + "'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(groovy(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "[" + (", ".join(f"{groovy(k)}: {groovy(v)}" for k, v in value.items()) or ":") + "]"
+    raise TypeError(f"no Groovy literal for {type(value).__name__}")
+
+
+def shell(value: Any) -> str:
+    """One POSIX shell word (single-quoted when it holds anything but safe characters)."""
+    return shlex.quote(_checked(str(value)))
+
+
+def json_value(value: Any) -> str:
+    """A JSON value; non-ASCII text stays readable, non-printable characters are \\u escapes."""
+    if isinstance(value, str):
+        _checked(value)
+    text = json.dumps(value, ensure_ascii=False)
+    # json.dumps already escapes U+0000-U+001F, quotes and backslashes; the rest of the
+    # non-printable characters (U+0085, U+2028, ...) are escaped here
+    return "".join(c if c.isprintable() else _utf16_escapes(c) for c in text)
+
+
+# CommonMark (and GFM): a backslash before ASCII punctuation makes it literal. Escaped: what
+# opens inline markup (emphasis, code, links, HTML, entities, strike-through, table cells) ...
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
+# ... and what opens a block at the start of a line (heading, list, quote, ordered list)
+_MD_LINE_START = re.compile(r"^([#+\-=>]|\d+(?=[.)]))")
+
+
+def md(value: Any) -> str:
+    """Markdown inline text: one line (request normalisation), markup characters escaped.
+    Safe in a paragraph, a block quote (`> {{ x | md }}`) and a table cell."""
+    text = _MD_INLINE.sub(r"\\\1", clean_request_text(str(value)))
+    return _MD_LINE_START.sub(lambda m: "\\" + m.group(1) if not m.group(1).isdigit() else m.group(1) + "\\",
+                              text)
+
+
+def comment(value: Any) -> str:
+    """Knowledge text on one comment line (`#`, `//`): line separators and controls -> spaces.
+    Never for user text: user text goes into strings (yaml, py, groovy)."""
+    return clean_request_text(str(value)).replace("*/", "* /")
+
+
+def delimited(rows: list[list[str]], delimiter: str) -> str:
+    """A TSV/CSV table as pandas and nf-schema read it: a field holding the delimiter, a quote
+    or a non-printable character (a line break) is double-quoted, inner quotes doubled."""
+    def field(value: str) -> str:
+        value = _checked(value)
+        if any(c == delimiter or c == '"' or not c.isprintable() for c in value):
+            return '"' + value.replace('"', '""') + '"'
+        return value
+
+    return "".join(delimiter.join(field(v) for v in row) + "\n" for row in rows)
+
+
+# Workflow IR fields whose strings come from the user (the request, the sample sheet, the
+# command line); config_inputs[].path is marked separately.
+USER_FIELDS = ("query", "samples", "condition_column", "slurm_partition", "slurm_account", "unrecognized",
+               "deviations")
+
+
+def mark_user_text(workflow: Workflow) -> Workflow:
+    """The workflow with every user-derived string marked `UserText`: the request (and its words
+    nothing understood), input paths, sample sheet rows, the condition column, SLURM settings."""
+    fields = [f for f in USER_FIELDS if f in type(workflow).model_fields]
+    update = {f: mark(getattr(workflow, f)) for f in fields}
+    update["config_inputs"] = tuple(c.model_copy(update={"path": UserText(c.path)}) for c in workflow.config_inputs)
+    return workflow.model_copy(update=update)
+
+
+FILTERS = {"py": py, "yaml": yaml, "groovy": groovy, "shell": shell, "json": json_value, "md": md,
+           "comment": comment}
+# Filters that make user text safe in some output context (the template scan accepts these).
+CONTEXT_FILTERS = frozenset(FILTERS) - {"comment"}
+
+
+def environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
+    """The Jinja environment both generators render with: strict, the context filters, and
+    `finalize` refusing user text that skipped them."""
+    env = jinja2.Environment(loader=loader, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             autoescape=False, finalize=refuse_raw_user_text)
+    env.filters.update(FILTERS)
+    return env
+
+
+def request_text(query: str) -> UserText:
+    """The request as emitted files show it (normalised on one line), still marked as user text."""
+    return UserText(clean_request_text(query))

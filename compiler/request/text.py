@@ -1,0 +1,51 @@
+"""The request text as bioplan uses it: normalised once, on entry.
+
+A request is one line of prose. Whatever separates lines (every separator that
+`str.splitlines()` knows: \\n \\r \\v \\f \\x1c-\\x1e \\x85 U+2028 U+2029) and every
+other control character becomes a space, bidirectional overrides (which make text
+display in another order than it reads) are dropped, and the text is NFC. The plan
+report keeps the original; matching and emitted files use this form. Escaping for
+each output context is still done by `bioplan.codegen.escape`: this only makes
+the text readable, it is not what makes it safe.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from bioplan.errors import UnreadableInputError
+
+# Explicit embeddings, overrides and isolates (the "Trojan Source" characters).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def require_utf8(text: str, what: str) -> None:
+    """Refuse text holding lone surrogates: bytes that were not UTF-8.
+
+    Python decodes command-line arguments and file names with `surrogateescape`, so a
+    byte such as 0xff arrives as U+DCFF; such text cannot be written to any file.
+    """
+    bad = _SURROGATE.search(text)
+    if bad is None:
+        return
+    char = bad.group(0)
+    raw = f"0x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else f"U+{ord(char):04X}"
+    raise UnreadableInputError(
+        f"{what} is not valid UTF-8 text: byte {raw} at character {bad.start() + 1}",
+        ["to resolve, write it in UTF-8 (a terminal with a UTF-8 locale, e.g. LANG=C.UTF-8, does so), "
+         "or remove the character"],
+        {"what": what, "position": bad.start()})
+
+
+def _is_separator(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp")
+
+
+def clean_request_text(text: str) -> str:
+    """NFC text on one line: line separators and control characters -> one space, bidi overrides dropped."""
+    require_utf8(text, "the request")
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if _is_separator(c) else c for c in text if c not in _BIDI_CONTROLS)
+    return re.sub(" {2,}", " ", text).strip()
