@@ -42,9 +42,13 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from scipy import stats  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import numpy as np  # noqa: E402
+    import pandas as pd  # noqa: E402
+    from scipy import stats  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 params = snakemake.params  # noqa: F821
 table_path = snakemake.input.table  # noqa: F821

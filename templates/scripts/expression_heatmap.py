@@ -125,10 +125,14 @@ def read_gmt(path, strip=True):
 # ------------------------------------------------------------------------------
 
 # --- deterministic matplotlib output ----------------------------------------------
-import matplotlib
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
 

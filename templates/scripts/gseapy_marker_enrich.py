@@ -10,8 +10,9 @@ params           top_n (100), max_padj (0.05), min_logfc (0.25), min_genes (3)
 
 Per cluster, the marker genes are the top `top_n` ranked genes with
 pval_adj <= max_padj and logfoldchange > min_logfc; clusters with fewer than
-`min_genes` such genes are skipped (logged). The background is gseapy's default for
-custom gene sets: all genes of the library. Gene symbols are matched
+`min_genes` such genes are skipped (logged). The background is the measured genes: every
+gene of the marker table (which lists all tested genes), not the whole library, which would
+inflate significance; the gene sets are restricted to it. Gene symbols are matched
 case-insensitively (the library's genes take the marker table's spelling).
 """
 
@@ -40,8 +41,12 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import gseapy  # noqa: E402
-import pandas as pd  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import gseapy  # noqa: E402
+    import pandas as pd  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 params = snakemake.params  # noqa: F821
 markers_path = snakemake.input.markers  # noqa: F821
@@ -107,7 +112,15 @@ if "pval_adj" in sel:
     sel = sel[padj.isna() | (padj <= max_padj)]
 if "logfoldchange" in sel:
     lfc = pd.to_numeric(sel["logfoldchange"], errors="coerce")
+    if len(lfc) and lfc.isna().all():
+        log.warning("every logfoldchange of %s is NA: the min_logfc=%g filter cannot apply; markers are "
+                    "selected by rank and adjusted p-value only", markers_path, min_logfc)
     sel = sel[lfc.isna() | (lfc > min_logfc)]
+
+# background: the measured genes (all genes the marker table ranks), as the test's universe
+background = sorted(set(markers["gene"].dropna().astype(str)))
+in_library = len(set(background) & {g for genes in library.values() for g in genes})
+log.info("background: %d measured genes (%d of them in %s)", len(background), in_library, gmt_path)
 
 library_name = os.path.basename(gmt_path)
 frames = []
@@ -117,7 +130,8 @@ for cluster in sorted(markers["cluster"].dropna().astype(str).unique(), key=clus
         log.info("cluster %s: %d marker genes pass the filters (< min_genes=%d), skipped", cluster, len(genes), min_genes)
         continue
     try:
-        enr = gseapy.enrich(gene_list=genes, gene_sets=library, outdir=None, cutoff=1.0, no_plot=True, verbose=False)
+        enr = gseapy.enrich(gene_list=genes, gene_sets=library, background=background, outdir=None, cutoff=1.0,
+                            no_plot=True, verbose=False)
     except Exception as exc:  # noqa: BLE001 - gseapy raises bare Exceptions when nothing overlaps
         log.info("cluster %s: no enrichment result (%s)", cluster, exc)
         continue

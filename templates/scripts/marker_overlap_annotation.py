@@ -50,9 +50,13 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import anndata  # noqa: E402
-import pandas as pd  # noqa: E402
-from scipy.stats import hypergeom  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import anndata  # noqa: E402
+    import pandas as pd  # noqa: E402
+    from scipy.stats import hypergeom  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 params = snakemake.params  # noqa: F821
 adata_path = snakemake.input.adata  # noqa: F821

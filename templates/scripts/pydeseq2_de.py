@@ -41,6 +41,9 @@ def run(main):
         main()
     except SystemExit:
         raise
+    except ModuleNotFoundError as exc:  # the Python tools are bioplan's `tools` extra
+        fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
     except Exception as exc:  # a bug or an unforeseen input: keep the traceback in the log
         LOG.error(traceback.format_exc())
         fail(f"unexpected {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})")

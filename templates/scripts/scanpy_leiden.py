@@ -42,7 +42,11 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import scanpy as sc  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import scanpy as sc  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
@@ -107,7 +111,8 @@ if accepts(sc.tl.leiden, "flavor"):
 try:
     sc.tl.leiden(adata, **leiden_kwargs)
 except ImportError as exc:
-    fail(f"Leiden clustering needs python-igraph (and leidenalg for scanpy < 1.10): {exc}")
+    fail(f"Leiden clustering needs python-igraph (and leidenalg for scanpy < 1.10): {exc}; "
+         "pip install 'bioplan[tools]'")
 
 counts = adata.obs[key].value_counts()
 log.info("%d clusters at resolution %g: %s", len(counts), resolution, dict(sorted(counts.items(), key=lambda kv: int(kv[0]))))

@@ -37,9 +37,13 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import numpy as np  # noqa: E402
-import scanpy as sc  # noqa: E402
-from scipy import sparse  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import numpy as np  # noqa: E402
+    import scanpy as sc  # noqa: E402
+    from scipy import sparse  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2

@@ -5,7 +5,11 @@ Snakemake `script:` step of tool `scanpy_rank_genes_groups` (operation marker_ge
 input.adata     clustered AnnData (.h5ad), log-normalised X, obs[cluster_key]
 output.markers  TSV: cluster, rank, gene, score, logfoldchange, pval, pval_adj
                 (top n_genes per cluster by score; sorted by cluster, rank)
-params          cluster_key ("leiden"), method ("wilcoxon"), n_genes (100)
+params          cluster_key ("leiden"), method ("wilcoxon"), n_genes (0: every tested gene, so the
+                table also says which genes were measured: the enrichment background)
+
+The statistics use log-normalised expression: X when it holds it, else .raw (scanpy keeps the
+log-normalised matrix there when X is scaled), else a log-normalised layer.
 """
 
 import logging
@@ -34,8 +38,14 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import pandas as pd  # noqa: E402
-import scanpy as sc  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import pandas as pd  # noqa: E402
+    import scanpy as sc  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
+
+import numpy as np  # noqa: E402  (a dependency of scanpy)
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
@@ -69,9 +79,42 @@ tiny = sorted(str(c) for c, n in sizes.items() if n < 2)
 if tiny:
     fail(f"clusters {', '.join(tiny)} of {in_path} have fewer than 2 cells; merge them or lower the resolution.")
 
-n_genes = min(n_genes, adata.n_vars)
-# X holds the log-normalised expression of all genes; raw (if any) is not used.
-sc.tl.rank_genes_groups(adata, key, method=method, n_genes=n_genes, use_raw=False, corr_method="benjamini-hochberg")
+n_genes = adata.n_vars if n_genes <= 0 else min(n_genes, adata.n_vars)
+
+
+def values_of(matrix):
+    """A sample of the stored values of a dense or sparse matrix."""
+    data = matrix.data if hasattr(matrix, "data") and not isinstance(matrix, np.ndarray) else np.asarray(matrix)
+    return np.asarray(data).ravel()[:200000]
+
+
+def log_normalised(matrix) -> bool:
+    """Non-negative, non-integer values of moderate size: log1p of normalised counts."""
+    v = values_of(matrix)
+    return v.size > 0 and bool(np.all(v >= 0)) and not bool(np.all(np.mod(v, 1) == 0)) and float(v.max()) < 50
+
+
+# Marker statistics need log-normalised expression: fold changes of scaled (z-scored) values are
+# meaningless and of raw counts are not log fold changes. Take X when it is log-normalised, else
+# .raw, else a log-normalised layer; say which.
+use_raw, layer, source = False, None, "X"
+if not log_normalised(adata.X):
+    if adata.raw is not None and log_normalised(adata.raw.X):
+        use_raw, source = True, ".raw"
+    else:
+        layer = next((name for name in adata.layers if log_normalised(adata.layers[name])), None)
+        source = f"layers[{layer!r}]" if layer else "X"
+if source == "X" and not log_normalised(adata.X):
+    log.warning("neither X, .raw nor a layer of %s holds log-normalised values: marker statistics use X as it is "
+                "and its log fold changes are not meaningful (they are reported as NA)", in_path)
+log.info("marker statistics on %s (log-normalised expression)", source)
+ranked = sc.tl.rank_genes_groups(adata, key, method=method, n_genes=n_genes, use_raw=use_raw, layer=layer,
+                                 corr_method="benjamini-hochberg", copy=True) if layer else None
+if ranked is not None:
+    adata = ranked
+else:
+    sc.tl.rank_genes_groups(adata, key, method=method, n_genes=n_genes, use_raw=use_raw,
+                            corr_method="benjamini-hochberg")
 
 
 def cluster_sort_key(label: str):
@@ -89,6 +132,10 @@ table = table.rename(columns={"names": "gene", "scores": "score", "logfoldchange
 for column in ("logfoldchange", "pval", "pval_adj"):
     if column not in table:  # logreg reports scores only
         table[column] = float("nan")
+if source == "X" and not log_normalised(adata.X):
+    table["logfoldchange"] = float("nan")
+if table["logfoldchange"].isna().all():
+    log.warning("every logfoldchange is NA (%s): filters on it downstream cannot apply", method)
 table = table[["cluster", "rank", "gene", "score", "logfoldchange", "pval", "pval_adj"]]
 table.to_csv(out_path, sep="\t", index=False, float_format="%.6g", na_rep="NA")
 log.info("wrote %s: top %d genes for %d clusters (%s)", out_path, n_genes, len(frames), method)

@@ -34,12 +34,16 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-import matplotlib  # noqa: E402
+try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
+    import matplotlib  # noqa: E402
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import scanpy as sc  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+    import pandas as pd  # noqa: E402
+    import scanpy as sc  # noqa: E402
+except ModuleNotFoundError as exc:
+    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+         "(or run the rule's conda env: snakemake --sdm conda)")
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
