@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from bioplan import __version__
 from bioplan.errors import BioplanError
 
 
@@ -29,8 +28,18 @@ def _declarations(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _print_version(ctx: click.Context, _param, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from bioplan.doctor import version_report
+
+    click.echo(version_report())
+    ctx.exit()
+
+
 @click.group()
-@click.version_option(__version__, prog_name="bioplan")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show bioplan's version and what it runs with (snakemake, plugins, tools extra), then exit.")
 def main() -> None:
     """bioplan: compile a bioinformatics request and its input files into a workflow."""
 
@@ -162,6 +171,21 @@ def check_knowledge():
         return
     click.echo(f"ok: {len(k.datatypes)} datatypes, {len(k.operations)} operations, {len(k.constraints)} constraints, "
                f"{len(k.tools)} tools, {len(k.motifs)} motifs, {len(k.formats)} formats")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+def doctor(as_json):
+    """Say what is installed (snakemake, Nextflow and Java, SLURM, the Python tools extra, every tool the
+    knowledge base binds) and what each missing part blocks. Exit status 0: nothing missing is an error."""
+    from bioplan.doctor import diagnose, text_report
+
+    try:
+        doc = diagnose()
+    except BioplanError as exc:
+        _fail(exc, as_json)
+        return
+    click.echo(json.dumps(doc.to_json(), indent=2) if as_json else text_report(doc))
 
 
 @main.command("eval")

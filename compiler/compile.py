@@ -27,6 +27,7 @@ from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Plan, PlanResult, Pruned, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
+from bioplan.progress import slow_step
 from bioplan.request.parse import parse_request
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
@@ -227,7 +228,8 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, targ
             _write_tree(stage, files)
             checks: list[CheckResult] = []
             if validate and target == "snakemake":
-                check = _precheck(stage, workflow)
+                with slow_step("checking the emitted workflow with snakemake -n"):
+                    check = _precheck(stage, workflow)
                 checks.append(check)
                 if not check.ok:
                     tried.append(f"plan {plan.rank}: snakemake -n failed:\n{check.output[-2000:]}")

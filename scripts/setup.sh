@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Set up bioplan on a fresh machine: a virtualenv with bioplan, its pinned dependencies and the
-# pinned Python tools, the Debian packages of the real tools (scripts/install-tools.sh, skipped
-# when present), then compile the bulk RNA-seq example (request + generated example data) to
-# out/bulk_de/.
+# Set up bioplan on a fresh machine: a virtualenv with bioplan, its pinned dependencies, the pinned
+# Python tools (`tools` extra), the SLURM executor plugin (`slurm` extra, for the cluster profile and
+# tests/test_slurm.py) and the test tools, the Debian packages of the real tools
+# (scripts/install-tools.sh, skipped when present), then compile the bulk RNA-seq example (request +
+# generated example data) to out/bulk_de/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-tools.sh
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test,tools]"
+.venv/bin/python -m pip install --quiet -e ".[test,tools,slurm]"
 .venv/bin/python examples/generate.py data --only bulk_de
 .venv/bin/bioplan compile "$(cat examples/bulk_de/request.txt)" \
     -i data/bulk_de/counts.csv -i data/bulk_de/samples.tsv \

@@ -35,6 +35,7 @@ from bioplan.knowledge.models import (
     Tool,
 )
 from bioplan.paths import ontology_dir, templates_dir
+from bioplan.progress import slow_step
 
 KNOWLEDGE_DIRS_ENV = "BIOPLAN_KNOWLEDGE"  # extra directories, os.pathsep-separated
 
@@ -230,7 +231,8 @@ def load_knowledge(extra_dirs: list[Path] | None = None, use_cache: bool = True)
                 return knowledge
         except Exception:  # a stale or truncated cache file is simply rebuilt
             pass
-    knowledge = build_knowledge(roots, templates, digest)
+    with slow_step("validating the knowledge base (once: cached until the ontology changes)"):
+        knowledge = build_knowledge(roots, templates, digest)
     _MEMO[digest] = knowledge
     if use_cache:
         try:

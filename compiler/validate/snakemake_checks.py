@@ -35,6 +35,10 @@ def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
     # the pinned snakemake/snakefmt/shfmt live beside this Python even without an activated venv
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.setdefault("XDG_CACHE_HOME", str(cwd / ".snakemake" / "cache"))
+    # These checks are local and never talk to SLURM. The SLURM executor plugin (bioplan[slurm]) runs
+    # `scontrol show config` when snakemake loads it; with client tools but no answering controller
+    # that waits ~9 s. An empty SLURM_CONF makes scontrol fail at once (benchmarks/README.md).
+    env["SLURM_CONF"] = os.devnull
     try:
         proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
