@@ -36,6 +36,15 @@ class Namedlist(list):
         except KeyError:
             raise AttributeError(name) from None
 
+    def __getitem__(self, key):
+        # snakemake's Namedlist also indexes by name: snakemake.input["annotation"]
+        if isinstance(key, str):
+            try:
+                return self._names[key]
+            except KeyError:
+                raise KeyError(key) from None
+        return super().__getitem__(key)
+
     def get(self, name, default=None):
         return self._names.get(name, default)
 
