@@ -21,6 +21,9 @@ from bioplan.errors import ERROR_CODES, BioplanError
 from bioplan.knowledge.models import Knowledge
 
 DEV_SET = Path(__file__).resolve().parent / "dev_set.yaml"
+# requests copied verbatim from bioinformaticians outside the project (nf-core docs, Galaxy
+# Training Network, ...), each with its source; expectations follow what the source's authors did
+FROM_OTHERS = Path(__file__).resolve().parent / "from_others.yaml"
 WORKFLOW_TYPES = ("single_step", "linear", "multi_branch", "multi_branch_join")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -121,6 +124,8 @@ class Case(_Frozen):
     lang: Literal["en", "zh"] | None = None  # default: zh if the request holds CJK characters
     tags: tuple[str, ...] = ()
     note: str | None = None  # why the expectation is what it is (for the reader)
+    # where a request written by others was copied from (URL, with the commit or date)
+    source: str | None = None
     expect: Expect
 
     @property
