@@ -781,6 +781,10 @@ def _vcf_result(src: _Source, fmt: str, info_ids: set[str], samples: list[str], 
         facts.append(Fact(name="bgzipped", value=src.bgzf,
                           evidence="BGZF blocks (indexable with tabix)" if src.bgzf
                           else "plain gzip, not bgzip: not indexable"))
+    index = next((src.shown + ext for ext in (".tbi", ".csi") if os.path.exists(str(src.path) + ext)), None)
+    if index:
+        facts.append(Fact(name="index", value=index, evidence=f"{index} next to it"))
+        evidence.append(f"indexed ({Path(index).name} next to it)")
     if ann:
         datatype = "annotated_variants"
         evidence.append(f"header declares INFO/{ann[0]} (consequence annotation)")
@@ -1275,6 +1279,7 @@ def _sniff_dmp_file(src: _Source, first: str) -> tuple[SniffedFile, _Notes]:
 
 # --------------------------------------------------------------------------- 10x Genomics matrices
 
+_INDEX_SUFFIXES = (".tbi", ".csi", ".bai", ".crai", ".fai")
 _MTX_RE = re.compile(r"^(?P<prefix>.*?)matrix\.mtx(?:\.gz)?$")
 _MTX_PARTS = ("barcodes.tsv", "features.tsv", "genes.tsv")
 
@@ -2266,14 +2271,25 @@ def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str]) -> 
         try:
             sniffed, notes = _guarded(p, organism_prefixes)
         except BioplanError as exc:
-            if any(Path(p).name.endswith((part, part + ".gz")) for part in _MTX_PARTS):
-                deferred.append((p, exc))  # barcodes/features of a 10x matrix given beside it
+            if any(Path(p).name.endswith((part, part + ".gz")) for part in _MTX_PARTS) \
+                    or p.lower().endswith(_INDEX_SUFFIXES):
+                deferred.append((p, exc))  # 10x barcodes/features, or an index, given beside their data file
                 continue
             raise
         # a folder of per-sample folders is one input per sample
         results += [(f, _Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
     matrices = [f for f, _ in results if f.format == "mtx"]
     for p, exc in deferred:
+        if p.lower().endswith(_INDEX_SUFFIXES):
+            data = next((f.path for f, _ in results if os.path.abspath(p).startswith(os.path.abspath(f.path) + ".")
+                         or os.path.abspath(p) == os.path.abspath(os.path.splitext(f.path)[0]) + os.path.splitext(p)[1]),
+                        None)
+            if data is None:
+                raise _unreadable(p, "is an index file (tabix .tbi/.csi, BAM .bai, CRAM .crai, FASTA .fai) without "
+                                  "its data file among the inputs", ["give the data file it indexes (the index is "
+                                                                     "found next to it)"]) from None
+            warnings.append(f"{p} is read as the index of {data}")
+            continue
         owner = _mtx_part_of(p, matrices)
         if owner is None:
             raise exc
