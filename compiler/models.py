@@ -59,6 +59,8 @@ class AbsentTerm(Frozen):
     start: int
     end: int
     negated: bool = False  # "without MetaPhlAn"
+    # offered beside a tool of the knowledge for the same operation ("Salmon or Kallisto")
+    alternative_to: str | None = None
 
 
 class Request(Frozen):

@@ -224,6 +224,9 @@ class Lexicon(Frozen):
     filler: Aliases = Aliases()
     # words naming sample groups / conditions ("treated", "control", "KO")
     group_words: Aliases = Aliases()
+    # words offering tools as alternatives ("Salmon or Kallisto"): an absent tool offered beside a
+    # tool of the knowledge for the same operation is not refused
+    alternative_markers: Aliases = Aliases()
     # words that make a clause an instruction ("predict", "assemble", "预测"): such a clause
     # whose content words all go unrecognised is refused as partially understood
     instruction_words: Aliases = Aliases()

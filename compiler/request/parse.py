@@ -271,18 +271,44 @@ def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers
     """
     known_tools = [(m.start, m.end) for m in matches if m.kind == "tool"]
     known_terms = [(m.start, m.end) for m in matches if m.kind in ("operation", "tool") and m.how in ("exact", "alias")]
+    absent_tools = {t.id: t for t in knowledge.lexicon.absent_tools}
     out: list[AbsentTerm] = []
     for start, end, tool_id in absent_tool_matches(norm, knowledge):
         if any(a <= start and end <= b for a, b in known_tools):
             continue
         term = AbsentTerm(kind="tool", id=tool_id, text=norm[start:end], start=start, end=end)
-        out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
+        out.append(term.model_copy(update={"negated": _negated(norm, term, markers),
+                                           "alternative_to": _offered_with(norm, term, absent_tools[tool_id].operations,
+                                                                           matches, knowledge)}))
     for start, end, family in unsupported_analysis_matches(norm, knowledge):
         if any(a <= start and end <= b for a, b in known_terms):
             continue
         term = AbsentTerm(kind="analysis", id=family, text=norm[start:end], start=start, end=end)
         out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
     return sorted(out, key=lambda t: (t.start, t.end, t.kind, t.id))
+
+
+def _sentence(norm: str, pos: int) -> tuple[int, int]:
+    starts = [m.end() for m in re.finditer(r"[.!?。！？]\s|\n", norm) if m.end() <= pos]
+    ends = [m.start() for m in re.finditer(r"[.!?。！？]\s|\n", norm) if m.start() >= pos]
+    return (starts[-1] if starts else 0), (ends[0] if ends else len(norm))
+
+
+def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matches: list[Match],
+                  knowledge: Knowledge) -> str | None:
+    """The tool of the knowledge a missing tool is offered beside as an alternative for the same
+    operation ("Salmon or Kallisto", "short-read: Bowtie2; long-read: Minimap2"), if any."""
+    start, end = _sentence(norm, term.start)
+    sentence = norm[start:end]
+    markers = lexicon_words(knowledge, "alternative_markers")
+    if not any((w in sentence) if is_cjk(w) else re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", sentence)
+               for w in markers):
+        return None
+    for m in matches:
+        if m.kind == "tool" and not m.negated and start <= m.start < end and any(
+                knowledge.tools[t].implements in operations for t in (m.id, *m.alternatives)):
+            return next(t for t in (m.id, *m.alternatives) if knowledge.tools[t].implements in operations)
+    return None
 
 
 _ROLE = {"operation": "operation", "tool": "tool", "datatype": "datatype", "format": "format", "motif": "motif",
@@ -350,7 +376,7 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
 
 
 # clause boundaries: sentence punctuation, commas, and "then"-like connectives
-_CLAUSE_SPLIT = re.compile(r"[.;!?,:()\n]\s|[;!?,:()\n]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b|然后|接着|之后|并且|最后")
+_CLAUSE_SPLIT = re.compile(r"[.;!?\n]\s|[;!?\n。；]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b|然后|接着|之后|并且|最后")
 _KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "constraint", "organism", "build", "motif",
                           "unknown_tool", "unsupported_analysis"})
 
@@ -358,10 +384,16 @@ _KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "constraint
 def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge) -> tuple[tuple[str, ...], ...]:
     """Instruction clauses ("predict ...", "鉴定 ...") none of whose content words were understood."""
     instructions = lexicon_words(knowledge, "instruction_words")
-    splits = list(_CLAUSE_SPLIT.finditer(norm))
-    bounds = [0] + [p for m in splits for p in m.span()] + [len(norm)]
+    # a comma starts a new clause only before an instruction word (", predict genes"); otherwise it
+    # separates items of one list ("raw read, alignment, and strand checks")
+    commas = [m for m in re.finditer(r"[,，]\s*(?:and\s+)?([a-z\u3400-\u9fff]+)", norm)
+              if m.group(1) in instructions or singular(m.group(1)) in instructions]
+    splits = sorted([(m.start(), m.end(), m.group(0)) for m in _CLAUSE_SPLIT.finditer(norm)]
+                    + [(m.start(), m.start() + 1, ",") for m in commas])
+    bounds = [0] + [p for start, end, _ in splits for p in (start, end)] + [len(norm)]
     # a clause a connective introduces ("..., then X") is an instruction whatever its verb
-    connective = [False] + [bool(re.search(r"[a-z]|然后|接着|之后|再", m.group(0))) for m in splits]
+    connective = [False] + [bool(re.search(r"\b(?:then|followed|after|afterwards)\b|然后|接着|之后", text))
+                            for _, _, text in splits]
     out = []
     for (start, end), introduced in zip(zip(bounds[::2], bounds[1::2]), connective):
         inside = [sp for sp in spans if start <= sp.start < end]

@@ -97,7 +97,11 @@ def _honesty(request: Request, knowledge: Knowledge, substitute: bool, allow_par
     deviations: list[str] = []
     tools = {t.id: t for t in knowledge.lexicon.absent_tools}
     families = {f.id: f for f in knowledge.lexicon.unsupported_analyses}
-    named = [a for a in request.absent if not a.negated]
+    named = [a for a in request.absent if not a.negated and not a.alternative_to]
+    for a in request.absent:
+        if a.alternative_to and not a.negated:
+            deviations.append(f"'{a.text}' ({tools[a.id].name}) was offered as an alternative: bioplan runs "
+                              f"{knowledge.tools[a.alternative_to].name}")
     understood = any(sp.role in _KNOWN_ROLES for sp in request.spans)
 
     # ------------------------------------------------------------ analysis families
@@ -188,6 +192,11 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     constraint_ids: list[str] = []
     data_facts: dict[str, bool] = {}
 
+    # ------------------------------------------------------------ what bioplan lacks, first
+    anchors = _resolve_ambiguous(knowledge, request, files)
+    successors: list[str] = []
+    deviations = _honesty(request, knowledge, substitute, allow_partial, anchors, successors)
+
     # ------------------------------------------------------------ organism
     req_org = _single("organism", _organism_from_request(knowledge, request), "request")
     file_orgs = {f.path: f.fact("organism") for f in files if f.fact("organism")}
@@ -213,9 +222,6 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
             warnings.append(f"organism {knowledge.constraints[organism].label} inferred from gene ids in the inputs")
 
     # ------------------------------------------------------------ anchors and tools
-    anchors = _resolve_ambiguous(knowledge, request, files)
-    successors: list[str] = []
-    deviations = _honesty(request, knowledge, substitute, allow_partial, anchors, successors)
     preferred = _preferred_tools(knowledge, request, anchors, warnings)
     preferred += [t for t in successors if t not in preferred and t not in request.excluded_tools]
     for tool_id in preferred:
