@@ -141,6 +141,7 @@ node_line() {
 
 configure() {
     install -d -m 755 "$STATE" /etc/slurm
+    touch "$STATE/.bioplan-slurm-local"  # what `purge` looks for before it removes the directory
     install -d -m 1777 "$RUN" "$LOG"  # written by root, slurm, munge and mysql
     install -d -m 755 -o slurm -g slurm "$STATE/slurmctld"
     install -d -m 755 "$STATE/slurmd"
@@ -349,7 +350,11 @@ status() {
 
 purge() {
     down
-    rm -rf "$STATE"
+    if [ -e "$STATE/.bioplan-slurm-local" ]; then
+        rm -rf "$STATE"
+    elif [ -e "$STATE" ]; then
+        say "left $STATE alone: this script did not create it"
+    fi
     local file
     for file in "$SLURM_CONF" "$SLURMDBD_CONF"; do
         if [ -f "$file" ] && grep -qxF "$MARK" "$file"; then
@@ -365,5 +370,5 @@ case "${1:-}" in
     down) down ;;
     status) status ;;
     purge) purge ;;
-    *) sed -n '5,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '5,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
