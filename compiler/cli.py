@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import signal
 import sys
+import threading
 
 import click
 
-from bioplan.errors import BioplanError
+from bioplan.errors import BioplanError, Interrupted
 
 
 def _fail(exc: BioplanError, as_json: bool) -> None:
@@ -16,6 +19,40 @@ def _fail(exc: BioplanError, as_json: bool) -> None:
     else:
         click.echo(exc.render(), err=True)
     sys.exit(exc.exit_status)
+
+
+_TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _interruptible(command):
+    """SIGINT, SIGTERM and SIGHUP raise `Interrupted` in the command, so every cleanup runs (scratch and
+    stage directories removed, the child `snakemake -n` stopped); the command then exits 128 + the signal.
+    Later signals are ignored while it cleans up; a signal the caller ignores (nohup) stays ignored."""
+
+    def raise_interrupted(signum, frame):
+        for sig in _TERMINATING:
+            signal.signal(sig, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
+            return command(*args, **kwargs)
+        previous = {sig: signal.getsignal(sig) for sig in _TERMINATING}
+        for sig, handler in previous.items():
+            if handler is not signal.SIG_IGN:
+                signal.signal(sig, raise_interrupted)
+        try:
+            return command(*args, **kwargs)
+        except Interrupted as exc:
+            sys.exit(exc.exit_status)
+        except KeyboardInterrupt:  # SIGINT before the handler was in place
+            sys.exit(128 + signal.SIGINT)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+    return run
 
 
 def _declarations(values: tuple[str, ...]) -> dict[str, str]:
@@ -70,6 +107,7 @@ _allow_partial = click.option("--allow-partial", is_flag=True,
 @_hops
 @_substitute
 @_allow_partial
+@_interruptible
 def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, allow_partial):
     """Plan QUERY without writing a workflow: task spec, ranked plans, what was pruned and why."""
     from bioplan.compile import plan_request
@@ -122,6 +160,7 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_hops
 @_substitute
 @_allow_partial
+@_interruptible
 def compile(query, inputs, declared, output, target, force, partition, account, no_validate, as_json, top_k,  # noqa: A001
             max_hops, substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""

@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +21,7 @@ from bioplan.errors import (
     BioplanError,
     InvalidKnowledgeError,
     OutputExistsError,
+    OutputUnwritableError,
     TargetUnsupportedError,
     UnreadableInputError,
     ValidationFailedError,
@@ -118,7 +122,7 @@ class CompileResult:
 def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path,
                cluster: dict[str, str | None] | None = None) -> tuple[Workflow, dict]:
     # the generators load only when a workflow is emitted: `bioplan plan` never pays for them
-    from bioplan.codegen.ir import synthesize
+    from bioplan.codegen.ir import refuse_target_unsafe_names, synthesize
     from bioplan.codegen.nextflow import NextflowGenerator
     from bioplan.codegen.snakemake import SnakemakeGenerator
     from bioplan.validate.nextflow_checks import check_pipeline
@@ -128,6 +132,7 @@ def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str
     cluster = cluster or {}
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
                           slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"))
+    refuse_target_unsafe_names(workflow, target)
     if target == "nextflow":
         generator = NextflowGenerator(knowledge)
         files = generator.files(workflow)
@@ -148,20 +153,53 @@ def _write_tree(root: Path, files: dict) -> None:
         path.chmod(0o755 if rel.startswith("bin/") else 0o644)
 
 
-def _precheck(stage: Path, workflow: Workflow) -> CheckResult:
+# directory-valued references: the pre-check makes them as empty directories
+_DIRECTORY_FORMATS = ("kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index")
+
+
+def _workflow_paths(scratch: Path) -> tuple[dict[str, str], list[str]]:
+    """(references key -> path, input file paths) that the staged workflow reads, as written in its config."""
+    import csv
+
+    import yaml
+
+    config = yaml.safe_load((scratch / "config" / "config.yaml").read_text(encoding="utf-8")) or {}
+    inputs = [str(v) for v in (config.get("inputs") or {}).values() if v]
+    sheet = scratch / "config" / "samples.tsv"
+    if sheet.is_file():
+        with sheet.open(encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh, delimiter="\t"):
+                inputs += [v for k, v in row.items() if k != "sample" and v]
+    references = {str(k): str(v) for k, v in (config.get("references") or {}).items() if v}
+    return references, inputs
+
+
+def _link_inputs_inside_output(scratch: Path, out_real: Path, inputs: list[str]) -> None:
+    """Inputs that live inside -o (proj/data/x + -o proj/Snakefile) are relative paths into -o;
+    the scratch copy is a sibling of -o, so it gets a symlink to each of them."""
+    for rel in inputs:
+        if os.path.isabs(rel) or rel.split("/", 1)[0] == "..":
+            continue  # absolute, or beside -o: the same path from the sibling scratch copy
+        source = out_real / rel
+        link = scratch / rel
+        if os.path.lexists(link) or not os.path.lexists(source):
+            continue
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(source)
+
+
+def _precheck(stage: Path, workflow: Workflow, out_real: Path) -> CheckResult:
     """`snakemake -n` on a scratch copy where references the user must still supply exist as empty files."""
     scratch = Path(tempfile.mkdtemp(prefix=".bioplan-check-", dir=stage.parent))
     try:
         shutil.copytree(stage, scratch, dirs_exist_ok=True)
-        import yaml
-
-        config = yaml.safe_load((scratch / "config" / "config.yaml").read_text())
-        for key, path in (config.get("references") or {}).items():
+        references, inputs = _workflow_paths(scratch)
+        _link_inputs_inside_output(scratch, out_real, inputs + list(references.values()))
+        for key, path in references.items():
             p = scratch / path
-            if not p.exists():
+            if not os.path.lexists(p):
                 p.parent.mkdir(parents=True, exist_ok=True)
-                directory = any(s for s in workflow.config_inputs if s.key == key and s.format in (
-                    "kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index"))
+                directory = any(s for s in workflow.config_inputs if s.key == key and s.format in _DIRECTORY_FORMATS)
                 p.mkdir(exist_ok=True) if directory else p.touch()
         return validate_workflow(scratch, ("dry_run",))[0]
     finally:
@@ -177,6 +215,9 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
     entry = ENTRY_FILE[target]
+    if not output or "\0" in output:
+        raise OutputUnwritableError(f"-o {output!r}: not a path", [f"give the file to write, e.g. -o out/{entry}"],
+                                    {"path": output})
     out = Path(output)
     out_dir = out if (output.endswith(os.sep) or out.is_dir()) else out.parent
     entry_name = entry if out_dir == out else out.name
@@ -185,14 +226,18 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
             f"-o {output}: the {target} target writes a file named {entry!r}",
             [f"use -o {out_dir / entry}"])
     out_dir = out_dir if str(out_dir) else Path(".")
+    out_real = _writable_output_dir(out_dir)  # before planning: a bad -o fails at once
     result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
                           substitute=substitute, allow_partial=allow_partial)
 
     tried: list[str] = []
-    created = _make_parents(out_dir.resolve().parent)
+    created: list[Path] = []
     try:
-        return _compile_plans(knowledge, result, out_dir, target, force, validate, tried,
-                              {"partition": partition, "account": account})
+        with _output_errors(out_dir):
+            created = _make_parents(out_real.parent)
+        with _output_lock(out_dir, out_real):
+            return _compile_plans(knowledge, result, out_dir, out_real, target, force, validate, tried,
+                                  {"partition": partition, "account": account})
     except BaseException:
         for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
             try:
@@ -202,39 +247,144 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
         raise
 
 
+# Kernel interfaces, not storage: writing "files" there is never what -o means.
+_PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"))
+
+
+def _unwritable(out_dir: Path, path: Path | str, reason: str, hints: list[str] | None = None) -> OutputUnwritableError:
+    return OutputUnwritableError(
+        f"cannot write the workflow into {out_dir}: {path}: {reason}",
+        hints or ["choose an -o directory on a writable file system"],
+        {"path": str(path), "reason": reason})
+
+
+def _writable_output_dir(out_dir: Path) -> Path:
+    """The real path of `out_dir` once it is known that the workflow and its sibling staging directory
+    can be written there; else OutputUnwritableError naming the path and the reason."""
+    try:
+        out_real = out_dir.resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise _unwritable(out_dir, out_dir, getattr(exc, "strerror", None) or str(exc)) from None
+    for pseudo in _PSEUDO_FILESYSTEMS:
+        if out_real == pseudo or pseudo in out_real.parents:
+            raise _unwritable(out_dir, out_real, f"under {pseudo}, a kernel interface, not storage for files")
+    # the nearest existing ancestor must be a directory (not a file, /dev/null, ...) we may write in
+    for d in (out_real, *out_real.parents):
+        if not os.path.lexists(d):
+            continue
+        if not d.is_dir():
+            kind = "a regular file, not a directory" if d.is_file() else "not a directory"
+            raise _unwritable(out_dir, d, kind,
+                              ["choose an -o whose directories are directories (or do not exist yet)"])
+        # the workflow is staged beside -o and moved in: both -o and its parent are written
+        for needed in ((d,) if d != out_real else (d, d.parent)):
+            if not os.access(needed, os.W_OK | os.X_OK):
+                raise _unwritable(out_dir, needed, _access_reason(needed))
+        break
+    return out_real
+
+
+def _access_reason(path: Path) -> str:
+    try:
+        vfs = os.statvfs(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if vfs.f_flag & os.ST_RDONLY:
+        return "read-only file system"
+    return "permission denied"
+
+
+@contextmanager
+def _output_errors(out_dir: Path) -> Iterator[None]:
+    """File system errors while creating, staging or installing the output: exit 2 naming the path."""
+    try:
+        yield
+    except OSError as exc:
+        path = exc.filename or out_dir
+        raise _unwritable(out_dir, path, exc.strerror or str(exc)) from None
+
+
 def _make_parents(directory: Path) -> list[Path]:
     missing = []
     d = directory
-    while not d.exists():
+    while not os.path.lexists(d):
         missing.append(d)
         d = d.parent
+    made = []
     for d in reversed(missing):
-        d.mkdir()
-    return list(reversed(missing))
+        try:
+            d.mkdir()
+        except FileExistsError:  # a concurrent compile made it: not ours to remove
+            continue
+        made.append(d)
+    return list(reversed(made))
 
 
-def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, target: str, force: bool,
-                   validate: bool, tried: list[str], cluster: dict[str, str | None]) -> CompileResult:
+@contextmanager
+def _output_lock(out_dir: Path, out_real: Path) -> Iterator[None]:
+    """An exclusive lock on a sibling lock file, held from the clash check until the files are installed:
+    of two compiles into one -o, one proceeds and the other stops with output_exists (never a mixed tree)."""
+    lock = out_real.parent / f".{out_real.name or 'root'}.bioplan.lock"
+    with _output_errors(out_dir):
+        fd = _acquire_lock(lock, out_dir)
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(lock)  # removed while still held: a compile that opened it before retries on a new file
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _acquire_lock(lock: Path, out_dir: Path) -> int:
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise OutputExistsError(
+                f"another bioplan compile is writing to {out_dir} right now",
+                ["wait for it to finish (then pass --force to replace its files), or choose another -o directory"],
+                {"path": str(out_dir), "lock": str(lock)}) from None
+        try:
+            current = os.stat(lock, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        held = os.fstat(fd)
+        if current is not None and (current.st_dev, current.st_ino) == (held.st_dev, held.st_ino):
+            return fd
+        os.close(fd)  # the previous holder removed the file after we opened it: lock the new one
+
+
+def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_real: Path, target: str,
+                   force: bool, validate: bool, tried: list[str], cluster: dict[str, str | None]) -> CompileResult:
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
         workflow, files = emit_files(knowledge, result, plan, target, out_dir, cluster)
-        clashes = sorted(rel for rel in files if (out_dir / rel).exists())
+        _refuse_symlinks_out(out_dir, out_real, files)
+        # lexists: a dangling symlink where a file goes is a clash too
+        clashes = sorted(rel for rel in files if os.path.lexists(out_real / rel))
         if clashes and not force:
             raise OutputExistsError(
                 f"{out_dir} already holds files bioplan would overwrite: {', '.join(clashes[:5])}"
                 + (" ..." if len(clashes) > 5 else ""),
                 ["pass --force to overwrite them, or choose another -o directory"], {"files": clashes})
-        stage = Path(tempfile.mkdtemp(prefix=".bioplan-stage-", dir=out_dir.resolve().parent))
+        with _output_errors(out_dir):
+            stage = Path(tempfile.mkdtemp(prefix=".bioplan-stage-", dir=out_real.parent))
         try:
-            _write_tree(stage, files)
+            with _output_errors(out_dir):
+                _write_tree(stage, files)
             checks: list[CheckResult] = []
             if validate and target == "snakemake":
                 with slow_step("checking the emitted workflow with snakemake -n"):
-                    check = _precheck(stage, workflow)
+                    check = _precheck(stage, workflow, out_real)
                 checks.append(check)
                 if not check.ok:
                     tried.append(f"plan {plan.rank}: snakemake -n failed:\n{check.output[-2000:]}")
                     continue
-            _install(stage, out_dir, files)
+            with _output_errors(out_dir):
+                _install(stage, out_real, files)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
         notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
@@ -248,14 +398,31 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, targ
         {"attempts": tried})
 
 
-def _install(stage: Path, out_dir: Path, files: dict) -> None:
+def _refuse_symlinks_out(out_dir: Path, out_real: Path, files: dict) -> None:
+    """Never write through a symlinked folder inside -o that leads out of it (`rules -> ../elsewhere`),
+    not even with --force: bioplan writes only inside -o. (A symlink where a file goes is replaced,
+    not followed, and only with --force.)"""
+    folders = sorted({parent for rel in files for parent in Path(rel).parents if str(parent) != "."})
+    for folder in folders:
+        path = out_real / folder
+        if not path.is_symlink():
+            continue
+        target = path.resolve()
+        if target != out_real and out_real not in target.parents:
+            raise _unwritable(
+                out_dir, path, f"a symbolic link to {os.readlink(path)}, outside {out_dir}",
+                [f"bioplan writes only inside -o and never through a link that leaves it (not even with --force): "
+                 f"remove or replace the link {path}, or choose another -o directory"])
+
+
+def _install(stage: Path, out_real: Path, files: dict) -> None:
     """Move the staged tree into place: a fresh directory by one rename, else file by file."""
-    if not out_dir.exists():
-        os.replace(stage, out_dir)
+    if not os.path.lexists(out_real):
+        os.rename(stage, out_real)
         stage.mkdir()  # the caller removes it
         return
     for rel in files:
-        dest = out_dir / rel
+        dest = out_real / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         os.replace(stage / rel, dest)
 

@@ -12,6 +12,7 @@
     ├── UnsupportedAnalysisError      unsupported_analysis
     ├── PartiallyUnderstoodError      partially_understood
     ├── OutputExistsError             output_exists
+    ├── OutputUnwritableError         output_unwritable
     ├── TargetUnsupportedError        target_unsupported
     └── ValidationFailedError         validation_failed
 
@@ -19,6 +20,10 @@ Every error carries a message that names what blocked the request, `hints` that
 say what would unblock it ("to resolve, ..."), and machine-readable `details`.
 The codes, and the exit statuses, are documented in `docs/plan-report.md`
 (tests/test_docs.py checks that it lists exactly these codes).
+
+`Interrupted` is not an error: it is raised in place of SIGINT, SIGTERM and SIGHUP
+so that every `finally` runs (scratch directories removed, the child `snakemake -n`
+stopped) before the CLI exits with 128 + the signal number.
 """
 
 from __future__ import annotations
@@ -102,6 +107,13 @@ class OutputExistsError(BioplanError):
     code = "output_exists"
 
 
+class OutputUnwritableError(BioplanError):
+    """`-o` cannot hold the workflow: a path through a regular file, under /proc or /sys, on a
+    read-only file system, or through a symlink that leads out of the output directory."""
+
+    code = "output_unwritable"
+
+
 class TargetUnsupportedError(BioplanError):
     code = "target_unsupported"
 
@@ -124,7 +136,20 @@ ERROR_CODES = tuple(
         UnsupportedAnalysisError,
         PartiallyUnderstoodError,
         OutputExistsError,
+        OutputUnwritableError,
         TargetUnsupportedError,
         ValidationFailedError,
     )
 )
+
+
+class Interrupted(BaseException):
+    """A terminating signal arrived; a BaseException so that `except Exception` never swallows it."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"interrupted by signal {signum}")
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -39,11 +40,40 @@ def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
     # `scontrol show config` when snakemake loads it; with client tools but no answering controller
     # that waits ~9 s. An empty SLURM_CONF makes scontrol fail at once (benchmarks/README.md).
     env["SLURM_CONF"] = os.devnull
+    # its own process group: on timeout or when bioplan is interrupted, the tool and anything it
+    # started are stopped together, and a Ctrl-C at the terminal reaches bioplan only
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
     try:
-        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        stop_process_group(proc)
         return 124, f"timed out after {timeout}s: {' '.join(argv)}"
-    return proc.returncode, (proc.stdout + proc.stderr).strip()
+    except BaseException:  # Interrupted (a signal), KeyboardInterrupt: no orphaned child
+        stop_process_group(proc)
+        raise
+    return proc.returncode, (out + err).strip()
+
+
+def stop_process_group(proc: subprocess.Popen, grace: float = 5.0) -> None:
+    """SIGTERM the child's process group, SIGKILL what is left after `grace` seconds, reap the child."""
+    _signal_group(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+    _signal_group(proc.pid, signal.SIGKILL)  # the leader after the grace, or grandchildren that outlived it
+    proc.wait()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):  # the group is gone
+        pass
 
 
 def dry_run(workdir: Path) -> CheckResult:

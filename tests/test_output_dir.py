@@ -1,0 +1,245 @@
+"""The -o directory (issue 9, findings 3-5 and 7): inputs inside it, impossible or unwritable paths,
+concurrent compiles, and symlinks that lead out of it."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bioplan.cli import main
+from bioplan.compile import compile_request
+from bioplan.errors import OutputExistsError, OutputUnwritableError
+
+DE_REQUEST = "mouse raw counts: differential expression with a volcano plot"
+DE_ONLY_REQUEST = "mouse raw counts: differential expression"
+
+
+def _bulk_inputs(workspace: Path, into: Path) -> list[Path]:
+    into.mkdir(parents=True, exist_ok=True)
+    copies = []
+    for name in ("counts.csv", "samples.tsv"):
+        shutil.copy(workspace / "data" / "bulk_de" / name, into / name)
+        copies.append(into / name)
+    return copies
+
+
+def _leftovers(directory: Path) -> list[str]:
+    """Staging, scratch and lock files bioplan must never leave behind."""
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith(".bioplan-") or p.name.endswith(".lock"))
+
+
+def _config_inputs(workflow_dir: Path) -> dict:
+    import yaml
+
+    return yaml.safe_load((workflow_dir / "config" / "config.yaml").read_text(encoding="utf-8"))["inputs"]
+
+
+# ---------------------------------------------------------------- inputs inside -o (finding 3)
+
+def test_inputs_in_the_data_folder_with_output_dot_snakefile(workspace, knowledge, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    _bulk_inputs(workspace, data)
+    monkeypatch.chdir(data)
+    res = compile_request(DE_REQUEST, ["counts.csv", "samples.tsv"], "./Snakefile", knowledge=knowledge)
+    assert res.checks and all(c.ok for c in res.checks), res.checks[0].output[-2000:]
+    assert (data / "Snakefile").is_file() and (data / "counts.csv").is_file()
+    assert _config_inputs(data) == {"raw_count_matrix": "counts.csv", "sample_metadata": "samples.tsv"}
+    assert _leftovers(tmp_path) == []
+
+
+def test_project_layout_with_a_symlinked_input(workspace, knowledge, tmp_path, monkeypatch):
+    """proj/data/* + -o proj/Snakefile, relative paths, and one input a relative symlink to a file elsewhere."""
+    elsewhere = tmp_path / "elsewhere"
+    counts, _ = _bulk_inputs(workspace, elsewhere)
+    data = tmp_path / "proj" / "data"
+    data.mkdir(parents=True)
+    (data / "counts.csv").symlink_to(os.path.relpath(counts, data))
+    shutil.copy(workspace / "data" / "bulk_de" / "samples.tsv", data / "samples.tsv")
+    monkeypatch.chdir(tmp_path)
+    res = compile_request(DE_REQUEST, ["proj/data/counts.csv", "proj/data/samples.tsv"], "proj/Snakefile",
+                          knowledge=knowledge)
+    assert res.checks and all(c.ok for c in res.checks), res.checks[0].output[-2000:]
+    assert _config_inputs(tmp_path / "proj") == {"raw_count_matrix": "data/counts.csv",
+                                                 "sample_metadata": "data/samples.tsv"}
+    assert (data / "counts.csv").is_symlink()  # the user's files are left as they were
+    assert _leftovers(tmp_path) == []
+
+
+def test_fastq_sample_sheet_paths_inside_output(workspace, knowledge, tmp_path, monkeypatch):
+    """Per-sample inputs reach the workflow through config/samples.tsv: the pre-check must see those too."""
+    reads = tmp_path / "proj" / "reads"
+    reads.mkdir(parents=True)
+    for f in (workspace / "data" / "rnaseq_fastq" / "reads").iterdir():
+        shutil.copy(f, reads / f.name)
+    monkeypatch.chdir(tmp_path)
+    inputs = [f"proj/reads/{f}" for f in sorted(os.listdir(reads))]
+    res = compile_request("mouse paired-end RNA-seq FASTQ: read QC", inputs, "proj/Snakefile", knowledge=knowledge)
+    assert res.checks and all(c.ok for c in res.checks), res.checks[0].output[-2000:]
+    sheet = (tmp_path / "proj" / "config" / "samples.tsv").read_text()
+    assert "ctrl_1\treads/ctrl_1_R1.fastq.gz\treads/ctrl_1_R2.fastq.gz" in sheet
+
+
+# ---------------------------------------------------------------- impossible or unwritable -o (finding 4)
+
+def _cli(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.mark.parametrize("output, named", [
+    ("{file}/Snakefile", "{file}"),                # a directory component that is a regular file
+    ("{file}/deeper/Snakefile", "{file}"),
+    ("/proc/bioplan-test/Snakefile", "/proc"),
+    ("/proc/self/Snakefile", "/proc"),
+    ("/sys/Snakefile", "/sys"),
+    ("/dev/null/Snakefile", "/dev/null"),
+])
+def test_impossible_output_is_exit_2_naming_path_and_reason(workspace, tmp_path, output, named):
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    output = output.format(file=counts)
+    named = named.format(file=counts)
+    result = _cli("compile", DE_REQUEST, "-i", str(counts), "-i", str(samples), "-o", output, "--json")
+    assert result.exit_code == 2, result.output
+    err = json.loads(result.output)["error"]
+    assert err["code"] == "output_unwritable"
+    assert named in err["message"] and err["details"]["reason"] and err["hints"]
+    assert not (tmp_path / "data" / "Snakefile").exists()
+
+
+def test_read_only_file_system_is_exit_2(workspace, tmp_path):
+    """A real read-only mount (tmpfs -o ro); os.access reports EROFS even for root."""
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(ro)],
+                             capture_output=True).returncode == 0
+    if not mounted:
+        pytest.skip("cannot mount a read-only tmpfs here (needs root and CAP_SYS_ADMIN)")
+    try:
+        for output in (ro / "Snakefile", ro / "new" / "Snakefile"):
+            result = _cli("compile", DE_REQUEST, "-i", str(counts), "-i", str(samples), "-o", str(output), "--json")
+            assert result.exit_code == 2, result.output
+            err = json.loads(result.output)["error"]
+            assert err["code"] == "output_unwritable" and "read-only" in err["message"], err
+    finally:
+        subprocess.run(["umount", str(ro)], check=True)
+
+
+def test_write_error_while_staging_is_output_unwritable(workspace, knowledge, tmp_path, monkeypatch):
+    """A file system that fails mid-write (EROFS, ENOSPC, ...) is a clean error, and leaves nothing behind."""
+    import bioplan.compile as compile_module
+
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+
+    def failing_write(root, files):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(root / "Snakefile"))
+
+    monkeypatch.setattr(compile_module, "_write_tree", failing_write)
+    out = tmp_path / "new" / "wf" / "Snakefile"
+    with pytest.raises(OutputUnwritableError) as info:
+        compile_request(DE_REQUEST, [str(counts), str(samples)], str(out), validate=False, knowledge=knowledge)
+    assert "Read-only file system" in info.value.message and "Snakefile" in info.value.details["path"]
+    assert not (tmp_path / "new").exists()  # the parents it made are gone again
+
+
+# ---------------------------------------------------------------- concurrent compiles (finding 5)
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_two_concurrent_compiles_into_one_new_output(workspace, knowledge, tmp_path):
+    """Two processes, two different requests, one new -o: exactly one succeeds, the other says output_exists,
+    and the tree is exactly the winner's (never one compile's Snakefile with the other's rules)."""
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    out = tmp_path / "shared" / "Snakefile"
+    requests = (DE_REQUEST, DE_ONLY_REQUEST)
+    procs = [subprocess.Popen([sys.executable, "-m", "bioplan.cli", "compile", q, "-i", str(counts), "-i",
+                               str(samples), "-o", str(out), "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for q in requests]
+    results = [(p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for p in procs]
+    for p in procs:
+        p.stdout.close()
+        p.stderr.close()
+    codes = sorted(code for code, _, _ in results)
+    assert codes == [0, 2], results
+    winner = next(i for i, (code, _, _) in enumerate(results) if code == 0)
+    loser_out = results[1 - winner][1]
+    assert json.loads(loser_out)["error"]["code"] == "output_exists", results
+    # the same request compiled alone gives the same bytes: nothing of the loser is mixed in
+    alone = tmp_path / "alone" / "Snakefile"
+    compile_request(requests[winner], [str(counts), str(samples)], str(alone), validate=False, knowledge=knowledge)
+    assert _tree(out.parent) == _tree(alone.parent)
+    assert _leftovers(tmp_path) == []
+
+
+def test_compile_while_output_is_locked_is_output_exists(workspace, knowledge, tmp_path):
+    """The lock itself, held by another process: a clear error at once, and the lock is not taken over."""
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    out = tmp_path / "wf" / "Snakefile"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, os, sys, time\n"
+        f"fd = os.open({str(tmp_path / '.wf.bioplan.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(120)\n")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(OutputExistsError) as info:
+            compile_request(DE_REQUEST, [str(counts), str(samples)], str(out), validate=False, knowledge=knowledge)
+        assert "another bioplan compile" in info.value.message
+        assert not out.parent.exists()
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+
+
+# ---------------------------------------------------------------- symlinks out of -o (finding 7)
+
+@pytest.mark.parametrize("force", [False, True])
+def test_symlinked_folder_leading_out_of_output_is_never_written_through(workspace, knowledge, tmp_path, force):
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    out_dir = tmp_path / "wf"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out_dir.mkdir()
+    (out_dir / "rules").symlink_to("../elsewhere")
+    with pytest.raises(OutputUnwritableError) as info:
+        compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), force=force,
+                        validate=False, knowledge=knowledge)
+    assert "rules" in info.value.message and "symbolic link" in info.value.message
+    assert list(elsewhere.iterdir()) == []
+    assert sorted(p.name for p in out_dir.iterdir()) == ["rules"]
+    assert _leftovers(tmp_path) == []
+
+
+def test_symlinked_folder_inside_output_is_fine(workspace, knowledge, tmp_path):
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    out_dir = tmp_path / "wf"
+    (out_dir / "rules_v2").mkdir(parents=True)
+    (out_dir / "rules").symlink_to("rules_v2")
+    compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), validate=False,
+                    knowledge=knowledge)
+    assert (out_dir / "rules_v2" / "common.smk").is_file()
+
+
+def test_dangling_symlink_where_a_file_goes_is_a_clash_and_is_replaced_not_followed(workspace, knowledge, tmp_path):
+    counts, samples = _bulk_inputs(workspace, tmp_path / "data")
+    out_dir = tmp_path / "wf"
+    out_dir.mkdir()
+    target = tmp_path / "outside.txt"
+    (out_dir / "Snakefile").symlink_to(target)
+    with pytest.raises(OutputExistsError):
+        compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), validate=False,
+                        knowledge=knowledge)
+    compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), force=True,
+                    validate=False, knowledge=knowledge)
+    assert not target.exists()  # the link was replaced by the Snakefile, never written through
+    assert (out_dir / "Snakefile").is_file() and not (out_dir / "Snakefile").is_symlink()
