@@ -79,6 +79,29 @@ def slurm_node():
         _run(["bash", SLURM_LOCAL, "down"], timeout=300)
 
 
+def _daemon_pids(status_output: str) -> dict[str, str]:
+    return dict(re.findall(r"^(\w+): running.*\(pid (\d+)\)$", status_output, re.M))
+
+
+@pytest.mark.slurm
+def test_slurm_local_up_is_idempotent(slurm_node):
+    """`up` on a running cluster restarts nothing, rewrites no config, and still proves a job
+    reaches the accounting database; `status` names every daemon with its PID."""
+    before = _run(["bash", SLURM_LOCAL, "status"], timeout=60)
+    if before.returncode != 0:
+        skip_or_fail_in_ci(f"the SLURM cluster that is up was not started by scripts/slurm-local.sh:\n{before.stdout}")
+    if os.geteuid() != 0:
+        skip_or_fail_in_ci("`slurm-local.sh up` needs root")
+    pids = _daemon_pids(before.stdout)
+    assert sorted(pids) == sorted(["munged", "mariadbd", "slurmdbd", "slurmctld", "slurmd"]), before.stdout
+    again = _run(["bash", SLURM_LOCAL, "up"], timeout=300)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "configs in /etc/slurm unchanged" in again.stdout, again.stdout
+    assert " started (pid " not in again.stdout and "stopping" not in again.stdout, again.stdout
+    assert re.search(r"check job \d+ COMPLETED \(squeue and sacct\)", again.stdout), again.stdout
+    assert _daemon_pids(_run(["bash", SLURM_LOCAL, "status"], timeout=60).stdout) == pids
+
+
 def rule_requests(workdir: Path) -> dict[str, dict[str, int]]:
     """threads, mem_mb and runtime (at attempt 1) of every rule, read from the emitted rules."""
     requests = {}
