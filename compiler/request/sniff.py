@@ -1176,8 +1176,11 @@ def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str,
     ]
     evidence.append(f"X is {_STATE_WORDS[x_state]}: {x_why}")
     counts_at = "X" if integer else None
-    if "raw" in keys and isinstance(f["raw"], h5py.Group) and "X" in f["raw"]:
-        _, raw_sample, _ = _h5_matrix_sample(src, f["raw"]["X"], h5py, np, "raw/X")
+    # .raw: the group raw/ (anndata >= 0.7) or the dataset raw.X (older files, e.g. scanpy's pbmc68k_reduced)
+    raw_x = f["raw"]["X"] if "raw" in keys and isinstance(f["raw"], h5py.Group) and "X" in f["raw"] else \
+        f["raw.X"] if "raw.X" in keys else None
+    if raw_x is not None:
+        _, raw_sample, _ = _h5_matrix_sample(src, raw_x, h5py, np, "raw/X")
         raw_state, raw_why = _value_state(raw_sample, np, False)
         facts.append(Fact(name="raw_state", value=raw_state, evidence=f".raw present; raw/X: {raw_why}"))
         evidence.append(f".raw present, holding {_STATE_WORDS[raw_state]} ({raw_why})")
@@ -1197,7 +1200,10 @@ def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str,
     facts.append(Fact(name="raw_counts_at", value=counts_at,
                       evidence=f"raw counts in {counts_at}" if counts_at else
                       "no raw counts in X, .raw or a layer: steps that need counts (QC, normalisation) cannot run"))
-    obsm = list(f["obsm"].keys()) if "obsm" in keys and isinstance(f["obsm"], h5py.Group) else []
+    obsm: list[str] = []
+    if "obsm" in keys:  # a group, or a compound dataset in files of anndata < 0.7
+        node = f["obsm"]
+        obsm = list(node.keys()) if isinstance(node, h5py.Group) else list(node.dtype.names or ())
     if obsm:
         facts.append(Fact(name="embeddings", value=obsm, evidence=f"obsm holds {_quote_list(obsm, 4)}"))
         evidence.append(f"obsm holds {_quote_list(obsm, 4)}")
