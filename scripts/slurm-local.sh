@@ -14,7 +14,9 @@
 # in accounting: the Snakemake SLURM executor puts the rule name there, which the tests read.
 # State, logs, PID files and the MariaDB data live in $BIOPLAN_SLURM_DIR (default
 # /tmp/bioplan-slurm); MariaDB listens on 127.0.0.1:$BIOPLAN_SLURM_DB_PORT (default 3307), apart
-# from any system database. SLURM's client tools read /etc/slurm, so the configs go there.
+# from any system database. SLURM's client tools read /etc/slurm, so the configs go there; a
+# config that changed is rewritten and the SLURM daemons restarted. Change BIOPLAN_SLURM_* after
+# `down` (a running MariaDB keeps its port).
 set -euo pipefail
 
 STATE=${BIOPLAN_SLURM_DIR:-/tmp/bioplan-slurm}
