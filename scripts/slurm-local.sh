@@ -59,15 +59,16 @@ running() {
 foreign_pids() {
     local own=""
     running "$1" && own=$(cat "$(pidfile "$1")")
-    pgrep -x "$1" | grep -vx "${own:-none}" | tr '\n' ' ' || true
+    pgrep -x "$1" | grep -vx "${own:-none}" | paste -sd ' ' - || true
 }
 
 # wait_until SECONDS WHAT CMD...: poll CMD every 0.2 s; fail naming WHAT and where to look.
 wait_until() {
-    local deadline=$(( $(date +%s) + $1 )) what=$2
+    local seconds=$1 what=$2 deadline
+    deadline=$(( $(date +%s) + seconds ))
     shift 2
     until "$@" >/dev/null 2>&1; do
-        [ "$(date +%s)" -lt "$deadline" ] || die "$what not ready after $1 s; logs in $LOG"
+        [ "$(date +%s)" -lt "$deadline" ] || die "$what not ready after $seconds s; logs in $LOG"
         sleep 0.2
     done
 }
