@@ -48,11 +48,14 @@ install_java() {
         command -v sudo >/dev/null || cannot "Java $JAVA_MIN+ not found; installing $JAVA_PACKAGE needs root (or sudo)"
         sudo=(sudo)
     fi
-    say "installing $JAVA_PACKAGE"
     export DEBIAN_FRONTEND=noninteractive
     "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
-    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$JAVA_PACKAGE" >/dev/null
-    java_ready || cannot "installed $JAVA_PACKAGE but \`java\` on PATH is version $(java_major), not $JAVA_MIN+"
+    local package=$JAVA_PACKAGE
+    # releases after Debian 12 have a newer Java only; their default runtime is 21+
+    apt-cache show "$package" >/dev/null 2>&1 || package=default-jre-headless
+    say "installing $package"
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$package" >/dev/null
+    java_ready || cannot "installed $package but \`java\` on PATH is version $(java_major), not $JAVA_MIN+"
 }
 
 pip_python() {
