@@ -6,6 +6,7 @@ the production search; the BFS baseline never finds a cheaper plan; Fast Downwar
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -48,5 +49,22 @@ def test_quick_benchmark_logic_on_a_tiny_graph(bench, knowledge):
             assert row["fd_agrees"], row
     summary = bench.summarise([result], None, quick=True)
     for key in ("plan_p95_over_traversal_1x", "plan_p95_seconds_100x", "bfs_over_search_1x",
-                "fast_downward_over_search_1x", "optimal_cost_agreement", "cli_over_import_floor"):
+                "fast_downward_over_search_1x", "optimal_cost_agreement", "cli_over_import_floor",
+                "compile_seconds_bulk_de"):
         assert key in summary
+
+
+@pytest.mark.slow
+def test_compile_benchmark_measures_compile_and_its_pre_check(bench, tmp_path):
+    from bioplan.evaluate import example_data
+
+    example_data.generate(tmp_path / "data", ["bulk_de"])
+    request = (ROOT / "examples" / "bulk_de" / "request.txt").read_text(encoding="utf-8").strip()
+    files = [str(tmp_path / "data" / "bulk_de" / n) for n in
+             (ROOT / "examples" / "bulk_de" / "inputs.txt").read_text(encoding="utf-8").split()]
+    plan_cmd = [sys.executable, "-m", "bioplan.cli", "plan", request] + sum((["-i", f] for f in files), [])
+    env = {**os.environ, "BIOPLAN_CACHE_DIR": str(tmp_path / "cache")}
+    result = bench.compile_benchmark(sys.executable, plan_cmd, tmp_path, env, reps=1, log=lambda msg: None)
+    assert (tmp_path / "compiled" / "Snakefile").is_file()
+    assert 0 < result["compile_no_validate_seconds"] < result["compile_seconds"]
+    assert result["dry_run_seconds"] > 0 and result["compile_cpu_seconds"] > 0
