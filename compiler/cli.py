@@ -254,6 +254,15 @@ def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, sel
         with open(write_baseline, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(baseline_from(rep), indent=2, ensure_ascii=False) + "\n")
     click.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else text_report(rep))
+    if cases is None and not as_json:
+        # the hand-written set is ours; beside it, the pass rate on requests written by others
+        from bioplan.evaluate.cases import FROM_OTHERS
+
+        others = evaluate(str(FROM_OTHERS), compile=do_compile, top_k=top_k, data_dir=data_dir,
+                          select_ids=select_ids, jobs=jobs)
+        click.echo(f"\nhand-written set ({rep.metrics['cases']} cases): pass_rate {rep.metrics['pass_rate']:.3f}"
+                   f"\nfrom-others set ({others.metrics['cases']} cases, {FROM_OTHERS.name}): "
+                   f"pass_rate {others.metrics['pass_rate']:.3f}")
     if rep.baseline is not None and not rep.baseline["ok"]:
         if as_json:
             click.echo("\n".join(["baseline regression:"] + rep.baseline["regressions"]), err=True)
