@@ -24,6 +24,7 @@ PACKAGES=(
     bowtie2 kraken2                 # host removal, taxonomic classification (kraken2-build)
     snpeff gffread                  # variant annotation from a custom database (GFF3 -> GTF)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
+    r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
 )
 
