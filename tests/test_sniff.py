@@ -893,3 +893,158 @@ def test_property_never_a_traceback(tmp_path, data, gz, name):
 
 def test_empty_input_list():
     assert sniff_inputs([], PREFIXES) == InputProfile()
+
+
+# --------------------------------------------------------------------------- quantifier outputs (issue 13)
+
+
+def put(path: Path, text: str | bytes, gz: bool = False) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write(path, text, gz)
+
+
+SALMON_QUANT = ("Name\tLength\tEffectiveLength\tTPM\tNumReads\n"
+                "ENST00000456328.2\t1657\t1500.000\t10.5\t12.000\n"
+                "ENST00000450305.2\t632\t480.210\t0.0\t0.000\n")
+
+
+def salmon_folder(root: Path, sample: str) -> Path:
+    d = root / sample
+    (d / "aux_info").mkdir(parents=True)
+    put(d / "quant.sf", SALMON_QUANT)
+    put(d / "cmd_info.json", '{"salmon_version": "1.10.1", "libType": "A"}')
+    put(d / "lib_format_counts.json", '{"expected_format": "SR"}')
+    put(d / "aux_info" / "meta_info.json", '{"num_processed": 1000, "percent_mapped": 91.5}')
+    return d
+
+
+def test_quant_sf_files_take_the_folder_as_sample(tmp_path):
+    paths = [put(tmp_path / s / "quant.sf", SALMON_QUANT) for s in ("ctrl_1", "trt_1")]
+    files = sniff_inputs(paths, PREFIXES).files
+    assert [(f.datatype, f.format, f.sample) for f in files] == [
+        ("transcript_quantification", "salmon_quant", "ctrl_1"), ("transcript_quantification", "salmon_quant", "trt_1")]
+    assert files[0].fact("quantifier") == "salmon" and files[0].fact("versioned_ids") is True
+    assert files[0].fact("organism") == "organism_human"
+    assert any("from the folder holding quant.sf" in e for e in files[0].evidence)
+
+
+def test_same_sample_name_twice_is_an_error_naming_both(tmp_path):
+    a = put(tmp_path / "run1" / "ctrl_1" / "quant.sf", SALMON_QUANT)
+    b = put(tmp_path / "run2" / "ctrl_1" / "quant" / "quant.sf", SALMON_QUANT)  # generic folder 'quant' skipped
+    with pytest.raises(AmbiguousInputError, match="ctrl_1") as e:
+        sniff_inputs([a, b], PREFIXES)
+    assert a in e.value.message and b in e.value.message
+
+
+def test_salmon_output_folder_and_folder_of_folders(tmp_path):
+    for s in ("ctrl_1", "ctrl_2"):
+        salmon_folder(tmp_path / "salmon", s)
+    (f,) = sniff_inputs([str(tmp_path / "salmon" / "ctrl_1")], PREFIXES).files
+    assert (f.datatype, f.format, f.sample) == ("transcript_quantification", "salmon_quant", "ctrl_1")
+    assert any("salmon 1.10.1" in e for e in f.evidence) and any("91.5% mapped" in e for e in f.evidence)
+    files = sniff_inputs([str(tmp_path / "salmon")], PREFIXES).files
+    assert [x.sample for x in files] == ["ctrl_1", "ctrl_2"]
+    assert [x.path for x in files] == [str(tmp_path / "salmon" / s) for s in ("ctrl_1", "ctrl_2")]
+
+
+def test_sailfish_comment_header(tmp_path):
+    text = "# sailfish (quasi-mapping-based) v0.9.0\n# Name\tLength\tEffectiveLength\tTPM\tNumReads\n" + \
+        SALMON_QUANT.split("\n", 1)[1]
+    f = one(put(tmp_path / "s1" / "quant.sf", text))
+    assert (f.format, f.fact("quantifier"), f.sample) == ("salmon_quant", "sailfish", "s1")
+
+
+def test_kallisto_and_rsem_outputs(tmp_path):
+    kal = put(tmp_path / "k1" / "abundance.tsv", "target_id\tlength\teff_length\test_counts\ttpm\n"
+                "ENST00000456328.2\t1657\t1500\t12\t10.5\n")
+    genes = put(tmp_path / "r1.genes.results", "gene_id\ttranscript_id(s)\tlength\teffective_length\t"
+                  "expected_count\tTPM\tFPKM\nENSG00000223972\tENST00000456328\t1657\t1500\t12.00\t10.5\t9.1\n")
+    iso = put(tmp_path / "r2.isoforms.results", "transcript_id\tgene_id\tlength\teffective_length\texpected_count\t"
+                "TPM\tFPKM\tIsoPct\nENST00000456328\tENSG00000223972\t1657\t1500\t12.00\t10.5\t9.1\t100\n")
+    k, g, i = sniff_inputs([kal, genes, iso], PREFIXES).files
+    assert (k.format, k.fact("quantifier"), k.sample) == ("kallisto_quant", "kallisto", "k1")
+    assert (g.format, g.fact("quant_level"), g.sample) == ("rsem_quant", "gene", "r1")
+    assert (i.format, i.fact("quant_level"), i.sample) == ("rsem_quant", "transcript", "r2")
+
+
+def test_kallisto_h5(tmp_path):
+    import h5py
+    import numpy as np
+
+    path = tmp_path / "k2" / "abundance.h5"
+    path.parent.mkdir()
+    with h5py.File(path, "w") as f:
+        aux = f.create_group("aux")
+        aux.create_dataset("ids", data=np.array([b"ENST00000456328.2", b"ENST00000450305.2"]))
+        aux.create_dataset("num_bootstrap", data=np.array([0]))
+        f.create_dataset("est_counts", data=np.array([12.0, 0.0]))
+    f = one(str(path))
+    assert (f.datatype, f.format, f.sample) == ("transcript_quantification", "kallisto_quant", "k2")
+
+
+@pytest.mark.parametrize("text", [
+    "TXNAME,GENEID\nENST00000456328.2,ENSG00000223972.5\nENST00000450305.2,ENSG00000223972.5\n"
+    "ENST00000488147.1,ENSG00000227232.5\n",
+    "ENST00000456328\tENSG00000223972\nENST00000450305\tENSG00000223972\nENST00000488147\tENSG00000227232\n",
+    "transcript_id\tgene_name\nNM_000014.6\tA2M\nNM_001347423.2\tA2M\nNM_000015.3\tNAT2\n",
+])
+def test_tx2gene_table_is_a_transcript_to_gene_map(tmp_path, text):
+    f = one(put(tmp_path / "tx2gene.txt", text))
+    assert (f.datatype, f.format) == ("transcript_gene_map", "tx2gene")
+    assert (f.fact("n_transcripts"), f.fact("n_genes")) == (3, 2)
+
+
+def test_tx2gene_beside_a_sample_sheet(tmp_path):
+    tx = put(tmp_path / "tx2gene.csv", "TXNAME,GENEID\nENST00000456328.2,ENSG00000223972.5\n"
+               "ENST00000450305.2,ENSG00000223972.5\n")
+    sheet = put(tmp_path / "samples.tsv", "sample\tcondition\nctrl_1\tctrl\nctrl_2\tctrl\ntrt_1\ttrt\ntrt_2\ttrt\n")
+    a, b = sniff_inputs([tx, sheet], PREFIXES).files
+    assert (a.datatype, b.datatype) == ("transcript_gene_map", "sample_metadata")
+
+
+# --------------------------------------------------------------------------- 10x matrices (issue 13)
+
+def tenx_files(folder: Path, prefix: str = "") -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    put(folder / f"{prefix}matrix.mtx.gz", "%%MatrixMarket matrix coordinate integer general\n%metadata_json: {}\n"
+          "3 2 3\n1 1 5\n2 1 1\n3 2 7\n", gz=True)
+    put(folder / f"{prefix}barcodes.tsv.gz", "AAACCTGAGAAACCAT-1\nAAACCTGAGAAACCGC-1\n", gz=True)
+    put(folder / f"{prefix}features.tsv.gz", "ENSMUSG00000051951\tXkr4\tGene Expression\n"
+          "ENSMUSG00000089699\tGm1992\tGene Expression\nENSMUSG00000102331\tGm19938\tGene Expression\n", gz=True)
+
+
+def test_10x_mtx_folder(tmp_path):
+    tenx_files(tmp_path / "filtered_feature_bc_matrix")
+    f = one(str(tmp_path / "filtered_feature_bc_matrix"))
+    assert (f.datatype, f.format) == ("single_cell_matrix", "mtx")
+    assert (f.fact("n_cells"), f.fact("n_genes"), f.fact("organism")) == (2, 3, "organism_mouse")
+
+
+def test_10x_triple_given_as_three_files(tmp_path):
+    tenx_files(tmp_path / "GSM1", prefix="GSM1_")
+    paths = [str(tmp_path / "GSM1" / f"GSM1_{n}") for n in ("matrix.mtx.gz", "barcodes.tsv.gz", "features.tsv.gz")]
+    profile = sniff_inputs(paths, PREFIXES)
+    (f,) = profile.files
+    assert (f.path, f.datatype, f.format) == (paths[0], "single_cell_matrix", "mtx")
+    assert sum("part of the 10x matrix" in w for w in profile.warnings) == 2
+
+
+def test_10x_h5(tmp_path):
+    import h5py
+    import numpy as np
+
+    path = tmp_path / "filtered_feature_bc_matrix.h5"
+    with h5py.File(path, "w") as f:
+        m = f.create_group("matrix")
+        m.create_dataset("shape", data=np.array([3, 2]))
+        m.create_dataset("data", data=np.array([5, 1, 7], dtype="int32"))
+        feats = m.create_group("features")
+        feats.create_dataset("id", data=np.array([b"ENSMUSG00000051951", b"ENSMUSG00000089699", b"ENSMUSG00000102331"]))
+    f = one(str(path))
+    assert (f.datatype, f.format, f.fact("n_cells")) == ("single_cell_matrix", "10x_h5", 2)
+
+
+def test_every_content_error_says_how_to_override(tmp_path):
+    with pytest.raises(UnreadableInputError) as e:
+        sniff_inputs([put(tmp_path / "odd.txt", "hello world foo\nbar baz qux\n")], PREFIXES)
+    assert any(f"--input-type {tmp_path / 'odd.txt'}=" in h for h in e.value.hints)

@@ -2070,6 +2070,11 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
     by_header = dict(zip(normed, cols))
     sample_col = next((by_header[n] for n in _SAMPLE_COLUMNS if n in by_header), cols[0])
     samples = list(dict.fromkeys(v for v in sample_col.values if v.lower() not in _NA))
+    if ".." in (s.strip() for s in samples):
+        raise _unreadable(src.shown, f"the sample name '..' in column '{sample_col.name}' cannot name a sample "
+                          "(outputs go to one folder per sample)",
+                          ["rename the sample to letters, digits, '_' or '-' (and the matching count column)"],
+                          override=False)
     numeric = sum(c.numeric for c in cols)
     evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
     evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
@@ -2108,6 +2113,10 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
                  evidence=f"fewest samples in one level of '{condition.name}'"),
         ]
         evidence.append(f"condition column '{condition.name}' ({why}): {shown}")
+    without_data = _rows_without_data(sample_col, condition, [c for c in cols if c is not sample_col])
+    if without_data:  # left out by every step: said, never dropped silently
+        facts.append(Fact(name="rows_without_data", value=without_data,
+                          evidence=f"{_n(len(without_data), 'row')} without data: " + "; ".join(without_data[:10])))
     if fastq_cols:
         facts.append(Fact(name="fastq_columns", value=fastq_cols,
                           evidence=f"columns of FASTQ paths {_quote_list(fastq_cols)}"))
@@ -2117,6 +2126,20 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
     facts += _compressed_fact(src)
     return SniffedFile(path=src.shown, datatype="sample_metadata", format=fmt, evidence=tuple(evidence),
                        facts=tuple(facts))
+
+
+def _rows_without_data(sample_col: _Column, condition: _Column | None, others: list[_Column]) -> list[str]:
+    """Sheet rows the workflow cannot use: no sample id, or a sample with no condition level (no values at all
+    when there is no condition column). Blank rows are not rows."""
+    missing: list[str] = []
+    for i, sample in enumerate(sample_col.values):
+        if sample.lower() in _NA:
+            missing.append(f"data row {i + 1}: no sample id in column '{sample_col.name}'")
+        elif condition is not None and condition.values[i].lower() in _NA:
+            missing.append(f"sample '{sample}': no value in column '{condition.name}'")
+        elif condition is None and others and all(c.values[i].lower() in _NA for c in others):
+            missing.append(f"sample '{sample}': no values")
+    return missing
 
 
 _LIST_DATATYPES = {"ensembl": "ensembl_gene_list", "entrez": "entrez_gene_list", "symbol": "gene_symbol_list"}
@@ -2285,6 +2308,10 @@ def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str]) -> 
         # a folder of per-sample folders is one input per sample
         results += [(f, _Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
     matrices = [f for f, _ in results if f.format == "mtx"]
+    parts = [(f, n) for f, n in results if f.format != "mtx" and _mtx_part_of(f.path, matrices) is not None]
+    for f, n in parts:  # a features.tsv.gz also reads as a gene table: beside its matrix it is part of it
+        results.remove((f, n))
+        warnings.append(f"{f.path} is read as part of the 10x matrix {_mtx_part_of(f.path, matrices).path}")
     for p, exc in deferred:
         if p.lower().endswith(_INDEX_SUFFIXES):
             data = next((f.path for f, _ in results if os.path.abspath(p).startswith(os.path.abspath(f.path) + ".")
@@ -2383,6 +2410,10 @@ def _check_cohort(files: list[SniffedFile], notes: list[_Notes], warnings: list[
     sheets = [f for f in files if f.datatype == "sample_metadata"]
     matrices = [f for f in files if f.datatype in ("raw_count_matrix", "normalized_count_matrix")]
     for sheet in sheets:
+        if without_data := sheet.fact("rows_without_data"):
+            warnings.append(f"{sheet.path}: {_n(len(without_data), 'row')} without data, left out of the analysis: "
+                            + "; ".join(without_data[:10]) + (" ..." if len(without_data) > 10 else "")
+                            + "; to resolve, fill them in or delete them")
         listed = set(sheet.fact("samples", []))
         for m in matrices:
             columns = {_column_sample(c) for c in m.fact("sample_names", [])}
