@@ -65,10 +65,31 @@ min_cells = as_number("min_cells", int)
 max_pct_mt = as_number("max_pct_mt", float)
 mt_prefix = str(getattr(params, "mt_prefix", "") or "")
 
+def read_cells(path):
+    """AnnData from an .h5ad, a 10x MTX folder or its matrix.mtx(.gz), or a Cell Ranger .h5 matrix."""
+    name = os.path.basename(path.rstrip("/"))
+    if os.path.isdir(path):
+        return sc.read_10x_mtx(path, var_names="gene_symbols", cache=False)
+    if ".mtx" in name:  # PREFIXmatrix.mtx.gz beside PREFIXbarcodes/features.tsv.gz
+        prefix = name[: name.index("matrix.mtx")]
+        return sc.read_10x_mtx(os.path.dirname(path) or ".", var_names="gene_symbols", cache=False, prefix=prefix)
+    with open(path, "rb") as handle:
+        hdf5 = handle.read(8) == b"\x89HDF\r\n\x1a\n"
+    if hdf5 and not name.endswith(".h5ad"):
+        import h5py
+
+        with h5py.File(path, "r") as h5:
+            is_10x = "matrix" in h5
+        if is_10x:
+            return sc.read_10x_h5(path)
+    return sc.read_h5ad(path)
+
+
 try:
-    adata = sc.read_h5ad(in_path)
+    adata = read_cells(in_path)
 except Exception as exc:  # noqa: BLE001 - any reader error is a data problem here
-    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}. Provide an .h5ad file written by anndata/scanpy.")
+    fail(f"cannot read {in_path} as single-cell data: {exc}. Provide an .h5ad file written by anndata/scanpy, a "
+         "10x MTX folder (matrix.mtx.gz, barcodes.tsv.gz, features.tsv.gz) or a Cell Ranger .h5 matrix.")
 
 if adata.n_obs == 0 or adata.n_vars == 0:
     fail(f"{in_path} holds an empty matrix ({adata.n_obs} cells x {adata.n_vars} genes).")
