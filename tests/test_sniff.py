@@ -1048,3 +1048,18 @@ def test_every_content_error_says_how_to_override(tmp_path):
     with pytest.raises(UnreadableInputError) as e:
         sniff_inputs([put(tmp_path / "odd.txt", "hello world foo\nbar baz qux\n")], PREFIXES)
     assert any(f"--input-type {tmp_path / 'odd.txt'}=" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name, datatype", [("ex1_genome.fa", "reference_genome"), ("GRCz11.dna.toplevel.fa",
+                                            "reference_genome"), ("gencode_transcripts.fa", "transcriptome"),
+                                            ("cdna.fa", "transcriptome")])
+def test_fasta_whose_ids_do_not_tell_is_decided_by_its_name(tmp_path, name, datatype):
+    f = one(put(tmp_path / name, ">a1\nACGTACGTAAACCCGGGTTT\n>a2\nACGTTTTTGGGGCCCCAAAA\n"))
+    assert f.datatype == datatype and any("the file name" in e for e in f.evidence)
+
+
+def test_fasta_whose_name_and_ids_do_not_tell_says_how_to_declare_it(tmp_path):
+    path = put(tmp_path / "seqs.fa", ">a1\nACGTACGTAAACCCGGGTTT\n")
+    with pytest.raises(AmbiguousInputError) as e:
+        sniff_inputs([path], PREFIXES)
+    assert any(f"--input-type {path}=reference_genome" in h for h in e.value.hints)

@@ -556,6 +556,11 @@ _BINOMIAL_RE = re.compile(r"^([A-Z][a-z]+) ([a-z]+\.?)\b")
 _GENE_IN_HEADER_RE = re.compile(r"(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})")
 
 
+_GENOME_NAME_RE = re.compile(r"genome|\bdna\b|[._]dna[._]|toplevel|primary_assembly|assembly|\bchr|[._-]chr|"
+                             r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b")
+_TX_NAME_RE = re.compile(r"transcript|transcriptome|cdna|ncrna|\brna\b|[._]rna[._]|txome|gentrome|\btx\b")
+
+
 def _transcript_like(header: str) -> bool:
     seq_id = header.split(maxsplit=1)[0] if header.strip() else ""
     if _TX_ID_RE.match(seq_id):
@@ -671,13 +676,22 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
                     f"e.g. {shown_ids})")
     if n <= 500 and max(lengths) >= 1_000_000:
         return done("reference_genome", f"few long sequences (longest {max(lengths)} letters)")
+    # the ids do not tell: the file name may (GRCh38.dna.toplevel.fa, gencode.transcripts.fa, ex1_genome.fa)
+    name = src.name.lower()
+    if _GENOME_NAME_RE.search(name) and not _TX_NAME_RE.search(name):
+        return done("reference_genome", f"sequence names ({shown_ids}) do not tell; the file name "
+                    f"'{src.name}' says genome ({_GENOME_NAME_RE.search(name).group(0)!r})")
+    if _TX_NAME_RE.search(name) and not _GENOME_NAME_RE.search(name):
+        return done("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
+                    f"'{src.name}' says transcripts ({_TX_NAME_RE.search(name).group(0)!r})")
     raise _ambiguous(
         src.shown,
         f"FASTA with {at_least}{n} sequences named like {shown_ids}: cannot tell a genome from a transcriptome "
         "(names are neither chromosome-like nor transcript ids)",
         ["reference_genome", "transcriptome", "reference_sequences"],
         ["name genome sequences like chromosomes (chr1, 1, X, MT, NC_...) or transcripts by their ids "
-         "(ENST..., NM_...)", "or give --input-type reference_genome | transcriptome | reference_sequences"])
+         "(ENST..., NM_...), or name the file after what it holds (genome.fa, transcripts.fa)",
+         f"or declare it: --input-type {src.shown}=reference_genome (or transcriptome, reference_sequences)"])
 
 
 # --------------------------------------------------------------------------- GTF / GFF3
@@ -1792,7 +1806,7 @@ def _classify_table(src: _Source, rows: list[list[str]], fmt: str, prefixes: Map
             ["raw_count_matrix", "sample_metadata"],
             ["a sample sheet needs a 'sample' column and a 'condition' (or group/treatment) column",
              "a count matrix needs gene ids (Ensembl, Entrez or symbols) in the first column",
-             "or give --input-type raw_count_matrix | sample_metadata"])
+             f"or declare it: --input-type {src.shown}=raw_count_matrix (or sample_metadata)"])
     if score > 0:
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence, annotation=None)
     return _sample_sheet(src, cols, normed, fmt, evidence, header)
