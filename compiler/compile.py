@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import tempfile
@@ -219,7 +220,7 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
         raise OutputUnwritableError(f"-o {output!r}: not a path", [f"give the file to write, e.g. -o out/{entry}"],
                                     {"path": output})
     out = Path(output)
-    out_dir = out if (output.endswith(os.sep) or out.is_dir()) else out.parent
+    out_dir = out if (output.endswith(os.sep) or os.path.isdir(out)) else out.parent  # isdir: no OSError
     entry_name = entry if out_dir == out else out.name
     if entry_name != entry:
         raise TargetUnsupportedError(
@@ -268,6 +269,10 @@ def _writable_output_dir(out_dir: Path) -> Path:
     for pseudo in _PSEUDO_FILESYSTEMS:
         if out_real == pseudo or pseudo in out_real.parents:
             raise _unwritable(out_dir, out_real, f"under {pseudo}, a kernel interface, not storage for files")
+    too_long = [part for part in out_real.parts if len(os.fsencode(part)) > 255]
+    if too_long:
+        raise _unwritable(out_dir, out_real, f"a folder name of {len(os.fsencode(too_long[0]))} bytes (at most 255)",
+                          ["choose shorter folder names for -o"])
     # the nearest existing ancestor must be a directory (not a file, /dev/null, ...) we may write in
     for d in (out_real, *out_real.parents):
         if not os.path.lexists(d):
@@ -324,7 +329,7 @@ def _make_parents(directory: Path) -> list[Path]:
 def _output_lock(out_dir: Path, out_real: Path) -> Iterator[None]:
     """An exclusive lock on a sibling lock file, held from the clash check until the files are installed:
     of two compiles into one -o, one proceeds and the other stops with output_exists (never a mixed tree)."""
-    lock = out_real.parent / f".{out_real.name or 'root'}.bioplan.lock"
+    lock = out_real.parent / _lock_name(out_real.name)
     with _output_errors(out_dir):
         fd = _acquire_lock(lock, out_dir)
     try:
@@ -335,6 +340,13 @@ def _output_lock(out_dir: Path, out_real: Path) -> Iterator[None]:
         except OSError:
             pass
         os.close(fd)
+
+
+def _lock_name(name: str) -> str:
+    """`.<name>.bioplan.lock`, or a digest of the name where that would exceed a file name's 255 bytes."""
+    if len(name.encode("utf-8", "surrogateescape")) > 200:
+        name = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return f".{name or 'root'}.bioplan.lock"
 
 
 def _acquire_lock(lock: Path, out_dir: Path) -> int:
@@ -405,7 +417,7 @@ def _refuse_symlinks_out(out_dir: Path, out_real: Path, files: dict) -> None:
     folders = sorted({parent for rel in files for parent in Path(rel).parents if str(parent) != "."})
     for folder in folders:
         path = out_real / folder
-        if not path.is_symlink():
+        if not os.path.islink(path):
             continue
         target = path.resolve()
         if target != out_real and out_real not in target.parents:
@@ -418,6 +430,10 @@ def _refuse_symlinks_out(out_dir: Path, out_real: Path, files: dict) -> None:
 def _install(stage: Path, out_real: Path, files: dict) -> None:
     """Move the staged tree into place: a fresh directory by one rename, else file by file."""
     if not os.path.lexists(out_real):
+        # mkdtemp made the stage private (0700); the new -o gets the mode any new directory gets
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(stage, 0o777 & ~umask)
         os.rename(stage, out_real)
         stage.mkdir()  # the caller removes it
         return

@@ -1,0 +1,81 @@
+"""Signals during `bioplan compile` (issue 9, finding 6): SIGINT, SIGTERM and SIGHUP while the pre-check runs
+remove the stage and scratch directories, stop the child `snakemake -n` and exit 128 + the signal number."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+DE_REQUEST = "mouse raw counts: differential expression with a volcano plot"
+
+
+def _processes_in(directory: Path) -> list[int]:
+    """Pids of live processes whose working directory is inside `directory` (the pre-check's snakemake)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+        except OSError:
+            continue
+        if (cwd == str(directory) or cwd.startswith(str(directory) + os.sep)) and _alive(int(entry)):
+            pids.append(int(entry))
+    return pids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _wait_for_precheck(base: Path, proc: subprocess.Popen, timeout: float = 120.0) -> list[int]:
+    """Block until the pre-check's `snakemake -n` runs in a .bioplan-check-* directory; its pids."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"bioplan ended before its pre-check ran: {proc.communicate()}"
+        checks = list(base.glob(".bioplan-check-*"))
+        pids = [pid for c in checks for pid in _processes_in(c)]
+        if pids:
+            return pids
+        time.sleep(0.05)
+    raise AssertionError("the pre-check did not start")
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc to find the child process")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_signal_during_precheck_cleans_up_and_exits_128_plus_signal(workspace, tmp_path, sig):
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("counts.csv", "samples.tsv"):
+        shutil.copy(workspace / "data" / "bulk_de" / name, data / name)
+    base = tmp_path / "project"
+    base.mkdir()
+    out = base / "wf" / "Snakefile"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bioplan.cli", "compile", DE_REQUEST, "-i", str(data / "counts.csv"),
+         "-i", str(data / "samples.tsv"), "-o", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        children = _wait_for_precheck(base, proc)
+        proc.send_signal(sig)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + sig, stderr
+    assert "Traceback" not in stderr, stderr
+    assert sorted(p.name for p in base.iterdir()) == [], "stage, scratch or lock left behind"
+    assert not [pid for pid in children if _alive(pid)], "the child snakemake -n outlived bioplan"
