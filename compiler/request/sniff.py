@@ -2131,10 +2131,6 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
     if without_data:  # left out by every step: said, never dropped silently
         facts.append(Fact(name="rows_without_data", value=without_data,
                           evidence=f"{_n(len(without_data), 'row')} without data: " + "; ".join(without_data[:10])))
-    without_data = _rows_without_data(sample_col, condition, [c for c in cols if c is not sample_col])
-    if without_data:  # left out by every step: said, never dropped silently
-        facts.append(Fact(name="rows_without_data", value=without_data,
-                          evidence=f"{_n(len(without_data), 'row')} without data: " + "; ".join(without_data[:10])))
     if fastq_cols:
         facts.append(Fact(name="fastq_columns", value=fastq_cols,
                           evidence=f"columns of FASTQ paths {_quote_list(fastq_cols)}"))
@@ -2144,20 +2140,6 @@ def _sample_sheet(src: _Source, cols: list[_Column], normed: list[str], fmt: str
     facts += _compressed_fact(src)
     return SniffedFile(path=src.shown, datatype="sample_metadata", format=fmt, evidence=tuple(evidence),
                        facts=tuple(facts))
-
-
-def _rows_without_data(sample_col: _Column, condition: _Column | None, others: list[_Column]) -> list[str]:
-    """Sheet rows the workflow cannot use: no sample id, or a sample with no condition level (no values at all
-    when there is no condition column). Blank rows are not rows."""
-    missing: list[str] = []
-    for i, sample in enumerate(sample_col.values):
-        if sample.lower() in _NA:
-            missing.append(f"data row {i + 1}: no sample id in column '{sample_col.name}'")
-        elif condition is not None and condition.values[i].lower() in _NA:
-            missing.append(f"sample '{sample}': no value in column '{condition.name}'")
-        elif condition is None and others and all(c.values[i].lower() in _NA for c in others):
-            missing.append(f"sample '{sample}': no values")
-    return missing
 
 
 def _rows_without_data(sample_col: _Column, condition: _Column | None, others: list[_Column]) -> list[str]:
