@@ -351,13 +351,25 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         "ensembl_gene_list", "significant_gene_list") and f.fact("id_namespace") not in (None, "unknown")), None)
     set_ns = next((f.fact("id_namespace") for f in files if f.datatype == "gene_set_library"
                    and f.fact("id_namespace") not in (None, "unknown")), None)
-    uses_sets = any(p.datatype == "gene_set_library" for a in anchors for p in knowledge.operations[a].inputs.values())
-    converter = [op.id for op in knowledge.operations.values()
+    set_readers = [knowledge.operations[a] for a in anchors
+                   if any(p.datatype == "gene_set_library" for p in knowledge.operations[a].inputs.values())]
+    converter = [op for op in knowledge.operations.values()
                  if any(knowledge.datatypes[p.datatype].id_namespace == set_ns for p in op.outputs.values())]
-    if uses_sets and gene_ns and set_ns and gene_ns != set_ns and converter and converter[0] not in anchors:
-        anchors.append(converter[0])
-        warnings.append(f"the gene sets use {set_ns} ids and the data {gene_ns} ids: "
-                        f"{converter[0]} converts the genes before enrichment")
+    if set_readers and gene_ns and set_ns and gene_ns != set_ns and converter:
+        conv = converter[0]
+        # the conversion helps only a step whose gene input its output can be (a gene list for
+        # over-representation); a ranked list for GSEA is not a gene list it converts
+        fed = [op for op in set_readers if any(is_subtype(knowledge, o.datatype, p.datatype)
+                                               for o in conv.outputs.values() for p in op.inputs.values()
+                                               if p.datatype != "gene_set_library")]
+        if fed and conv.id not in anchors:
+            anchors.append(conv.id)
+            warnings.append(f"the gene sets use {set_ns} ids and the data {gene_ns} ids: "
+                            f"{conv.id} converts the genes before enrichment")
+        for op in set_readers:
+            if op not in fed:
+                warnings.append(f"the gene sets use {set_ns} ids and the data {gene_ns} ids: {op.label} matches "
+                                f"genes by id, so give gene sets in {gene_ns} ids (or data in {set_ns} ids)")
 
     # data constraints implied by the chosen operations are in force too
     for a in anchors:
