@@ -41,6 +41,15 @@ def groovy_str(text: str) -> str:
     return escape.groovy(text)
 
 
+def version_number_command(command: str) -> str:
+    """The shell command of a versions topic: the first version number the tool's version command
+    prints, on stdout or stderr (`fastp --version` writes to stderr; others print a banner such as
+    'Kraken version 2.1.2' or a path). The last `grep .` fails when no number comes out, so a
+    missing tool or a version command that prints nothing fails the task instead of recording an
+    empty version. No `$` nor backslash: Nextflow runs the command inside a shell string."""
+    return "{ " + command + " ; } 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p | grep ."
+
+
 def process_label(threads: int, mem_mb: int) -> str:
     if threads <= 1 and mem_mb <= 6000:
         return "process_single"
@@ -207,7 +216,8 @@ class NextflowGenerator:
         return PreparedProcess(
             name=name, alias=step.id.upper(), tool_name=tool_name, tool_slug=re.sub(r"\W", "_", tool_name),
             tag=tag, label=process_label(step.threads, step.mem_mb), container_expr=container_expr(step.container),
-            input_lines=lines, has_meta=has_meta, prefix_expr=prefix, version_eval=groovy_str(version),
+            input_lines=lines, has_meta=has_meta, prefix_expr=prefix,
+            version_eval=groovy_str(version_number_command(version)),
             paired=step.paired, ports={port: kind for port, kind, _ in self.grouped_ports(step)},
             gathered=[port for port, kind, _ in self.grouped_ports(step) if kind == "gathered"],
             organism=workflow.organism, step=step, tool=tool, script=step.script,

@@ -1,0 +1,284 @@
+"""The emitted Nextflow pipelines executed, not only parsed (issue 17).
+
+For the five reference classes, with the Nextflow runtime of scripts/install-nextflow.sh and the
+tools on PATH (`-profile local`: neither conda nor containers):
+- `nextflow run . -stub-run` completes;
+- a real run on the example data passes the science asserts of the Snakemake e2e tests
+  (tests/e2e/test_examples_run.py, called on a Snakemake-shaped view of the published results);
+- the executed task graph equals the Snakemake rule graph: the processes that ran and their task
+  counts (trace) are the Snakemake rules and jobs, the process edges of the run's DAG are the
+  rule graph's edges, and no task started before a task of each step it depends on had finished;
+- pipeline_info/software_versions.yml names every tool of every process that ran, with a version.
+
+Without a runtime or a tool the tests skip with the install command; under CI=true they fail.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter, deque
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REFERENCE_CLASSES, ROOT
+from test_nextflow import _snakemake_edges
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
+import e2e_support  # noqa: E402
+import test_examples_run as snakemake_e2e  # noqa: E402  (its science asserts, reused)
+
+NXF_VERSION = "25.04.4"  # scripts/install-nextflow.sh
+INSTALL_HINT = "install it with `bash scripts/install-nextflow.sh .venv/bin` (see docs/nextflow-runtime.md)"
+NEXTFLOW_TIMEOUT = 1200
+# What a user sets for the example (as the Snakemake e2e test sets it in config.yaml): 250 genes
+# per cell, so the whole-transcriptome default min_genes=200 would drop nearly every cell.
+RUN_PARAMS = {"single_cell": ["--scanpy_qc_min_genes", "50"]}
+# The trace columns the graph check reads (-c adds them to the pipeline's trace file).
+TRACE_CONFIG = "trace.fields = 'task_id,hash,name,process,tag,status,exit,submit,start,complete'\n"
+VERSION = re.compile(r"^[0-9]+(\.[0-9]+)+[a-z]?$")
+
+
+def _skip_or_fail(message: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def nextflow_bin() -> str:
+    """The Nextflow launcher: $BIOPLAN_NEXTFLOW, .venv/bin, the install prefix, then PATH."""
+    prefix = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bioplan" / f"nextflow-{NXF_VERSION}"
+    candidates = [os.environ.get("BIOPLAN_NEXTFLOW", ""), str(ROOT / ".venv" / "bin" / "nextflow"),
+                  str(prefix / "bin" / "nextflow"), shutil.which("nextflow") or ""]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    _skip_or_fail(f"no Nextflow runtime; {INSTALL_HINT}")
+
+
+def run_nextflow(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    env = e2e_support.env()
+    env["NXF_ANSI_LOG"] = "false"
+    env.setdefault("NXF_HOME", str(workdir / ".nxf_home"))  # no state shared with the user's ~/.nextflow
+    return subprocess.run([nextflow_bin(), "run", ".", "-profile", "local", *args], cwd=workdir, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=NEXTFLOW_TIMEOUT)
+
+
+def run_ok(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    proc = run_nextflow(workdir, *args)
+    log = workdir / ".nextflow.log"
+    tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+    assert proc.returncode == 0, f"nextflow failed in {workdir}:\n{proc.stdout[-6000:]}\n{tail}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    base = tmp_path_factory.mktemp("nf_run")
+    e2e_support.generate(base, *REFERENCE_CLASSES)
+    return base
+
+
+def compile_nextflow(base: Path, name: str, where: str) -> Path:
+    from bioplan.compile import compile_request
+
+    data = base / "data"
+    out = base / where / name
+    compile_request(e2e_support.request(name), e2e_support.inputs(data, name), str(out / "main.nf"),
+                    target="nextflow", force=True)
+    return out
+
+
+# --------------------------------------------------------------------------- stub runs
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_stub_run_completes(base, name):
+    nextflow_bin()
+    # the versions topic runs each tool's version command, also in a stub run
+    e2e_support.require_tools(name)
+    workdir = compile_nextflow(base, name, "stub")
+    run_ok(workdir, "-stub-run", *RUN_PARAMS.get(name, []))
+    trace = read_trace(workdir / "results" / "pipeline_info" / "execution_trace.txt")
+    assert trace and all(row["status"] in ("COMPLETED", "CACHED") for row in trace)
+
+
+# --------------------------------------------------------------------------- real runs
+class Run:
+    """A real run of one example: its pipeline, the example's truth, what the run recorded."""
+
+    def __init__(self, base: Path, name: str):
+        e2e_support.require_tools(name)
+        nextflow_bin()
+        self.name = name
+        self.workdir = compile_nextflow(base, name, "real")
+        extra = self.workdir / "trace_fields.config"
+        extra.write_text(TRACE_CONFIG)
+        self.dag = self.workdir / "dag.dot"
+        run_ok(self.workdir, "-c", str(extra), "-with-dag", str(self.dag), *RUN_PARAMS.get(name, []))
+        self.results = self.workdir / "results"
+        self.truth = e2e_support.truth(base / "data", name)
+        self.trace = read_trace(self.results / "pipeline_info" / "execution_trace.txt")
+        self.view = snakemake_view(self.results, base / "view" / name)
+
+
+@pytest.fixture(scope="module")
+def runs(base):
+    cache: dict[str, Run] = {}
+
+    def get(name: str) -> Run:
+        if name not in cache:
+            cache[name] = Run(base, name)
+        return cache[name]
+
+    return get
+
+
+def read_trace(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def snakemake_view(results: Path, view: Path) -> Path:
+    """The published results under the Snakemake target's names, as symlinks in view/results/.
+
+    Nextflow publishes results/<step>/<id>.<name>, where <id> is the meta id: `study` or
+    `all_samples` for study-level results (Snakemake: results/<step>/<name>) and a sample name for
+    per-sample ones (Snakemake: results/<step>/<sample>/<sample>.<name>). Folders are kept."""
+    for step in sorted(p for p in results.iterdir() if p.is_dir() and p.name != "pipeline_info"):
+        for item in sorted(step.iterdir()):
+            ident, dot, rest = item.name.partition(".")
+            if not dot or item.is_dir():
+                target = view / "results" / step.name / item.name
+            elif ident in ("study", "all_samples"):
+                target = view / "results" / step.name / rest
+            else:
+                target = view / "results" / step.name / ident / item.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(item.resolve())
+    return view
+
+
+SCIENCE = {
+    "bulk_de": ["test_bulk_de_planted_genes_are_significant", "test_bulk_de_planted_sets_are_enriched"],
+    "rnaseq_fastq": ["test_rnaseq_reads_align", "test_rnaseq_counts_recover_planted_fold_changes"],
+    "variants": ["test_variants_every_variant_gets_its_consequence", "test_variants_summary_counts_match_the_vcf"],
+    "single_cell": ["test_single_cell_clusters_recover_cell_types",
+                    "test_single_cell_markers_and_enriched_sets_per_cluster"],
+    "metagenomics": ["test_metagenomics_planted_taxa_detected",
+                     "test_metagenomics_planted_difference_is_differential"],
+}
+
+
+def test_every_science_assert_of_the_snakemake_e2e_tests_is_reused():
+    science = {n for n in dir(snakemake_e2e) if n.startswith("test_")}
+    assert science == {n for names in SCIENCE.values() for n in names}
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_real_run_passes_the_science_asserts(runs, name):
+    run = runs(name)
+    for assert_name in SCIENCE[name]:
+        getattr(snakemake_e2e, assert_name)((run.view, run.truth))
+
+
+# --------------------------------------------------------------------------- executed task graph
+def dag_process_edges(dot: str) -> set[tuple[str, str]]:
+    """Process -> process edges of Nextflow's DAG (dot), through its operator and channel nodes."""
+    labels = dict(re.findall(r'^(v\d+) \[label="([^"]+)"\]', dot, re.M))
+    processes = {v: label.split(":")[-1].lower() for v, label in labels.items()}
+    succ: dict[str, set[str]] = {}
+    for a, b in re.findall(r"^(v\d+) -> (v\d+)", dot, re.M):
+        succ.setdefault(a, set()).add(b)
+    edges = set()
+    for start, producer in processes.items():
+        seen, queue = set(), deque(succ.get(start, ()))
+        while queue:
+            node = queue.popleft()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node in processes:
+                edges.add((producer, processes[node]))
+            else:
+                queue.extend(succ.get(node, ()))
+    return {(a, b) for a, b in edges if a != b}
+
+
+def snakemake_jobs(workdir: Path) -> Counter:
+    """Jobs per rule of `snakemake -n` (without the `all` target)."""
+    proc = subprocess.run([str(e2e_support.BIN / "snakemake"), "-n", "--cores", "1"], cwd=workdir,
+                          env=e2e_support.env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    stats = (proc.stdout + proc.stderr).split("Job stats:", 1)[1]
+    jobs = Counter()
+    for rule, count in re.findall(r"^(\w+)\s+(\d+)$", stats, re.M):
+        if rule not in ("all", "total"):
+            jobs[rule] = int(count)
+    return jobs
+
+
+def _time(stamp: str) -> datetime:
+    return datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f")
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_executed_task_graph_equals_the_snakemake_rule_graph(runs, base, name):
+    run = runs(name)
+    smk = e2e_support.compile_workflow(e2e_support.request(name), e2e_support.inputs(base / "data", name),
+                                       base / "smk" / name)
+    rule_edges = _snakemake_edges(smk)
+    jobs = snakemake_jobs(smk)
+    steps = {rule for rule in jobs if not any(rule.startswith(other + "_") for other in jobs)}
+
+    assert all(row["status"] == "COMPLETED" for row in run.trace), run.trace
+    tasks = Counter(row["process"].split(":")[-1].lower() for row in run.trace)
+    assert set(tasks) == steps
+    # one task per Snakemake job of the same step (a step's auxiliary rules, such as a database
+    # build, run inside its process)
+    assert {s: tasks[s] for s in steps} == {s: jobs[s] for s in steps}
+
+    assert dag_process_edges(run.dag.read_text()) == rule_edges
+
+    # the gating really held: each step began only after a task of every step it reads had ended
+    first_start = {}
+    first_end = {}
+    for row in run.trace:
+        step = row["process"].split(":")[-1].lower()
+        first_start[step] = min(first_start.get(step, _time(row["start"])), _time(row["start"]))
+        first_end[step] = min(first_end.get(step, _time(row["complete"])), _time(row["complete"]))
+    for producer, consumer in rule_edges:
+        assert first_start[consumer] >= first_end[producer], (producer, consumer)
+
+
+# --------------------------------------------------------------------------- versions
+def module_tools(pipeline: Path) -> dict[str, set[str]]:
+    """{step: tools its process reports on the versions topic}, from the emitted sources."""
+    workflow = (pipeline / "workflows" / "bioplan.nf").read_text()
+    tools = {}
+    for alias, module in re.findall(r"^include \{ \w+ as (\w+) \} from '\.\./(modules/[^']+)'", workflow, re.M):
+        source = (pipeline / f"{module}.nf").read_text()
+        tools[alias.lower()] = set(re.findall(r"val\('([^']+)'\), eval\(.*topic: versions", source))
+    return tools
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_versions_file_lists_every_tool_with_a_real_version(runs, name):
+    run = runs(name)
+    versions = yaml.safe_load((run.results / "pipeline_info" / "software_versions.yml").read_text())
+    assert VERSION.match(versions.pop("Workflow")["Nextflow"])
+    ran = {row["process"].split(":")[-1].lower() for row in run.trace}
+    expected = module_tools(run.workdir)
+    assert {step.lower() for step in versions} == ran
+    for step, tools in versions.items():
+        assert set(tools) == expected[step.lower()] and tools, (step, tools)
+        for tool, version in tools.items():
+            assert VERSION.match(str(version)), f"{step}: {tool} version {version!r}"
