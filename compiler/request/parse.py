@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
@@ -109,16 +110,26 @@ def _exact_matches(norm: str, knowledge: Knowledge) -> list[Match]:
             for start, end, term in find_aliases(norm, knowledge)]
 
 
-def _phrase_matches(norm: str, knowledge: Knowledge) -> tuple[list[Match], str | None, list[str]]:
+_CONTEXT_SEPARATOR = " | "
+
+
+def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple[list[Match], str | None, list[str]]:
+    """Intent phrases of the lexicon. `context` (words describing the inputs: "single cell rna seq
+    h5ad") is appended behind a separator for the rules' context look-aheads only: an `.h5ad` input
+    makes "filter out cells with high mitochondrial content" single-cell QC, and keeps "genes that
+    differ" from reading as bulk DE; no phrase is ever found inside the context itself."""
     found, target, constraints = [], None, []
+    text_and_context = norm + _CONTEXT_SEPARATOR + context if context else norm
     for rule in knowledge.lexicon.phrases:
         pattern = re.compile(rule.pattern)
         # context look-arounds anchor at the start; the intent words are group "m" when present
         group = "m" if "m" in pattern.groupindex else 0
-        for m in pattern.finditer(norm):
+        for m in pattern.finditer(text_and_context):
             start, end = m.span(group)
             if start < 0:
                 start, end = m.span(0)
+            if end > len(norm):
+                continue
             text = norm[start:end]
             for op in rule.operations:
                 found.append(Match(kind="operation", id=op, text=text, start=start, end=end, how="phrase"))
@@ -129,6 +140,94 @@ def _phrase_matches(norm: str, knowledge: Knowledge) -> tuple[list[Match], str |
                 constraints.append(c)
                 found.append(Match(kind="constraint", id=c, text=text, start=start, end=end, how="phrase"))
     return found, target, constraints
+
+
+_TYPO_MIN_WORD = 5  # shorter words are corrected only by the alias matcher's exact rules
+
+
+_VOCAB: dict[str, tuple[str, ...]] = {}
+
+
+def _phrase_vocabulary(knowledge: Knowledge) -> tuple[str, ...]:
+    """Latin words (5+ letters) of the aliases and of the literal text of the intent phrases: the
+    words a typo inside an intent phrase ("anotate the varaints") may stand for."""
+    if knowledge.content_hash not in _VOCAB:
+        words: set[str] = set()
+        for term in build_terms(knowledge):
+            if not is_cjk(term.alias):
+                words.update(w for w in re.findall(r"[a-z]+", term.alias) if len(w) >= _TYPO_MIN_WORD)
+        for rule in knowledge.lexicon.phrases:
+            # literal words of the pattern, not its escapes (\bword, \w*): strip backslash-letter pairs
+            literal = re.sub(r"\\[a-zA-Z]", " ", rule.pattern)
+            words.update(w for w in re.findall(r"[a-z]+", literal) if len(w) >= _TYPO_MIN_WORD)
+        _VOCAB[knowledge.content_hash] = tuple(sorted(words))
+    return _VOCAB[knowledge.content_hash]
+
+
+def _typo_correction(word: str, vocabulary: tuple[str, ...], common: frozenset[str]) -> str | None:
+    """The vocabulary word a misspelt word stands for: one edit (a transposition counts as one) for
+    words of 5-7 letters, two for longer ones, same first letter; never a common or known word."""
+    if len(word) < _TYPO_MIN_WORD or word in common or singular(word) in common:
+        return None
+    if word in vocabulary or singular(word) in vocabulary:
+        return None
+    limit = 1 if len(word) < 8 else 2
+    best = None
+    for cand in vocabulary:
+        if cand[0] != word[0] or abs(len(cand) - len(word)) > limit:
+            continue
+        d = OSA.distance(word, cand, score_cutoff=limit)
+        if d <= limit and (best is None or (d, -len(cand), cand) < best):
+            best = (d, -len(cand), cand)
+    return best[2] if best else None
+
+
+def _typo_phrase_matches(norm: str, exact: list[Match], knowledge: Knowledge,
+                         context: str) -> list[Match]:
+    """Intent phrases that a typo broke: words nothing matched are corrected to the nearest word
+    of the lexicon, and a phrase found in the corrected text counts only if it covers a corrected
+    word (a correction that completes no phrase is not made). Spans point into the original text."""
+    vocabulary = _phrase_vocabulary(knowledge)
+    common = _common_words(knowledge)
+    pieces: list[str] = []
+    mapping: list[tuple[int, int, int, int]] = []  # (corrected start, corrected end, original start, end)
+    corrected: list[tuple[int, int]] = []
+    pos = out_len = 0
+    for word, start, end in _uncovered_words(norm, exact):
+        fix = _typo_correction(word, vocabulary, common)
+        if fix is None:
+            continue
+        pieces.append(norm[pos:start])
+        out_len += start - pos
+        mapping.append((out_len, out_len + len(fix), start, end))
+        corrected.append((out_len, out_len + len(fix)))
+        pieces.append(fix)
+        out_len += len(fix)
+        pos = end
+    if not corrected:
+        return []
+    fixed = "".join(pieces) + norm[pos:]
+
+    def back(i: int, is_end: bool) -> int:
+        """A position of the corrected text in the original (a corrected word maps to its bounds)."""
+        shift = 0
+        for cs, ce, os_, oe in mapping:
+            if i < cs or (i == cs and is_end):
+                break
+            if i < ce or (i == ce and is_end):
+                return oe if is_end else os_
+            shift = oe - ce
+        return i + shift
+
+    hits, _, _ = _phrase_matches(fixed, knowledge, context)
+    out = []
+    for h in hits:
+        if h.kind != "operation" or not any(h.start < ce and cs < h.end for cs, ce in corrected):
+            continue
+        start, end = back(h.start, False), back(h.end, True)
+        out.append(h.model_copy(update={"text": norm[start:end], "start": start, "end": end, "how": "fuzzy",
+                                        "score": 0.9}))
+    return out
 
 
 def _uncovered_words(norm: str, matches: list[Match]) -> list[tuple[str, int, int]]:
@@ -201,7 +300,9 @@ def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
     return False
 
 
-def parse_request(query: str, knowledge: Knowledge) -> Request:
+def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Request:
+    """`context`: words describing the inputs (their assay and formats), seen by the phrases'
+    context look-aheads only (see `_phrase_matches`)."""
     # normalised once, here: one line, no control characters, NFC (Request.query keeps the original)
     text = clean_request_text(query or "")
     if not text:
@@ -210,8 +311,10 @@ def parse_request(query: str, knowledge: Knowledge) -> Request:
             ['say what you want, e.g. "mouse raw counts: differential expression, then KEGG enrichment"'],
         )
     norm = normalize(text)
-    phrase_hits, phrase_target, phrase_constraints = _phrase_matches(norm, knowledge)
+    phrase_hits, phrase_target, phrase_constraints = _phrase_matches(norm, knowledge, context)
     exact = _select(_exact_matches(norm, knowledge), knowledge)
+    phrase_hits += [m for m in _typo_phrase_matches(norm, exact + phrase_hits, knowledge, context)
+                    if not any(p.id == m.id for p in phrase_hits)]
     fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
     matches = sorted(exact + fuzzy, key=lambda m: (m.start, m.end))
     exclude_markers = [normalize(m) for m in list(knowledge.lexicon.exclude_markers.en) + list(knowledge.lexicon.exclude_markers.zh)]

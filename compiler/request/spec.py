@@ -21,7 +21,8 @@ from bioplan.errors import (
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Request, SpecInput, TargetOutput, TaskSpec
 from bioplan.planner.graph import is_subtype
-from bioplan.request.parse import suggestions
+from bioplan.request.lexicon import normalize
+from bioplan.request.parse import parse_request, suggestions
 
 
 def _feeds(knowledge: Knowledge, src_op: str, dst_op: str, limit: int = 10) -> bool:
@@ -191,6 +192,12 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     constraints: dict[str, str] = {}
     constraint_ids: list[str] = []
     data_facts: dict[str, bool] = {}
+
+    # the inputs choose between readings of the words: phrases whose look-aheads ask for a
+    # single-cell (or read, or variant) context see the assay and formats of the inputs too
+    context = _input_context(knowledge, files)
+    if context:
+        request = parse_request(request.query, knowledge, context=context)
 
     # ------------------------------------------------------------ what bioplan lacks, first
     anchors = _resolve_ambiguous(knowledge, request, files)
@@ -444,6 +451,15 @@ def _assay_of_files(knowledge: Knowledge, files) -> tuple[str, str] | None:
             if len(only) == 1:
                 return only[0], f.path
     return None
+
+
+def _input_context(knowledge: Knowledge, files) -> str:
+    """Words describing the inputs for the phrases' context look-aheads: the label of the one assay
+    the inputs belong to and the formats of the files ("single cell rna seq h5ad")."""
+    found = _assay_of_files(knowledge, files)
+    words = [normalize(knowledge.constraints[found[0]].label)] if found else []
+    words += [normalize(f.format) for f in files if f.format]
+    return " ".join(dict.fromkeys(words))
 
 
 def _context_assay(knowledge: Knowledge, request: Request, files) -> str | None:
