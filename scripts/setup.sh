@@ -10,6 +10,7 @@ bash scripts/install-tools.sh
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test,tools,slurm]"
+bash scripts/install-nextflow.sh .venv/bin  # Nextflow 25.04.4 + nf-schema, offline (docs/nextflow-runtime.md)
 .venv/bin/python examples/generate.py data --only bulk_de
 .venv/bin/bioplan compile "$(cat examples/bulk_de/request.txt)" \
     -i data/bulk_de/counts.csv -i data/bulk_de/samples.tsv \
