@@ -154,7 +154,7 @@ def test_precheck_failure_falls_back_to_the_next_plan_once(workspace, knowledge,
 
     calls = []
 
-    def failing_first(stage, workflow):
+    def failing_first(stage, workflow, *where):  # where: the real -o, for inputs inside it
         calls.append(stage)
         return CheckResult("dry_run", len(calls) > 1, "MissingInputException: planted failure")
 
@@ -166,7 +166,7 @@ def test_precheck_failure_falls_back_to_the_next_plan_once(workspace, knowledge,
     assert any("plan 1" in n and "planted failure" in n for n in res.notes)
 
     monkeypatch.setattr(compile_module, "_precheck",
-                        lambda stage, wf: CheckResult("dry_run", False, "planted failure"))
+                        lambda stage, wf, *where: CheckResult("dry_run", False, "planted failure"))
     with pytest.raises(ValidationFailedError) as info:
         compile_request(example_request(name), example_inputs(workspace, name), str(tmp_path / "b" / "c" / "Snakefile"),
                         knowledge=knowledge)
