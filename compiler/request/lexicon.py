@@ -94,7 +94,10 @@ def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
         raw += [("constraint", con.id, a) for a in _aliases(con.label if con.kind != "data" else None, con.id,
                                                              con.aliases, extra)]
     for tool in knowledge.tools.values():
-        raw += [("tool", tool.id, a) for a in _aliases(tool.name, tool.id, tool.aliases)]
+        # the package name (bio.tools id) names every tool of the package: "STAR index" and
+        # "(SAMtools)" beside an operation name the package's tool for that operation
+        package = (tool.biotools.replace("_", " "),) if tool.biotools else ()
+        raw += [("tool", tool.id, a) for a in _aliases(tool.name, tool.id, tool.aliases, package)]
     for fmt in knowledge.lexicon.output_formats:
         raw += [("format", fmt.id, a) for a in list(fmt.aliases.en) + list(fmt.aliases.zh)]
     terms: dict[tuple[str, str, str], Term] = {}
