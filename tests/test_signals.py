@@ -79,3 +79,20 @@ def test_signal_during_precheck_cleans_up_and_exits_128_plus_signal(workspace, t
     assert "Traceback" not in stderr, stderr
     assert sorted(p.name for p in base.iterdir()) == [], "stage, scratch or lock left behind"
     assert not [pid for pid in children if _alive(pid)], "the child snakemake -n outlived bioplan"
+
+
+def test_signal_during_install_is_held_until_the_files_are_in_place():
+    """Moving files into -o is never cut short: the signal arrives once the install is complete."""
+    from bioplan.compile import _signals_deferred
+
+    received = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    try:
+        with _signals_deferred():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            assert received == []
+        time.sleep(0.05)
+        assert received == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
