@@ -85,8 +85,11 @@ _query = click.argument("query", required=False, default="")
 _inputs = click.option("-i", "--input", "inputs", multiple=True, metavar="FILE", help="An input file (repeatable).")
 _declared = click.option("--input-type", "declared", multiple=True, metavar="FILE=DATATYPE",
                          help="Say what an input file is instead of letting bioplan sniff it (repeatable).")
-_top = click.option("--top", "top_k", default=3, show_default=True, help="How many ranked plans to keep.")
-_hops = click.option("--max-hops", default=8, show_default=True, help="Longest chain of operations allowed.")
+# at least one: 0 or a negative count is a usage error (exit 2), not an empty plan list
+_top = click.option("--top", "top_k", default=3, show_default=True, type=click.IntRange(min=1),
+                    help="How many ranked plans to keep.")
+_hops = click.option("--max-hops", default=8, show_default=True, type=click.IntRange(min=1),
+                     help="Longest chain of operations allowed.")
 _substitute = click.option("--substitute", is_flag=True,
                            help="A tool the request names that bioplan lacks: use bioplan's own tool for its "
                                 "operation instead of refusing (said in the output, report and README).")

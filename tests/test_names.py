@@ -164,3 +164,14 @@ def test_plan_and_compile_exit_only_0_or_2_on_odd_input_paths(workspace, tmp_pat
             result = CliRunner().invoke(main, [*command, "-i", path, "-i", samples])
             assert result.exit_code in (0, 2), (command[0], path, result.output, result.exception)
             assert "Traceback" not in result.output, (command[0], path, result.output)
+
+
+@pytest.mark.parametrize("option", [["--top", "0"], ["--top", "-1"], ["--max-hops", "0"], ["--max-hops", "-5"]])
+def test_out_of_range_counts_are_usage_errors(workspace, tmp_path, option):
+    inputs = ["-i", str(workspace / "data" / "bulk_de" / "counts.csv"),
+              "-i", str(workspace / "data" / "bulk_de" / "samples.tsv")]
+    for command in (["plan", DE_REQUEST], ["compile", DE_REQUEST, "-o", str(tmp_path / "wf" / "Snakefile")]):
+        result = CliRunner().invoke(main, [*command, *inputs, *option])
+        assert result.exit_code == 2, (command[0], option, result.output, result.exception)
+        assert option[0] in result.output
+    assert not (tmp_path / "wf").exists()
