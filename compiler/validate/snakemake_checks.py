@@ -6,6 +6,7 @@ Each check has one name, shared by this module, the tests and the docs:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -31,14 +32,37 @@ def _tool(name: str) -> list[str]:
     return [found] if found else [sys.executable, "-m", name]
 
 
+# `snakemake` without its executor plugins. Snakemake imports every installed executor plugin at
+# start, while these checks use only its built-in dry run and linter. The SLURM plugin
+# (bioplan[slurm]) costs ~0.4 s of pandas import on every start, and where SLURM's client tools exist
+# but no controller answers, ~9 s more waiting for `scontrol show config`. The plugin registry finds
+# plugins by module name (pkgutil.iter_modules), so hiding those names skips them; if a Snakemake
+# release finds them another way, the checks stay correct, only slower.
+_SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS = """\
+import pkgutil, sys
+_iter_modules = pkgutil.iter_modules
+pkgutil.iter_modules = lambda *a, **k: (m for m in _iter_modules(*a, **k)
+                                        if not m.name.startswith("snakemake_executor_plugin_"))
+sys.argv[0] = "snakemake"
+from snakemake.cli import main
+sys.exit(main())
+"""
+
+
+def _snakemake() -> list[str]:
+    """The pinned snakemake (a dependency of bioplan, importable by this Python), without executor plugins."""
+    if importlib.util.find_spec("snakemake") is not None:
+        return [sys.executable, "-c", _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS]
+    return _tool("snakemake")
+
+
 def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
     env = dict(os.environ)
     # the pinned snakemake/snakefmt/shfmt live beside this Python even without an activated venv
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env.setdefault("XDG_CACHE_HOME", str(cwd / ".snakemake" / "cache"))
-    # These checks are local and never talk to SLURM. The SLURM executor plugin (bioplan[slurm]) runs
-    # `scontrol show config` when snakemake loads it; with client tools but no answering controller
-    # that waits ~9 s. An empty SLURM_CONF makes scontrol fail at once (benchmarks/README.md).
+    # These checks are local and never talk to SLURM: should an executor plugin still be loaded (see
+    # _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS), an empty SLURM_CONF makes its `scontrol` fail at once.
     env["SLURM_CONF"] = os.devnull
     # its own process group: on timeout or when bioplan is interrupted, the tool and anything it
     # started are stopped together, and a Ctrl-C at the terminal reaches bioplan only
@@ -77,12 +101,12 @@ def _signal_group(pgid: int, sig: int) -> None:
 
 
 def dry_run(workdir: Path) -> CheckResult:
-    code, out = _run(_tool("snakemake") + ["-n", "--cores", "1", "--quiet", "rules"], workdir)
+    code, out = _run(_snakemake() + ["-n", "--cores", "1", "--quiet", "rules"], workdir)
     return CheckResult("dry_run", code == 0, out)
 
 
 def lint(workdir: Path) -> CheckResult:
-    code, out = _run(_tool("snakemake") + ["--lint", "--cores", "1"], workdir)
+    code, out = _run(_snakemake() + ["--lint", "--cores", "1"], workdir)
     clean = code == 0 and "Lints for" not in out
     return CheckResult("lint", clean, out)
 

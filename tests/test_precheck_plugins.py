@@ -1,0 +1,58 @@
+"""The `snakemake -n` pre-check and lint run Snakemake without its executor plugins.
+
+Snakemake imports every installed executor plugin at start; the SLURM one (bioplan[slurm]) imports
+pandas and asks `scontrol` for the cluster's configuration, which waits ~9 s where SLURM's client
+tools exist but no controller answers. A trap plugin on PYTHONPATH shows whether a run loaded it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bioplan.validate.snakemake_checks import dry_run, lint
+
+_TRAP = """\
+import os
+from pathlib import Path
+Path(os.environ["BIOPLAN_TRAP_MARK"]).write_text("imported")
+raise ImportError("not a real plugin")
+"""
+
+
+def _workflow(tmp_path: Path) -> Path:
+    wf = tmp_path / "wf"
+    wf.mkdir()
+    (wf / "Snakefile").write_text('rule all:\n    output:\n        "done.txt",\n    log:\n        "logs/all.log",\n'
+                                  '    shell:\n        "touch {output} 2> {log}"\n')
+    return wf
+
+
+def _trap(tmp_path: Path, monkeypatch) -> Path:
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "snakemake_executor_plugin_bioplantrap").mkdir()  # plugins are packages
+    (plugins / "snakemake_executor_plugin_bioplantrap" / "__init__.py").write_text(_TRAP)
+    mark = tmp_path / "mark"
+    monkeypatch.setenv("PYTHONPATH", str(plugins))
+    monkeypatch.setenv("BIOPLAN_TRAP_MARK", str(mark))
+    return mark
+
+
+def test_the_trap_catches_a_plain_snakemake_start(tmp_path, monkeypatch):
+    mark = _trap(tmp_path, monkeypatch)
+    wf = _workflow(tmp_path)
+    subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=wf, capture_output=True,
+                   timeout=300)
+    assert mark.exists()  # so the test below would notice a loaded plugin
+
+
+def test_dry_run_and_lint_load_no_executor_plugin(tmp_path, monkeypatch):
+    mark = _trap(tmp_path, monkeypatch)
+    wf = _workflow(tmp_path)
+    check = dry_run(wf)
+    assert check.ok, check.output
+    assert not mark.exists()
+    assert lint(wf).name == "lint"
+    assert not mark.exists()
