@@ -22,7 +22,7 @@ from bioplan.errors import (
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
 from bioplan.planner.graph import is_subtype
-from bioplan.request.lexicon import normalize
+from bioplan.request.lexicon import is_cjk, lexicon_words, normalize
 from bioplan.request.parse import parse_request, suggestions
 
 
@@ -61,6 +61,22 @@ def _workflow_type(knowledge: Knowledge, ops: list[str]) -> str:
     if len(sinks) > 1:
         return "multi_branch"
     return "linear"
+
+
+def _genome_build(request: Request, files, organism: str | None, warnings: list[str]) -> dict[str, str]:
+    """genome_build (and reference_names: chr when chr-prefixed names are wanted) from the builds the
+    request names and those the inputs reveal; disagreement is an error (knowledge/references.py)."""
+    from bioplan.knowledge.references import load_catalog, resolve_genome_build
+
+    said = [(sp.text, sp.id or "") for sp in request.spans if sp.role == "build"]
+    build_org, build, chr_names, notes = resolve_genome_build(load_catalog(), organism, said, list(files))
+    warnings.extend(notes)
+    found = {"genome_build": build} if build else {}
+    if build and not organism and build_org:
+        found["genome_build_organism"] = build_org
+    if chr_names:
+        found["reference_names"] = "chr"
+    return found
 
 
 def _organism_from_request(knowledge: Knowledge, request: Request) -> list[str]:
@@ -202,6 +218,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
 
     # ------------------------------------------------------------ what bioplan lacks, first
     anchors = _resolve_ambiguous(knowledge, request, files)
+    anchors, request = _drop_descriptions(knowledge, request, files, anchors, warnings)
     successors: list[str] = []
     deviations = _honesty(request, knowledge, substitute, allow_partial, anchors, successors)
 
@@ -228,6 +245,8 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         constraint_ids.append(organism)
         if not req_org:
             warnings.append(f"organism {knowledge.constraints[organism].label} inferred from gene ids in the inputs")
+    # ------------------------------------------------------------ genome build (references follow it)
+    constraints.update(_genome_build(request, files, organism, warnings))
 
     # ------------------------------------------------------------ anchors and tools
     misplaced = _tools_in_other_roles(knowledge, request)
@@ -547,7 +566,16 @@ def _context_assay(knowledge: Knowledge, request: Request, files) -> str | None:
     if len(set(assays)) == 1:
         return assays[0]
     found = _assay_of_files(knowledge, files)
-    return found[0] if found else None
+    if found:
+        return found[0]
+    # the tools named: "use scanpy ..." is single-cell whatever else the words could mean
+    named = set()
+    for m in request.matches:
+        if m.kind == "tool" and not m.negated:
+            ops = [knowledge.operations[knowledge.tools[t].implements] for t in (m.id, *m.alternatives)]
+            if all(op.assays for op in ops):
+                named.add(frozenset(a for op in ops for a in op.assays))
+    return next(iter(next(iter(named)))) if len(named) == 1 and len(next(iter(named))) == 1 else None
 
 
 def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[str]:
@@ -591,6 +619,62 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
                 replace[o] = best
     out = [replace.get(op, op) for op in request.operations]
     return list(dict.fromkeys(out))
+
+
+_CLAUSE_START = re.compile(r"[,.;:!?()，。；：！？]|\bthen\b|然后|并且")
+
+
+def _instructed(knowledge: Knowledge, request: Request, m: Match) -> bool:
+    """True if an instruction word ("annotate", "find", "做") stands before or in the words, in their
+    clause ("call variants" is an instruction, "three cell types" is not)."""
+    norm = request.normalized
+    start = max([0] + [x.end() for x in _CLAUSE_START.finditer(norm, 0, m.start)])
+    before = norm[start:m.end]
+    words = lexicon_words(knowledge, "instruction_words")
+    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", before) if not is_cjk(w) else w in before
+               for w in words)
+
+
+def _drop_descriptions(knowledge: Knowledge, request: Request, files, anchors: list[str],
+                       warnings: list[str]) -> tuple[list[str], Request]:
+    """Operation words that describe the data rather than ask for a step: no instruction word before
+    them in their clause, and the context rules the operation out -- the assay excludes it ("three cell
+    types" in a ChIP-seq request), or it cannot run from the inputs while the rest of the request can
+    ("NK细胞的标记基因" beside a gene list). Dropped with a warning; the same words stop naming a result."""
+    assay = _context_assay(knowledge, request, files)
+    input_types = [f.datatype for f in files]
+
+    def runs_from_inputs(op_id: str) -> bool:
+        return any(_is_downstream(knowledge, i, p.datatype) or is_subtype(knowledge, i, p.datatype)
+                   for i in input_types for p in knowledge.operations[op_id].inputs.values() if not p.optional)
+
+    dropped: dict[str, list[Match]] = {}
+    for a in anchors:
+        op = knowledge.operations[a]
+        ms = [m for m in request.matches if m.kind == "operation" and m.id == a and not m.negated]
+        if not ms or any(_instructed(knowledge, request, m) for m in ms):
+            continue
+        excluded = bool(assay and op.assays and assay not in op.assays)
+        cannot_run = bool(input_types) and not runs_from_inputs(a) and any(
+            runs_from_inputs(b) for b in anchors if b != a)
+        if excluded or cannot_run:
+            dropped[a] = ms
+    if not dropped:
+        return anchors, request
+    spans = [(m.start, m.end) for ms in dropped.values() for m in ms]
+    for a, ms in dropped.items():
+        why = (f"it applies to {', '.join(knowledge.operations[a].assays)} data, not {assay}"
+               if assay and knowledge.operations[a].assays and assay not in knowledge.operations[a].assays
+               else "it cannot start from the inputs")
+        warnings.append(f"{_quoted(m.text for m in ms)} read as describing the data, not as "
+                        f"{knowledge.operations[a].label.lower()} ({why}); to run it, ask for it as an "
+                        f"instruction and give inputs it can start from")
+    kept = [m for m in request.matches if not (m.kind in ("operation", "datatype") and (m.start, m.end) in spans)]
+    request = request.model_copy(update={
+        "matches": tuple(kept),
+        "operations": tuple(o for o in request.operations if o not in dropped),
+        "datatypes": tuple(d for d in request.datatypes if any(m.kind == "datatype" and m.id == d for m in kept))})
+    return [a for a in anchors if a not in dropped], request
 
 
 def _is_downstream(knowledge: Knowledge, src: str, dst: str, limit: int = 10) -> bool:
