@@ -377,6 +377,7 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
         workflow, files = emit_files(knowledge, result, plan, target, out_dir, cluster)
         _refuse_symlinks_out(out_dir, out_real, files)
+        _refuse_overwriting_inputs(out_dir, out_real, files, [i.path for i in result.spec.inputs])
         # lexists: a dangling symlink where a file goes is a clash too
         clashes = sorted(rel for rel in files if os.path.lexists(out_real / rel))
         if clashes and not force:
@@ -457,6 +458,23 @@ def _signals_deferred() -> Iterator[None]:
                 handler(pending[0], None)
             else:
                 os.kill(os.getpid(), pending[0])
+
+
+def _refuse_overwriting_inputs(out_dir: Path, out_real: Path, files: dict, inputs: list[str]) -> None:
+    """An input inside -o where bioplan writes a file of its own (a sample sheet at proj/config/samples.tsv):
+    never replaced, not even with --force, since the workflow would then read bioplan's file as the input."""
+    given = {}
+    for path in inputs:
+        try:
+            given[Path(path).resolve()] = path
+        except (OSError, RuntimeError):
+            continue
+    hit = sorted(given[target] for rel in files if (target := (out_real / rel).resolve()) in given)
+    if hit:
+        raise OutputExistsError(
+            f"bioplan would overwrite its own input {', '.join(hit)}: {out_dir} gets a file of that name",
+            ["move the input elsewhere (e.g. into data/) and pass its new path, or choose another -o directory"],
+            {"inputs": hit})
 
 
 def _install(stage: Path, out_real: Path, files: dict) -> None:

@@ -243,3 +243,23 @@ def test_dangling_symlink_where_a_file_goes_is_a_clash_and_is_replaced_not_follo
                     validate=False, knowledge=knowledge)
     assert not target.exists()  # the link was replaced by the Snakefile, never written through
     assert (out_dir / "Snakefile").is_file() and not (out_dir / "Snakefile").is_symlink()
+
+
+def test_an_input_where_bioplan_writes_its_own_file_is_never_overwritten(workspace, knowledge, tmp_path):
+    """A sample sheet kept at proj/config/samples.tsv (where bioplan writes the per-sample sheet): refused even
+    with --force, so the workflow never reads bioplan's file in place of the user's."""
+    proj = tmp_path / "proj"
+    (proj / "reads").mkdir(parents=True)
+    (proj / "config").mkdir()
+    for f in (workspace / "data" / "rnaseq_fastq" / "reads").iterdir():
+        shutil.copy(f, proj / "reads" / f.name)
+    sheet = proj / "config" / "samples.tsv"
+    shutil.copy(workspace / "data" / "rnaseq_fastq" / "samples.tsv", sheet)
+    before = sheet.read_bytes()
+    inputs = [str(p) for p in sorted((proj / "reads").iterdir())] + [str(sheet)]
+    with pytest.raises(OutputExistsError) as info:
+        compile_request("mouse paired-end RNA-seq FASTQ: read QC", inputs, str(proj / "Snakefile"), force=True,
+                        validate=False, knowledge=knowledge)
+    assert str(sheet) in info.value.message and info.value.details["inputs"] == [str(sheet)]
+    assert sheet.read_bytes() == before
+    assert not (proj / "Snakefile").exists()
