@@ -681,7 +681,8 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     if _GENOME_NAME_RE.search(name) and not _TX_NAME_RE.search(name):
         return done("reference_genome", f"sequence names ({shown_ids}) do not tell; the file name "
                     f"'{src.name}' says genome ({_GENOME_NAME_RE.search(name).group(0)!r})")
-    if _TX_NAME_RE.search(name) and not _GENOME_NAME_RE.search(name):
+    # a build in the name (Homo_sapiens.GRCh38.cdna.all.fa) names the assembly, not genome vs transcripts
+    if _TX_NAME_RE.search(name) and not _GENOME_NAME_RE.search(re.sub(r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b", "", name)):
         return done("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
                     f"'{src.name}' says transcripts ({_TX_NAME_RE.search(name).group(0)!r})")
     raise _ambiguous(
