@@ -157,6 +157,12 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option("--partition", default=None, help="SLURM partition for profiles/slurm (else a marked placeholder).")
 @click.option("--account", default=None, help="SLURM account for profiles/slurm (else a marked placeholder).")
+@click.option("--max-threads", default=None, metavar="N",
+              help="The cluster's CPUs per node: no SLURM job asks for more (else a marked placeholder).")
+@click.option("--max-mem-mb", default=None, metavar="MB",
+              help="The cluster's memory per node in MB: caps every job's mem_mb, retries included.")
+@click.option("--max-runtime", default=None, metavar="MINUTES",
+              help="The partition's time limit in minutes: caps every job's runtime, retries included.")
 @click.option("--no-validate", is_flag=True, help="Skip the `snakemake -n` pre-check.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_top
@@ -164,8 +170,8 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_substitute
 @_allow_partial
 @_interruptible
-def compile(query, inputs, declared, output, target, force, partition, account, no_validate, as_json, top_k,  # noqa: A001
-            max_hops, substitute, allow_partial):
+def compile(query, inputs, declared, output, target, force, partition, account, max_threads, max_mem_mb,  # noqa: A001
+            max_runtime, no_validate, as_json, top_k, max_hops, substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
     from bioplan.report import plan_json
@@ -174,7 +180,8 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
         res = compile_request(query, list(inputs), output, target=target, force=force,
                               validate=not no_validate, top_k=top_k, max_hops=max_hops,
                               declared=_declarations(declared), partition=partition, account=account,
-                              substitute=substitute, allow_partial=allow_partial)
+                              substitute=substitute, allow_partial=allow_partial, max_threads=max_threads,
+                              max_mem_mb=max_mem_mb, max_runtime=max_runtime)
     except BioplanError as exc:
         _fail(exc, as_json)
         return

@@ -23,6 +23,7 @@ from bioplan import __version__
 from bioplan.errors import (
     BioplanError,
     InvalidKnowledgeError,
+    InvalidOptionError,
     OutputExistsError,
     OutputUnwritableError,
     TargetUnsupportedError,
@@ -134,7 +135,8 @@ def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
     cluster = cluster or {}
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
-                          slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"))
+                          slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"),
+                          cluster_limits=cluster.get("limits"))
     refuse_target_unsafe_names(workflow, target)
     if target == "nextflow":
         generator = NextflowGenerator(knowledge)
@@ -209,11 +211,42 @@ def _precheck(stage: Path, workflow: Workflow, out_real: Path) -> CheckResult:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+# The cluster's per-job limits (bioplan compile --max-threads/--max-mem-mb/--max-runtime): the
+# IR field, the flag, what it is, and an example for the hint.
+CLUSTER_LIMITS = (("max_threads", "--max-threads", "the CPUs of one node", 32),
+                  ("max_mem_mb", "--max-mem-mb", "the memory of one node in MB", 192000),
+                  ("max_runtime", "--max-runtime", "the partition's time limit in minutes", 2880))
+
+
+def cluster_limits(max_threads: int | str | None = None, max_mem_mb: int | str | None = None,
+                   max_runtime: int | str | None = None) -> dict[str, int | None]:
+    """The limits as positive whole numbers (None: not given); anything else is an InvalidOptionError."""
+    given = {"max_threads": max_threads, "max_mem_mb": max_mem_mb, "max_runtime": max_runtime}
+    limits: dict[str, int | None] = {}
+    for key, flag, meaning, example in CLUSTER_LIMITS:
+        value = given[key]
+        text = str(value).strip()
+        if value is None:
+            limits[key] = None
+        elif not isinstance(value, bool) and text.isascii() and text.isdigit() and int(text) > 0:
+            limits[key] = int(text)
+        else:
+            raise InvalidOptionError(
+                f"{flag} {value!r}: {meaning} must be a positive whole number",
+                [f"to resolve, give {flag} as a number such as {example} (`sinfo -o \"%P %c %m %l\"` shows each "
+                 "partition's CPUs, memory in MB and time limit per node)", f"or leave {flag} out: the SLURM "
+                 "profiles then mark the line to fill in, and the run checks the partition before submitting"],
+                {"option": flag, "value": str(value)})
+    return limits
+
+
 def compile_request(query: str, inputs: list[str], output: str, target: str = "snakemake", force: bool = False,
                     validate: bool = True, top_k: int = 3, max_hops: int = 8,
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
                     partition: str | None = None, account: str | None = None, substitute: bool = False,
-                    allow_partial: bool = False) -> CompileResult:
+                    allow_partial: bool = False, max_threads: int | str | None = None,
+                    max_mem_mb: int | str | None = None, max_runtime: int | str | None = None) -> CompileResult:
+    limits = cluster_limits(max_threads, max_mem_mb, max_runtime)  # a bad value fails before any work
     knowledge = knowledge or load_knowledge()
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
@@ -240,7 +273,7 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
             created = _make_parents(out_real.parent)
         with _output_lock(out_dir, out_real):
             return _compile_plans(knowledge, result, out_dir, out_real, target, force, validate, tried,
-                                  {"partition": partition, "account": account})
+                                  {"partition": partition, "account": account, "limits": limits})
     except BaseException:
         for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
             try:

@@ -8,6 +8,7 @@
     ├── UnreadableInputError          unreadable_input
     ├── AmbiguousInputError           ambiguous_input
     ├── InvalidKnowledgeError         invalid_knowledge
+    ├── InvalidOptionError            invalid_option
     ├── UnknownToolError              unknown_tool
     ├── UnsupportedAnalysisError      unsupported_analysis
     ├── PartiallyUnderstoodError      partially_understood
@@ -85,6 +86,12 @@ class InvalidKnowledgeError(BioplanError):
                          {"problems": problems})
 
 
+class InvalidOptionError(BioplanError):
+    """An option's value is outside what it can be (e.g. `compile --max-threads 0`)."""
+
+    code = "invalid_option"
+
+
 class UnknownToolError(BioplanError):
     """The request names a tool the knowledge base does not have: refused by name, never swapped."""
 
@@ -132,6 +139,7 @@ ERROR_CODES = tuple(
         UnreadableInputError,
         AmbiguousInputError,
         InvalidKnowledgeError,
+        InvalidOptionError,
         UnknownToolError,
         UnsupportedAnalysisError,
         PartiallyUnderstoodError,

@@ -41,8 +41,8 @@ TOOLS = {"differential_expression": "pydeseq2", "kegg_enrichment": "gseapy_enric
 # Test-only changes to the emitted profiles/slurm/config.yaml (write_test_profile): the plugin
 # checks job states 40 s after the start and after each finished job, and each check that sees
 # no job finish waits 10 s longer than the last, which makes a chain of 8 short jobs take
-# minutes; the tools are on PATH here (no conda, no apptainer); rule threads are capped at the
-# CPUs of this one node; the failing run retries once.
+# minutes; the tools are on PATH here (no conda, no apptainer); the failing run retries once,
+# on one CPU. (The cap at this node's CPUs and memory comes from compiling with its limits.)
 INIT_SECONDS = 2
 FAILING_RETRIES = 1  # the failing run: attempt 1, then once more with twice the memory
 RUN_TIMEOUT = 240  # seconds, per snakemake run
@@ -210,13 +210,15 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
     whose DE step rejects a config parameter."""
     start = time.time()
     workdir = tmp_path / "wf"
+    # the cluster's limits given at compile time: the profile caps every job at this node
     result = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(workdir / "Snakefile"),
-                             knowledge=knowledge, partition=PARTITION, account=ACCOUNT)
+                             knowledge=knowledge, partition=PARTITION, account=ACCOUNT,
+                             max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"])
     bound = {s.operation: s.tool for s in result.plan.steps}
     assert all(bound.get(op) == tool for op, tool in TOOLS.items()), f"the plan binds {bound}, not {TOOLS}"
     requests = rule_requests(workdir)
     assert len(requests) >= 9 and max(r["threads"] for r in requests.values()) > 1
-    test_settings = {"slurm-init-seconds-before-status-checks": INIT_SECONDS, "max-threads": slurm_node["cpus"]}
+    test_settings = {"slurm-init-seconds-before-status-checks": INIT_SECONDS}
 
     # The failing copy (same depth, so the relative input paths hold): pydeseq2 is asked for a
     # level the condition column does not have. Retried with twice the memory and time if the

@@ -101,6 +101,11 @@ class Workflow(Frozen):
     # cluster settings for the SLURM profiles (None: a clearly marked placeholder)
     slurm_partition: str | None = None
     slurm_account: str | None = None
+    # the most one job may ask for on the cluster (one node; the partition's time limit), written
+    # into both targets' SLURM profiles (None: a clearly marked placeholder)
+    max_threads: int | None = None
+    max_mem_mb: int | None = None
+    max_runtime: int | None = None  # minutes
     # where the workflow differs from the request by the user's opt-in (--substitute,
     # --allow-partial), and the request's words nothing understood: the README says both
     deviations: tuple[str, ...] = ()
@@ -127,7 +132,8 @@ def _rel(path: str, workdir: str | None) -> str:
 
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None,
-               slurm_partition: str | None = None, slurm_account: str | None = None) -> Workflow:
+               slurm_partition: str | None = None, slurm_account: str | None = None,
+               cluster_limits: dict[str, int | None] | None = None) -> Workflow:
     """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths)."""
     paired = spec.constraints.get("layout") == "paired"
     steps_by_id = {s.id: s for s in plan.steps}
@@ -298,7 +304,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),
         samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
         scripts=tuple(sorted(scripts)), has_samples=has_samples,
-        slurm_partition=slurm_partition, slurm_account=slurm_account)
+        slurm_partition=slurm_partition, slurm_account=slurm_account, **(cluster_limits or {}))
 
 
 _GENERIC_WORDS = {"enrichment", "analysis", "detection", "calling", "computation"}

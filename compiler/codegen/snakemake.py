@@ -142,6 +142,8 @@ class SnakemakeGenerator:
             files["config/samples.tsv"] = self.samples_tsv(workflow)
         files["profiles/default/config.yaml"] = self.profile_default(workflow)
         files["profiles/slurm/config.yaml"] = self.profile_slurm(workflow)
+        # the SLURM run's fit check and pending watcher (rules/common.smk starts them)
+        files["scripts/slurm_guard.py"] = (templates_dir() / "cluster" / "slurm_guard.py").read_text(encoding="utf-8")
         files["README.md"] = self.readme(workflow)
         return dict(sorted(files.items()))
 

@@ -1,0 +1,363 @@
+"""Cluster runs never hang (issue 16): the cluster's limits reach both targets' SLURM profiles,
+a SLURM run checks every rule against the partition before submitting, and a job SLURM keeps
+PENDING for a reason that never clears stops the run with the rule, the job id and the reason.
+
+The emitted workflow's guard (templates/cluster/slurm_guard.py, emitted as
+scripts/slurm_guard.py) is tested on canned `sinfo`/`squeue` output, then on the local SLURM
+cluster of tests/test_slurm.py (marker `slurm`: skipped without a cluster and without root to
+start one, failed under CI=true).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from bioplan.compile import cluster_limits, compile_request
+from bioplan.errors import InvalidOptionError
+
+from conftest import ROOT, example_inputs, example_request
+from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
+    ACCOUNT,
+    INIT_SECONDS,
+    PARTITION,
+    REQUEST,
+    SnakemakeRun,
+    rule_requests,
+    sacct_jobs,
+    slurm_node,
+    write_test_profile,
+)
+
+GUARD_PATH = ROOT / "templates" / "cluster" / "slurm_guard.py"
+
+
+def _load_guard():
+    spec = importlib.util.spec_from_file_location("bioplan_slurm_guard_under_test", GUARD_PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+guard = _load_guard()
+
+# `sinfo -h -N -o '%P|%N|%c|%m|%l|%a'` of a cluster with a small default partition, a big one
+# with nodes of two sizes and a time limit, and the local test cluster's shape
+SINFO = """\
+short*|n1|2|22900|1:00:00|up
+short*|n2|2|22900|1:00:00|up
+big|b1|64|128000|2-00:00:00|up
+big|b2|16|512000|2-00:00:00|up
+"""
+
+
+def _requests(*rows):
+    return [guard.Request(*row) for row in rows]
+
+
+# ------------------------------------------------------------------ parsing
+
+@pytest.mark.parametrize("text, minutes", [
+    ("infinite", None), ("UNLIMITED", None), ("30", 30), ("30:00", 30), ("59:30", 59), ("1:00:00", 60),
+    ("2-00:00:00", 2880), ("1-12", 2160), ("1-00:30", 1470), ("3-04:05:06", 3 * 1440 + 4 * 60 + 5),
+])
+def test_slurm_time_limits_in_minutes(text, minutes):
+    assert guard.slurm_minutes(text) == minutes
+
+
+def test_parse_sinfo_groups_nodes_by_partition_and_marks_the_default():
+    parts = guard.parse_sinfo(SINFO)
+    assert list(parts) == ["big", "short"]
+    assert guard.default_partition(parts) == "short"
+    assert (parts["short"].max_cpus, parts["short"].max_mem_mb, parts["short"].max_minutes) == (2, 22900, 60)
+    assert (parts["big"].max_cpus, parts["big"].max_mem_mb, parts["big"].max_minutes) == (64, 512000, 2880)
+    assert [n.name for n in parts["big"].nodes] == ["b1", "b2"]
+
+
+def test_parse_squeue_and_host_lists():
+    line = "123|run-uuid|rule_differential_expression|PENDING|PartitionConfig|debug|4|8000M|2:00:00|1|" \
+           "2026-01-02T03:04:05|/data/my|odd dir\n"
+    (job,) = guard.parse_squeue(line)
+    assert (job.jobid, job.name, job.state, job.reason, job.cpus, job.mem_mb, job.nodes) == (
+        "123", "run-uuid", "PENDING", "PartitionConfig", 4, 8000, 1)
+    assert job.workdir == "/data/my|odd dir"
+    assert guard.mem_mb("8G") == 8192 and guard.mem_mb("500M") == 500 and guard.mem_mb("1000") == 1000
+    assert guard.expand_hostlist("node[01-03,7],gpu1") == ["node01", "node02", "node03", "node7", "gpu1"]
+
+
+# ------------------------------------------------------------------ fit check
+
+def test_requests_that_fit_the_partition_pass():
+    parts = guard.parse_sinfo(SINFO)
+    assert guard.misfits(_requests(("a", None, 2, 20000, 60, 3), ("b", "big", 64, 128000, 2880, 1),
+                                   ("c", "big", 16, 500000, 10, 1)), parts) == []
+
+
+def test_threads_memory_after_retries_and_time_that_no_node_offers_are_misfits():
+    parts = guard.parse_sinfo(SINFO)
+    found = guard.misfits(_requests(
+        ("de", None, 4, 8000, 120, 1), ("de", None, 4, 24000, 360, 3),  # attempts 1 and 3 of one rule
+        ("qc", None, 1, 1000, 10, 1)), parts)
+    assert {(m.rule, m.what, m.asked, m.offered) for m in found} == {
+        ("de", "threads", 4, 2), ("de", "mem_mb", 24000, 22900), ("de", "runtime", 360, 60)}
+    message = guard.fit_message(found, parts)
+    assert "de: threads 4 > 2 CPUs per node of partition 'short'" in message
+    assert "mem_mb 24000 (by attempt 3: retries multiply it) > 22900 MB" in message
+    assert "runtime 360 min (by attempt 3: retries multiply it) > the 60 min time limit" in message
+    # the settings that fix it, where they go, and the compile flags that write them
+    assert "profiles/slurm/config.yaml" in message
+    for line in ("    max-threads: 2", "      mem_mb: 22900", "      runtime: 60", "      runtime: local  #"):
+        assert re.search(rf"^{re.escape(line)}", message, re.M), line
+    assert "bioplan compile ... --max-threads 2 --max-mem-mb 22900 --max-runtime 60" in message
+    assert "qc" not in message
+
+
+def test_cpus_and_memory_must_fit_the_same_node():
+    parts = guard.parse_sinfo(SINFO)
+    # 64 CPUs fit b1, 200 GB fit b2, but no node has both
+    (misfit,) = guard.misfits(_requests(("sort", "big", 64, 200000, 60, 1)), parts)
+    assert (misfit.what, misfit.asked, misfit.offered) == ("mem_mb", 200000, 128000)
+
+
+def test_a_partition_that_does_not_exist_is_named():
+    parts = guard.parse_sinfo(SINFO)
+    (misfit,) = guard.misfits(_requests(("x", "bigmem", 1, 100, 10, 1)), parts)
+    assert misfit.what == "partition"
+    message = guard.fit_message([misfit], parts)
+    assert "partition bigmem does not exist (sinfo lists: big, short)" in message
+    assert "slurm_partition" in message and "--partition" in message
+
+
+def test_start_is_a_no_op_without_the_slurm_executor():
+    # a local run: no sinfo is called, nothing is checked
+    assert guard.start(SimpleNamespace(executor_plugin=None), logger=None) is None
+    assert guard.start(SimpleNamespace(executor_plugin=SimpleNamespace(name="local")), logger=None) is None
+
+
+# ------------------------------------------------------------------ pending watcher
+
+def _job(jobid="7", reason="PartitionConfig", state="PENDING", comment="rule_de", workdir="/wf",
+         submit="2026-01-01T10:00:05"):
+    return guard.QueuedJob(jobid, "run-1", comment, state, reason, "short", 4, 8000, "2:00:00", 1, submit, workdir)
+
+
+@pytest.mark.parametrize("reason, running, kind", [
+    ("PartitionConfig", False, "PartitionConfig"),
+    ("PartitionTimeLimit", True, "PartitionTimeLimit"),
+    ("InvalidAccount", True, "InvalidAccount"),
+    ("InvalidQOS", True, "InvalidQOS"),
+    ("DependencyNeverSatisfied", True, "DependencyNeverSatisfied"),
+    ("QOSMaxWallDurationPerJobLimit", True, "per_job"),
+    ("AssocMaxCpuPerJobLimit", True, "per_job"),
+    ("AssocMaxJobsLimit", False, "job_count"),
+    ("AssocMaxJobsLimit", True, None),  # clears when a running job ends
+    ("ReqNodeNotAvail, UnavailableNodes:ghost[1-2]", False, "node"),
+    ("ReqNodeNotAvail, UnavailableNodes:n1", False, None),  # an existing node that is down may come back
+    ("Resources", False, None), ("Priority", False, None), ("BeginTime", False, None),
+    ("JobHeldUser", False, None),
+])
+def test_which_pending_reasons_never_clear(reason, running, kind):
+    parts = guard.parse_sinfo(SINFO)
+    assert guard.never_clears(_job(reason=reason), parts, anything_running=running) == kind
+
+
+def test_watcher_confirms_a_stuck_job_of_this_run_only():
+    parts = guard.parse_sinfo(SINFO)
+    watcher = guard.Watcher({"de", "qc"}, "/wf", since="2026-01-01T10:00:00")
+    others = [_job("1", workdir="/elsewhere"),  # another workflow's run
+              _job("2", submit="2026-01-01T09:59:00"),  # an earlier run of this workflow
+              _job("3", comment="my own sbatch"),  # not a job of the plugin
+              _job("4", reason="Resources")]  # waits for a node: clears by itself
+    stuck_job = _job("9", comment="rule_qc_wildcards_sample=a")
+    assert watcher.look(others + [stuck_job], parts) == []  # first sight: reasons settle after submission
+    (stuck,) = watcher.look(others + [stuck_job], parts)
+    assert (stuck.rule, stuck.job.jobid, stuck.kind) == ("qc", "9", "PartitionConfig")
+    # a job that left the stuck state starts over
+    assert watcher.look([_job("9", reason="Resources", comment="rule_qc")], parts) == []
+    assert watcher.look([stuck_job], parts) == []
+
+    message = guard.stuck_message([stuck])
+    assert "rule qc, SLURM job 9 (partition 'short', 4 CPUs, 8000 MB" in message
+    assert "Reason=PartitionConfig" in message and "up to 2 CPUs and 22900 MB each" in message
+    assert "To resolve, lower the request" in message and "profiles/slurm/config.yaml" in message
+
+
+def test_rule_names_from_job_comments():
+    rules = {"de", "de_filter", "qc"}
+    assert guard.rule_of("rule_de_filter", rules) == "de_filter"
+    assert guard.rule_of("rule_de_wildcards_sample=x", rules) == "de"
+    assert guard.rule_of("rule_other", rules) is None
+
+
+# ------------------------------------------------------------------ compile: limits into both targets
+
+@pytest.fixture(scope="module")
+def compiled(workspace, knowledge, tmp_path_factory):
+    """The bulk DE request for both targets, with all limits, some, and none."""
+    base = tmp_path_factory.mktemp("limits")
+    variants = {"all": {"max_threads": 2, "max_mem_mb": 22900, "max_runtime": 600},
+                "some": {"max_threads": 8, "max_runtime": 90}, "none": {}}
+    out = {}
+    for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
+        for name, limits in variants.items():
+            out[target, name] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
+                                                str(base / target / name / entry), target=target,
+                                                knowledge=knowledge, validate=False, partition=PARTITION,
+                                                account=ACCOUNT, **limits).output_dir
+    return out
+
+
+def test_limits_cap_every_job_in_the_snakemake_profile(compiled):
+    text = (compiled["snakemake", "all"] / "profiles" / "slurm" / "config.yaml").read_text()
+    profile = yaml.safe_load(text)
+    assert profile["max-threads"] == 2
+    assert profile["resources"] == {"mem_mb": 22900, "runtime": 600}
+    assert profile["set-resource-scopes"] == {"runtime": "local"}
+    partial = yaml.safe_load((compiled["snakemake", "some"] / "profiles" / "slurm" / "config.yaml").read_text())
+    assert partial["max-threads"] == 8 and partial["resources"] == {"runtime": 90}
+
+
+def test_without_limits_the_profile_says_what_to_set(compiled):
+    text = (compiled["snakemake", "none"] / "profiles" / "slurm" / "config.yaml").read_text()
+    profile = yaml.safe_load(text)
+    assert not {"max-threads", "resources", "set-resource-scopes"} & set(profile)
+    assert re.search(r"^# max-threads: \d+ +# TODO: the CPUs of one node .*--max-threads$", text, re.M)
+    assert re.search(r"^# resources: +# TODO: .*--max-mem-mb/--max-runtime$", text, re.M)
+    assert re.search(r"^#   mem_mb: \d+ .*sinfo %m", text, re.M) and re.search(r"^#   runtime: \d+ .*sinfo %l", text, re.M)
+
+
+def test_the_guard_ships_with_the_workflow(compiled):
+    wf = compiled["snakemake", "none"]
+    assert (wf / "scripts" / "slurm_guard.py").read_text() == GUARD_PATH.read_text()
+    common = (wf / "rules" / "common.smk").read_text()
+    assert re.search(r"^onstart:\n(    #.*\n)*    slurm_guard\(\)\.start\(workflow, logger\)$", common, re.M)
+
+
+def test_dry_run_lowers_requests_to_the_caps(compiled, tmp_path):
+    """Snakemake itself applies the caps: in a dry run with the profile, a rule asking for more
+    than the caps asks for the caps, a rule below them keeps its own request."""
+    wf = tmp_path / "wf"
+    shutil.copytree(compiled["snakemake", "all"], wf)
+    asked = rule_requests(wf)
+    big, small = asked["differential_expression"], asked["check_replicates"]
+    caps = {"mem_mb": big["mem_mb"] - 1, "runtime": big["runtime"] - 1}
+    assert small["mem_mb"] < caps["mem_mb"] and small["runtime"] < caps["runtime"]
+    profile = write_test_profile(wf, resources=caps)
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(wf)), "-n"],
+                          cwd=wf, capture_output=True, text=True, timeout=300)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0, text[-3000:]
+    for rule, want in (("differential_expression", caps), ("check_replicates", small)):
+        resources = re.search(rf"rule {rule}:\n(?:    .*\n)*?    resources: (.*)", text).group(1).split(", ")
+        assert {f"mem_mb={want['mem_mb']}", f"runtime={want['runtime']}"} <= set(resources), (rule, resources)
+
+
+def _resource_limits(pipeline: Path) -> str:
+    block = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", (pipeline / "nextflow.config").read_text(), re.S).group(1)
+    return block
+
+
+def test_limits_become_nextflow_resource_limits(compiled):
+    block = _resource_limits(compiled["nextflow", "all"])
+    assert "process.resourceLimits = [cpus: 2, memory: 22900.MB, time: 10.h]" in block
+    assert "TODO" not in block.split("process.maxRetries")[1].split("executor.queueSize")[0]
+    partial = _resource_limits(compiled["nextflow", "some"])
+    assert "process.resourceLimits = [cpus: 8, memory: 256.GB, time: 90.min]" in partial
+    assert "// TODO: memory: placeholders (not given to bioplan compile)" in partial
+    none = _resource_limits(compiled["nextflow", "none"])
+    assert re.search(r"// TODO: your largest node .*\n.*--max-threads N --max-mem-mb MB --max-runtime MINUTES\n"
+                     r" +process.resourceLimits = \[cpus: 32, memory: 256.GB, time: 72.h\]", none)
+
+
+@pytest.mark.slow
+def test_nextflow_configs_with_limits_pass_the_strict_parser(compiled, nf_lint):
+    proc = nf_lint(*(compiled["nextflow", name] / "nextflow.config" for name in ("all", "some", "none")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("flag, value", [("--max-threads", "0"), ("--max-mem-mb", "-5"), ("--max-runtime", "2.5"),
+                                         ("--max-threads", "many"), ("--max-mem-mb", "")])
+def test_bad_limits_are_refused_with_a_clear_error(flag, value, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "bioplan.cli", "compile", "bulk RNA-seq differential expression",
+                           "-o", str(tmp_path / "wf" / "Snakefile"), flag, value, "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "invalid_option" and error["details"] == {"option": flag, "value": value}
+    assert error["message"].startswith(f"{flag} {value!r}: ") and "positive whole number" in error["message"]
+    assert any(h.startswith(f"to resolve, give {flag} as a number") for h in error["hints"])
+    assert not (tmp_path / "wf").exists()  # refused before anything is written
+
+
+def test_limits_are_positive_whole_numbers():
+    assert cluster_limits("8", 4000, None) == {"max_threads": 8, "max_mem_mb": 4000, "max_runtime": None}
+    for bad in (True, 0, -1, "1e3", "８"):
+        with pytest.raises(InvalidOptionError):
+            cluster_limits(max_runtime=bad)
+
+
+# ------------------------------------------------------------------ on the local SLURM cluster
+
+def _compile_for_cluster(workspace, knowledge, workdir: Path, request: str = REQUEST, **limits) -> Path:
+    compile_request(request, example_inputs(workspace, "bulk_de"), str(workdir / "Snakefile"), knowledge=knowledge,
+                    partition=PARTITION, account=ACCOUNT, **limits)
+    return workdir
+
+
+def _run_jobs(run_id: str, since: str) -> list[dict[str, str]]:
+    return sacct_jobs(run_id, since) if run_id else []
+
+
+@pytest.mark.slurm
+def test_a_rule_asking_more_cpus_than_the_node_stops_the_run_at_start(slurm_node, workspace, knowledge, tmp_path):
+    """The issue's run: the bulk DE example compiled without limits, whose DESeq2 step asks for
+    4 CPUs on this 2-CPU node (SLURM: PENDING, Reason=PartitionConfig, forever). Nothing is
+    submitted; the run stops at once naming the rule and the setting that fixes it."""
+    wf = _compile_for_cluster(workspace, knowledge, tmp_path / "wf", request=example_request("bulk_de"))
+    threads = rule_requests(wf)["differential_expression"]["threads"]
+    assert threads > slurm_node["cpus"], "the test needs a rule asking more CPUs than the node has"
+    run = SnakemakeRun(wf, write_test_profile(wf, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS}),
+                       tmp_path / "run.log")
+    code, text, run_id = run.finish()
+    assert code != 0 and run.seconds < 60, text[-3000:]
+    assert re.search(rf"differential_expression: threads {threads} > {slurm_node['cpus']} CPUs per node of "
+                     rf"partition '{PARTITION}'", text), text[-3000:]
+    assert f"    max-threads: {slurm_node['cpus']}\n" in text
+    assert "submitted with SLURM jobid" not in text
+    assert _run_jobs(run_id, run.since) == []  # nothing reached the queue
+
+
+@pytest.mark.slurm
+def test_a_job_pending_forever_stops_the_run_with_the_reason(slurm_node, workspace, knowledge, tmp_path):
+    """With the limits given the fit check passes; a rule then asks for 4 tasks (4 CPUs on a
+    2-CPU node, which the fit check does not see): SLURM keeps it PENDING with
+    Reason=PartitionConfig. The run ends within a minute, naming rule, job id and reason, and
+    leaves nothing in the queue."""
+    wf = _compile_for_cluster(workspace, knowledge, tmp_path / "wf", max_threads=slurm_node["cpus"],
+                              max_mem_mb=slurm_node["mem_mb"])
+    profile = write_test_profile(wf, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS,
+                                        "set-resources": {"check_replicates": {"tasks": 2 * slurm_node["cpus"]}}})
+    run = SnakemakeRun(wf, profile, tmp_path / "run.log")
+    code, text, run_id = run.finish()
+    assert code != 0, text[-3000:]
+    assert run.seconds < 60, f"the run took {run.seconds:.0f} s:\n{text[-3000:]}"
+    jobid = re.search(r"rule check_replicates, SLURM job (\d+) \(partition 'debug'", text)
+    assert jobid, text[-3000:]
+    assert f"submitted with SLURM jobid {jobid[1]} " in text
+    assert "PENDING with Reason=PartitionConfig" in text and "To resolve, lower the request" in text
+    jobs = {j["JobID"]: j for j in _run_jobs(run_id, run.since)}
+    assert jobs[jobid[1]]["State"].startswith("CANCELLED"), jobs
+    queued = subprocess.run(["squeue", "-h", "--name", run_id, "-o", "%i"], capture_output=True, text=True,
+                            timeout=60).stdout.split()
+    assert queued == [], queued
+    assert not (wf / "results" / "differential_expression").exists()
