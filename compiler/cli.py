@@ -174,7 +174,7 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
             max_runtime, no_validate, as_json, top_k, max_hops, substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
-    from bioplan.report import plan_json
+    from bioplan.report import plan_json, reference_json
 
     try:
         res = compile_request(query, list(inputs), output, target=target, force=force,
@@ -189,6 +189,7 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
         click.echo(json.dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
                                "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes,
                                "deviations": list(res.result.spec.deviations),
+                               "references": reference_json(res.workflow),
                                "unrecognized": list(res.result.spec.unrecognized)}, indent=2))
         return
     click.echo(f"wrote {res.snakefile} ({len(res.files)} files)")
@@ -196,8 +197,14 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
         click.echo(f"  {s.id:<28} {s.tool}")
     for c in res.checks:
         click.echo(f"pre-check {c.name}: {'ok' if c.ok else 'FAILED'}")
-    if res.plan.config_inputs:
-        click.echo("supply in config/config.yaml: " + ", ".join(f"references.{c}" for c in res.plan.config_inputs))
+    references = res.workflow.references if res.workflow else ()
+    if references:
+        fetching = res.workflow.fetch_references
+        click.echo(f"references ({len(references)}; config/config.yaml references:, checked before any job runs"
+                   + (", downloaded when missing" if fetching else "") + "):")
+        for r in references:
+            click.echo(f"  references.{r.key}: {r.path}\n    {r.why}; read by {', '.join(r.read_by)}"
+                       f"\n    get it: {r.hint}" + ("" if r.downloads else " (not downloadable by bioplan)"))
     for n in res.notes:
         click.echo(f"note: {n}")
     for w in res.result.warnings:

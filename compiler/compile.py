@@ -121,6 +121,7 @@ class CompileResult:
     result: PlanResult
     checks: list[CheckResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    workflow: Workflow | None = None  # the IR that was written (its references: compile's output)
 
 
 def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path,
@@ -136,7 +137,8 @@ def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str
     cluster = cluster or {}
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
                           slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"),
-                          cluster_limits=cluster.get("limits"))
+                          cluster_limits=cluster.get("limits"), fetch_references=bool(cluster.get("fetch")),
+                          reference_cache=cluster.get("reference_cache"))
     refuse_target_unsafe_names(workflow, target)
     if target == "nextflow":
         generator = NextflowGenerator(knowledge)
@@ -200,12 +202,22 @@ def _precheck(stage: Path, workflow: Workflow, out_real: Path) -> CheckResult:
         shutil.copytree(stage, scratch, dirs_exist_ok=True)
         references, inputs = _workflow_paths(scratch)
         _link_inputs_inside_output(scratch, out_real, inputs + list(references.values()))
+        folders = {r.key for r in workflow.references if r.directory}
+        elsewhere = False
         for key, path in references.items():
+            if os.path.isabs(path):  # in a shared --reference-cache: never touched by the pre-check
+                elsewhere = elsewhere or not os.path.lexists(path)
+                continue
             p = scratch / path
             if not os.path.lexists(p):
                 p.parent.mkdir(parents=True, exist_ok=True)
-                directory = any(s for s in workflow.config_inputs if s.key == key and s.format in _DIRECTORY_FORMATS)
+                directory = key in folders or any(s for s in workflow.config_inputs
+                                                  if s.key == key and s.format in _DIRECTORY_FORMATS)
                 p.mkdir(exist_ok=True) if directory else p.touch()
+        if elsewhere:  # references still to download into the cache: dry-run the download rules for them
+            config = scratch / "config" / "config.yaml"
+            config.write_text(config.read_text(encoding="utf-8").replace("\nfetch: false\n", "\nfetch: true\n"),
+                              encoding="utf-8")
         return validate_workflow(scratch, ("dry_run",))[0]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -245,7 +257,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
                     partition: str | None = None, account: str | None = None, substitute: bool = False,
                     allow_partial: bool = False, max_threads: int | str | None = None,
-                    max_mem_mb: int | str | None = None, max_runtime: int | str | None = None) -> CompileResult:
+                    max_mem_mb: int | str | None = None, max_runtime: int | str | None = None,
+                    fetch_references: bool = False, reference_cache: str | None = None) -> CompileResult:
     limits = cluster_limits(max_threads, max_mem_mb, max_runtime)  # a bad value fails before any work
     knowledge = knowledge or load_knowledge()
     if target not in TARGETS:
@@ -273,7 +286,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
             created = _make_parents(out_real.parent)
         with _output_lock(out_dir, out_real):
             return _compile_plans(knowledge, result, out_dir, out_real, target, force, validate, tried,
-                                  {"partition": partition, "account": account, "limits": limits})
+                                  {"partition": partition, "account": account, "limits": limits,
+                                   "fetch": fetch_references, "reference_cache": reference_cache})
     except BaseException:
         for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
             try:
@@ -438,7 +452,7 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
             shutil.rmtree(stage, ignore_errors=True)
         notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
         return CompileResult(out_dir, out_dir / ENTRY_FILE[target], sorted(files), plan, result, checks,
-                             notes + tried)
+                             notes + tried, workflow)
     raise ValidationFailedError(
         "the emitted workflow failed `snakemake -n` for the best plan and the next-ranked one:\n"
         + "\n".join(t[-1500:] for t in tried),

@@ -8,6 +8,16 @@ from bioplan import __version__
 from bioplan.models import Plan, PlanResult
 
 
+def reference_json(workflow: Any) -> list[dict[str, Any]]:
+    """compile --json `references`: every file the workflow reads that the user did not pass."""
+    if workflow is None:
+        return []
+    return [{"name": r.key, "config_key": f"references.{r.key}", "datatype": r.datatype, "format": r.format,
+             "why": r.why, "read_by": list(r.read_by), "path": r.path, "file_name": r.file_name,
+             "where": r.hint, "genome_build": workflow.genome_build,
+             "downloads": [d.model_dump() for d in r.downloads]} for r in workflow.references]
+
+
 def plan_json(plan: Plan) -> dict[str, Any]:
     return {
         "rank": plan.rank,

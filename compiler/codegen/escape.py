@@ -215,7 +215,7 @@ def delimited(rows: list[list[str]], delimiter: str) -> str:
 # Workflow IR fields whose strings come from the user (the request, the sample sheet, the
 # command line); config_inputs[].path is marked separately.
 USER_FIELDS = ("query", "samples", "condition_column", "slurm_partition", "slurm_account", "unrecognized",
-               "deviations")
+               "deviations", "reference_cache")
 
 
 def mark_user_text(workflow: Workflow) -> Workflow:
@@ -224,6 +224,8 @@ def mark_user_text(workflow: Workflow) -> Workflow:
     fields = [f for f in USER_FIELDS if f in type(workflow).model_fields]
     update = {f: mark(getattr(workflow, f)) for f in fields}
     update["config_inputs"] = tuple(c.model_copy(update={"path": UserText(c.path)}) for c in workflow.config_inputs)
+    # a reference's path lies under the user's --reference-cache
+    update["references"] = tuple(r.model_copy(update={"path": UserText(r.path)}) for r in workflow.references)
     return workflow.model_copy(update=update)
 
 

@@ -83,6 +83,33 @@ class ConfigInput(Frozen):
     hint: str
 
 
+class ReferenceDownload(Frozen):
+    """One pinned provider file a fetch rule downloads, and the checksum the provider publishes for it."""
+
+    url: str
+    checksum: Literal["bsd_sum", "md5", "recorded"]  # recorded: no published checksum, sha256 kept on first use
+    checksum_url: str | None = None
+    provider: str
+
+
+class Reference(Frozen):
+    """A file the workflow reads that the user did not pass: named in compile's output, config and README,
+    checked before any job runs, and downloaded when the user asks (fetch)."""
+
+    key: str  # config key under `references`
+    datatype: str
+    format: str
+    path: str  # the default path written into config (relative to the workflow, or under the cache)
+    why: str  # what it is, from the datatype's description
+    read_by: tuple[str, ...]  # step ids that read it
+    hint: str  # where to get it: the provider's exact file for the organism and build, else the datatype's source
+    file_name: str | None = None  # the provider's file name (after unpacking), when known
+    directory: bool = False
+    downloads: tuple[ReferenceDownload, ...] = ()  # empty: the user supplies it
+    unpack: Literal["none", "gunzip", "untar"] = "none"
+    derive: Literal["none", "gene_id_mapping", "tx2gene"] = "none"
+
+
 class Workflow(Frozen):
     name: str
     query: str
@@ -110,6 +137,13 @@ class Workflow(Frozen):
     # --allow-partial), and the request's words nothing understood: the README says both
     deviations: tuple[str, ...] = ()
     unrecognized: tuple[str, ...] = ()
+    # every file the workflow reads that the user did not pass (one source of truth: compile's output,
+    # config, README, the start check and the fetch rules all come from here)
+    references: tuple[Reference, ...] = ()
+    genome_build: str | None = None
+    genome_build_default: bool = False  # neither the request nor the inputs named it: the organism's default
+    fetch_references: bool = False  # config `fetch:` (compile --fetch-references)
+    reference_cache: str = "resources"  # where downloaded references go (compile --reference-cache)
 
 
 CHECK_ENV = Software(
@@ -133,7 +167,8 @@ def _rel(path: str, workdir: str | None) -> str:
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None,
                slurm_partition: str | None = None, slurm_account: str | None = None,
-               cluster_limits: dict[str, int | None] | None = None) -> Workflow:
+               cluster_limits: dict[str, int | None] | None = None, fetch_references: bool = False,
+               reference_cache: str | None = None) -> Workflow:
     """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths)."""
     paired = spec.constraints.get("layout") == "paired"
     steps_by_id = {s.id: s for s in plan.steps}
@@ -297,7 +332,15 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         con = knowledge.constraints[org_id]
         organism = {"id": org_id, "scientific_name": con.scientific_name, "kegg_code": con.kegg_code,
                     "ensembl_prefix": con.ensembl_prefix, "taxon_id": con.taxon_id}
+    cache = reference_cache or "resources"
+    references = _references(knowledge, spec, wsteps, config_inputs, org_id, cache)
+    build, build_default = _genome_build(spec, org_id) if references else (spec.constraints.get("genome_build"), False)
+    by_key = {r.key: r for r in references}
+    config_inputs = {k: (c.model_copy(update={"path": by_key[k].path}) if k in by_key else c)
+                     for k, c in config_inputs.items()}
     return Workflow(
+        references=references, genome_build=build, genome_build_default=build_default,
+        fetch_references=fetch_references, reference_cache=cache,
         name="bioplan_workflow", query=spec.query, deviations=spec.deviations, unrecognized=spec.unrecognized, layout=spec.constraints.get("layout"), organism=organism,
         steps=tuple(wsteps), targets=tuple(targets),
         config_inputs=tuple(sorted(config_inputs.values(), key=lambda c: (c.section, c.key))),
@@ -305,6 +348,65 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
         scripts=tuple(sorted(scripts)), has_samples=has_samples,
         slurm_partition=slurm_partition, slurm_account=slurm_account, **(cluster_limits or {}))
+
+
+def _references(knowledge: Knowledge, spec: TaskSpec, steps: list[WorkflowStep], config_inputs: dict[str, ConfigInput],
+                org_id: str | None, cache: str) -> tuple[Reference, ...]:
+    """Every config reference (a file no input supplies), with the steps that read it and, for the
+    organism and genome build, the provider's exact file, pinned URL and published checksum."""
+    from bioplan.knowledge.references import load_catalog, provider_file
+
+    catalog = load_catalog()
+    organism = org_id or spec.constraints.get("genome_build_organism")
+    build = spec.constraints.get("genome_build")
+    chr_names = spec.constraints.get("reference_names") == "chr"
+    converts = any(s.operation == "gene_id_conversion" for s in steps)
+    namespace = "entrez" if converts or spec.gene_namespace == "entrez" else (spec.gene_namespace or "symbols")
+    refs = []
+    for key, c in sorted(config_inputs.items()):
+        if c.section != "references":
+            continue
+        readers = tuple(s.id for s in steps if any(p.ref.kind == "config_reference" and p.ref.path == key
+                                                   for p in s.inputs))
+        operations = tuple(s.operation for s in steps if s.id in readers and s.operation)
+        dtype = knowledge.datatypes[c.datatype]
+        fmt = c.format or ""
+        found = provider_file(catalog, c.datatype, fmt, organism, build, chr_names, operations, namespace)
+        why = dtype.description.split(". ")[0].rstrip(".")
+        directory = fmt in _DIRECTORY_FORMATS
+        if found is None:
+            refs.append(Reference(key=key, datatype=c.datatype, format=fmt, path=f"resources/{key}.{fmt}", why=why,
+                                  read_by=readers, hint=c.hint, directory=directory))
+            continue
+        downloads = tuple(ReferenceDownload(url=s.url, checksum=s.checksum, checksum_url=s.checksum_url,
+                                            provider=s.provider) for s in found.sources)
+        where = f"{cache}/{_slug(found.sources[0].provider)}" if downloads else "resources"
+        refs.append(Reference(key=key, datatype=c.datatype, format=fmt, path=f"{where}/{found.file_name}", why=why,
+                              read_by=readers, hint=found.hint, file_name=found.file_name,
+                              directory=directory or found.unpack == "untar", downloads=downloads,
+                              unpack=found.unpack, derive=found.derive))
+    return tuple(refs)
+
+
+def _genome_build(spec: TaskSpec, org_id: str | None) -> tuple[str | None, bool]:
+    """(build, whether it is the organism's default) the references follow."""
+    from bioplan.knowledge.references import load_catalog
+
+    said = spec.constraints.get("genome_build")
+    if said:
+        return said, False
+    org = load_catalog().organisms.get(org_id or "")
+    return (org.default_build, True) if org else (None, False)
+
+
+# reference formats that are folders (indexes, databases)
+_DIRECTORY_FORMATS = ("kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index")
+
+
+def _slug(provider: str) -> str:
+    """A cache folder per provider release: 'Ensembl 112' -> ensembl-112, 'MSigDB 2024.1.Hs' -> msigdb-2024.1.hs."""
+    words = re.split(r"[^a-z0-9.]+", provider.lower().split("(")[0])
+    return "-".join(w for w in words if w)
 
 
 _GENERIC_WORDS = {"enrichment", "analysis", "detection", "calling", "computation"}

@@ -482,6 +482,9 @@ class NextflowGenerator:
                                        "enum": ["symlink", "rellink", "link", "copy", "copyNoFollow", "move"]}}
         refs = {c.key: {"type": "string", "format": "path", "description": c.hint[:200]}
                 for c in workflow.config_inputs}
+        if workflow.references:
+            refs["fetch"] = {"type": "boolean", "default": workflow.fetch_references,
+                             "description": "Download the missing references (pinned URLs, provider checksums)."}
         tools = {}
         for tool, params in workflow.params.items():
             for k, v in params.items():

@@ -184,6 +184,8 @@ class SnakemakeGenerator:
             },
             "required": ["inputs", "references", "params"],
         }
+        if workflow.references:  # download the missing references (rules/references.smk)
+            schema["properties"]["fetch"] = {"type": "boolean", "default": False}
         if workflow.has_samples:
             schema["properties"]["samples"] = {"type": "string", "minLength": 1}
             schema["required"].append("samples")
@@ -261,4 +263,3 @@ def json_schema_type(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     return {"type": "string"}
-

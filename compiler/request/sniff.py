@@ -717,6 +717,7 @@ def _looks_like_gff(text_lines: Sequence[str]) -> bool:
 def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     declared = None
     gtf = gff3 = n = 0
+    header: list[str] = []
     seqids: list[str] = []
     gene_ids: list[str] = []
     lines = _Lines(src, _GFF_BUDGET)
@@ -724,6 +725,9 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         if not line.strip():
             continue
         if line.startswith("#"):
+            if line.startswith(("#!genome-build", "#!genome-version", "##description:", "##provider:",
+                                "##genome-build")):
+                header.append(line.strip())  # Ensembl / GENCODE build headers (issue 14)
             if line.startswith("##gff-version"):
                 parts = line.split()
                 declared = parts[1] if len(parts) > 1 else "?"
@@ -763,6 +767,12 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
                           "GFF3 (ID=...;Parent=...)", ["give an Ensembl/GENCODE GTF or a GFF3 file"],
                           expected="GTF/GFF3")
     facts = [Fact(name="seqids", value=seqids, evidence=f"first sequence names: {_quote_list(seqids, 5)}")]
+    chr_prefixed = bool(seqids) and all(s.startswith("chr") for s in seqids)
+    if header or chr_prefixed:
+        clues = header[:2] + (["chr-prefixed sequence names"] if chr_prefixed else [])
+        facts.append(Fact(name="assembly", value={"chr1_length": None, "texts": header[:4],
+                                                  "chr_prefixed": chr_prefixed},
+                          evidence="genome build clues: " + "; ".join(clues)))
     org = _organism_fact(gene_ids, prefixes, "gene ids")
     if org:
         facts.append(org)
@@ -813,6 +823,8 @@ def _sniff_vcf(src: _Source) -> SniffedFile:
     info_ids: set[str] = set()
     samples: list[str] | None = None
     version = ""
+    assembly_lines: list[str] = []  # ##reference, ##assembly, ##contig: which genome build (issue 14)
+    first_chrom = ""
     n = 0
     lines = _Lines(src, _VCF_BUDGET)
     for line in lines:
@@ -822,6 +834,8 @@ def _sniff_vcf(src: _Source) -> SniffedFile:
                 info_ids.add(m.group(1))
             elif line.startswith("##fileformat="):
                 version = line.split("=", 1)[1]
+            elif line.startswith(("##reference=", "##assembly=", "##contig=<")):
+                assembly_lines.append(line)
             continue
         if line.startswith("#CHROM"):
             cols = line.split("\t")
@@ -836,6 +850,7 @@ def _sniff_vcf(src: _Source) -> SniffedFile:
             raise _unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is a record but no #CHROM header "
                               "line came before it", expected="VCF")
         f = line.split("\t")
+        first_chrom = first_chrom or f[0]
         if len(f) < 8 or not f[1].isdigit():
             raise _unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is not a record of at least 8 "
                               "tab-separated columns with a numeric POS", expected="VCF")
@@ -846,7 +861,28 @@ def _sniff_vcf(src: _Source) -> SniffedFile:
         raise _unreadable(src.shown, "not a valid VCF file: no #CHROM header line", expected="VCF")
     fmt = "vcf.gz" if src.compression else "vcf"
     evidence = [f"VCF ({version or 'version not declared'})"] + _compression_evidence(src)
-    return _vcf_result(src, fmt, info_ids, samples, n, lines.complete and n < _VCF_RECORDS, evidence)
+    result = _vcf_result(src, fmt, info_ids, samples, n, lines.complete and n < _VCF_RECORDS, evidence)
+    assembly = _vcf_assembly_fact(assembly_lines, first_chrom)
+    return result.model_copy(update={"facts": result.facts + (assembly,)}) if assembly else result
+
+
+_CONTIG_CHR1_RE = re.compile(r"^##contig=<ID=(?:chr)?1,(?:.*,)?length=(\d+)")
+
+
+def _vcf_assembly_fact(header: list[str], first_chrom: str) -> Fact | None:
+    """The genome build clues of a VCF header: chr1's length (##contig) and the ##reference/##assembly
+    texts; chr-prefixed names from the contigs or the first record."""
+    length = next((int(m.group(1)) for ln in header if (m := _CONTIG_CHR1_RE.match(ln))), None)
+    texts = [ln.split("=", 1)[1] for ln in header if ln.startswith(("##reference=", "##assembly="))]
+    texts += sorted({m.group(1) for ln in header if (m := re.search(r"assembly=\"?([^,>\"]+)", ln))})
+    contigs = [ln[len("##contig=<ID="):].split(",", 1)[0] for ln in header if ln.startswith("##contig=<ID=")]
+    chr_prefixed = (contigs[0] if contigs else first_chrom).startswith("chr")
+    if length is None and not texts and not (contigs or first_chrom):
+        return None
+    said = [f"chr1 length {length}"] if length else []
+    return Fact(name="assembly", value={"chr1_length": length, "texts": texts[:3], "chr_prefixed": chr_prefixed},
+                evidence="genome build clues: " + "; ".join(said + texts[:2] + [
+                    "chr-prefixed sequence names" if chr_prefixed else "sequence names without 'chr'"]))
 
 
 def _read_exact(fh: IO[bytes], n: int, shown: str) -> bytes:
