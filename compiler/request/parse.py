@@ -337,6 +337,7 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
         marked.append(m)
         seen_ops.add(m.id)
     marked.sort(key=lambda m: (m.start, m.end, m.kind))
+    marked, absent = _output_readings(norm, marked, absent, knowledge)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.id for m in marked if m.kind == kind and m.negated == negated))
@@ -364,6 +365,64 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
         absent=tuple(absent),
         unmatched_clauses=_unmatched_clauses(norm, spans, knowledge),
     )
+
+
+# A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's
+# quant files", "quant.sf files from salmon", "samples already quantified with kallisto".
+_OUTPUT_NOUN = r"(?:outputs?|results?|files?|folders?|director(?:y|ies)|quantifications?|quants?|quant\.sf|runs?|reports?|estimates?|abundances?)"
+_OUTPUT_AFTER = re.compile(rf"(?:'s)?\s+(?:quant(?:\.sf)?\s+|output\s+|result\s+)?{_OUTPUT_NOUN}(?![a-z0-9])")
+_OUTPUT_BEFORE = re.compile(
+    rf"(?:(?<![a-z0-9]){_OUTPUT_NOUN}|[a-z0-9]+\.(?:sf|tsv|h5|txt|json))\s+(?:(?:produced|generated|made|created|written|"
+    r"computed|obtained)\s+)?(?:from|of|by)\s+(?:the\s+)?$"
+    r"|(?<![a-z])(?:already|were|was|been|are|is)\s+(?:quantified|aligned|mapped|processed|classified|called|"
+    r"profiled|run)\s+(?:with|by|using|through)\s+(?:the\s+)?$")
+
+
+def _output_reading(norm: str, start: int, end: int) -> bool:
+    return bool(_OUTPUT_AFTER.match(norm, end) or _OUTPUT_BEFORE.search(norm[max(0, start - 60):start]))
+
+
+def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
+                     knowledge: Knowledge) -> tuple[list[Match], list[AbsentTerm]]:
+    """Tool names read as the tool's output (see _OUTPUT_AFTER/_OUTPUT_BEFORE): the words name the
+    data the tool wrote (an input: "quant.sf files from salmon" does not ask for FASTQ to run Salmon),
+    so the tool and the operations on the same words give way to that datatype."""
+    spans: list[tuple[int, int, str]] = []
+    for m in matches:
+        if m.kind == "tool" and not m.negated and _output_reading(norm, m.start, m.end):
+            # of a package's tools ("salmon": index, quant), the one carrying the name wrote it
+            family = [m.id, *m.alternatives]
+            tool = next((t for t in family if normalize(m.text) in {
+                normalize(w) for w in (knowledge.tools[t].name, *knowledge.tools[t].aliases.en)}), family[0])
+            op = knowledge.operations[knowledge.tools[tool].implements]
+            spans.append((m.start, m.end, next(iter(op.outputs.values())).datatype))
+    # an operation's words inside words naming its own result ("salmon" in "salmon output")
+    for m in matches:
+        if m.kind == "datatype":
+            for o in matches:
+                if o.kind == "operation" and m.start <= o.start and o.end <= m.end and (o.start, o.end) != (
+                        m.start, m.end) and any(p.datatype == m.id for p in knowledge.operations[o.id].outputs.values()):
+                    spans.append((o.start, o.end, m.id))
+    kept_absent = []
+    absent_tools = {t.id: t for t in knowledge.lexicon.absent_tools}
+    for a in absent:
+        tool = absent_tools.get(a.id) if a.kind == "tool" else None
+        if tool and tool.operations and not a.negated and _output_reading(norm, a.start, a.end):
+            op = knowledge.operations[tool.operations[0]]
+            spans.append((a.start, a.end, next(iter(op.outputs.values())).datatype))
+            continue
+        kept_absent.append(a)
+    if not spans:
+        return matches, absent
+    kept = [m for m in matches if not (m.kind in ("tool", "operation")
+                                       and any(s <= m.start and m.end <= e for s, e, _ in spans))]
+    if not any(m.kind in ("tool", "operation") for m in kept):
+        # nothing else is asked of the output: it is the result wanted ("a quality report generated
+        # by FastQC"), so the tool runs
+        return matches, absent
+    kept += [Match(kind="datatype", id=dt, text=norm[s:e], start=s, end=e, how="alias") for s, e, dt in spans
+             if not any(m.kind == "datatype" and m.id == dt and m.start <= s and e <= m.end for m in kept)]
+    return sorted(kept, key=lambda m: (m.start, m.end, m.kind)), kept_absent
 
 
 def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers: list[str]) -> list[AbsentTerm]:
