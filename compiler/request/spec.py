@@ -366,8 +366,12 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     if not files:
         # without files, mentioned datatypes that nothing requested produces are the inputs
         derived = {p.datatype for a in anchors for p in knowledge.operations[a].outputs.values()}
+        # an anchor refining d (trimming: reads -> trimmed reads, a kind of reads) does not make d
+        refines = {p.datatype: [q.datatype for q in knowledge.operations[a].inputs.values()]
+                   for a in anchors for p in knowledge.operations[a].outputs.values()}
         sources = [d for d in mentioned if d != target and d not in derived
-                   and not any(is_subtype(knowledge, x, d) for x in derived)]
+                   and not any(is_subtype(knowledge, x, d) and not any(is_subtype(knowledge, d, i) for i in refines[x])
+                               for x in derived)]
         # plus what the first requested operations need that the mentioned data cannot give
         # ("PCA of my raw counts" also needs the sample sheet)
         needed = [d for d in _entry_inputs(knowledge, anchors)
