@@ -306,6 +306,46 @@ def test_limits_are_positive_whole_numbers():
             cluster_limits(max_runtime=bad)
 
 
+def _fake_slurm(bin_dir: Path, sinfo: str) -> Path:
+    """SLURM commands that answer `sinfo` with canned output and `sacctmgr` with the account; sbatch
+    and the rest record their call and fail."""
+    bin_dir.mkdir()
+    (bin_dir / "sinfo").write_text(f"#!/bin/sh\ncat <<'EOF'\n{sinfo}EOF\n")
+    (bin_dir / "sacctmgr").write_text(f"#!/bin/sh\necho {ACCOUNT}\n")  # the plugin checks the account first
+    for command in ("sbatch", "squeue", "sacct", "scontrol", "scancel"):
+        (bin_dir / command).write_text(f'#!/bin/sh\necho "$0 $*" >> "{bin_dir}/calls"\nexit 1\n')
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    return bin_dir
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limits, fits", [({}, False), ({"max_threads": 2, "max_mem_mb": 22900}, True)])
+def test_the_start_check_reads_the_real_dag_without_a_cluster(limits, fits, workspace, knowledge, tmp_path):
+    """The fit check inside `snakemake --profile profiles/slurm`, with sinfo answering for one
+    2-CPU, 22900 MB node: without limits the issue's DESeq2 step (4 threads, 8000 MB x 3
+    attempts) stops the run before any sbatch; with the limits the run goes on to submit."""
+    wf = tmp_path / "wf"
+    compile_request(example_request("bulk_de"), example_inputs(workspace, "bulk_de"), str(wf / "Snakefile"),
+                    knowledge=knowledge, validate=False, partition=PARTITION, account=ACCOUNT, **limits)
+    fake = _fake_slurm(tmp_path / "bin", "debug*|vm|2|22900|infinite|up\n")
+    profile = write_test_profile(wf, retries=2 if not fits else 0)
+    env = {"PATH": f"{fake}:{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(wf))], cwd=wf,
+                          env=env, capture_output=True, text=True, timeout=300)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0, text[-3000:]
+    calls = (fake / "calls").read_text() if (fake / "calls").exists() else ""
+    if fits:
+        assert "ask for more than their SLURM partition offers" not in text, text[-3000:]
+        assert f"{fake}/sbatch " in calls, text[-3000:]  # past the check: submitting
+    else:
+        assert "differential_expression: threads 4 > 2 CPUs per node of partition 'debug'; mem_mb 24000 (by " \
+               "attempt 3: retries multiply it) > 22900 MB" in text, text[-3000:]
+        assert "bioplan compile ... --max-threads 2 --max-mem-mb 22900`" in text
+        assert "sbatch" not in calls
+
+
 # ------------------------------------------------------------------ on the local SLURM cluster
 
 def _compile_for_cluster(workspace, knowledge, workdir: Path, request: str = REQUEST, **limits) -> Path:
