@@ -168,3 +168,170 @@ def test_typos_of_long_words_are_still_corrected(knowledge):
     request = parse_request("differntial expresion of the counts", knowledge)
     assert "differential_expression" in request.operations
     assert [m.how for m in request.matches if m.id == "differential_expression"] == ["fuzzy"]
+
+
+# --------------------------------------------------------------------------- typos inside intent phrases
+
+
+@pytest.mark.parametrize(("query", "wanted"), [
+    ("anotate the varaints in this vcf", {"variant_annotation"}),
+    ("clustr the cells and find marekr genes", {"cell_clustering", "marker_gene_detection"}),
+])
+def test_a_typo_inside_an_intent_phrase_is_corrected(knowledge, query, wanted):
+    request = parse_request(query, knowledge)
+    assert wanted <= set(request.operations)
+    assert all(m.how == "fuzzy" for m in request.matches if m.id in wanted)
+
+
+@pytest.mark.parametrize("query", [
+    "the varaints of this vcf",          # a corrected word that completes no phrase is not corrected
+    "these samples differ in content",   # "content" is a word, not a typo of "context"
+    "the clusters were anotated by hand",
+])
+def test_a_typo_correction_that_completes_no_phrase_is_not_made(knowledge, query):
+    request = parse_request(query, knowledge)
+    assert not any(m.how == "fuzzy" for m in request.matches), request.matches
+
+
+# --------------------------------------------------------------------------- context chooses readings
+
+
+def _declared(tmp_path, knowledge, name, datatype, text="x\n"):
+    from bioplan.compile import sniff_with_declarations
+
+    path = tmp_path / name
+    path.write_text(text)
+    return sniff_with_declarations(knowledge, [str(path)], {str(path): datatype})
+
+
+@pytest.mark.parametrize("query", [
+    "use scanpy to find the differentially expressed genes",
+    "find the differentially expressed genes",
+    "filter out cells with high mitochondrial content",
+])
+def test_an_h5ad_input_makes_the_words_single_cell(knowledge, tmp_path, query):
+    profile = _declared(tmp_path, knowledge, "cells.h5ad", "single_cell_matrix")
+    spec = build_spec(parse_request(query, knowledge), profile, knowledge)
+    assert "differential_expression" not in spec.required_operations
+    assert set(spec.required_operations) & {"marker_gene_detection", "sc_quality_filtering"}
+
+
+def test_scanpy_named_without_inputs_is_single_cell_de(knowledge):
+    spec = _spec("use scanpy to find the differentially expressed genes", knowledge)
+    assert spec.required_operations == ("marker_gene_detection",)
+    assert spec.preferred_tools == ("scanpy_rank_genes_groups",)
+
+
+def test_de_words_without_single_cell_context_stay_bulk(knowledge, tmp_path):
+    profile = _declared(tmp_path, knowledge, "counts.csv", "raw_count_matrix")
+    spec = build_spec(parse_request("find the differentially expressed genes", knowledge), profile, knowledge)
+    assert "differential_expression" in spec.required_operations
+    assert "marker_gene_detection" not in spec.required_operations
+
+
+@pytest.mark.parametrize(("query", "kept", "described"), [
+    ("ChIP-seq of H3K27ac in three cell types: call peaks", "peak_calling", "cell_type_annotation"),
+    ("bulk RNA-seq counts from sorted cell populations: differential expression", "differential_expression",
+     "cell_clustering"),
+])
+def test_words_describing_the_samples_are_not_steps(knowledge, query, kept, described):
+    spec = _spec(query, knowledge)
+    assert kept in spec.required_operations and described not in spec.required_operations
+    assert any("read as describing the data" in w for w in spec.warnings)
+
+
+def test_an_instruction_the_assay_excludes_is_still_refused(knowledge):
+    from bioplan.errors import ConstraintViolationError
+
+    with pytest.raises(ConstraintViolationError):
+        plan_request("ChIP-seq: annotate the cell types", [], knowledge)
+
+
+def test_a_gene_list_described_as_marker_genes_is_not_marker_detection(knowledge, tmp_path):
+    profile = _declared(tmp_path, knowledge, "nk.txt", "gene_symbol_list", "GNLY\nNKG7\nKLRD1\n")
+    spec = build_spec(parse_request("这是NK细胞的标记基因，请做GO富集分析", knowledge), profile, knowledge)
+    assert spec.required_operations == ("go_enrichment",)
+
+
+@pytest.mark.parametrize("query", [
+    "I have quant.sf files from salmon: run DESeq2",
+    "salmon output for 6 samples: differential expression",
+    "samples were quantified with Salmon; aggregate to genes with tximport",
+    "use the kallisto results to run differential expression",
+])
+def test_a_tool_named_for_its_output_is_an_input_not_a_step(knowledge, query):
+    spec = _spec(query, knowledge)
+    assert "transcript_quantification" not in spec.required_operations
+    assert "transcript_quantification" in spec.input_types and "raw_reads" not in spec.input_types
+
+
+@pytest.mark.parametrize("query", ["quantify with salmon", "pseudo-align the reads with salmon and run DESeq2"])
+def test_a_tool_named_to_run_still_runs(knowledge, query):
+    spec = _spec(query, knowledge)
+    assert "transcript_quantification" in spec.required_operations and "salmon_quant" in spec.preferred_tools
+
+
+# --------------------------------------------------------------------------- named tools and packages
+
+
+@pytest.mark.parametrize(("query", "operation", "tool"), [
+    ("Remove duplicate reads (SAMtools)", "duplicate_marking", "samtools_markdup"),
+    ("Alignment statistics (SAMtools)", "alignment_qc", "samtools_stats"),
+    ("Create STAR index", "genome_indexing", "star_genome_generate"),
+    ("align the reads with STAR", "read_alignment", "star"),
+])
+def test_a_package_name_binds_its_tool_for_the_operation(knowledge, query, operation, tool):
+    plan = plan_request(query, [], knowledge).plans[0]
+    assert {s.operation: s.tool for s in plan.steps}[operation] == tool
+
+
+def test_a_generic_format_word_names_no_tool(knowledge):
+    spec = _spec("annotate the variants in this VCF", knowledge)
+    assert spec.preferred_tools == ()
+
+
+def test_a_known_tool_named_for_a_step_it_does_not_do_is_refused(knowledge):
+    with pytest.raises(UnknownToolError) as err:
+        _spec("Removal of host reads (Kraken 2)", knowledge)
+    assert "host read removal" in err.value.message and "taxonomic classification" in err.value.message
+    spec = _spec("Removal of host reads (Kraken 2)", knowledge, substitute=True)
+    assert spec.required_operations == ("host_read_removal",) and "kraken2" not in spec.preferred_tools
+    assert any("--substitute" in d for d in spec.deviations)
+
+
+@pytest.mark.parametrize("query", ["Taxonomic classification (Kraken 2)",
+                                   "remove host reads, then classify the reads with Kraken2"])
+def test_a_known_tool_in_its_own_role_is_honoured(knowledge, query):
+    assert "kraken2" in _spec(query, knowledge).preferred_tools
+
+
+# --------------------------------------------------------------------------- phrasings
+
+
+@pytest.mark.parametrize(("query", "wanted"), [
+    ("functional enrichment of the differentially expressed genes", "go_enrichment"),
+    ("What are the biological functions impacted by the differential expression of genes?", "go_enrichment"),
+    ("comparing groups of observations to generate differential statistics", "differential_expression"),
+    ("taxonomic profiling of shotgun metagenomes with Kraken2 into standardised output tables",
+     "abundance_table_merge"),
+])
+def test_phrasings_written_by_others(knowledge, query, wanted):
+    assert wanted in parse_request(query, knowledge).operations
+
+
+@pytest.mark.parametrize(("query", "never"), [
+    ("nf-core/differentialabundance: comparing groups of samples", {"differential_abundance"}),
+    ("differential statistics of taxa abundance between groups", {"differential_expression"}),
+    ("functional enrichment of the markers of each cluster", {"go_enrichment"}),
+])
+def test_phrasings_do_not_fire_out_of_context(knowledge, query, never):
+    assert not never & set(parse_request(query, knowledge).operations)
+
+
+def test_a_pipeline_summary_producing_an_expression_matrix_aligns_splice_aware_and_counts(knowledge):
+    query = ("analyse RNA sequencing data. It takes a samplesheet with FASTQ files as input, performs quality "
+             "control (QC), trimming and alignment, and produces a gene expression matrix")
+    result = plan_request(query, [], knowledge)
+    assert result.spec.target_output.semantic_type == "raw_count_matrix"
+    tools = {s.operation: s.tool for s in result.plans[0].steps}
+    assert tools["read_alignment"] in ("star", "hisat2") and "read_counting" in tools and "read_qc" in tools
