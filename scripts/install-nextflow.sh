@@ -38,9 +38,10 @@ plugin_src="$repo/third_party/nf-schema"
 
 say() { echo "install-nextflow: $*" >&2; }
 
-# The install is current when it was made by this very script from these very plugin sources.
+# The install is current when it was made by this very script from these very plugin sources
+# (contents only: another checkout of the same commit finds its install current).
 fingerprint() {
-    { sha256sum "${BASH_SOURCE[0]}"; find "$plugin_src" -type f -print0 | sort -z | xargs -0 sha256sum | sed "s#$plugin_src/##"; } \
+    { sha256sum < "${BASH_SOURCE[0]}"; find "$plugin_src" -type f -print0 | sort -z | xargs -0 sha256sum | sed "s#$plugin_src/##"; } \
         | sha256sum | cut -d' ' -f1
 }
 
