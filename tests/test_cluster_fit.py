@@ -138,6 +138,18 @@ def test_a_partition_that_does_not_exist_is_named():
     assert "slurm_partition" in message and "--partition" in message
 
 
+def test_without_partitions_from_sinfo_the_check_is_skipped_with_a_warning(monkeypatch):
+    warnings = []
+    logger = SimpleNamespace(warning=warnings.append)
+    slurm = SimpleNamespace(executor_plugin=SimpleNamespace(name="slurm"))
+    monkeypatch.setattr(guard, "_run", lambda cmd: "")  # sinfo answers nothing
+    assert guard.start(slurm, logger) is None
+    monkeypatch.setattr(guard, "_run", lambda cmd: (_ for _ in ()).throw(FileNotFoundError("sinfo")))
+    assert guard.start(slurm, logger) is None
+    assert warnings == ["bioplan: sinfo lists no partition; the fit check is skipped.",
+                        "bioplan: cannot read the partitions with sinfo (sinfo); the fit check is skipped."]
+
+
 def test_start_is_a_no_op_without_the_slurm_executor():
     # a local run: no sinfo is called, nothing is checked
     assert guard.start(SimpleNamespace(executor_plugin=None), logger=None) is None

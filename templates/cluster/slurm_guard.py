@@ -408,7 +408,8 @@ def _run(cmd: list[str]) -> str:
 
 
 def read_partitions() -> dict[str, Partition]:
-    return parse_sinfo(_run(["sinfo", "-h", "-N", "-o", SINFO_FORMAT]))
+    # --all: hidden partitions and those of other groups too (a rule may name one)
+    return parse_sinfo(_run(["sinfo", "--all", "-h", "-N", "-o", SINFO_FORMAT]))
 
 
 def job_requests(workflow) -> list[Request]:
@@ -439,8 +440,11 @@ def start(workflow, logger) -> None:
 
     try:
         partitions = read_partitions()
-    except (OSError, subprocess.SubprocessError) as exc:
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
         logger.warning(f"bioplan: cannot read the partitions with sinfo ({exc}); the fit check is skipped.")
+        return
+    if not partitions:  # a client that reaches no controller: nothing to compare with
+        logger.warning("bioplan: sinfo lists no partition; the fit check is skipped.")
         return
     found = misfits(job_requests(workflow), partitions)
     if found:
