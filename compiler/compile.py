@@ -10,9 +10,7 @@ import fcntl
 import hashlib
 import os
 import shutil
-import signal
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +37,7 @@ from bioplan.progress import slow_step
 from bioplan.request.parse import parse_request
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
+from bioplan.signals import deferred_signals
 from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
 
 if TYPE_CHECKING:
@@ -446,7 +445,7 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
                     tried.append(f"plan {plan.rank}: snakemake -n failed:\n{check.output[-2000:]}")
                     continue
             _refuse_symlinks_out(out_dir, out_real, files)  # again: the pre-check took a while
-            with _output_errors(out_dir), _signals_deferred():
+            with _output_errors(out_dir), deferred_signals():
                 _install(stage, out_real, files)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
@@ -476,35 +475,6 @@ def _refuse_symlinks_out(out_dir: Path, out_real: Path, files: dict) -> None:
                 out_dir, path, f"a symbolic link to {os.readlink(path)}, outside {out_dir}",
                 [f"bioplan writes only inside -o and never through a link that leaves it (not even with --force): "
                  f"remove or replace the link {path}, or choose another -o directory"])
-
-
-_DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-@contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP while files are moved into -o: a signal then ends the compile after a
-    complete install, never half-way through one (the CLI still exits 128 + the signal). Python-level, since
-    any thread of the process may be the one the kernel hands a signal to."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    pending: list[int] = []
-    previous = {sig: signal.getsignal(sig) for sig in _DEFERRED_SIGNALS}
-    held = {sig: handler for sig, handler in previous.items() if handler not in (signal.SIG_IGN, None)}
-    for sig in held:
-        signal.signal(sig, lambda signum, frame: pending.append(signum))
-    try:
-        yield
-    finally:
-        for sig, handler in held.items():
-            signal.signal(sig, handler)
-        if pending:  # now act on the first one as its own handler would have
-            handler = held[pending[0]]
-            if callable(handler):
-                handler(pending[0], None)
-            else:
-                os.kill(os.getpid(), pending[0])
 
 
 def _refuse_overwriting_inputs(out_dir: Path, out_real: Path, files: dict, inputs: list[str]) -> None:

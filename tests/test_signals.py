@@ -83,12 +83,12 @@ def test_signal_during_precheck_cleans_up_and_exits_128_plus_signal(workspace, t
 
 def test_signal_during_install_is_held_until_the_files_are_in_place():
     """Moving files into -o is never cut short: the signal arrives once the install is complete."""
-    from bioplan.compile import _signals_deferred
+    from bioplan.signals import deferred_signals
 
     received = []
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
     try:
-        with _signals_deferred():
+        with deferred_signals():
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(0.05)
             assert received == []
@@ -96,3 +96,37 @@ def test_signal_during_install_is_held_until_the_files_are_in_place():
         assert received == [signal.SIGTERM]
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_signal_while_the_child_starts_still_stops_it(tmp_path, monkeypatch):
+    """A signal that lands while the pre-check's child is being started (inside Popen) is acted on once the
+    child exists, so it is stopped, never orphaned."""
+    import bioplan.validate.snakemake_checks as checks
+    from bioplan.errors import Interrupted
+
+    started: list[subprocess.Popen] = []
+    real_popen = subprocess.Popen
+
+    def popen_then_signal(*args, **kwargs):
+        proc = real_popen(*args, **kwargs)
+        started.append(proc)
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered while bioplan is still inside Popen
+        time.sleep(0.05)
+        return proc
+
+    def raise_interrupted(signum, frame):
+        raise Interrupted(signum)
+
+    monkeypatch.setattr(checks.subprocess, "Popen", popen_then_signal)
+    previous = signal.signal(signal.SIGTERM, raise_interrupted)
+    try:
+        with pytest.raises(Interrupted):
+            checks._run([sys.executable, "-c", "import time; time.sleep(120)"], tmp_path)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+                pytest.fail("the child outlived the interrupted check")
+    assert started and started[0].returncode is not None

@@ -15,6 +15,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bioplan.signals import deferred_signals
+
 
 @dataclass(frozen=True)
 class CheckResult:
@@ -66,15 +68,19 @@ def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
     env["SLURM_CONF"] = os.devnull
     # its own process group: on timeout or when bioplan is interrupted, the tool and anything it
     # started are stopped together, and a Ctrl-C at the terminal reaches bioplan only
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+    proc = None
     try:
+        # a signal while the child starts is acted on once `proc` exists, so that it can be stopped
+        with deferred_signals():
+            proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    env=env, start_new_session=True)
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         stop_process_group(proc)
         return 124, f"timed out after {timeout}s: {' '.join(argv)}"
     except BaseException:  # Interrupted (a signal), KeyboardInterrupt: no orphaned child
-        stop_process_group(proc)
+        if proc is not None:
+            stop_process_group(proc)
         raise
     return proc.returncode, (out + err).strip()
 
