@@ -174,6 +174,11 @@ def test_delimited_rows_read_back(rows, delimiter):
     assert list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)) == rows
 
 
+def test_a_nul_in_a_sample_sheet_value_is_refused():
+    with pytest.raises(UnreadableInputError, match="NUL"):
+        escape.delimited([["sample"], ["a\0b"]], "\t")
+
+
 @pytest.mark.parametrize("f", [escape.py, escape.yaml, escape.groovy, escape.shell, escape.json_value, escape.md])
 def test_text_that_was_not_utf8_is_refused_by_every_filter(f):
     with pytest.raises(UnreadableInputError):

@@ -36,6 +36,7 @@ import jinja2
 import yaml as pyyaml
 
 from bioplan.codegen.ir import Workflow
+from bioplan.errors import UnreadableInputError
 from bioplan.request.text import clean_request_text, require_utf8
 
 
@@ -205,6 +206,10 @@ def delimited(rows: list[list[str]], delimiter: str) -> str:
     or a non-printable character (a line break) is double-quoted, inner quotes doubled."""
     def field(value: str) -> str:
         value = _checked(value)
+        if "\0" in value:  # no reader keeps a NUL inside a field; no file name can hold one
+            raise UnreadableInputError(f"{value!r}: a NUL character cannot be part of a sample name or path",
+                                       ["to resolve, remove the NUL character from the sample sheet"],
+                                       {"value": value})
         if any(c == delimiter or c == '"' or not c.isprintable() for c in value):
             return '"' + value.replace('"', '""') + '"'
         return value
