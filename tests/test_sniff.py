@@ -1063,3 +1063,53 @@ def test_fasta_whose_name_and_ids_do_not_tell_says_how_to_declare_it(tmp_path):
     with pytest.raises(AmbiguousInputError) as e:
         sniff_inputs([path], PREFIXES)
     assert any(f"--input-type {path}=reference_genome" in h for h in e.value.hints)
+
+
+# --------------------------------------------------------------------------- adapter FASTA (issue 13)
+
+# Trimmomatic's adapter files as Debian ships them (/usr/share/trimmomatic/adapters/)
+TRUSEQ3_SE = (">TruSeq3_IndexedAdapter\nAGATCGGAAGAGCACACGTCTGAACTCCAGTCAC\n"
+              ">TruSeq3_UniversalAdapter\nAGATCGGAAGAGCGTCGTGTAGGGAAAGAGTGTA\n")
+TRUSEQ3_PE_2 = (">PrefixPE/1\nTACACTCTTTCCCTACACGACGCTCTTCCGATCT\n>PrefixPE/2\nGTGACTGGAGTTCAGACGTGTGCTCTTCCGATCT\n"
+                ">PE1\nTACACTCTTTCCCTACACGACGCTCTTCCGATCT\n>PE1_rc\nAGATCGGAAGAGCGTCGTGTAGGGAAAGAGTGTA\n"
+                ">PE2\nGTGACTGGAGTTCAGACGTGTGCTCTTCCGATCT\n>PE2_rc\nAGATCGGAAGAGCACACGTCTGAACTCCAGTCAC\n")
+NEXTERA_PE = (">PrefixNX/1\nAGATGTGTATAAGAGACAG\n>PrefixNX/2\nAGATGTGTATAAGAGACAG\n"
+              ">Trans1\nTCGTCGGCAGCGTCAGATGTGTATAAGAGACAG\n>Trans1_rc\nCTGTCTCTTATACACATCTGACGCTGCCGACGA\n"
+              ">Trans2\nGTCTCGTGGGCTCGGAGATGTGTATAAGAGACAG\n>Trans2_rc\nCTGTCTCTTATACACATCTCCGAGCCCACGAGAC\n")
+
+
+@pytest.mark.parametrize("name, text, motif", [
+    ("TruSeq3-SE.fa", TRUSEQ3_SE, "AGATCGGAAGAGC"),
+    ("TruSeq3-PE-2.fa", TRUSEQ3_PE_2, "AGATCGGAAGAGC"),     # PrefixPE/1 holds it reverse-complemented
+    ("NexteraPE-PE.fa", NEXTERA_PE, "CTGTCTCTTATACACATCT"),
+    ("reads_contam.fasta", ">a\nAGATCGGAAGAGCACACGTCT\n", "AGATCGGAAGAGC"),  # the content decides, not the name
+    ("small_rna.fa", ">RA3\nTGGAATTCTCGGGTGCCAAGG\n", "TGGAATTCTCGGGTGCCAAGG"),
+])
+def test_adapter_fasta_is_recognised_by_its_motifs(tmp_path, name, text, motif):
+    f = one(write(tmp_path / name, text))
+    assert (f.datatype, f.format) == ("adapter_sequences", "fasta")
+    assert motif in f.fact("adapter_motifs")
+    assert any("adapter sequences for trimming" in e and motif in e for e in f.evidence)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("adapters.fa", ">a1\nACGTTGCAACGT\n>a2\nGGGTTTCCCAAA\n"),               # fastp-style custom adapters
+    ("custom.fa", ">my_adapter_1\nACGTTGCAACGT\n>my_adapter_2\nGGGTTTCCCAAA\n"),  # the sequence names say it
+])
+def test_adapter_fasta_without_known_motifs_is_recognised_by_its_names(tmp_path, name, text):
+    f = one(write(tmp_path / name, text))
+    assert f.datatype == "adapter_sequences" and f.fact("adapter_motifs") == []
+    assert any("named as adapters" in e for e in f.evidence)
+
+
+def test_a_long_sequence_is_never_an_adapter_file_whatever_its_name(tmp_path):
+    f = one(write(tmp_path / "adapters_genome.fa", ">chr1\n" + "ACGTTGCAAC" * 100 + "AGATCGGAAGAGC\n"))
+    assert f.datatype == "reference_genome"
+
+
+def test_short_fasta_without_adapter_clues_offers_the_adapter_reading(tmp_path):
+    path = write(tmp_path / "seqs.fa", ">s1\nACGTTGCAACGT\n>s2\nGGGTTTCCCAAA\n")
+    with pytest.raises(AmbiguousInputError) as e:
+        sniff_inputs([path], PREFIXES)
+    assert "adapter_sequences" in e.value.details["readings"]
+    assert any("adapter_sequences" in h and "--input-type" in h for h in e.value.hints)

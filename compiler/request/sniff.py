@@ -583,6 +583,47 @@ def _chromosome_like(header: str) -> bool:
     return len(parts) > 1 and bool(_CHROM_DESC_RE.search(parts[1]))
 
 
+# Adapter and primer sequences a trimmer is given as FASTA (Trimmomatic's TruSeq3-SE.fa,
+# TruSeq3-PE-2.fa, NexteraPE-PE.fa; fastp's adapter_sequences; cutadapt's adapters.fa):
+# few, short sequences, most holding a known Illumina motif (either strand).
+_ADAPTER_MOTIFS = {
+    "AGATCGGAAGAGC": "Illumina TruSeq",      # the universal 3' read-through start
+    "CTGTCTCTTATACACATCT": "Nextera/Tn5",    # mosaic end, read-through
+    "TGGAATTCTCGGGTGCCAAGG": "Illumina small RNA",
+    "GATCGTCGGACT": "Illumina small RNA 5'",
+}
+_ADAPTER_NAME_RE = re.compile(r"adapter|adaptor|truseq|nextera|primer|illumina|trimmomatic|contaminant|"
+                              r"index_seq|barcode|polya|smallrna", re.IGNORECASE)
+_ADAPTER_MAX_LEN = 200  # longer sequences are not adapters (a genome's shortest contig is far longer)
+_ADAPTER_MAX_N = 2000
+
+
+def _revcomp(seq: str) -> str:
+    return seq.translate(str.maketrans("ACGTUN", "TGCAAN"))[::-1]
+
+
+def _adapter_reading(name: str, headers: Sequence[str], lengths: Sequence[int], sequences: Sequence[bytes],
+                     complete: bool) -> tuple[str, list[str]] | None:
+    """(evidence, motifs found) when a FASTA holds trimming adapters, else None.
+
+    The content decides: every sequence short; then either a known adapter motif (on either
+    strand) in the sequences, or adapter words in the file or sequence names. A long sequence
+    anywhere (or a file too large to read whole) is never an adapter file, whatever its name."""
+    if not complete or not lengths or len(lengths) > _ADAPTER_MAX_N or max(lengths) > _ADAPTER_MAX_LEN:
+        return None
+    seqs = [s.decode("ascii", "replace").upper() for s in sequences]
+    found = [f"{motif} ({what})" for motif, what in _ADAPTER_MOTIFS.items()
+             if any(motif in s or _revcomp(motif) in s for s in seqs)]
+    short = f"{_n(len(lengths), 'sequence')} of at most {max(lengths)} letters"
+    if found:
+        return f"adapter sequences for trimming: {short}, holding {', '.join(found)}", [f.split()[0] for f in found]
+    named_by = [n for n in [name, *headers[:50]] if _ADAPTER_NAME_RE.search(n)]
+    if name and _ADAPTER_NAME_RE.search(name) or len(named_by) * 2 >= len(headers[:50]) + 1:
+        return (f"adapter sequences for trimming: {short}, named as adapters ({_quote_list(named_by, 3)}); "
+                "no known Illumina motif in them"), []
+    return None
+
+
 def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     lines = _Lines(src, _FASTA_BUDGET)
     headers: list[str] = []
@@ -590,11 +631,14 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     current: int | None = None
     total = 0
     residues = bytearray()
+    short_seqs: list[bytearray] = []  # each sequence, while the file could still be adapters
     for raw in lines.raw():
         if raw.startswith(b">"):
             if current is not None:
                 lengths.append(current)
             current = 0
+            if len(short_seqs) <= _ADAPTER_MAX_N:
+                short_seqs.append(bytearray())
             if len(headers) < 5000:
                 headers.append(_decode(raw[1:]).strip())
             else:
@@ -614,6 +658,8 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
                               ["sequence lines may hold only letters (and '*', '-')"], expected="FASTA")
         current += len(line)
         total += len(line)
+        if len(short_seqs) <= _ADAPTER_MAX_N and current <= _ADAPTER_MAX_LEN:
+            short_seqs[-1] += line
         if len(residues) < 200_000:
             residues += line[:200_000]
     if current is not None:
@@ -648,6 +694,13 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
         return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence + [why]),
                            facts=tuple(facts) + tuple(extra))
 
+    adapter = _adapter_reading(src.name, named, lengths, [bytes(x) for x in short_seqs], complete)
+    if adapter is not None:
+        why, motifs = adapter
+        return SniffedFile(path=src.shown, datatype="adapter_sequences", format=fmt,
+                           evidence=tuple(evidence + [why]),
+                           facts=tuple(facts) + (Fact(name="adapter_motifs", value=motifs,
+                                                      evidence=f"known adapter motifs: {', '.join(motifs) or 'none'}"),))
     taxids = list(dict.fromkeys(m.group(1) for h in named for m in [_KRAKEN_TAXID_RE.search(h)] if m))
     if taxids:
         return done("reference_sequences", f"headers carry kraken:taxid ({_quote_list(taxids, 5)}): genomes for a "
@@ -685,14 +738,17 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     if _TX_NAME_RE.search(name) and not _GENOME_NAME_RE.search(re.sub(r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b", "", name)):
         return done("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
                     f"'{src.name}' says transcripts ({_TX_NAME_RE.search(name).group(0)!r})")
+    readings = ["reference_genome", "transcriptome", "reference_sequences"]
+    if max(lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
+        readings.append("adapter_sequences")
     raise _ambiguous(
         src.shown,
         f"FASTA with {at_least}{n} sequences named like {shown_ids}: cannot tell a genome from a transcriptome "
         "(names are neither chromosome-like nor transcript ids)",
-        ["reference_genome", "transcriptome", "reference_sequences"],
+        readings,
         ["name genome sequences like chromosomes (chr1, 1, X, MT, NC_...) or transcripts by their ids "
-         "(ENST..., NM_...), or name the file after what it holds (genome.fa, transcripts.fa)",
-         f"or declare it: --input-type {src.shown}=reference_genome (or transcriptome, reference_sequences)"])
+         "(ENST..., NM_...), or name the file after what it holds (genome.fa, transcripts.fa, adapters.fa)",
+         f"or declare it: --input-type {src.shown}=reference_genome (or {', '.join(readings[1:])})"])
 
 
 # --------------------------------------------------------------------------- GTF / GFF3

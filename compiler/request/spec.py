@@ -274,6 +274,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         if op not in anchors:
             anchors.append(op)
     anchors = _drop_done(knowledge, anchors, files, warnings)
+    anchors += _optional_input_readers(knowledge, request, anchors, files, warnings)
 
     # ------------------------------------------------------------ assay
     req_assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
@@ -713,6 +714,37 @@ def _entry_inputs(knowledge: Knowledge, anchors: list[str]) -> list[str]:
                 continue
             out.append(p.datatype)
     return list(dict.fromkeys(out))
+
+
+def _optional_input_readers(knowledge: Knowledge, request: Request, anchors: list[str], files,
+                            warnings: list[str]) -> list[str]:
+    """Operations to add because an input can only serve as their optional input (an adapter FASTA:
+    trimming), when the other inputs can feed them and the request does not refuse the step ("do
+    not trim"); an input nothing can read is said to be unused."""
+    refused = {m.id for m in request.matches if m.kind == "operation" and m.negated}
+    added: list[str] = []
+    given = {f.datatype for f in files}
+    for f in files:
+        if knowledge.datatypes[f.datatype].config_provided:
+            continue  # a reference (an id mapping) is wired where a step needs it
+        readers = [op for op in knowledge.operations.values()
+                   if any(is_subtype(knowledge, f.datatype, p.datatype) for p in op.inputs.values())]
+        if not readers or any(not p.optional and is_subtype(knowledge, f.datatype, p.datatype)
+                              for op in readers for p in op.inputs.values()):
+            continue  # a file some step needs: the planner places it
+        usable = [op for op in readers
+                  if all(any(is_subtype(knowledge, g, p.datatype) for g in given)
+                         for p in op.inputs.values() if not p.optional)]
+        if any(op.id in anchors or op.id in refused for op in readers):
+            continue
+        if usable:
+            added.append(usable[0].id)
+            warnings.append(f"{f.path} ({f.datatype}) is read only by {usable[0].label.lower()}: the step is added")
+        else:
+            warnings.append(f"{f.path} ({f.datatype}) is not used: only "
+                            + ", ".join(op.label.lower() for op in readers) + " reads it, and the inputs give no "
+                            "data for it")
+    return [a for a in dict.fromkeys(added) if a not in anchors]
 
 
 def _drop_done(knowledge: Knowledge, anchors: list[str], files, warnings: list[str]) -> list[str]:
