@@ -55,6 +55,21 @@ def _interruptible(command):
     return run
 
 
+def _quiet_when_json(command):
+    """With --json, no progress lines on stderr: a consumer reading both streams gets JSON only."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        if not kwargs.get("as_json"):
+            return command(*args, **kwargs)
+        from bioplan.progress import quiet
+
+        with quiet():
+            return command(*args, **kwargs)
+
+    return run
+
+
 def _declarations(values: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for v in values:
@@ -111,6 +126,7 @@ _allow_partial = click.option("--allow-partial", is_flag=True,
 @_substitute
 @_allow_partial
 @_interruptible
+@_quiet_when_json
 def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, allow_partial):
     """Plan QUERY without writing a workflow: task spec, ranked plans, what was pruned and why."""
     from bioplan.compile import plan_request
@@ -170,12 +186,16 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_substitute
 @_allow_partial
 @_interruptible
+@_quiet_when_json
 def compile(query, inputs, declared, output, target, force, partition, account, max_threads, max_mem_mb,  # noqa: A001
             max_runtime, no_validate, as_json, top_k, max_hops, substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
     from bioplan.report import plan_json, reference_json
+    from bioplan.validate import snakemake_checks
 
+    if not no_validate and target == "snakemake":  # Snakemake imports on another core while bioplan plans
+        snakemake_checks.start_dry_run_ahead()
     try:
         res = compile_request(query, list(inputs), output, target=target, force=force,
                               validate=not no_validate, top_k=top_k, max_hops=max_hops,
@@ -185,6 +205,8 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
     except BioplanError as exc:
         _fail(exc, as_json)
         return
+    finally:
+        snakemake_checks.stop_dry_run_ahead()
     if as_json:
         click.echo(json.dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
                                "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes,
@@ -257,6 +279,7 @@ def doctor(as_json):
 @click.option("-k", "select_ids", multiple=True, metavar="PATTERN", help="Only cases whose id matches (repeatable).")
 @click.option("--jobs", default=4, show_default=True, help="Parallel compiles with --compile.")
 @_top
+@_quiet_when_json
 def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, select_ids, jobs, top_k):
     """Measure bioplan on CASES (default: the shipped development set); see compiler/evaluate/README.md."""
     from bioplan.evaluate import baseline_from, evaluate, text_report

@@ -6,7 +6,8 @@ Fast steps stay silent, so a quick command prints only its result; a step still 
     with slow_step("checking the workflow with snakemake -n"):
         run_the_check()
 
-stderr, never stdout: `--json` output stays machine-readable. BIOPLAN_QUIET=1 silences it.
+stderr, never stdout. Silent under `quiet()` (the CLI's `--json` mode: a consumer reading both
+streams gets JSON only) and with BIOPLAN_QUIET=1.
 """
 
 from __future__ import annotations
@@ -20,11 +21,28 @@ from contextlib import contextmanager
 from typing import TextIO
 
 SLOW_AFTER_SECONDS = 1.0
+# how many quiet() blocks are open: process-wide, so that the worker threads of `eval --compile`
+# are silenced too
+_quiet_depth = 0
+_quiet_lock = threading.Lock()
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No progress lines while this block runs."""
+    global _quiet_depth
+    with _quiet_lock:
+        _quiet_depth += 1
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_depth -= 1
 
 
 @contextmanager
 def slow_step(what: str, after: float = SLOW_AFTER_SECONDS, stream: TextIO | None = None) -> Iterator[None]:
-    if os.environ.get("BIOPLAN_QUIET"):
+    if _quiet_depth or os.environ.get("BIOPLAN_QUIET"):
         yield
         return
     out = stream if stream is not None else sys.stderr

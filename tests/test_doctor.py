@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from bioplan import __version__
 from bioplan.cli import main
 from bioplan.doctor import diagnose, extra_requirements, text_report, tool_requirement
-from bioplan.progress import slow_step
+from bioplan.progress import quiet, slow_step
 
 
 @pytest.mark.parametrize("command, need", [
@@ -90,3 +90,14 @@ def test_a_slow_step_says_what_it_does_and_a_fast_one_is_silent(monkeypatch):
         time.sleep(0.1)
         raise RuntimeError("boom")
     assert "stopped after" in stopped.getvalue()
+
+
+def test_json_mode_is_quiet(monkeypatch):
+    monkeypatch.delenv("BIOPLAN_QUIET", raising=False)
+    out = io.StringIO()
+    with quiet(), slow_step("checking", after=0.01, stream=out):
+        time.sleep(0.1)
+    assert out.getvalue() == ""
+    with slow_step("checking", after=0.01, stream=out):  # quiet() ended
+        time.sleep(0.1)
+    assert out.getvalue().startswith("bioplan: checking ...")

@@ -56,3 +56,37 @@ def test_dry_run_and_lint_load_no_executor_plugin(tmp_path, monkeypatch):
     assert not mark.exists()
     assert lint(wf).name == "lint"
     assert not mark.exists()
+
+
+# --------------------------------------------------------------------------- the dry run started ahead
+
+
+def test_a_dry_run_started_ahead_checks_the_directory_it_is_given(tmp_path, monkeypatch):
+    from bioplan.validate import snakemake_checks
+
+    mark = _trap(tmp_path, monkeypatch)
+    wf = _workflow(tmp_path)
+    snakemake_checks.start_dry_run_ahead()
+    worker = snakemake_checks._worker
+    assert worker is not None
+    check = dry_run(wf)
+    assert check.ok, check.output
+    assert snakemake_checks._worker is None and worker.proc.returncode == 0  # used once, by this check
+    assert not mark.exists()  # no executor plugin there either
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "Snakefile").write_text('rule all:\n    input:\n        "missing.txt",\n')
+    snakemake_checks.start_dry_run_ahead()
+    failed = dry_run(broken)
+    assert not failed.ok and "missing.txt" in failed.output
+
+
+def test_a_dry_run_started_ahead_and_not_needed_is_stopped(tmp_path):
+    from bioplan.validate import snakemake_checks
+
+    snakemake_checks.start_dry_run_ahead()
+    worker = snakemake_checks._worker
+    snakemake_checks.stop_dry_run_ahead()
+    assert worker.proc.poll() is not None and not worker.cache.exists()
+    assert snakemake_checks._worker is None
+    snakemake_checks.stop_dry_run_ahead()  # idempotent
