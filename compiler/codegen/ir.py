@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
+from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -165,6 +167,25 @@ def _rel(path: str, workdir: str | None) -> str:
     return absolute if rel.startswith(".." + os.sep + ".." + os.sep + ".." + os.sep) else rel
 
 
+def _input_stems(step: PlanStep, ports: Mapping[str, Any], out_ports: Mapping[str, list[IOPort]]) -> dict[str, str]:
+    """{input port: stem of the result file it reads} ('merged_pathways' for .../merged_pathways.tsv); a port
+    reading an input or a reference keeps its own name."""
+    stems = {port: port for port in ports}
+    for port, source in step.sources.items():
+        made = [p for p in out_ports.get(source, []) if p.datatype == step.inputs.get(port) and not p.ref.directory]
+        if made:
+            stems[port] = PurePosixPath(made[0].ref.path).name.split(".")[0]
+    return stems
+
+
+def _named_after_inputs(path: str, stems: Mapping[str, str]) -> str:
+    """A tool's output path with `{port}` replaced by the stem of what that port reads: a CSV export of
+    deseq2_results.tsv is deseq2_results.csv ({sample} stays for the workflow)."""
+    for port, stem in stems.items():
+        path = path.replace("{" + port + "}", stem)
+    return path
+
+
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None,
                slurm_partition: str | None = None, slurm_account: str | None = None,
                cluster_limits: dict[str, int | None] | None = None, fetch_references: bool = False,
@@ -200,11 +221,12 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         sc = scope[s.id]
         base = f"results/{s.id}/{{sample}}" if sc == "sample" else f"results/{s.id}"
         outputs: list[IOPort] = []
+        stems = _input_stems(s, tool.inputs, out_ports)
         for port, tp in tool.outputs.items():
             dt = s.outputs.get(port)
             for mate in (mates(dt) if dt else [None]):
                 name = port if mate is None else f"{port}_{mate}"
-                fname = tp.path or f"{name}.{_ext(tp.format)}"
+                fname = _named_after_inputs(tp.path, stems) if tp.path else f"{name}.{_ext(tp.format)}"
                 if mate is not None or (dt and knowledge.datatypes[dt].mates):
                     fname = f"{name}.{_ext(tp.format)}"
                 ref = FileRef(kind="result", path=f"{base}/{fname}", per_sample=sc == "sample", directory=tp.directory)

@@ -45,6 +45,14 @@ def _feeds(knowledge: Knowledge, src_op: str, dst_op: str, limit: int = 10) -> b
     return False
 
 
+def _is_conversion(knowledge: Knowledge, op_id: str) -> bool:
+    """One input and one output of the same datatype (a format conversion: CSV export, GFF3 -> GTF)."""
+    op = knowledge.operations[op_id]
+    ins = [p.datatype for p in op.inputs.values() if not p.optional]
+    outs = [p.datatype for p in op.outputs.values()]
+    return len(ins) == 1 and ins == outs
+
+
 def _sinks(knowledge: Knowledge, ops: list[str]) -> list[str]:
     return [a for a in ops if not any(b != a and _feeds(knowledge, a, b) for b in ops)]
 
@@ -345,8 +353,11 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     mentioned = [d for d in request.datatypes if d in knowledge.datatypes]
     target: str | None = None
     if anchors:
-        sinks = _sinks(knowledge, anchors)
-        sink = [a for a in anchors if a in sinks][-1]
+        # a format conversion ("export as CSV") writes whatever table the analysis makes: the
+        # analysis names the target
+        analyses = [a for a in anchors if not _is_conversion(knowledge, a)] or anchors
+        sinks = _sinks(knowledge, analyses)
+        sink = [a for a in analyses if a in sinks][-1]
         target = next(iter(knowledge.operations[sink].outputs.values())).datatype
     # the last mentioned datatype refines the target when it lies downstream of it
     # ("... then KEGG, as one merged table"); without anchors it is the target
@@ -359,9 +370,10 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
     if target is not None and request.output_format:
         # a requested file format may need a conversion step (an operation from the target to itself)
         for op in knowledge.operations.values():
-            ins = [p.datatype for p in op.inputs.values() if not p.optional]
-            outs = [p.datatype for p in op.outputs.values()]
-            if ins == [target] and outs == [target] and op.id not in anchors and any(
+            if not _is_conversion(knowledge, op.id) or op.id in anchors:
+                continue
+            reads = next(p.datatype for p in op.inputs.values() if not p.optional)
+            if is_subtype(knowledge, target, reads) and any(
                     tp.format == request.output_format for t in knowledge.tools_for(op.id) for tp in t.outputs.values()):
                 anchors.append(op.id)
     if not files:
