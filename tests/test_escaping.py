@@ -20,7 +20,7 @@ from jinja2 import nodes
 
 from bioplan.codegen import escape
 from bioplan.codegen.ir import ConfigInput, Workflow
-from bioplan.errors import EmptyQueryError, UnreadableInputError
+from bioplan.errors import EmptyQueryError, InvalidOptionError, UnreadableInputError
 from bioplan.request.text import clean_request_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,6 +185,14 @@ def test_text_that_was_not_utf8_is_refused_by_every_filter(f):
         f("name\udcff")
 
 
+@pytest.mark.parametrize("value", ["debug\n#SBATCH --wrap=id", "gpu\r", "a\u2028b", "\x00", "  "])
+@pytest.mark.parametrize("option", ["slurm_partition", "slurm_account"])
+def test_slurm_names_that_would_break_a_job_script_line_are_refused(value, option):
+    with pytest.raises(InvalidOptionError, match="--partition|--account"):
+        escape.refuse_broken_slurm_settings(_workflow(**{option: value}))
+    escape.refuse_broken_slurm_settings(_workflow(slurm_partition="it's \"x\" $(y)", slurm_account="a b"))
+
+
 # ----------------------------------------------------------------------------- finalize
 def _workflow(**update) -> Workflow:
     base = dict(name="w", query="q", layout=None, organism=None, steps=(), targets=(), config_inputs=(),
@@ -234,7 +242,9 @@ USER_NAMES = frozenset({"request"})
 def _user_derived(node: nodes.Node, tainted: set[str]) -> bool:
     for sub in [node, *node.find_all((nodes.Getattr, nodes.Name, nodes.Getitem))]:
         if isinstance(sub, nodes.Getattr) and sub.attr in USER_ATTRIBUTES:
-            return True
+            # a FileRef's path (`port.ref.path`) is the IR's own result pattern, not a user's file
+            if not (sub.attr == "path" and isinstance(sub.node, nodes.Getattr) and sub.node.attr == "ref"):
+                return True
         if isinstance(sub, nodes.Name) and (sub.name in USER_NAMES or sub.name in tainted):
             return True
         if isinstance(sub, nodes.Getitem) and isinstance(sub.arg, nodes.Const) and sub.arg.value in USER_ATTRIBUTES:
@@ -275,6 +285,7 @@ def test_the_scan_finds_unfiltered_user_text():
     assert unfiltered_user_expressions("{% set q = workflow.query %}{{ q }}", env)
     assert unfiltered_user_expressions("{{ request | md | replace('a', 'b') }}", env)
     assert not unfiltered_user_expressions("{{ request | md }} {{ (c.path or 'x') | yaml }} {{ step.rule }}", env)
+    assert not unfiltered_user_expressions("{% set n = step.outputs[0].ref.path %}{{ n }}", env)
 
 
 def test_every_template_filters_user_text():

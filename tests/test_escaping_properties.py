@@ -94,9 +94,14 @@ def user_values(draw, workflow: Workflow, names=name_text, paths=name_text) -> d
                                    for i in range(1, n)],
         "paths": [path_pool[i % 2] if i < 2 else f"{path_pool[i % 2]}/{i}" for i in range(n_paths)],
         "condition": draw(nonblank),
-        "partition": name_pool[1],
-        "account": path_pool[0],
+        # non-printable characters in SLURM names are refused (tests/test_escaping.py); the rest stays
+        "partition": _printable(name_pool[1]) or "p",
+        "account": _printable(path_pool[0]) or "a",
     }
+
+
+def _printable(value: str) -> str:
+    return "".join(c for c in value if c.isprintable()).strip()
 
 
 def assert_refusal_names_the_values(exc: TargetUnsupportedError, values: dict) -> None:

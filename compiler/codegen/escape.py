@@ -36,7 +36,7 @@ import jinja2
 import yaml as pyyaml
 
 from bioplan.codegen.ir import Workflow
-from bioplan.errors import UnreadableInputError
+from bioplan.errors import InvalidOptionError, UnreadableInputError
 from bioplan.request.text import clean_request_text, require_utf8
 
 
@@ -215,6 +215,20 @@ def delimited(rows: list[list[str]], delimiter: str) -> str:
         return value
 
     return "".join(delimiter.join(field(v) for v in row) + "\n" for row in rows)
+
+
+def refuse_broken_slurm_settings(workflow: Workflow) -> None:
+    """--partition and --account end up on `#SBATCH` lines of job scripts (Nextflow writes them
+    there verbatim): a line break or other non-printable character would start a new line of
+    the script, i.e. a command. Quoting cannot help there, so such a value is refused."""
+    for option, value in (("--partition", workflow.slurm_partition), ("--account", workflow.slurm_account)):
+        if value is not None and (not value.strip() or not value.isprintable()):
+            bad = next((c for c in value if not c.isprintable()), None)
+            raise InvalidOptionError(
+                f"{option} {value!r}: " + (f"the character {bad!r} cannot be part of a SLURM name" if bad
+                                            else "a SLURM name cannot be blank"),
+                [f"to resolve, give {option} the name as `sinfo -s` / `sacctmgr show assoc` print it"],
+                {"option": option, "value": value})
 
 
 # Workflow IR fields whose strings come from the user (the request, the sample sheet, the

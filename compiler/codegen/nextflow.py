@@ -405,6 +405,7 @@ class NextflowGenerator:
     # ------------------------------------------------------------------ files
     def files(self, workflow: Workflow) -> dict[str, str]:
         self.refuse_unsafe_names(workflow)
+        escape.refuse_broken_slurm_settings(workflow)
         workflow = escape.mark_user_text(workflow)
         self._producers = {p.ref.path: s for s in workflow.steps for p in s.outputs}
         files: dict[str, str] = {}

@@ -120,6 +120,7 @@ class SnakemakeGenerator:
 
     # ------------------------------------------------------------ files
     def files(self, workflow: Workflow) -> dict[str, str | bytes]:
+        escape.refuse_broken_slurm_settings(workflow)
         workflow = escape.mark_user_text(workflow)
         files: dict[str, str | bytes] = {}
         rule_files: dict[str, list[str]] = {}
@@ -263,3 +264,4 @@ def json_schema_type(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     return {"type": "string"}
+
