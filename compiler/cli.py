@@ -180,6 +180,12 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @click.option("--max-runtime", default=None, metavar="MINUTES",
               help="The partition's time limit in minutes: caps every job's runtime, retries included.")
 @click.option("--no-validate", is_flag=True, help="Skip the `snakemake -n` pre-check.")
+@click.option("--fetch-references", is_flag=True,
+              help="Download the missing references at run time (pinned provider URLs, provider checksums); "
+                   "config `fetch: true`. Without it nothing is downloaded.")
+@click.option("--reference-cache", default=None, metavar="DIR",
+              help="Keep downloaded references in DIR, shared by every workflow compiled with it "
+                   "(default: resources/ in the workflow).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_top
 @_hops
@@ -188,7 +194,8 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_interruptible
 @_quiet_when_json
 def compile(query, inputs, declared, output, target, force, partition, account, max_threads, max_mem_mb,  # noqa: A001
-            max_runtime, no_validate, as_json, top_k, max_hops, substitute, allow_partial):
+            max_runtime, no_validate, fetch_references, reference_cache, as_json, top_k, max_hops, substitute,
+            allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.compile import compile_request
     from bioplan.report import plan_json, reference_json
@@ -201,7 +208,8 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
                               validate=not no_validate, top_k=top_k, max_hops=max_hops,
                               declared=_declarations(declared), partition=partition, account=account,
                               substitute=substitute, allow_partial=allow_partial, max_threads=max_threads,
-                              max_mem_mb=max_mem_mb, max_runtime=max_runtime)
+                              max_mem_mb=max_mem_mb, max_runtime=max_runtime,
+                              fetch_references=fetch_references, reference_cache=reference_cache)
     except BioplanError as exc:
         _fail(exc, as_json)
         return

@@ -259,6 +259,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
                     max_mem_mb: int | str | None = None, max_runtime: int | str | None = None,
                     fetch_references: bool = False, reference_cache: str | None = None) -> CompileResult:
     limits = cluster_limits(max_threads, max_mem_mb, max_runtime)  # a bad value fails before any work
+    if reference_cache is not None:  # one folder whatever directory the workflow runs from
+        reference_cache = os.path.abspath(os.path.expanduser(reference_cache))
     knowledge = knowledge or load_knowledge()
     if target not in TARGETS:
         raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])

@@ -130,6 +130,11 @@ class SnakemakeGenerator:
         order = [s.id for s in workflow.steps if s.kind == "tool"]
         for owner in order:
             files[f"rules/{owner}.smk"] = format_snakefile("\n\n".join(rule_files[owner]), f"rules/{owner}.smk")
+        downloads = [r for r in workflow.references if r.downloads]
+        if downloads:  # download rules for the references a provider publishes (run with fetch: true)
+            files["rules/references.smk"] = format_snakefile(self.reference_rules(downloads), "rules/references.smk")
+            files["scripts/fetch_reference.py"] = (templates_dir() / "references" / "fetch_reference.py").read_text(
+                encoding="utf-8")
         files["Snakefile"] = format_snakefile(self.snakefile(workflow, order), "Snakefile")
         files["rules/common.smk"] = format_snakefile(self.common(workflow), "rules/common.smk")
         for sw in workflow.software:
@@ -153,7 +158,13 @@ class SnakemakeGenerator:
             version=__version__, request=escape.request_text(values["workflow"].query), **values)
 
     def snakefile(self, workflow: Workflow, order: list[str]) -> str:
-        return self.render_skeleton("Snakefile.j2", workflow=workflow, rule_files=[f"rules/{o}.smk" for o in order])
+        fetch_rules = ["rules/references.smk"] if any(r.downloads for r in workflow.references) else []
+        return self.render_skeleton("Snakefile.j2", workflow=workflow,
+                                    rule_files=[f"rules/{o}.smk" for o in order] + fetch_rules)
+
+    def reference_rules(self, downloads: list) -> str:
+        return self.env.get_template("skeleton/snakemake/references.smk.j2").render(
+            downloads=downloads, args={r.key: fetch_arguments(r) for r in downloads})
 
     def final_targets(self, workflow: Workflow) -> list[str]:
         return [self.ref_expr(t, "cohort") for t in workflow.targets]
@@ -254,6 +265,14 @@ def format_snakefile(source: str, name: str) -> str:
         raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
 
 
+def fetch_arguments(reference) -> list[str]:
+    """scripts/fetch_reference.py's arguments for one reference (pinned URLs and checksum kinds)."""
+    args = ["--unpack", reference.unpack, "--derive", reference.derive]
+    for d in reference.downloads:
+        args += ["--source", d.url, d.checksum, d.checksum_url or "-"]
+    return args
+
+
 def json_schema_type(value: Any) -> dict[str, Any]:
     if isinstance(value, bool):
         return {"type": "boolean"}
@@ -264,4 +283,3 @@ def json_schema_type(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     return {"type": "string"}
-

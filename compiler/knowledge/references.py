@@ -175,7 +175,7 @@ def resolve_genome_build(catalog: Catalog, organism: str | None, request_builds:
             said[text] = found
     if len(set(said.values())) > 1:
         raise ConstraintViolationError(
-            "the request names two genome builds: " + ", ".join(f"'{t}' ({b})" for t, (_, b) in said.items()),
+            "the request names two genome builds: " + ", ".join(_named(t, b) for t, (_, b) in said.items()),
             ["name one build (e.g. GRCh38 or GRCm39): every reference of the workflow must come from it"],
             {"builds": {t: b for t, (_, b) in said.items()}})
     in_files: dict[str, tuple[tuple[str, str], str]] = {}
@@ -200,7 +200,7 @@ def resolve_genome_build(catalog: Catalog, organism: str | None, request_builds:
         path = next(p for p, v in sorted(in_files.items()) if v == file_build)
         text = next(t for t, b in said.items() if b == request_build)
         raise ConstraintViolationError(
-            f"the request says {text} ({request_build[1]}) but {path} is {file_build[0][1]}: {file_build[1]}",
+            f"the request says {_named(text, request_build[1])} but {path} is {file_build[0][1]}: {file_build[1]}",
             [f"correct the build in the request to {file_build[0][1]}, or give {request_build[1]} files "
              "(annotating or comparing data of one build with references of another gives wrong positions)"],
             {"request": request_build[1], "file": path, "file_build": file_build[0][1]})
@@ -214,6 +214,11 @@ def resolve_genome_build(catalog: Catalog, organism: str | None, request_builds:
         warnings.append(f"genome build {chosen[1]} inferred from {next(iter(in_files))}: {file_build[1]}")
     ucsc_said = any(t.lower() in {u.lower() for u in _org_build(catalog, b).ucsc} for t, b in said.items())
     return (chosen[0] if chosen else None), (chosen[1] if chosen else None), chr_names or ucsc_said, warnings
+
+
+def _named(text: str, build: str) -> str:
+    """'GRCh38', or 'hg19 (GRCh37)' where the request used another name for the build."""
+    return build if text.lower() == build.lower() else f"{text} ({build})"
 
 
 def _org_build(catalog: Catalog, found: tuple[str, str]) -> Build:

@@ -1,0 +1,275 @@
+"""References (issue 14): every file a workflow reads that the user did not pass is named (compile's
+output, --json, config, README), checked before any job runs, and follows the organism and genome build.
+
+The development-set test compiles every plannable case of compiler/evaluate/dev_set.yaml without the
+pre-check (every case's references are checked against its config and README), groups the workflows
+by their references and the steps reading them, and dry-runs one workflow per group plus three
+without references: `snakemake -n` stops only with the start-check message naming exactly the
+references compile named, and with those in place it passes (so nothing unnamed is read). A dry
+run of all ~180 compiles took 12 minutes on the shared 2 cores; this sample is what keeps it short.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bioplan.compile import compile_request, plan_request
+from bioplan.errors import BioplanError, ConstraintViolationError
+from bioplan.evaluate.cases import DEV_SET, load_cases
+from bioplan.evaluate.fixtures import ensure_data, needed_classes, resolve_inputs, write_fixtures
+from bioplan.knowledge.references import check_catalog, load_catalog
+from bioplan.validate.snakemake_checks import dry_run
+
+START_CHECK = re.compile(r"bioplan: (\d+) reference file\(s\) missing")
+NAMED = re.compile(r"^  references\.([A-Za-z0-9_]+): ", re.MULTILINE)
+
+
+# --------------------------------------------------------------------------- the development set
+
+
+@pytest.fixture(scope="module")
+def dev_compiles(knowledge, tmp_path_factory):
+    """(case id, CompileResult) for every dev-set case that plans, compiled without the pre-check."""
+    base = tmp_path_factory.mktemp("devset")
+    cf = load_cases(DEV_SET, knowledge)
+    cases = [c for c in cf.cases if c.expect.error is None]
+    data, fixtures = base / "data", base / "fixtures"
+    data.mkdir()
+    fixtures.mkdir()
+    failed = ensure_data(data, needed_classes(cases, cf.fixtures))
+    write_fixtures(cf, fixtures, data, cases)
+    compiled = []
+    for i, case in enumerate(cases):
+        if any(f"{{data}}/{c}" in s for c in failed for s in (*case.inputs, *case.declared)):
+            continue  # example data this machine cannot generate
+        inputs, declared = resolve_inputs(case, data, fixtures)
+        try:
+            res = compile_request(case.request, inputs, str(base / "out" / f"{i:03d}" / "Snakefile"),
+                                  validate=False, knowledge=knowledge, declared=declared)
+        except BioplanError:
+            continue  # a case bioplan refuses is the eval's business, not this test's
+        compiled.append((case.id, res))
+    assert len(compiled) > 50, "most development-set cases should compile"
+    return compiled
+
+
+def _shape(res) -> tuple:
+    """What the start check and the reference wiring depend on: each reference and the steps reading it."""
+    return tuple((r.key, r.format, r.read_by) for r in res.workflow.references)
+
+
+def test_every_dev_set_plan_dry_runs_or_stops_naming_only_its_references(dev_compiles):
+    groups: dict[tuple, tuple[str, object]] = {}
+    for case_id, res in dev_compiles:
+        groups.setdefault(_shape(res), (case_id, res))
+    # workflows without references: the generic dry run of the compile tests covers them; three here
+    without = [c for c in dev_compiles if not c[1].workflow.references][:3]
+    groups = {**{k: v for k, v in groups.items() if k}, **{("none", i): c for i, c in enumerate(without)}}
+    for case_id, res in dev_compiles:  # every compile: config and README name what compile named
+        config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text(encoding="utf-8"))
+        assert set(config.get("references") or {}) == {r.key for r in res.workflow.references}, case_id
+    with_refs = 0
+    for case_id, res in groups.values():
+        workdir = res.output_dir
+        named = {r.key for r in res.workflow.references}
+        config = yaml.safe_load((workdir / "config" / "config.yaml").read_text(encoding="utf-8"))
+        # config and README name the same references compile named
+        assert set(config.get("references") or {}) == named, case_id
+        readme = (workdir / "README.md").read_text(encoding="utf-8")
+        assert all(f"`references.{k}`" in readme for k in named), case_id
+        first = dry_run(workdir)
+        assert "MissingInputException" not in first.output, f"{case_id}: a raw MissingInputException\n{first.output}"
+        if first.ok:
+            assert not [k for k in named if not (workdir / config["references"][k]).exists()], case_id
+            continue
+        m = START_CHECK.search(first.output)
+        assert m, f"{case_id}: snakemake -n failed other than on references:\n{first.output[-2000:]}"
+        in_message = set(NAMED.findall(first.output))
+        assert in_message and in_message <= named and int(m.group(1)) == len(in_message), (case_id, first.output)
+        with_refs += 1
+        # with the named references in place, nothing else is missing
+        for r in res.workflow.references:
+            path = workdir / config["references"][r.key]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.mkdir(exist_ok=True) if r.directory else path.touch()
+        second = dry_run(workdir)
+        assert second.ok, f"{case_id}: with every named reference present:\n{second.output[-2000:]}"
+    assert with_refs >= 3, "the development set has plans that need references"
+
+
+def test_compile_json_lists_references_with_the_steps_reading_them(workspace, tmp_path):
+    from click.testing import CliRunner
+
+    from bioplan.cli import main
+
+    data = workspace / "data" / "bulk_de"
+    out = tmp_path / "wf" / "Snakefile"
+    result = CliRunner().invoke(main, ["compile", "mouse bulk RNA-seq raw counts: differential expression, then "
+                                       "KEGG enrichment", "-i", str(data / "counts.csv"), "-i",
+                                       str(data / "samples.tsv"), "-i", str(data / "gene_sets_kegg.gmt"),
+                                       "-o", str(out), "--no-validate", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{"):])
+    refs = {r["name"]: r for r in report["references"]}
+    assert set(refs) == {"gene_id_mapping"}
+    mapping = refs["gene_id_mapping"]
+    assert mapping["read_by"] == ["gene_id_conversion"] and mapping["format"] == "tsv"
+    assert mapping["file_name"] == "Mus_musculus.GRCm39.112.gene_id_mapping.tsv"
+    assert "Mus_musculus.GRCm39.112.entrez.tsv.gz" in mapping["where"] and mapping["why"]
+    text = CliRunner().invoke(main, ["compile", "mouse bulk RNA-seq raw counts: differential expression, then "
+                                     "KEGG enrichment", "-i", str(data / "counts.csv"), "-i",
+                                     str(data / "samples.tsv"), "-i", str(data / "gene_sets_kegg.gmt"),
+                                     "-o", str(tmp_path / "wf2" / "Snakefile"), "--no-validate"])
+    assert "references.gene_id_mapping: resources/ensembl-112/Mus_musculus.GRCm39.112.gene_id_mapping.tsv" \
+        in text.output and "read by gene_id_conversion" in text.output
+
+
+def test_the_start_check_names_every_missing_reference_once(workspace, tmp_path):
+    """Snakemake stops at parse time with one message; a reference put in place leaves the list."""
+    reads = sorted(str(p) for p in (workspace / "data" / "rnaseq_fastq").glob("*.fastq.gz"))
+    res = compile_request("mouse RNA-seq: align the reads with hisat2 and count reads per gene", reads,
+                          str(tmp_path / "wf" / "Snakefile"), validate=False)
+    keys = {r.key for r in res.workflow.references}
+    assert {"reference_genome", "gene_annotation"} <= keys
+    out = dry_run(res.output_dir)
+    assert not out.ok and set(NAMED.findall(out.output)) == keys and "MissingInputException" not in out.output
+    assert "get it: Ensembl 112 Mus musculus GRCm39" in out.output
+    config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text())
+    genome = res.output_dir / config["references"]["reference_genome"]
+    genome.parent.mkdir(parents=True, exist_ok=True)
+    genome.write_text(">1\nACGT\n")
+    again = dry_run(res.output_dir)
+    assert set(NAMED.findall(again.output)) == keys - {"reference_genome"}
+
+
+# --------------------------------------------------------------------------- organism and build
+
+
+def _reference_paths(res) -> dict[str, str]:
+    config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text(encoding="utf-8"))
+    return config["references"]
+
+
+@pytest.mark.parametrize("request_words, expected", [
+    ("human GRCh38", {"reference_genome": "resources/ensembl-112/Homo_sapiens.GRCh38.dna.primary_assembly.fa",
+                      "gene_annotation": "resources/ensembl-112/Homo_sapiens.GRCh38.112.gtf"}),
+    ("human GRCh37", {"reference_genome": "resources/ensembl-87/Homo_sapiens.GRCh37.dna.primary_assembly.fa",
+                      "gene_annotation": "resources/ensembl-87/Homo_sapiens.GRCh37.87.gtf"}),
+    ("human hg19", {"reference_genome": "resources/gencode-46lift37/GRCh37.primary_assembly.genome.fa",
+                    "gene_annotation": "resources/gencode-46lift37/gencode.v46lift37.annotation.gtf"}),
+    ("mouse GRCm39", {"reference_genome": "resources/ensembl-112/Mus_musculus.GRCm39.dna.primary_assembly.fa",
+                      "gene_annotation": "resources/ensembl-112/Mus_musculus.GRCm39.112.gtf"}),
+    ("mouse mm10", {"reference_genome": "resources/gencode-m25/GRCm38.primary_assembly.genome.fa",
+                    "gene_annotation": "resources/gencode-m25/gencode.vM25.annotation.gtf"}),
+    ("mouse GRCm38", {"reference_genome": "resources/ensembl-102/Mus_musculus.GRCm38.dna.primary_assembly.fa",
+                      "gene_annotation": "resources/ensembl-102/Mus_musculus.GRCm38.102.gtf"}),
+])
+def test_genome_and_annotation_follow_organism_and_build(workspace, tmp_path, request_words, expected):
+    reads = sorted(str(p) for p in (workspace / "data" / "rnaseq_fastq").glob("*.fastq.gz"))
+    res = compile_request(f"{request_words} RNA-seq: align the reads with hisat2 and count reads per gene", reads,
+                          str(tmp_path / "wf" / "Snakefile"), validate=False)
+    paths = _reference_paths(res)
+    assert {k: paths[k] for k in expected} == expected
+    build = res.workflow.genome_build
+    assert build == {"hg19": "GRCh37", "mm10": "GRCm38"}.get(request_words.split()[1], request_words.split()[1])
+    config = (res.output_dir / "config" / "config.yaml").read_text(encoding="utf-8")
+    assert f"for genome build {build}." in config
+    readme = (res.output_dir / "README.md").read_text(encoding="utf-8")
+    wrong = {"GRCh38", "GRCh37", "GRCm39", "GRCm38"} - {build}
+    hints = " ".join(r.hint for r in res.workflow.references)
+    assert not [w for w in wrong if w in hints], hints  # no hint invites another build
+    assert f"genome build {build}" in readme
+
+
+def test_gene_sets_follow_the_organism(workspace, tmp_path):
+    """MSigDB species code and collection follow organism and analysis; mouse KEGG is not in MSigDB."""
+    data = workspace / "data" / "bulk_de"
+    counts, samples = str(data / "counts.csv"), str(data / "samples.tsv")
+    go = compile_request("mouse bulk RNA-seq raw counts: differential expression, then GO enrichment",
+                         [counts, samples, str(data / "id_mapping.tsv")], str(tmp_path / "go" / "Snakefile"),
+                         validate=False)
+    lib = next(r for r in go.workflow.references if r.datatype == "gene_set_library")
+    assert lib.file_name.startswith("m5.go.bp.v2024.1.Mm.") and lib.downloads
+    assert lib.downloads[0].url.endswith(f"/release/2024.1.Mm/{lib.file_name}")
+    assert ".Hs." not in lib.hint
+    kegg = compile_request("mouse bulk RNA-seq raw counts: differential expression, then KEGG enrichment",
+                           [counts, samples, str(data / "id_mapping.tsv")], str(tmp_path / "kegg" / "Snakefile"),
+                           validate=False)
+    lib = next(r for r in kegg.workflow.references if r.datatype == "gene_set_library")
+    assert not lib.downloads and "no mouse KEGG" in lib.hint and ".Hs." not in lib.hint
+
+
+def test_human_gene_sets_are_msigdb_hs(tmp_path):
+    counts = tmp_path / "counts.csv"
+    genes = [f"ENSG{n:011d}" for n in range(1, 41)]
+    counts.write_text("gene_id,a1,a2,a3,b1,b2,b3\n" + "".join(
+        f"{g},{10 + i},{12 + i},{11 + i},{30 + 2 * i},{28 + 2 * i},{33 + 2 * i}\n" for i, g in enumerate(genes)))
+    samples = tmp_path / "samples.tsv"
+    samples.write_text("sample\tcondition\na1\tA\na2\tA\na3\tA\nb1\tB\nb2\tB\nb3\tB\n")
+    res = compile_request("human bulk RNA-seq raw counts: differential expression, then KEGG enrichment",
+                          [str(counts), str(samples)], str(tmp_path / "wf" / "Snakefile"), validate=False)
+    by_type = {r.datatype: r for r in res.workflow.references}
+    assert by_type["gene_set_library"].file_name == "c2.cp.kegg_legacy.v2024.1.Hs.entrez.gmt"
+    assert by_type["gene_id_mapping"].file_name == "Homo_sapiens.GRCh38.112.gene_id_mapping.tsv"
+
+
+def _vcf(path: Path, chr1_length: int, reference: str = "", chrom: str = "1") -> str:
+    header = ["##fileformat=VCFv4.2", f"##contig=<ID={chrom},length={chr1_length}>"]
+    if reference:
+        header.append(f"##reference={reference}")
+    header.append("##INFO=<ID=DP,Number=1,Type=Integer,Description=\"Depth\">")
+    header.append("#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO")
+    path.write_text("\n".join(header) + f"\n{chrom}\t100\t.\tA\tG\t50\tPASS\tDP=20\n")
+    return str(path)
+
+
+def test_the_build_is_inferred_from_a_vcf_and_a_disagreeing_request_is_an_error(tmp_path):
+    grch37 = _vcf(tmp_path / "calls.vcf", 249250621, "file:///ref/human_g1k_v37.fasta")
+    result = plan_request("filter the variants by quality", [grch37])
+    assert result.spec.constraints["genome_build"] == "GRCh37"
+    assert any("genome build GRCh37 inferred" in w for w in result.spec.warnings)
+    with pytest.raises(ConstraintViolationError, match=r"says GRCh38 but .*calls.vcf is GRCh37: chromosome 1 is 249,250,621 bp"):
+        plan_request("human GRCh38: filter the variants by quality", [grch37])
+    mm10 = _vcf(tmp_path / "mouse.vcf", 195471971, chrom="chr1")
+    with pytest.raises(ConstraintViolationError, match="GRCm39"):
+        plan_request("mouse GRCm39: filter the variants by quality", [mm10])
+    spec = plan_request("mouse: filter the variants by quality", [mm10]).spec
+    assert spec.constraints["genome_build"] == "GRCm38" and spec.constraints["reference_names"] == "chr"
+
+
+def test_a_gtf_header_names_its_build(tmp_path):
+    gtf = tmp_path / "genes.gtf"
+    gtf.write_text("#!genome-build GRCm38.p6\n#!genome-version GRCm38\n"
+                   '1\tensembl\tgene\t100\t900\t.\t+\t.\tgene_id "ENSMUSG00000000001"; gene_name "Gnai3";\n')
+    with pytest.raises(ConstraintViolationError, match="GRCm38"):
+        plan_request("mouse mm39 RNA-seq: align the reads with hisat2 and count reads per gene", [str(gtf)])
+
+
+def test_the_catalog_agrees_with_the_knowledge(knowledge):
+    organisms = {c.id for c in knowledge.constraints.values() if c.kind == "organism"}
+    builds = {c.id: c.genome_builds for c in knowledge.constraints.values() if c.kind == "organism"}
+    assert check_catalog(load_catalog(), organisms, builds) == []
+    # a catalog naming an organism the knowledge lacks is reported
+    assert check_catalog(load_catalog(), organisms - {"organism_mouse"}, builds)
+
+
+def test_the_nextflow_pipeline_checks_its_references_before_any_process(workspace, tmp_path, nf_lint):
+    data = workspace / "data" / "bulk_de"
+    res = compile_request("mouse bulk RNA-seq raw counts: differential expression, then KEGG enrichment",
+                          [str(data / "counts.csv"), str(data / "samples.tsv"), str(data / "gene_sets_kegg.gmt")],
+                          str(tmp_path / "nf" / "main.nf"), target="nextflow")
+    main = (res.output_dir / "main.nf").read_text(encoding="utf-8")
+    body = main[main.index("workflow {"):]
+    assert body.index("checkReferences()") < body.index("BIOPLAN (")
+    assert "['gene_id_mapping', " in main
+    config = (res.output_dir / "nextflow.config").read_text(encoding="utf-8")
+    assert "gene_id_mapping = 'resources/ensembl-112/Mus_musculus.GRCm39.112.gene_id_mapping.tsv'" in config
+    lint = nf_lint(res.output_dir)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    shutil.rmtree(res.output_dir)
