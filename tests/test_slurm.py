@@ -45,7 +45,9 @@ TOOLS = {"differential_expression": "pydeseq2", "kegg_enrichment": "gseapy_enric
 # on one CPU. (The cap at this node's CPUs and memory comes from compiling with its limits.)
 INIT_SECONDS = 2
 FAILING_RETRIES = 1  # the failing run: attempt 1, then once more with twice the memory
-RUN_TIMEOUT = 240  # seconds, per snakemake run
+# seconds per snakemake run, only to bound a hang: each job starts its own Python and Snakemake,
+# quick on idle cores but minutes on a loaded machine (a CI run at load 10 needed over 240 s)
+RUN_TIMEOUT = 900
 
 
 def _run(cmd, **kw) -> subprocess.CompletedProcess:
