@@ -238,3 +238,29 @@ def test_the_start_check_lets_fetch_true_download_what_is_missing(workspace, tmp
                      "--config", "fetch=True")
     assert run.returncode == 0, run.stderr[-2000:]
     assert "rule fetch_reference_genome:" in run.stdout and "rule fetch_gene_annotation:" in run.stdout
+
+
+def test_nextflow_fetch_processes_with_pinned_urls_and_a_store_dir(workspace, tmp_path, nf_lint):
+    """Nextflow: --fetch true runs FETCH_<REFERENCE> (storeDir = the cache) for missing references only;
+    Nextflow's own strict parser accepts the pipeline. (Nextflow itself is not installed here, so the
+    downloads are proven on the Snakemake target, with the same bin/fetch_reference.py.)"""
+    cache = tmp_path / "cache"
+    res = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "nf" / "main.nf"), target="nextflow",
+                          fetch_references=True, reference_cache=str(cache))
+    root = res.output_dir
+    main = (root / "main.nf").read_text(encoding="utf-8")
+    assert "include { FETCH_REFERENCE as FETCH_REFERENCE_GENOME } from './modules/local/fetch_reference/main'" in main
+    assert ("ch_reference_genome = params.fetch && !file(params.reference_genome).exists() ? "
+            "FETCH_REFERENCE_GENOME(ch_fetch_reference_genome).reference.first()") in main
+    assert ("https://ftp.ensembl.org/pub/release-112/fasta/mus_musculus/dna/Mus_musculus.GRCm39.dna.primary_assembly"
+            ".fa.gz bsd_sum https://ftp.ensembl.org/pub/release-112/fasta/mus_musculus/dna/CHECKSUMS") in main
+    module = (root / "modules" / "local" / "fetch_reference" / "main.nf").read_text(encoding="utf-8")
+    assert 'storeDir "${store}"' in module and "fetch_reference.py --output ${name}" in module
+    assert (root / "bin" / "fetch_reference.py").stat().st_mode & 0o111
+    config = (root / "nextflow.config").read_text(encoding="utf-8")
+    assert "fetch = true" in config
+    assert f"reference_genome = '{cache}/ensembl-112/Mus_musculus.GRCm39.dna.primary_assembly.fa'" in config
+    lint = nf_lint(root)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    plain = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "nf2" / "main.nf"), target="nextflow")
+    assert "fetch = false" in (plain.output_dir / "nextflow.config").read_text(encoding="utf-8")

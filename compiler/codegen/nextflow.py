@@ -18,7 +18,9 @@ sample or file names) is refused with a clear message.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +30,7 @@ import yaml
 from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep
-from bioplan.codegen.snakemake import json_schema_type
+from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
 
@@ -391,7 +393,15 @@ class NextflowGenerator:
             if name == "ch_reads":
                 continue
             key = name.removeprefix("ch_")
-            if self._take_kinds.get(name) == "reference":
+            fetched = next((r for r in workflow.references if r.key == key and r.downloads), None)
+            if fetched is not None:  # --fetch true downloads it when missing (modules/local/fetch_reference)
+                missing = f"params.fetch && !file(params.{key}).exists()"
+                request = f"[{escape.groovy(os.path.basename(fetched.path))}, file(params.{key}).parent.toString(), " \
+                          f"{escape.groovy(shlex.join(fetch_arguments(fetched)))}]"
+                out.append((f"ch_fetch_{key}", f"{missing} ? channel.of({request}) : channel.empty()"))
+                out.append((name, f"{missing} ? FETCH_{key.upper()}(ch_fetch_{key}).reference.first() : "
+                                  f"channel.value(file(params.{key}, checkIfExists: true))"))
+            elif self._take_kinds.get(name) == "reference":
                 out.append((name, f"channel.value(file(params.{key}, checkIfExists: true))"))
             else:
                 out.append((name, f"channel.value([[id: 'study'], file(params.{key}, checkIfExists: true)])"))
@@ -422,6 +432,11 @@ class NextflowGenerator:
             files[f"{d}/environment.yml"] = self.environment_yml(deps)
         main, wf, _ = self.workflow_files(workflow)
         files["main.nf"] = main
+        if any(r.downloads for r in workflow.references):  # --fetch true: the download process and its script
+            files["modules/local/fetch_reference/main.nf"] = (templates_dir() / "references" / "fetch_reference.nf"
+                                                              ).read_text(encoding="utf-8")
+            files["bin/fetch_reference.py"] = (templates_dir() / "references" / "fetch_reference.py").read_text(
+                encoding="utf-8")
         files["workflows/bioplan.nf"] = wf
         for script in workflow.scripts:
             files[f"bin/{script}"] = (templates_dir() / "scripts" / script).read_text(encoding="utf-8")
