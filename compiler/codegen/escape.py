@@ -10,8 +10,9 @@ never adds quotes:
     groovy    Groovy single-quoted string (no ${} interpolation), or a Groovy literal
     shell     one POSIX shell word
     json      JSON value
-    md        Markdown inline text (one line, every markup character backslash-escaped)
+    md        Markdown inline text (one line, markup characters backslash-escaped)
     comment   knowledge text (never user text) on one comment line
+    delimited (not a filter) the TSV/CSV sample sheets, quoted as pandas and nf-schema read them
 
 Every character that is not printable (`str.isprintable()` is false: control
 characters, every line and paragraph separator, U+0085, format characters) is
@@ -187,12 +188,16 @@ _MD_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
 _MD_LINE_START = re.compile(r"^([#+\-=>]|\d+(?=[.)]))")
 
 
+def _escape_block_start(match: re.Match) -> str:
+    marker = match.group(1)
+    return marker + "\\" if marker.isdigit() else "\\" + marker  # "1\. item", "\# heading"
+
+
 def md(value: Any) -> str:
     """Markdown inline text: one line (request normalisation), markup characters escaped.
     Safe in a paragraph, a block quote (`> {{ x | md }}`) and a table cell."""
     text = _MD_INLINE.sub(r"\\\1", clean_request_text(str(value)))
-    return _MD_LINE_START.sub(lambda m: "\\" + m.group(1) if not m.group(1).isdigit() else m.group(1) + "\\",
-                              text)
+    return _MD_LINE_START.sub(_escape_block_start, text)
 
 
 def comment(value: Any) -> str:
