@@ -32,6 +32,10 @@ def test_wheel_carries_the_knowledge(wheel):
                 "templates/skeleton/snakemake/Snakefile.j2", "templates/scripts/check_integer_counts.py"):
         assert f"bioplan/data/{rel}" in names, rel
     assert "bioplan/cli.py" in names
+    # `bioplan eval` from any install: the cases, the baseline and the example data generator
+    for rel in ("evaluate/dev_set.yaml", "evaluate/baseline.json", "evaluate/example_data.py", "doctor.py"):
+        assert f"bioplan/{rel}" in names, rel
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
 
 def test_installed_wheel_loads_its_own_knowledge(wheel, tmp_path):
