@@ -147,6 +147,8 @@ class TaskSpec(Frozen):
     # facts that hold on the data (e.g. counts are raw integers), keyed by constraint id
     data_facts: dict[str, bool] = Field(default_factory=dict)
     condition_column: str | None = None  # of the sample sheet, as sniffed
+    # obs column of an input AnnData whose existing clustering the plan uses (markers per 'louvain')
+    cluster_column: str | None = None
     # gene id namespaces seen in the inputs: of the expression data and of the gene set library
     gene_namespace: str | None = None
     gene_set_namespace: str | None = None

@@ -56,6 +56,7 @@ def test_pbmc68k_state_is_read_from_the_values(knowledge):
     assert f.fact("raw_state") == "log_normalized"
     assert f.fact("raw_counts_at") is None
     assert f.fact("cluster_columns") == ["louvain"]
+    assert f.fact("label_columns") == ["bulk_labels"]  # published cell labels: groups too, not a clustering
     assert {"X_pca", "X_umap"} <= set(f.fact("embeddings"))
     assert (f.fact("n_cells"), f.fact("n_genes")) == (700, 765)
 
@@ -72,6 +73,35 @@ def test_pbmc68k_clustering_requests_start_where_the_data_is(knowledge, query):
     assert "sc_quality_filtering" not in ops and "sc_normalization" not in ops
 
 
+@pytest.mark.parametrize("query, column", [
+    ("find marker genes", "louvain"),
+    ("找marker基因", "louvain"),
+    ("find marker genes for each bulk_labels group", "bulk_labels"),
+])
+def test_pbmc68k_markers_use_the_existing_clusters(knowledge, query, column, tmp_path):
+    """Markers on an already clustered file: the file's grouping, named in the warning, no re-clustering."""
+    from bioplan.compile import emit_files
+
+    result = plan_request(query, [str(pbmc68k_path())], knowledge=knowledge)
+    (step,) = result.plans[0].steps
+    assert step.operation == "marker_gene_detection" and step.sources["adata"] == "input:clustered_single_cell_data"
+    assert result.spec.cluster_column == column
+    assert any(f"obs column '{column}'" in w and "louvain, bulk_labels" in w for w in result.spec.warnings)
+    workflow, _ = emit_files(knowledge, result, result.plans[0], "snakemake", tmp_path)
+    assert workflow.params["scanpy_rank_genes_groups"]["cluster_key"] == column
+
+
+def test_pbmc68k_a_request_to_cluster_re_clusters(knowledge, tmp_path):
+    from bioplan.compile import emit_files
+
+    result = plan_request("cluster the cells, then find marker genes", [str(pbmc68k_path())], knowledge=knowledge)
+    assert [s.operation for s in result.plans[0].steps][:2] == ["cell_clustering", "marker_gene_detection"]
+    assert result.spec.cluster_column is None
+    workflow, _ = emit_files(knowledge, result, result.plans[0], "snakemake", tmp_path)
+    assert workflow.params["scanpy_rank_genes_groups"]["cluster_key"] == "leiden"
+    assert workflow.params["scanpy_leiden"]["cluster_key"] == "leiden"  # never overwrites the file's louvain
+
+
 def test_pbmc68k_normalisation_request_is_already_done(knowledge):
     """Asking to normalise data that is normalised: the step is skipped with a warning, not an error."""
     result = plan_request("single-cell normalization, then cluster the cells", [str(pbmc68k_path())],
@@ -79,6 +109,21 @@ def test_pbmc68k_normalisation_request_is_already_done(knowledge):
     ops = [s.operation for s in result.plans[0].steps]
     assert ops == ["cell_clustering"]
     assert any("already past it" in w and "scaled" in w for w in result.spec.warnings)
+
+
+@pytest.mark.parametrize("query", [
+    "QC, normalize and cluster the cells, then find marker genes",
+    "质控、标准化、聚类，然后找marker基因",
+])
+def test_pbmc68k_qc_normalise_cluster_markers_starts_where_the_data_is(knowledge, query):
+    """'QC' and 'normalize' beside an .h5ad are the single-cell steps (not read QC or bulk normalisation);
+    the data is past both, so they are dropped with a warning saying why, and the rest is planned."""
+    result = plan_request(query, [str(pbmc68k_path())], knowledge=knowledge)
+    assert [s.operation for s in result.plans[0].steps] == ["cell_clustering", "marker_gene_detection"]
+    past = [w for w in result.spec.warnings if "already past it" in w]
+    assert any(w.startswith("Single-cell QC filtering is not run") for w in past)
+    assert any(w.startswith("Single-cell normalisation is not run") for w in past)
+    assert not any("read quality control" in w or "describing the data" in w for w in result.spec.warnings)
 
 
 def test_chr22_vcf_with_its_index(knowledge):

@@ -213,6 +213,9 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
     wsteps: list[WorkflowStep] = []
     checks_made: dict[tuple, IOPort] = {}
 
+    def makes_clusters(step: PlanStep) -> bool:
+        return any(is_subtype(knowledge, d, "clustered_single_cell_data") for d in step.outputs.values())
+
     def mates(dt: str) -> list[int | None]:
         return [1, 2] if knowledge.datatypes[dt].mates and paired else [None]
 
@@ -284,6 +287,9 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         # the sample sheet's condition column is set once for the workflow, not per tool
         shared = {"condition_column"} if condition_column else set()
         params[tool.id] = {k: v for k, v in tool.params.items() if k not in shared}
+        if spec.cluster_column and "cluster_key" in params[tool.id] and not makes_clusters(s):
+            # the plan uses the input's existing clustering (markers per 'louvain'), not one it makes
+            params[tool.id]["cluster_key"] = spec.cluster_column
         step_params = [(name, "@condition_column" if name in shared else f"params.{tool.id}.{name}")
                        for name in tool.params]
         if any(p.ref.gathered for p in inputs):

@@ -1246,6 +1246,12 @@ def _sniff_10x_h5(src: _Source, m: Any, np: Any, prefixes: Mapping[str, str]) ->
                        format="10x_h5", evidence=tuple(evidence), facts=tuple(facts))
 
 
+# obs columns holding a clustering (scanpy's leiden/louvain keys, Seurat's clusters) and cell labels
+_CLUSTERING_COLUMN_RE = re.compile(r"^(?:leiden|louvain)|^(?:seurat_)?clusters?$|^RNA_snn_res", re.IGNORECASE)
+_CELL_LABEL_COLUMN_RE = re.compile(r"^(?:cell_?types?|cell_?type_\w+|celltypes?|\w*_labels?|labels?|annotations?|"
+                                   r"cell_ontology_class|predicted_(?:cell_?type|labels?)\w*)$", re.IGNORECASE)
+
+
 def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
     keys = set(f.keys())
     if {"aux", "est_counts"} <= keys:
@@ -1272,7 +1278,8 @@ def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str,
             columns += [k for k in obs["__categories"].keys() if k not in columns]
     else:  # anndata < 0.7: obs as a compound dataset
         columns = list(obs.dtype.names or ())
-    clusters = [c for c in columns if c.lower().startswith(("leiden", "louvain"))]
+    clusters = [c for c in columns if _CLUSTERING_COLUMN_RE.match(c)]
+    labels = [c for c in columns if c not in clusters and _CELL_LABEL_COLUMN_RE.match(c)]
 
     evidence = [f"AnnData: {n_cells} cells x {n_genes} genes, X {layout} {sample.dtype}"]
     facts = [
@@ -1337,6 +1344,10 @@ def _sniff_h5ad(src: _Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str,
         evidence.append(f"obs has earlier clustering column(s) {_quote_list(clusters)} (kept; a new clustering "
                         "is added beside them)")
         facts.append(Fact(name="cluster_columns", value=clusters, evidence=f"obs columns {_quote_list(clusters)}"))
+    if labels:
+        # published cell labels (cell types, bulk labels): groups markers can be found for too
+        evidence.append(f"obs has cell label column(s) {_quote_list(labels)}")
+        facts.append(Fact(name="label_columns", value=labels, evidence=f"obs columns {_quote_list(labels)}"))
     if integer:
         datatype = "single_cell_matrix"
         evidence.append("raw counts in X: the analysis starts with QC")

@@ -349,6 +349,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
                             "(normalized); it is treated as a normalized matrix")
 
     # ------------------------------------------------------------ inputs and target
+    files, cluster_column = _existing_clustering(knowledge, request, anchors, files, warnings)
     input_types = list(dict.fromkeys(f.datatype for f in files))
     mentioned = [d for d in request.datatypes if d in knowledge.datatypes]
     target: str | None = None
@@ -464,6 +465,7 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         gene_set_namespace=set_ns,
         condition_column=next((f.fact("condition_column") for f in files
                                if f.datatype == "sample_metadata" and f.fact("condition_column")), None),
+        cluster_column=cluster_column,
         warnings=tuple(dict.fromkeys(warnings)),
         evidence=request.matches,
         max_hops=max_hops,
@@ -603,15 +605,21 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
     """
     assay = _context_assay(knowledge, request, files)
     input_types = [f.datatype for f in files]
+    files_assay = _assay_of_files(knowledge, files)
 
-    def fit(op_id: str) -> tuple[int, int]:
+    def fit(op_id: str) -> tuple[int, int, int]:
         op = knowledge.operations[op_id]
         # an operation for any assay fits as well as one for this assay; only a conflict is worse
         assay_fit = (1 if (not op.assays or assay in op.assays) else 0) if assay else 1
         reachable = 1 if not input_types or any(
             _is_downstream(knowledge, i, p.datatype) or is_subtype(knowledge, i, p.datatype)
             for i in input_types for p in op.inputs.values()) else 0
-        return (assay_fit, reachable)
+        # a tie goes to the reading of the inputs' own kind of data: "QC" beside an .h5ad is
+        # single-cell QC (of a cell matrix), not read QC (of FASTQ)
+        own_kind = 1 if files_assay and _assay_of_files(knowledge, [
+            SpecInput(path="", datatype=p.datatype, format="") for p in op.inputs.values() if not p.optional]) \
+            == (files_assay[0], "") else 0
+        return (assay_fit, reachable, own_kind)
 
     # readings of the same words: alternatives of one alias, and overlapping matches
     # (an alias "normalization" and a single-cell phrase around it)
@@ -673,7 +681,7 @@ def _drop_descriptions(knowledge: Knowledge, request: Request, files, anchors: l
             continue
         excluded = bool(assay and op.assays and assay not in op.assays)
         cannot_run = bool(input_types) and not runs_from_inputs(a) and any(
-            runs_from_inputs(b) for b in anchors if b != a)
+            runs_from_inputs(b) for b in anchors if b != a) and not _done_already(knowledge, a, files)
         if excluded or cannot_run:
             dropped[a] = ms
     if not dropped:
@@ -728,6 +736,40 @@ def _entry_inputs(knowledge: Knowledge, anchors: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_CLUSTERED = "clustered_single_cell_data"
+
+
+def _existing_clustering(knowledge: Knowledge, request: Request, anchors: list[str], files,
+                         warnings: list[str]) -> tuple[tuple, str | None]:
+    """(files, obs column): a normalised AnnData that already holds a clustering (or cell labels) is the
+    clustered data the requested steps read, when the request does not ask to cluster: marker genes per
+    the existing 'louvain' clusters. A column the request names wins; else the first clustering, else
+    the first label column. A request to cluster re-clusters (the file stays normalised data)."""
+    makers = {op.id for op in knowledge.operations.values()
+              if any(is_subtype(knowledge, p.datatype, _CLUSTERED) for p in op.outputs.values())}
+    readers = [a for a in anchors if any(
+        is_subtype(knowledge, _CLUSTERED, p.datatype) or _is_downstream(knowledge, _CLUSTERED, p.datatype)
+        for p in knowledge.operations[a].inputs.values() if not p.optional)]
+    if not readers or any(a in makers for a in anchors):
+        return files, None
+    out, column = [], None
+    for f in files:
+        groups = list(f.fact("cluster_columns") or []) + list(f.fact("label_columns") or [])
+        if column or f.datatype != "normalized_single_cell_matrix" or not groups:
+            out.append(f)
+            continue
+        said = [g for g in groups if re.search(rf"(?<![A-Za-z0-9_]){re.escape(g)}(?![A-Za-z0-9_])", request.query,
+                                               re.IGNORECASE)]
+        column = (said or groups)[0]
+        why = ("the request names it" if said else
+               "its existing clustering" if column in (f.fact("cluster_columns") or []) else "its cell labels")
+        note = (f"{knowledge.operations[readers[0]].label} uses obs column '{column}' of {f.path} ({why}; groups "
+                f"in the file: {', '.join(groups)}); to re-cluster, ask to cluster the cells")
+        warnings.append(note)
+        out.append(f.model_copy(update={"datatype": _CLUSTERED, "evidence": f.evidence + (note,)}))
+    return tuple(out), column
+
+
 def _optional_input_readers(knowledge: Knowledge, request: Request, anchors: list[str], files,
                             warnings: list[str]) -> list[str]:
     """Operations to add because an input can only serve as their optional input (an adapter FASTA:
@@ -759,6 +801,34 @@ def _optional_input_readers(knowledge: Knowledge, request: Request, anchors: lis
     return [a for a in dict.fromkeys(added) if a not in anchors]
 
 
+def _input_at_or_after(knowledge: Knowledge, out: str, input_types) -> str | None:
+    """The input datatype that is `out` or lies after it on a chain of one-input, one-output steps
+    (normalised cells lie after filtered cells), else None."""
+    def single_step_successors(d: str) -> list[str]:
+        return [p.datatype for op in knowledge.operations.values()
+                if len([q for q in op.inputs.values() if not q.optional]) == 1 and len(op.outputs) == 1
+                and any(is_subtype(knowledge, d, q.datatype) for q in op.inputs.values())
+                for p in op.outputs.values()]
+
+    frontier, seen = [out], set()
+    while frontier:
+        d = frontier.pop()
+        hit = next((t for t in input_types if is_subtype(knowledge, t, d)), None)
+        if hit:
+            return hit
+        if d not in seen:
+            seen.add(d)
+            frontier += single_step_successors(d)
+    return None
+
+
+def _done_already(knowledge: Knowledge, op_id: str, files) -> bool:
+    """The inputs are already past this step (its result, or data after it, is an input): the step is
+    asked for, not described, and `_drop_done` says why it is not run ("QC" beside normalised cells)."""
+    types = [f.datatype for f in files]
+    return any(_input_at_or_after(knowledge, p.datatype, types) for p in knowledge.operations[op_id].outputs.values())
+
+
 def _drop_done(knowledge: Knowledge, anchors: list[str], files, warnings: list[str]) -> list[str]:
     """Anchors the inputs are already past: their result is an input ("salmon" with Salmon outputs), or an
     input lies after it on a chain of one-input steps ("QC, normalise, cluster" with normalised cells).
@@ -768,23 +838,8 @@ def _drop_done(knowledge: Knowledge, anchors: list[str], files, warnings: list[s
         return anchors
     by_type = {f.datatype: f for f in files}
 
-    def single_step_successors(d: str) -> list[str]:
-        return [p.datatype for op in knowledge.operations.values()
-                if len([q for q in op.inputs.values() if not q.optional]) == 1 and len(op.outputs) == 1
-                and any(is_subtype(knowledge, d, q.datatype) for q in op.inputs.values())
-                for p in op.outputs.values()]
-
     def past(out: str) -> str | None:
-        frontier, seen = [out], set()
-        while frontier:
-            d = frontier.pop()
-            hit = next((t for t in by_type if is_subtype(knowledge, t, d)), None)
-            if hit:
-                return hit
-            if d not in seen:
-                seen.add(d)
-                frontier += single_step_successors(d)
-        return None
+        return _input_at_or_after(knowledge, out, by_type)
 
     kept = []
     for a in anchors:

@@ -71,6 +71,33 @@ def test_pbmc68k_clusters_and_canonical_markers(tmp_path):
         assert any(top[str(c)] & genes for c in clusters), (label, {c: top[str(c)] for c in clusters})
 
 
+def test_pbmc68k_markers_per_its_existing_clusters(tmp_path):
+    """'find marker genes' on an already clustered file: markers per its louvain clusters, no re-clustering;
+    the clusters dominated by NK, B and monocyte labels get their canonical markers."""
+    require_tools("single_cell")
+    import anndata as ad
+    import pandas as pd
+    import scanpy as sc
+
+    h5ad = tmp_path / "pbmc68k_reduced.h5ad"
+    shutil.copy(_need(Path(sc.__file__).parent / "datasets" / "10x_pbmc68k_reduced.h5ad"), h5ad)
+    work = compile_workflow("find marker genes", [str(h5ad)], tmp_path / "wf")
+    assert not (work / "rules" / "cell_clustering.smk").exists()
+    run_ok(work)
+    obs = ad.read_h5ad(h5ad).obs
+    markers = pd.read_csv(work / "results" / "marker_gene_detection" / "markers.tsv", sep="\t")
+    assert set(markers["cluster"].astype(str)) == set(obs["louvain"].astype(str))  # the file's own clusters
+    assert markers["logfoldchange"].notna().all()
+    # the louvain cluster holding most cells of each published label (NK cells share cluster 3 with CD8 T cells)
+    home = pd.crosstab(obs["louvain"].astype(str), obs["bulk_labels"]).idxmax(axis=0)
+    top = {str(c): set(g.head(10)["gene"]) for c, g in markers.groupby(markers["cluster"].astype(str))}
+    canonical = {"CD56+ NK": {"NKG7", "GNLY", "GZMB", "PRF1", "CTSW"},
+                 "CD19+ B": {"CD79A", "CD79B", "MS4A1", "CD37", "IGJ", "MZB1"},
+                 "CD14+ Monocyte": {"LYZ", "S100A8", "S100A9", "AIF1", "LST1", "FCGR3A", "CD14"}}
+    for label, genes in canonical.items():
+        assert top[home[label]] & genes, (label, home[label], top[home[label]])
+
+
 def test_chr22_filter_uses_the_fields_the_vcf_has(tmp_path):
     require_tools("variants")
     vcf = tmp_path / "chr22.vcf.gz"
