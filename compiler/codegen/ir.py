@@ -243,8 +243,8 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
             op_port = knowledge.operations[s.operation].inputs[port]
             if dt is None:  # an optional port the tool uses: from config
                 dt = op_port.datatype
-                if not knowledge.datatypes[dt].config_provided:
-                    continue  # only a file the user gives (an adapter FASTA): without it the tool does without
+                if not knowledge.datatypes[dt].config_provided or tp.when_available:
+                    continue  # only a file the workflow has (an adapter FASTA, STAR's GTF): else the tool does without
                 source = f"config:{dt}"
             if source.startswith("input:") or source.startswith("config:"):
                 given = [i for i in spec.inputs if i.datatype == dt]

@@ -117,6 +117,10 @@ class ToolPort(Frozen):
     path: str | None = None
     directory: bool = False
     description: str = ""
+    # An input port of an optional operation input that the tool reads only when the workflow
+    # has that file (given, or produced by another step): without it the tool runs as it is and
+    # nothing is asked of the user (STAR's index takes a GTF's splice junctions when there is one).
+    when_available: bool = False
 
 
 class Resources(Frozen):

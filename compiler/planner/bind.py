@@ -79,6 +79,7 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
     bound = []
     for s in steps:
         tool = chosen[s.id]
+        s = _without_unread_optional_ports(knowledge, s, tool)
         preconditions = list(s.preconditions) + [c for c in tool.requires if c not in s.preconditions]
         for port, dt in s.inputs.items():
             src = s.sources.get(port, "")
@@ -93,6 +94,17 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
     bound = _insert_adapters(knowledge, spec, bound, chosen, step_by_id)
     edges = tuple(sorted({(src, s.id) for s in bound for src in s.sources.values() if src in {b.id for b in bound}}))
     return plan.model_copy(update={"steps": tuple(bound), "edges": edges}), pruned
+
+
+def _without_unread_optional_ports(knowledge: Knowledge, step: PlanStep, tool: Tool) -> PlanStep:
+    """The step without the optional inputs its tool does not read: a GTF wired to genome indexing
+    serves STAR's index, not HISAT2's or BWA's, so it adds no check and no edge there."""
+    op = knowledge.operations[step.operation]
+    unread = {p for p in step.inputs if p in op.inputs and op.inputs[p].optional and p not in tool.inputs}
+    if not unread:
+        return step
+    return step.model_copy(update={"inputs": {p: d for p, d in step.inputs.items() if p not in unread},
+                                   "sources": {p: s for p, s in step.sources.items() if p not in unread}})
 
 
 def _insert_adapters(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep], chosen: dict[str, Tool],

@@ -1,0 +1,67 @@
+"""Emitted pipelines follow what a snakemake-workflows or nf-core maintainer expects (issue 15):
+the STAR index carries the GTF, VCFs are bgzipped and indexed, single-cell QC thresholds adapt to
+the data, checks scale, env and container pins agree, intermediates are temporary."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import compile_request
+
+from conftest import example_inputs, example_request
+
+
+def _compile(workspace: Path, knowledge, name: str, target: str, query: str | None = None, tag: str = "") -> Path:
+    main = "main.nf" if target == "nextflow" else "Snakefile"
+    out = workspace / "out_practice" / f"{name}{tag}_{target}" / main
+    compile_request(query or example_request(name), example_inputs(workspace, name), str(out),
+                    target=target, force=True, knowledge=knowledge)
+    return out.parent
+
+
+@pytest.fixture(scope="module")
+def emitted(workspace, knowledge):
+    """(class, target) -> compiled workflow directory, compiled once per module on demand."""
+    cache: dict[tuple[str, str], Path] = {}
+
+    def get(name: str, target: str) -> Path:
+        if (name, target) not in cache:
+            cache[(name, target)] = _compile(workspace, knowledge, name, target)
+        return cache[(name, target)]
+
+    return get
+
+
+def _rule(snakefile_text: str, name: str) -> str:
+    """The text of one rule of a rules/*.smk file."""
+    match = re.search(rf"^rule {name}:\n(?:(?!^rule ).*\n?)*", snakefile_text, re.M)
+    assert match, f"no rule {name}"
+    return match.group(0)
+
+
+# --------------------------------------------------------------------------- 1. STAR index + GTF
+def test_star_index_carries_the_gtf_snakemake(emitted):
+    rule = _rule((emitted("rnaseq_fastq", "snakemake") / "rules/genome_indexing.smk").read_text(), "genome_indexing")
+    assert 'annotation=config["inputs"]["gene_annotation"]' in rule
+    assert '--sjdbGTFfile "$gtf"' in rule and "--sjdbOverhang {params.sjdb_overhang:q}" in rule
+    assert 'sjdb_overhang=config["params"]["star_genome_generate"]["sjdb_overhang"]' in rule
+
+
+def test_star_index_carries_the_gtf_nextflow(emitted):
+    module = (emitted("rnaseq_fastq", "nextflow") / "modules/local/star/genome_generate/main.nf").read_text()
+    assert "path(annotation)" in module
+    assert '--sjdbGTFfile "\\$gtf"' in module and "--sjdbOverhang '${sjdb_overhang}'" in module
+    workflow = (emitted("rnaseq_fastq", "nextflow") / "workflows/bioplan.nf").read_text()
+    call = workflow[workflow.index("    GENOME_INDEXING ("):]
+    assert "ch_gene_annotation" in call[:call.index("\n    )\n")]  # the GTF channel reaches the index
+
+
+def test_an_index_without_annotation_support_gets_no_gtf(workspace, knowledge):
+    # HISAT2's index reads no GTF: the annotation adds neither an input nor a check to it
+    query = "Mouse paired-end RNA-seq FASTQ: trim, align with hisat2 and count reads per gene"
+    workdir = _compile(workspace, knowledge, "rnaseq_fastq", "snakemake", query, tag="_hisat2")
+    text = (workdir / "rules/genome_indexing.smk").read_text()
+    assert "hisat2-build" in text and "annotation" not in text
