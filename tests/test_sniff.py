@@ -1113,3 +1113,121 @@ def test_short_fasta_without_adapter_clues_offers_the_adapter_reading(tmp_path):
         sniff_inputs([path], PREFIXES)
     assert "adapter_sequences" in e.value.details["readings"]
     assert any("adapter_sequences" in h and "--input-type" in h for h in e.value.hints)
+
+
+# --------------------------------------------------------------------------- annotation flavours (issue 13)
+
+GENCODE_GTF = (
+    "##description: evidence-based annotation of the human genome (GRCh38), version 44 (Ensembl 110)\n"
+    "##provider: GENCODE\n##contact: gencode-help@ebi.ac.uk\n##format: gtf\n##date: 2023-03-24\n"
+    'chr1\tHAVANA\tgene\t11869\t14409\t.\t+\t.\tgene_id "ENSG00000290825.1"; gene_type "lncRNA"; gene_name "DDX11L2";\n'
+    'chr1\tHAVANA\tgene\t12010\t13670\t.\t+\t.\tgene_id "ENSG00000223972.6"; gene_type "pseudogene"; gene_name "DDX11L1";\n')
+ENSEMBL_GTF = (
+    "#!genome-build GRCm39\n#!genome-version GRCm39\n#!genome-date 2020-06\n"
+    "#!genome-build-accession GCA_000001635.9\n#!genebuild-last-updated 2020-08\n"
+    '1\thavana\tgene\t3143476\t3144545\t.\t+\t.\tgene_id "ENSMUSG00000102693"; gene_version "2"; gene_name "4933401J01Rik";\n'
+    '1\tensembl\tgene\t3172239\t3172348\t.\t+\t.\tgene_id "ENSMUSG00000064842"; gene_version "3"; gene_name "Gm26206";\n')
+REFSEQ_GFF3 = (
+    "##gff-version 3\n#!gff-spec-version 1.21\n#!processor NCBI annotwriter\n#!genome-build GRCh38.p14\n"
+    "#!genome-build-accession NCBI_Assembly:GCF_000001405.40\n"
+    "#!annotation-source NCBI RefSeq GCF_000001405.40-RS_2023_10\n"
+    "##sequence-region NC_000001.11 1 248956422\n"
+    "##species https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=9606\n"
+    "NC_000001.11\tRefSeq\tregion\t1\t248956422\t.\t+\t.\tID=NC_000001.11:1..248956422;Dbxref=taxon:9606;Name=1\n"
+    "NC_000001.11\tBestRefSeq\tgene\t11874\t14409\t.\t+\t.\tID=gene-DDX11L1;Dbxref=GeneID:100287102;Name=DDX11L1;"
+    "gbkey=Gene;gene=DDX11L1\n"
+    "NC_000001.11\tBestRefSeq\tgene\t14362\t29370\t.\t-\t.\tID=gene-WASH7P;Dbxref=GeneID:653635;Name=WASH7P;"
+    "gbkey=Gene;gene=WASH7P\n")
+REFSEQ_GTF = (
+    "#gtf-version 2.2\n#!genome-build GRCh38.p14\n#!genome-build-accession NCBI_Assembly:GCF_000001405.40\n"
+    "#!annotation-source NCBI RefSeq GCF_000001405.40-RS_2023_10\n"
+    'NC_000001.11\tBestRefSeq\tgene\t11874\t14409\t.\t+\t.\tgene_id "DDX11L1"; transcript_id ""; db_xref "GeneID:100287102";\n'
+    'NC_000001.11\tBestRefSeq\tgene\t14362\t29370\t.\t-\t.\tgene_id "WASH7P"; transcript_id ""; db_xref "GeneID:653635";\n')
+UCSC_REFGENE_GTF = (
+    'chr1\thg38_refGene\texon\t11874\t12227\t.\t+\t.\tgene_id "DDX11L1"; transcript_id "NR_046018";\n'
+    'chr1\thg38_refGene\texon\t14362\t14829\t.\t-\t.\tgene_id "WASH7P"; transcript_id "NR_024540";\n')
+ENSEMBL_GFF3 = (
+    "##gff-version 3\n##sequence-region   1 1 248956422\n#!genome-build  GRCh38.p14\n"
+    "1\thavana\tgene\t11869\t14409\t.\t+\t.\tID=gene:ENSG00000223972;Name=DDX11L1;biotype=pseudogene;version=5\n"
+    "1\thavana\tgene\t14404\t29570\t.\t-\t.\tID=gene:ENSG00000227232;Name=WASH7P;biotype=pseudogene;version=5\n")
+
+
+@pytest.mark.parametrize("name, text, fmt, provider, namespace, style", [
+    ("gencode.v44.annotation.gtf", GENCODE_GTF, "gtf", "GENCODE", "ensembl", "ucsc"),
+    ("Mus_musculus.GRCm39.110.gtf", ENSEMBL_GTF, "gtf", "Ensembl", "ensembl", "ensembl"),
+    ("GCF_000001405.40_GRCh38.p14_genomic.gff", REFSEQ_GFF3, "gff3", "RefSeq", "symbol", "refseq"),
+    ("GCF_000001405.40_GRCh38.p14_genomic.gtf", REFSEQ_GTF, "gtf", "RefSeq", "symbol", "refseq"),
+    ("hg38.refGene.gtf", UCSC_REFGENE_GTF, "gtf", "UCSC", "symbol", "ucsc"),
+    ("Homo_sapiens.GRCh38.110.gff3", ENSEMBL_GFF3, "gff3", "Ensembl", "ensembl", "ensembl"),
+])
+def test_annotation_flavour_is_a_fact_with_evidence(tmp_path, name, text, fmt, provider, namespace, style):
+    f = one(write(tmp_path / name, text))
+    assert (f.datatype, f.format) == ("gene_annotation", fmt)
+    assert f.fact("annotation_provider") == provider
+    assert f.fact("id_namespace") == namespace and f.fact("seqid_style") == style
+    said = next(x.evidence for x in f.facts if x.name == "annotation_provider")
+    assert said.startswith(f"{provider} annotation: ") and len(said) > len(provider) + 15
+
+
+def test_gencode_ids_are_versioned_and_ensembl_ids_give_the_organism(tmp_path):
+    gencode = one(write(tmp_path / "gencode.gtf", GENCODE_GTF))
+    assert "versioned" in next(x.evidence for x in gencode.facts if x.name == "id_namespace")
+    assert gencode.fact("organism") == "organism_human" and gencode.fact("assembly")["chr_prefixed"] is True
+    ensembl = one(write(tmp_path / "ensembl.gtf", ENSEMBL_GTF))
+    assert ensembl.fact("organism") == "organism_mouse"
+    assert "#!genome-build GRCm39" in ensembl.fact("assembly")["texts"]
+
+
+def test_refseq_gff3_gives_chr1_length_build_header_and_taxon(tmp_path):
+    """What the references engineer (issue 14) reads: chr1's length from ##sequence-region, the build
+    headers, and the NCBI taxon of ##species."""
+    f = one(write(tmp_path / "genomic.gff", REFSEQ_GFF3))
+    assembly = f.fact("assembly")
+    assert assembly["chr1_length"] == 248956422 and assembly["chr_prefixed"] is False
+    assert "#!genome-build GRCh38.p14" in assembly["texts"]
+    assert f.fact("taxon_id") == 9606
+    ensembl = one(write(tmp_path / "ensembl.gff3", ENSEMBL_GFF3))
+    assert ensembl.fact("assembly")["chr1_length"] == 248956422
+
+
+def test_refseq_gff3_build_resolves_through_the_reference_catalog(tmp_path):
+    from bioplan.knowledge.references import builds_from_file, load_catalog
+
+    f = one(write(tmp_path / "genomic.gff", REFSEQ_GFF3))
+    found = builds_from_file(load_catalog(), f.fact("assembly"))
+    assert found is not None and found[0] == ("organism_human", "GRCh38") and "248,956,422" in found[1]
+
+
+# --------------------------------------------------------------------------- bgzipped VCF and its index (issue 13)
+
+VCF_TEXT = ("##fileformat=VCFv4.2\n##contig=<ID=22,length=51304566>\n"
+            '##INFO=<ID=AF,Number=A,Type=Float,Description="Allele frequency">\n'
+            "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n22\t16050075\t.\tA\tG\t50\tPASS\tAF=0.1\n")
+
+
+@pytest.mark.parametrize("name, index", [("calls.vcf.gz", ".tbi"), ("calls.vcf.bgz", ".tbi"), ("calls.vcf.gz", ".csi")])
+def test_bgzipped_vcf_with_its_index_given_or_beside_it(tmp_path, name, index):
+    vcf = write(tmp_path / name, bgzf(VCF_TEXT.encode()))
+    write(tmp_path / (name + index), bgzf(b"TBI\x01" + b"\x00" * 40))
+    os.utime(vcf, (1_600_000_000, 1_600_000_000))  # the index is newer than the data
+    for paths in ([vcf], [vcf, vcf + index]):
+        profile = sniff_inputs(paths, PREFIXES)
+        (f,) = profile.files
+        assert (f.datatype, f.format, f.fact("bgzipped"), f.fact("index")) == ("variant_calls", "vcf.gz", True, vcf + index)
+        assert f.fact("index_stale") is None
+        assert (len(paths) == 2) == any(f"{vcf + index} is read as the index of {vcf}" in w for w in profile.warnings)
+
+
+def test_plain_gzip_vcf_is_said_not_indexable(tmp_path):
+    f = one(write(tmp_path / "calls.vcf.gz", VCF_TEXT, gz=True))
+    assert f.format == "vcf.gz" and f.fact("bgzipped") is False
+    assert "not indexable" in next(x.evidence for x in f.facts if x.name == "bgzipped")
+
+
+def test_an_index_older_than_its_vcf_is_a_warning(tmp_path):
+    vcf = write(tmp_path / "calls.vcf.gz", bgzf(VCF_TEXT.encode()))
+    tbi = write(tmp_path / "calls.vcf.gz.tbi", bgzf(b"TBI\x01" + b"\x00" * 40))
+    os.utime(tbi, (1_600_000_000, 1_600_000_000))
+    profile = sniff_inputs([vcf], PREFIXES)
+    assert profile.files[0].fact("index_stale") is True
+    assert any("older than the data" in w and "bcftools index -f" in w for w in profile.warnings)

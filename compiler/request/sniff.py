@@ -755,7 +755,64 @@ def _sniff_fasta(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
 
 _GTF_GENE_RE = re.compile(r'(?:^|;)\s*gene_id\s+"([^"]*)"')
 _GFF3_ATTR_RE = re.compile(r"(?:^|;)\s*(?:ID|Parent)=")
-_GFF3_GENE_RE = re.compile(r"(?:^|;)\s*(?:gene_id=([^;]+)|ID=(?:gene:)?([^;]+))")
+_GFF3_GENE_RE = re.compile(r"(?:^|;)\s*(?:gene_id=([^;]+)|ID=(?:gene[:-])?([^;]+))")
+
+
+_CHR1_RE = re.compile(r"^(?:chr)?1$|^NC_000001\.\d+$|^NC_000067\.\d+$")  # chr1 of human and mouse, RefSeq too
+_REFSEQ_SEQID_RE = re.compile(r"^N[CTW]_\d{6,}\.\d+$")
+_TAXON_RE = re.compile(r"[?&]id=(\d+)")
+
+
+def _seqid_style(seqids: Sequence[str]) -> tuple[str, str] | None:
+    """('ucsc' | 'ensembl' | 'refseq', evidence) of the sequence names: chr1 / 1 / NC_000001.11."""
+    if not seqids:
+        return None
+    if all(_REFSEQ_SEQID_RE.match(s) for s in seqids):
+        return "refseq", f"RefSeq accessions as sequence names ({_quote_list(seqids, 3)})"
+    if all(s.startswith("chr") for s in seqids):
+        return "ucsc", f"chr-prefixed sequence names ({_quote_list(seqids, 3)})"
+    if any(_CHROM_ID_RE.match(s) for s in seqids):
+        return "ensembl", f"sequence names without 'chr' ({_quote_list(seqids, 3)})"
+    return None
+
+
+def _annotation_flavour(header: Sequence[str], seqids: Sequence[str], sources: Counter, gene_ids: Sequence[str],
+                        prefixes: Mapping[str, str]) -> list[Fact]:
+    """Who made an annotation (GENCODE, Ensembl, RefSeq/NCBI, UCSC), its gene id kind and sequence-name
+    style, each with what says so: a GTF of one provider goes with that provider's genome and counts."""
+    facts: list[Fact] = []
+    text = " ".join(header).lower()
+    ns, share = _namespace(gene_ids[:2000], prefixes)
+    versioned = ns == "ensembl" and sum(bool(re.search(r"\.\d+$", g)) for g in gene_ids) > len(gene_ids) / 2
+    top_sources = {k.lower() for k, _ in sources.most_common(3)}
+    style = _seqid_style(seqids)
+    if "gencode" in text:
+        provider, why = "GENCODE", next(h for h in header if "gencode" in h.lower())
+    elif "refseq" in text or "ncbi" in text or (style and style[0] == "refseq") or top_sources & {
+            "bestrefseq", "gnomon", "refseq", "curated genomic"}:
+        provider, why = "RefSeq", next((h for h in header if "refseq" in h.lower() or "ncbi" in h.lower()),
+                                       style[1] if style and style[0] == "refseq"
+                                       else f"source column {', '.join(sorted(top_sources))}")
+    elif any(src.endswith("refgene") or src.endswith("ncbirefseq") for src in top_sources):
+        provider, why = "UCSC", f"source column {', '.join(sorted(top_sources))} (UCSC's RefSeq genes)"
+    elif ns == "ensembl" and versioned and style and style[0] == "ucsc":
+        provider, why = "GENCODE", "versioned Ensembl gene ids on chr-prefixed sequences"
+    elif ns == "ensembl":
+        provider, why = "Ensembl", next((h for h in header if h.startswith("#!genome")),
+                                        f"Ensembl gene ids ({_quote_list(list(gene_ids), 2)})")
+    else:
+        provider, why = None, ""
+    if provider:
+        facts.append(Fact(name="annotation_provider", value=provider, evidence=f"{provider} annotation: {why}"))
+    if gene_ids and ns != "unknown":
+        facts.append(Fact(name="id_namespace", value=ns, evidence=f"gene ids like {_quote_list(list(gene_ids), 3)} "
+                          f"({share:.0%} {_NAMESPACE_WORDS[ns]}" + (", versioned)" if versioned else ")")))
+    if style:
+        facts.append(Fact(name="seqid_style", value=style[0], evidence=style[1]))
+    taxon = next((m.group(1) for h in header if h.startswith("##species") for m in [_TAXON_RE.search(h)] if m), None)
+    if taxon:
+        facts.append(Fact(name="taxon_id", value=int(taxon), evidence=f"##species header names NCBI taxon {taxon}"))
+    return facts
 
 
 def _gff_fields(line: str) -> list[str] | None:
@@ -774,6 +831,8 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
     declared = None
     gtf = gff3 = n = 0
     header: list[str] = []
+    regions: list[list[str]] = []  # ##sequence-region seqid start end
+    sources: Counter = Counter()  # column 2: ensembl, havana, BestRefSeq, refGene, ...
     seqids: list[str] = []
     gene_ids: list[str] = []
     lines = _Lines(src, _GFF_BUDGET)
@@ -782,8 +841,10 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
             continue
         if line.startswith("#"):
             if line.startswith(("#!genome-build", "#!genome-version", "##description:", "##provider:",
-                                "##genome-build")):
-                header.append(line.strip())  # Ensembl / GENCODE build headers (issue 14)
+                                "##genome-build", "#!annotation-source", "#!processor", "##species")):
+                header.append(line.strip())  # Ensembl / GENCODE / NCBI build headers (issue 14)
+            if line.startswith("##sequence-region") and len(line.split()) == 4:
+                regions.append(line.split()[1:])
             if line.startswith("##gff-version"):
                 parts = line.split()
                 declared = parts[1] if len(parts) > 1 else "?"
@@ -797,6 +858,7 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
                               ["check the file is tab-separated and complete"], expected="GTF/GFF3")
         if f[0] not in seqids and len(seqids) < 10:
             seqids.append(f[0])
+        sources[f[1]] += 1
         m = _GTF_GENE_RE.search(f[8])
         if m:
             gtf += 1
@@ -824,11 +886,15 @@ def _sniff_gff(src: _Source, prefixes: Mapping[str, str]) -> SniffedFile:
                           expected="GTF/GFF3")
     facts = [Fact(name="seqids", value=seqids, evidence=f"first sequence names: {_quote_list(seqids, 5)}")]
     chr_prefixed = bool(seqids) and all(s.startswith("chr") for s in seqids)
-    if header or chr_prefixed:
-        clues = header[:2] + (["chr-prefixed sequence names"] if chr_prefixed else [])
-        facts.append(Fact(name="assembly", value={"chr1_length": None, "texts": header[:4],
+    chr1_length = next((int(end) for seqid, start, end in regions
+                        if _CHR1_RE.match(seqid) and start == "1" and end.isdigit()), None)
+    if header or chr_prefixed or chr1_length:
+        clues = ([f"chr1 length {chr1_length} (##sequence-region)"] if chr1_length else []) + header[:2] + (
+            ["chr-prefixed sequence names"] if chr_prefixed else [])
+        facts.append(Fact(name="assembly", value={"chr1_length": chr1_length, "texts": header[:4],
                                                   "chr_prefixed": chr_prefixed},
                           evidence="genome build clues: " + "; ".join(clues)))
+    facts += _annotation_flavour(header, seqids, sources, gene_ids, prefixes)
     org = _organism_fact(gene_ids, prefixes, "gene ids")
     if org:
         facts.append(org)
@@ -866,6 +932,11 @@ def _vcf_result(src: _Source, fmt: str, info_ids: set[str], samples: list[str], 
     if index:
         facts.append(Fact(name="index", value=index, evidence=f"{index} next to it"))
         evidence.append(f"indexed ({Path(index).name} next to it)")
+        if os.path.getmtime(str(src.path) + index[len(src.shown):]) < os.path.getmtime(src.path):
+            # htslib warns and region queries may read the wrong blocks
+            facts.append(Fact(name="index_stale", value=True,
+                              evidence=f"{Path(index).name} is older than the data: re-index it "
+                                       f"(bcftools index -f {src.shown})"))
     if ann:
         datatype = "annotated_variants"
         evidence.append(f"header declares INFO/{ann[0]} (consequence annotation)")
@@ -2445,6 +2516,9 @@ def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str]) -> 
         if owner is None:
             raise exc
         warnings.append(f"{p} is read as part of the 10x matrix {owner.path}")
+    for f, _ in results:
+        if f.fact("index_stale"):
+            warnings.append(f"{f.path}: " + next(x.evidence for x in f.facts if x.name == "index_stale"))
     _check_unique_samples([f for f, _ in results])
     files = [sniffed for sniffed, _ in results]
     files = _pair_mates(files, [notes for _, notes in results], warnings)
