@@ -5,8 +5,8 @@
 
 The generator is `bioplan.evaluate.example_data` (compiler/evaluate/example_data.py), inside the
 package so that an installed bioplan carries it for `bioplan eval`; this file is the checkout's
-entry to it. It loads that module by path, so it needs only numpy (and anndata for the
-single-cell class), not an installed bioplan. CLASSES, generate() and main() are the module's.
+entry to it. It loads that module by path, so it needs only numpy and h5py, not an
+installed bioplan. CLASSES, generate() and main() are the module's.
 """
 
 from __future__ import annotations

@@ -332,3 +332,23 @@ def test_compile_runs_snakemake_dry_run(tmp_path, workspace, knowledge):
     assert rep.cases[1].compile is None  # refusals are not compiled
     assert rep.metrics["compiled"] == 1 and rep.metrics["snakemake_dry_run_pass_rate"] == 1.0
     assert "snakemake -n" in text_report(rep)
+
+
+def test_the_example_data_needs_no_extra(tmp_path):
+    """A plain install generates every class, the single-cell .h5ad included, without anndata or
+    scanpy (h5py writes AnnData's on-disk format)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['anndata'] = sys.modules['scanpy'] = sys.modules['scipy'] = None\n"
+            "from bioplan.evaluate import example_data\n"
+            "example_data.generate(sys.argv[1], ['single_cell'])")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    import anndata
+
+    adata = anndata.read_h5ad(tmp_path / "single_cell" / "pbmc_tiny.h5ad")
+    truth = json.loads((tmp_path / "single_cell" / "truth.json").read_text())
+    assert adata.shape == (300, 250) and list(adata.obs["sample"].cat.categories) == ["donor_A", "donor_B"]
+    assert adata.X.sum() > 0 and adata.var["gene_ids"].str.startswith("ENSG").all()
+    assert truth

@@ -910,22 +910,8 @@ def _build_single_cell() -> dict:
     ensg = rng.choice(np.arange(100000, 290000), n_genes, replace=False)
 
     def write_h5ad(path: Path) -> None:
-        try:
-            import anndata
-        except ModuleNotFoundError as exc:  # not a core dependency of bioplan
-            raise ModuleNotFoundError("the single-cell example data (.h5ad) is written with anndata: "
-                                      "pip install 'bioplan[tools]' (or 'bioplan[test]')") from exc
-        import pandas as pd
-        import scipy.sparse as sp
-
-        obs = pd.DataFrame({"sample": pd.Categorical(samples, categories=["donor_A", "donor_B"])},
-                           index=pd.Index(obs_names, dtype=object))
-        # object dtype, not pandas' str dtype: anndata then writes the classic `string-array`
-        # encoding that every anndata version reads.
-        var = pd.DataFrame({"gene_ids": pd.Series([f"ENSG{int(x):011d}" for x in ensg], dtype=object,
-                                                  index=pd.Index(genes, dtype=object))})
-        adata = anndata.AnnData(X=sp.csr_matrix(counts), obs=obs, var=var)
-        adata.write_h5ad(path)
+        _write_h5ad(path, counts, obs_names, samples, ("donor_A", "donor_B"), genes,
+                    [f"ENSG{int(x):011d}" for x in ensg])
 
     # Gene sets in symbols: one planted set per cell type (10 of 12 markers + 5 decoys), random decoys.
     non_marker = [g for g in genes if g not in set(named[:36]) and not g.startswith("MT-")]
@@ -1133,6 +1119,57 @@ def _build_hostile(bulk: dict | None = None, rnaseq: dict | None = None) -> dict
     }
     files["truth.json"] = _json(truth)
     return {"files": files, "truth": truth}
+
+
+# --------------------------------------------------------------------------- AnnData without anndata
+
+# The AnnData on-disk format (anndata's "anndata" 0.1.0 encoding, as anndata 0.8-0.12 write it),
+# written with h5py, a dependency of bioplan, so a plain `pip install bioplan` generates the
+# single-cell example (and `bioplan eval` its cases) without anndata. anndata and scanpy read it.
+
+def _h5_attrs(obj, encoding_type: str, version: str, **more) -> None:
+    obj.attrs["encoding-type"] = encoding_type
+    obj.attrs["encoding-version"] = version
+    for key, value in more.items():
+        obj.attrs[key] = value
+
+
+def _h5_strings(group, name: str, values) -> None:
+    import h5py
+
+    ds = group.create_dataset(name, data=np.array(list(values), dtype=object), dtype=h5py.string_dtype("utf-8"))
+    _h5_attrs(ds, "string-array", "0.2.0")
+
+
+def _write_h5ad(path: Path, counts: np.ndarray, obs_names, groups, categories, var_names, gene_ids) -> None:
+    """cells x genes `counts` as a CSR matrix in X; obs: index and a categorical `sample`; var: index
+    and `gene_ids`; empty uns, obsm, varm, obsp, varp, layers."""
+    import h5py
+
+    rows, cols = np.nonzero(counts)  # row-major order: the CSR order
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=counts.shape[0]))]).astype(np.int32)
+    with h5py.File(path, "w") as f:
+        _h5_attrs(f, "anndata", "0.1.0")
+        x = f.create_group("X")
+        _h5_attrs(x, "csr_matrix", "0.1.0", shape=np.array(counts.shape, dtype=np.int64))
+        x.create_dataset("data", data=counts[rows, cols].astype(np.float32), maxshape=(None,))
+        x.create_dataset("indices", data=cols.astype(np.int32), maxshape=(None,))
+        x.create_dataset("indptr", data=indptr, maxshape=(None,))
+        obs = f.create_group("obs")
+        _h5_attrs(obs, "dataframe", "0.2.0", _index="_index", **{"column-order": np.array(["sample"], dtype=object)})
+        _h5_strings(obs, "_index", obs_names)
+        sample = obs.create_group("sample")
+        _h5_attrs(sample, "categorical", "0.2.0", ordered=np.bool_(False))
+        _h5_strings(sample, "categories", categories)
+        codes = sample.create_dataset("codes", data=np.array([list(categories).index(g) for g in groups],
+                                                             dtype=np.int8))
+        _h5_attrs(codes, "array", "0.2.0")
+        var = f.create_group("var")
+        _h5_attrs(var, "dataframe", "0.2.0", _index="_index", **{"column-order": np.array(["gene_ids"], dtype=object)})
+        _h5_strings(var, "_index", var_names)
+        _h5_strings(var, "gene_ids", gene_ids)
+        for name in ("layers", "obsm", "obsp", "uns", "varm", "varp"):
+            _h5_attrs(f.create_group(name), "dict", "0.1.0")
 
 
 # --------------------------------------------------------------------------- driver
