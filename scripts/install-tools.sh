@@ -20,7 +20,8 @@ PACKAGES=(
     fastqc fastp                    # read QC, trimming
     rna-star hisat2 subread         # STAR / HISAT2 alignment, featureCounts
     bwa                             # BWA-MEM, the default short-read DNA aligner
-    salmon                          # transcript quantification
+    salmon kallisto                 # transcript quantification
+    trim-galore                     # Trim Galore (brings cutadapt)
     bowtie2 kraken2                 # host removal, taxonomic classification (kraken2-build)
     snpeff gffread                  # variant annotation from a custom database (GFF3 -> GTF)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
@@ -49,8 +50,8 @@ else
 fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
-for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon bwa \
-           bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread Rscript; do
+for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
+           trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
 # (found, not loaded: loading DESeq2 takes ~10 s)

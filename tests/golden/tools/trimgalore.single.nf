@@ -1,0 +1,51 @@
+process TRIMGALORE {
+    tag "${meta.id}"
+    label 'process_medium'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/trim-galore:0.6.10--hdfd78af_0' :
+        'biocontainers/trim-galore:0.6.10--hdfd78af_0' }"
+
+    input:
+    tuple val(meta), path(reads)
+
+    output:
+    tuple val(meta), path("${prefix}_trimmed*.fastq.gz"), emit: trimmed
+    tuple val(meta), path("${prefix}.trim_galore_report.txt"), emit: report
+    tuple val("${task.process}"), val('trimgalore'), eval('{ trim_galore --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_trimgalore, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def tp = task.ext.tool_params ?: [:]
+    def quality = tp.quality != null ? tp.quality : 20
+    def min_length = tp.length != null ? tp.length : 20
+    def fq = [reads].flatten()
+    // link the reads under the sample name: the trimming reports (and MultiQC) name the sample after the file
+    """
+    mkdir -p renamed
+    ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}.fastq.gz
+    trim_galore \\
+        --cores ${task.cpus} \\
+        --quality ${quality} \\
+        --length ${min_length} \\
+        --gzip \\
+        ${args} \\
+        --basename ${prefix} \\
+        -o trimmed \\
+        renamed/${prefix}.fastq.gz
+    mv trimmed/${prefix}_trimmed.fq.gz ${prefix}_trimmed.fastq.gz
+    cat trimmed/${prefix}.fastq.gz_trimming_report.txt > ${prefix}.trim_galore_report.txt
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    echo "" | gzip > ${prefix}_trimmed.fastq.gz
+    touch ${prefix}.trim_galore_report.txt
+    """
+}

@@ -1,0 +1,200 @@
+"""Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count.
+
+Each is planned when a request names it, compiles for both targets and both read layouts, passes
+`snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
+Nextflow's strict parser, and its rule and module match the golden files in
+tests/golden/tools/ (BIOPLAN_UPDATE_GOLDEN=1 rewrites them). Runs with the real tools:
+tests/e2e/test_named_tools_run.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import compile_request, plan_request
+from bioplan.models import InputProfile
+from bioplan.request.parse import parse_request
+from bioplan.request.spec import build_spec
+from bioplan.validate.snakemake_checks import validate_workflow
+
+from conftest import GOLDEN, skip_or_fail_in_ci
+
+TOOL_GOLDEN = GOLDEN / "tools"
+SAMPLES = ("ctrl_1", "ctrl_2", "treated_1", "treated_2")
+
+KALLISTO = "mouse RNA-seq: quantify with kallisto, then gene-level counts with tximport"
+TRIM_COUNT = ("mouse RNA-seq FASTQ: trim with Trim Galore, align the reads to the reference genome "
+              "and count reads per gene with htseq-count")
+# (request, the -i files besides the reads, {operation: tool} the plan must bind)
+CASES = {
+    "kallisto": (KALLISTO, ("transcripts.fa", "genes.gtf", "samples.tsv"),
+                 {"transcriptome_indexing": "kallisto_index", "transcript_quantification": "kallisto_quant",
+                  "quantification_aggregation": "tximport"}),
+    "trimgalore_htseq": (TRIM_COUNT, ("genome.fa", "genes.gtf", "samples.tsv"),
+                         {"read_trimming": "trimgalore", "read_alignment": "star", "read_counting": "htseq_count"}),
+}
+# golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
+GOLDEN_FILES = {
+    "kallisto_index": ("kallisto", "rules/transcriptome_indexing.smk", "modules/local/kallisto/index/main.nf"),
+    "kallisto_quant": ("kallisto", "rules/transcript_quantification.smk", "modules/local/kallisto/quant/main.nf"),
+    "trimgalore": ("trimgalore_htseq", "rules/read_trimming.smk", "modules/local/trimgalore/main.nf"),
+    "htseq_count": ("trimgalore_htseq", "rules/read_counting.smk", "modules/local/htseq/count/main.nf"),
+}
+
+
+def write_transcriptome(genome: Path, gtf: Path, out: Path) -> None:
+    """The spliced transcripts of the GTF (what `gffread -w` writes), without needing gffread."""
+    contigs, name = {}, None
+    for line in genome.read_text().splitlines():
+        if line.startswith(">"):
+            name = line[1:].split()[0]
+            contigs[name] = []
+        elif name:
+            contigs[name].append(line.strip())
+    seqs = {k: "".join(v) for k, v in contigs.items()}
+    exons: dict[str, list[tuple[str, int, int, str]]] = {}
+    for line in gtf.read_text().splitlines():
+        cols = line.split("\t")
+        if line.startswith("#") or len(cols) < 9 or cols[2] != "exon":
+            continue
+        tx = cols[8].split('transcript_id "')[1].split('"')[0]
+        exons.setdefault(tx, []).append((cols[0], int(cols[3]), int(cols[4]), cols[6]))
+    complement = str.maketrans("ACGTNacgtn", "TGCANtgcan")
+    with out.open("w") as fh:
+        for tx, parts in sorted(exons.items()):
+            seq = "".join(seqs[c][s - 1:e] for c, s, e, _ in sorted(parts, key=lambda p: p[1]))
+            if parts[0][3] == "-":
+                seq = seq.translate(complement)[::-1]
+            fh.write(f">{tx}\n{seq}\n")
+
+
+@pytest.fixture(scope="module")
+def data(workspace) -> Path:
+    d = workspace / "data" / "rnaseq_fastq"
+    if not (d / "transcripts.fa").exists():
+        write_transcriptome(d / "genome.fa", d / "genes.gtf", d / "transcripts.fa")
+    return d
+
+
+def single_end(data: Path) -> Path:
+    """The example's single-end reads as a single-end run writes them: under names no one reads as
+    mates ('ctrl_1.fastq.gz' and 'ctrl_2.fastq.gz' look like the mates of a sample 'ctrl') and
+    without the '1:N:0:' mate comment of the paired run they were cut from; with a sample sheet."""
+    se = data.parent / "rnaseq_fastq_se"
+    if not se.exists():
+        se.mkdir()
+        rows = ["sample\tcondition"]
+        for sample in SAMPLES:
+            name = sample.replace("_", "")
+            with gzip.open(data / "reads_se" / f"{sample}.fastq.gz", "rt") as src:
+                lines = src.read().splitlines()
+            lines[::4] = [header.split()[0] for header in lines[::4]]
+            with gzip.open(se / f"{name}.fastq.gz", "wt") as dst:
+                dst.write("\n".join(lines) + "\n")
+            rows.append(f"{name}\t{'control' if sample.startswith('ctrl') else 'treated'}")
+        (se / "samples.tsv").write_text("\n".join(rows) + "\n")
+    return se
+
+
+def case_inputs(data: Path, case: str, layout: str) -> list[str]:
+    if layout == "paired":
+        reads = [str(data / "reads" / f"{s}_R{m}.fastq.gz") for s in SAMPLES for m in (1, 2)]
+        return reads + [str(data / f) for f in CASES[case][1]]
+    se = single_end(data)
+    reads = [str(se / f"{s.replace('_', '')}.fastq.gz") for s in SAMPLES]
+    return reads + [str((se if f == "samples.tsv" else data) / f) for f in CASES[case][1]]
+
+
+@pytest.fixture(scope="module")
+def compiled(data, workspace, knowledge):
+    """Every case x layout x target compiled (Snakemake with its snakemake -n pre-check)."""
+    out = {}
+    for case, (query, _, _) in CASES.items():
+        for layout in ("paired", "single"):
+            for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
+                dest = workspace / "named_tools" / f"{case}_{layout}_{target}" / entry
+                out[case, layout, target] = compile_request(query, case_inputs(data, case, layout), str(dest),
+                                                            target=target, force=True, knowledge=knowledge)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_named_tools_are_bound(compiled, case):
+    for layout in ("paired", "single"):
+        plan = compiled[case, layout, "snakemake"].plan
+        bound = {s.operation: s.tool for s in plan.steps}
+        assert CASES[case][2].items() <= bound.items(), bound
+
+
+@pytest.mark.parametrize(("query", "tool"), [("quantify with kallisto", "kallisto_quant"),
+                                           ("trim with Trim Galore", "trimgalore"),
+                                           ("count reads with htseq-count", "htseq_count")])
+def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
+    """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
+    request = parse_request(query, knowledge)
+    assert not [a for a in request.absent if a.kind == "tool"], request.absent
+    spec = build_spec(request, InputProfile(), knowledge)
+    assert spec.preferred_tools == (tool,) and spec.required_operations == (knowledge.tools[tool].implements,)
+    assert not spec.deviations
+
+
+def test_kallisto_index_and_quant_come_together(knowledge, data):
+    """A kallisto index is read only by kallisto quant (and a Salmon index only by Salmon)."""
+    files = case_inputs(data, "kallisto", "paired")
+    for word, index_tool, quant_tool in (("kallisto", "kallisto_index", "kallisto_quant"),
+                                         ("salmon", "salmon_index", "salmon_quant")):
+        result = plan_request(f"quantify transcripts with {word} and summarise to genes with tximport", files,
+                              knowledge)
+        tools = {s.operation: s.tool for s in result.plans[0].steps}
+        assert (tools["transcriptome_indexing"], tools["transcript_quantification"]) == (index_tool, quant_tool)
+
+
+@pytest.mark.parametrize("layout", ["paired", "single"])
+@pytest.mark.parametrize("case", CASES)
+def test_snakemake_passes_dry_run_lint_and_snakefmt(compiled, case, layout):
+    workdir = compiled[case, layout, "snakemake"].output_dir
+    for check in validate_workflow(workdir):
+        assert check.ok, f"{check.name} failed for {case}/{layout}:\n{check.output[-3000:]}"
+
+
+@pytest.mark.parametrize("layout", ["paired", "single"])
+@pytest.mark.parametrize("case", CASES)
+def test_nextflow_passes_the_strict_parser(compiled, nf_lint, case, layout):
+    workdir = compiled[case, layout, "nextflow"].output_dir
+    result = nf_lint(workdir)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("layout", ["paired", "single"])
+@pytest.mark.parametrize("case", CASES)
+def test_every_nextflow_module_has_a_stub_and_a_version_command(compiled, knowledge, case, layout):
+    workdir = compiled[case, layout, "nextflow"].output_dir
+    for tool, (golden_case, _, module) in GOLDEN_FILES.items():
+        if golden_case != case:
+            continue
+        text = (workdir / module).read_text()
+        assert "stub:" in text and "topic: versions" in text
+        assert knowledge.tools[tool].software.version_command in text
+
+
+@pytest.mark.parametrize("layout", ["paired", "single"])
+@pytest.mark.parametrize("tool", GOLDEN_FILES)
+def test_golden_rule_and_module(compiled, tool, layout):
+    """The rule and module of each new tool match tests/golden/tools/<tool>.<layout>.{smk,nf}."""
+    case, rule, module = GOLDEN_FILES[tool]
+    produced = {
+        f"{tool}.{layout}.smk": (compiled[case, layout, "snakemake"].output_dir / rule).read_text(),
+        f"{tool}.{layout}.nf": (compiled[case, layout, "nextflow"].output_dir / module).read_text(),
+    }
+    for name, text in produced.items():
+        golden = TOOL_GOLDEN / name
+        if os.environ.get("BIOPLAN_UPDATE_GOLDEN"):
+            golden.parent.mkdir(parents=True, exist_ok=True)
+            golden.write_text(text)
+        if not golden.exists():
+            skip_or_fail_in_ci(f"no golden file {golden}; BIOPLAN_UPDATE_GOLDEN=1 writes it")
+        assert text == golden.read_text(), f"{name} differs from the golden file"
