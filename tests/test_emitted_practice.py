@@ -65,3 +65,52 @@ def test_an_index_without_annotation_support_gets_no_gtf(workspace, knowledge):
     workdir = _compile(workspace, knowledge, "rnaseq_fastq", "snakemake", query, tag="_hisat2")
     text = (workdir / "rules/genome_indexing.smk").read_text()
     assert "hisat2-build" in text and "annotation" not in text
+
+
+# --------------------------------------------------------------------------- 3. single-cell QC
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_scanpy_qc(workspace: Path, tmp_path: Path, **overrides):
+    """templates/scripts/scanpy_qc.py on the shipped example, through the Nextflow runner."""
+    import json
+    import subprocess
+    import sys
+
+    import yaml
+
+    params = dict(yaml.safe_load((ROOT / "ontology/tools/scanpy_qc.yaml").read_text())["params"], **overrides)
+    (tmp_path / "params.json").write_text(json.dumps(params))
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "templates/nextflow/bin/bioplan_run.py"), str(ROOT / "templates/scripts/scanpy_qc.py"),
+         "--input", f"adata={workspace / 'data/single_cell/pbmc_tiny.h5ad'}", "--output", f"adata={tmp_path / 'qc.h5ad'}",
+         "--params", str(tmp_path / "params.json"), "--threads", "1", "--log", str(tmp_path / "qc.log"), "--rule", "qc"],
+        capture_output=True, text=True, timeout=600)
+    return proc, (tmp_path / "qc.log").read_text()
+
+
+def test_single_cell_qc_defaults_adapt_to_the_example(workspace, tmp_path):
+    pytest.importorskip("scanpy")
+    import anndata
+    import json
+
+    proc, log = _run_scanpy_qc(workspace, tmp_path)
+    assert proc.returncode == 0, proc.stderr + log
+    truth = json.loads((workspace / "data/single_cell/truth.json").read_text())
+    kept = anndata.read_h5ad(tmp_path / "qc.h5ad")
+    assert not set(kept.obs_names) & set(truth["high_mt_cells"])  # the high-MT cells are MAD outliers
+    healthy = truth["shape"]["n_obs"] - len(truth["high_mt_cells"])
+    assert kept.n_obs >= healthy - healthy // 100  # ... the others are kept (a fixed min_genes=200 kept 10)
+    qc = kept.uns["qc_filtering"]
+    assert qc["nmads"] == 5 and set(qc["thresholds"]) == {"log1p_total_counts", "log1p_n_genes_by_counts",
+                                                          "pct_counts_mt"}
+    assert "(5 MADs)" in log
+
+
+def test_single_cell_qc_stops_when_too_few_cells_survive(workspace, tmp_path):
+    pytest.importorskip("scanpy")
+    proc, log = _run_scanpy_qc(workspace, tmp_path, min_genes=200)
+    assert proc.returncode == 1
+    assert "min_cells_kept=50" in proc.stderr and "fewer than min_genes=200 genes" in proc.stderr
+    assert "params.scanpy_qc" in proc.stderr  # says what to change
+    assert not (tmp_path / "qc.h5ad").exists()

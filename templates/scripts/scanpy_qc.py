@@ -4,11 +4,21 @@ Snakemake `script:` step of tool `scanpy_qc` (operation sc_quality_filtering).
 
 input.adata   AnnData (.h5ad) with raw counts in X (cells x genes)
 output.adata  AnnData (.h5ad): the cells and genes that pass, QC metrics in obs/var
-params        min_genes, min_cells, max_pct_mt, mt_prefix ("" = detect "MT-" / "mt-")
+params        nmads, min_genes, max_pct_mt, min_cells, min_cells_kept,
+              mt_prefix ("" = detect "MT-" / "mt-")
 
-QC metrics recorded in obs: n_genes_by_counts, total_counts, total_counts_mt,
-pct_counts_mt; in var: mt, n_cells_by_counts, total_counts, ...; the filter
-settings and the counts before/after in uns["qc_filtering"].
+Cells are filtered by thresholds that adapt to the data, as in the scverse best-practice guide
+(Heumos et al. 2023, "Quality control"): a cell is an outlier when its log1p total counts or
+log1p genes detected lie more than `nmads` median absolute deviations (MAD) from the median, or
+its percentage of mitochondrial counts lies more than `nmads` MADs above the median. A metric
+whose MAD is 0 (no spread) marks no outliers. `min_genes` and `max_pct_mt` are fixed bounds
+applied besides (0 and 100 leave them out). If fewer than `min_cells_kept` cells remain, the
+step stops and says which bound removed how many cells. Genes seen in fewer than `min_cells`
+cells are then dropped.
+
+QC metrics recorded in obs: n_genes_by_counts, total_counts, total_counts_mt, pct_counts_mt,
+log1p_*, outlier, mt_outlier; in var: mt, n_cells_by_counts, total_counts, ...; the filter
+settings, the thresholds used and the counts before/after in uns["qc_filtering"].
 """
 
 import logging
@@ -60,9 +70,13 @@ def as_number(name, kind):
         fail(f"parameter {name}={getattr(params, name)!r} is not a number; fix params.scanpy_qc.{name} in config.yaml")
 
 
+nmads = as_number("nmads", float)
 min_genes = as_number("min_genes", int)
 min_cells = as_number("min_cells", int)
 max_pct_mt = as_number("max_pct_mt", float)
+min_cells_kept = as_number("min_cells_kept", int)
+if nmads <= 0:
+    fail(f"parameter nmads={nmads:g} must be > 0; fix params.scanpy_qc.nmads in config.yaml (5 is permissive)")
 mt_prefix = str(getattr(params, "mt_prefix", "") or "")
 
 def read_cells(path):
@@ -120,18 +134,49 @@ if n_mt == 0:
     )
 log.info("mitochondrial prefix %r: %d genes", mt_prefix, n_mt)
 
-sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=False, inplace=True)
+sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=True, inplace=True)
 n_cells_in, n_genes_in = adata.n_obs, adata.n_vars
 
-keep = (adata.obs["n_genes_by_counts"].to_numpy() >= min_genes) & (
-    adata.obs["pct_counts_mt"].to_numpy() <= max_pct_mt
-)
-adata = adata[keep].copy()
-log.info("cells: %d in, %d pass min_genes=%d and max_pct_mt=%g", n_cells_in, adata.n_obs, min_genes, max_pct_mt)
-if adata.n_obs == 0:
+
+def mad_bounds(values, n):
+    """(low, high): median -/+ n unscaled median absolute deviations; no bound when the MAD is 0."""
+    median = float(np.median(values))
+    mad = float(np.median(np.abs(values - median)))
+    if mad == 0:
+        return -np.inf, np.inf
+    return median - n * mad, median + n * mad
+
+
+obs = adata.obs
+bounds = {
+    "log1p_total_counts": mad_bounds(obs["log1p_total_counts"].to_numpy(), nmads),
+    "log1p_n_genes_by_counts": mad_bounds(obs["log1p_n_genes_by_counts"].to_numpy(), nmads),
+    "pct_counts_mt": (-np.inf, mad_bounds(obs["pct_counts_mt"].to_numpy(), nmads)[1]),
+}
+removed = {}  # reason -> cells it removes (a cell may have several)
+outside = {}  # metric -> cells outside its MAD bounds
+for metric, (low, high) in bounds.items():
+    values = obs[metric].to_numpy()
+    outside[metric] = (values < low) | (values > high)
+    removed[f"{metric} outside [{low:.3g}, {high:.3g}] ({nmads:g} MADs)"] = outside[metric]
+obs["outlier"] = outside["log1p_total_counts"] | outside["log1p_n_genes_by_counts"]
+obs["mt_outlier"] = outside["pct_counts_mt"]
+if min_genes > 0:
+    removed[f"fewer than min_genes={min_genes} genes"] = obs["n_genes_by_counts"].to_numpy() < min_genes
+if max_pct_mt < 100:
+    removed[f"more than max_pct_mt={max_pct_mt:g} % mitochondrial counts"] = obs["pct_counts_mt"].to_numpy() > max_pct_mt
+drop = np.logical_or.reduce(list(removed.values()))
+for reason, mask in removed.items():
+    log.info("QC: %d of %d cells have %s", int(mask.sum()), n_cells_in, reason)
+adata = adata[~drop].copy()
+log.info("cells: %d in, %d pass", n_cells_in, adata.n_obs)
+if adata.n_obs < min_cells_kept:
+    worst = max(removed, key=lambda r: int(removed[r].sum()))
     fail(
-        f"no cell of {in_path} passes QC (min_genes={min_genes}, max_pct_mt={max_pct_mt}). "
-        "Lower params.scanpy_qc.min_genes or raise max_pct_mt in config.yaml."
+        f"only {adata.n_obs} of {n_cells_in} cells of {in_path} pass QC, fewer than min_cells_kept={min_cells_kept} "
+        f"(clustering needs more); the bound removing most cells ({int(removed[worst].sum())}) is: {worst}. "
+        "Check the input is a cells x genes count matrix; to keep more cells raise params.scanpy_qc.nmads or "
+        "lower min_genes / raise max_pct_mt in config.yaml."
     )
 sc.pp.filter_genes(adata, min_cells=min_cells)
 log.info("genes: %d in, %d expressed in >= %d cells", n_genes_in, adata.n_vars, min_cells)
@@ -139,8 +184,11 @@ if adata.n_vars == 0:
     fail(f"no gene of {in_path} is expressed in >= {min_cells} cells; lower params.scanpy_qc.min_cells.")
 
 # Metrics describe the kept cells over the kept genes.
-sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=False, inplace=True)
+sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=True, inplace=True)
 adata.uns["qc_filtering"] = {
+    "nmads": nmads,
+    "thresholds": {m: [float(lo), float(hi)] for m, (lo, hi) in bounds.items()},
+    "min_cells_kept": min_cells_kept,
     "min_genes": min_genes,
     "min_cells": min_cells,
     "max_pct_mt": max_pct_mt,
