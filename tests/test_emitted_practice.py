@@ -114,3 +114,37 @@ def test_single_cell_qc_stops_when_too_few_cells_survive(workspace, tmp_path):
     assert "min_cells_kept=50" in proc.stderr and "fewer than min_genes=200 genes" in proc.stderr
     assert "params.scanpy_qc" in proc.stderr  # says what to change
     assert not (tmp_path / "qc.h5ad").exists()
+
+
+# --------------------------------------------------------------------------- 5. pins that agree
+_BIOCONTAINER = re.compile(r"^(?:docker://)?quay\.io/biocontainers/(?P<name>[a-z0-9_.-]+):(?P<version>[^-]+)(?:--\S+)?$")
+
+
+def _pin_disagreements(name: str, conda: tuple[str, ...], container: str) -> list[str]:
+    """What a single-package biocontainer and the conda env disagree on (mulled and Wave images
+    bundle several packages whose versions their names do not carry: they are checked by hand)."""
+    match = _BIOCONTAINER.match(container)
+    if not match or match["name"].startswith("mulled-v2-"):
+        return []
+    pins = dict(spec.split("::")[-1].split("=", 1) for spec in conda if "=" in spec)
+    package, version = match["name"], match["version"]
+    if package not in pins:
+        return [f"{name}: container {container} is {package}, which the conda env {list(conda)} does not pin"]
+    if pins[package] != version:
+        return [f"{name}: conda pins {package}={pins[package]}, the container has {version}"]
+    return []
+
+
+def test_every_env_and_container_carry_the_same_version(knowledge):
+    from bioplan.codegen.ir import CHECK_ENV
+
+    problems = _pin_disagreements("bioplan checks", CHECK_ENV.conda, CHECK_ENV.container)
+    for tool in knowledge.tools.values():
+        problems += _pin_disagreements(tool.id, tool.software.conda, tool.software.container)
+        assert tool.software.container.split("/")[-1].count(":") == 1, f"{tool.id}: untagged container"
+    assert not problems, "\n".join(problems)
+
+
+def test_pin_check_sees_a_disagreement():
+    assert _pin_disagreements("x", ("conda-forge::pandas=2.2.3",), "docker://quay.io/biocontainers/pandas:2.2.1")
+    assert not _pin_disagreements("x", ("bioconda::fastp=0.23.4",), "quay.io/biocontainers/fastp:0.23.4--h5f740d0_0")
