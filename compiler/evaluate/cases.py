@@ -222,7 +222,10 @@ def _problems(knowledge: Knowledge, cf: CaseFile) -> list[str]:
         if e.error:
             need(c.id, "error", "error code", e.error)
         for path in (*c.inputs, *c.declared):
-            if path.startswith("{fixtures}/") and not fnmatch.filter(cf.fixtures, path[len("{fixtures}/"):]):
+            name = path[len("{fixtures}/"):]
+            # a folder of fixtures ({fixtures}/salmon: salmon/ctrl_1/quant.sf, ...) names them all
+            if path.startswith("{fixtures}/") and not fnmatch.filter(cf.fixtures, name) \
+                    and not any(f.startswith(name.rstrip("/") + "/") for f in cf.fixtures):
                 out.append(f"case {c.id}: inputs: {path!r} names no fixture of this file")
     return out
 

@@ -26,7 +26,8 @@ _WILDCARD = re.compile(r"[*?\[]")
 def used_fixtures(cases: Iterable[Case], fixtures: dict[str, Fixture]) -> dict[str, Fixture]:
     """The fixtures some of these cases name (directly or through a wildcard)."""
     patterns = [s[len("{fixtures}/"):] for c in cases for s in (*c.inputs, *c.declared) if s.startswith("{fixtures}/")]
-    return {name: f for name, f in fixtures.items() if any(fnmatch.fnmatchcase(name, p) for p in patterns)}
+    return {name: f for name, f in fixtures.items()
+            if any(fnmatch.fnmatchcase(name, p) or name.startswith(p.rstrip("/") + "/") for p in patterns)}
 
 
 def needed_classes(cases: Iterable[Case], fixtures: dict[str, Fixture]) -> list[str]:

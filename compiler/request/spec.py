@@ -282,6 +282,8 @@ def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, ma
         if op not in anchors:
             anchors.append(op)
     anchors = _drop_done(knowledge, anchors, files, warnings)
+    # a named tool of a step the data is past ("these salmon quantifications") is not wanted either
+    preferred = [t for t in preferred if knowledge.tools[t].implements in anchors]
     anchors += _optional_input_readers(knowledge, request, anchors, files, warnings)
 
     # ------------------------------------------------------------ assay
@@ -607,19 +609,20 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
     input_types = [f.datatype for f in files]
     files_assay = _assay_of_files(knowledge, files)
 
-    def fit(op_id: str) -> tuple[int, int, int]:
+    def fit(op_id: str) -> tuple[int, int]:
         op = knowledge.operations[op_id]
         # an operation for any assay fits as well as one for this assay; only a conflict is worse
         assay_fit = (1 if (not op.assays or assay in op.assays) else 0) if assay else 1
         reachable = 1 if not input_types or any(
             _is_downstream(knowledge, i, p.datatype) or is_subtype(knowledge, i, p.datatype)
             for i in input_types for p in op.inputs.values()) else 0
-        # a tie goes to the reading of the inputs' own kind of data: "QC" beside an .h5ad is
-        # single-cell QC (of a cell matrix), not read QC (of FASTQ)
-        own_kind = 1 if files_assay and _assay_of_files(knowledge, [
-            SpecInput(path="", datatype=p.datatype, format="") for p in op.inputs.values() if not p.optional]) \
-            == (files_assay[0], "") else 0
-        return (assay_fit, reachable, own_kind)
+        return (assay_fit, reachable)
+
+    def own_kind(op_id: str) -> int:
+        """1 when the operation reads the inputs' own kind of data (a cell matrix beside an .h5ad)."""
+        ins = [SpecInput(path="", datatype=p.datatype, format="")
+               for p in knowledge.operations[op_id].inputs.values() if not p.optional]
+        return 1 if files_assay and _assay_of_files(knowledge, ins) == (files_assay[0], "") else 0
 
     # readings of the same words: alternatives of one alias, and overlapping matches
     # (an alias "normalization" and a single-cell phrase around it)
@@ -641,6 +644,19 @@ def _resolve_ambiguous(knowledge: Knowledge, request: Request, files) -> list[st
             # only a reading that fits the context worse gives way; equally fitting readings
             # of overlapping words are both meant ("preranked GSEA": ranking and GSEA)
             if fit(o) < fit(best):
+                replace[o] = best
+    # one word, several readings that fit alike ("QC": read QC or single-cell QC): the reading of the
+    # inputs' own kind of data wins ("QC" beside an .h5ad is single-cell QC)
+    same_words: dict[tuple[int, int], list[str]] = {}
+    for m in ops:
+        same_words.setdefault((m.start, m.end), []).extend([m.id, *m.alternatives])
+    for options in same_words.values():
+        options = list(dict.fromkeys(options))
+        if len(options) < 2 or not files_assay:
+            continue
+        best = max(options, key=lambda o: (fit(o), own_kind(o)))
+        for o in options:
+            if o not in replace and fit(o) == fit(best) and own_kind(o) < own_kind(best):
                 replace[o] = best
     out = [replace.get(op, op) for op in request.operations]
     return list(dict.fromkeys(out))
@@ -822,6 +838,23 @@ def _input_at_or_after(knowledge: Knowledge, out: str, input_types) -> str | Non
     return None
 
 
+def _reachable(knowledge: Knowledge, input_types: list[str]) -> set[str]:
+    """Datatypes the inputs can lead to, each operation needing all its inputs (references the user
+    may supply through config count as given): salmon outputs do not lead back to reads."""
+    have = set(input_types) | {d for d, dt in knowledge.datatypes.items() if dt.config_provided}
+    grew = True
+    while grew:
+        grew = False
+        for op in knowledge.operations.values():
+            needs = [p.datatype for p in op.inputs.values() if not p.optional]
+            if all(any(is_subtype(knowledge, h, d) for h in have) for d in needs):
+                new = {p.datatype for p in op.outputs.values()} - have
+                if new:
+                    have |= new
+                    grew = True
+    return have
+
+
 def _done_already(knowledge: Knowledge, op_id: str, files) -> bool:
     """The inputs are already past this step (its result, or data after it, is an input): the step is
     asked for, not described, and `_drop_done` says why it is not run ("QC" beside normalised cells)."""
@@ -841,11 +874,12 @@ def _drop_done(knowledge: Knowledge, anchors: list[str], files, warnings: list[s
     def past(out: str) -> str | None:
         return _input_at_or_after(knowledge, out, by_type)
 
+    reachable = _reachable(knowledge, list(by_type))
     kept = []
     for a in anchors:
         op = knowledge.operations[a]
         needs = [p.datatype for p in op.inputs.values() if not p.optional]
-        runnable = any(_is_downstream(knowledge, t, d) or is_subtype(knowledge, t, d) for t in by_type for d in needs)
+        runnable = all(any(is_subtype(knowledge, r, d) for r in reachable) for d in needs)
         hit = None if runnable else next((h for p in op.outputs.values() for h in [past(p.datatype)] if h), None)
         if hit is None:
             kept.append(a)
