@@ -38,9 +38,9 @@ import test_examples_run as snakemake_e2e  # noqa: E402  (its science asserts, r
 NXF_VERSION = "25.04.4"  # scripts/install-nextflow.sh
 INSTALL_HINT = "install it with `bash scripts/install-nextflow.sh .venv/bin` (see docs/nextflow-runtime.md)"
 NEXTFLOW_TIMEOUT = 1200
-# What a user sets for the example (as the Snakemake e2e test sets it in config.yaml): 250 genes
-# per cell, so the whole-transcriptome default min_genes=200 would drop nearly every cell.
-RUN_PARAMS = {"single_cell": ["--scanpy_qc_min_genes", "50"]}
+# Parameters a run of an example sets (none: the examples run with their defaults, as in the
+# Snakemake e2e tests).
+RUN_PARAMS: dict[str, list[str]] = {}
 # The trace columns the graph check reads (-c adds them to the pipeline's trace file).
 TRACE_CONFIG = "trace.fields = 'task_id,hash,name,process,tag,status,exit,submit,start,complete'\n"
 VERSION = re.compile(r"^[0-9]+(\.[0-9]+)+[a-z]?$")
@@ -106,6 +106,20 @@ def test_stub_run_completes(base, name):
     run_ok(workdir, "-stub-run", *RUN_PARAMS.get(name, []))
     trace = read_trace(workdir / "results" / "pipeline_info" / "execution_trace.txt")
     assert trace and all(row["status"] in ("COMPLETED", "CACHED") for row in trace)
+
+
+def test_sample_sheet_is_checked_by_nf_schema_before_any_task(base):
+    """nf-schema (built from source by the installer) reads the sample sheet: a sample id that
+    tools would read as an option is refused with the schema's message, and nothing runs."""
+    nextflow_bin()
+    workdir = compile_nextflow(base, "rnaseq_fastq", "sheet")
+    header, first, *rest = (workdir / "assets" / "samplesheet.csv").read_text().splitlines()
+    bad = workdir / "bad_samplesheet.csv"
+    bad.write_text("\n".join([header, "-x" + first[first.index(","):], *rest]) + "\n")
+    proc = run_nextflow(workdir, "-stub-run", "--input", str(bad))
+    assert proc.returncode != 0
+    assert "do not start with '-'" in proc.stdout, proc.stdout[-3000:]
+    assert not list((workdir / "work").glob("*/*")), "a task ran before the sample sheet was checked"
 
 
 # --------------------------------------------------------------------------- real runs

@@ -34,7 +34,9 @@ from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
 
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9._+\-/]+$")
+# No name nor path part may start with '-': Nextflow stages inputs by file name and processes pass
+# sample ids and file names to tools and to mv/samtools unquoted, where '-x' reads as an option.
+_SAFE_NAME = re.compile(r"^(?!-)(?!.*/-)[A-Za-z0-9._+\-/]+$")
 _LABELS = ("process_single", "process_low", "process_medium", "process_high")
 
 
@@ -130,7 +132,7 @@ class NextflowGenerator:
                 "the Nextflow target cannot use these names safely: Nextflow interpolates sample ids and file "
                 "names into shell scripts, so spaces, quotes and shell characters would break or inject commands: "
                 + ", ".join(repr(x) for x in (bad + paths)[:6]),
-                ["rename the samples/files to letters, digits, '.', '_', '-' and '+'",
+                ["rename the samples/files to letters, digits, '.', '_', '-' and '+', not starting with '-'",
                  "or use the Snakemake target (the default), which quotes every path"],
                 {"samples": bad, "paths": paths})
 
@@ -524,8 +526,9 @@ class NextflowGenerator:
         return json.dumps(schema, indent=4) + "\n"
 
     def input_schema(self, workflow: Workflow) -> str:
-        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+\-]+$", "meta": ["id"],
-                                            "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+'"}}
+        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+][A-Za-z0-9._+\-]*$", "meta": ["id"],
+                                            "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+' "
+                                                            "and do not start with '-'"}}
         required = ["sample"]
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "format": "file-path", "exists": True,
