@@ -28,7 +28,7 @@ process HTSEQ_COUNT {
     def attribute = tp.attribute != null ? tp.attribute : 'gene_id'
     def mode = tp.mode != null ? tp.mode : 'union'
     def bam_files = [bams].flatten().join(' ')
-    def header = (['gene_id'] + sample_ids).join('\\t')
+    def header = (['gene_id'] + sample_ids).join('\t')  // a tab: '%s' below prints it as is
     // htseq-count's __no_feature/__ambiguous/... counters stay in the raw table only
     """
     htseq-count \\
