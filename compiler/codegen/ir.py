@@ -217,6 +217,9 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
     def makes_clusters(step: PlanStep) -> bool:
         return any(is_subtype(knowledge, d, "clustered_single_cell_data") for d in step.outputs.values())
 
+    def consumers(dt: str) -> int:
+        return sum(1 for st in plan.steps if dt in st.inputs.values())
+
     def mates(dt: str) -> list[int | None]:
         return [1, 2] if knowledge.datatypes[dt].mates and paired else [None]
 
@@ -264,6 +267,9 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
                     # several files of one reference kind (a KEGG and a GO gene set library):
                     # each consumer takes the one whose name or content names its operation
                     given = [pick_for_consumer(given, s.operation)]
+                    key = f"{dt}_{s.operation}"
+                elif not given and dt in _PER_CONSUMER and consumers(dt) > 1:
+                    # one library per analysis (KEGG sets for KEGG enrichment, GO sets for GO)
                     key = f"{dt}_{s.operation}"
                 if key not in config_inputs:
                     config_inputs[key] = ConfigInput(
@@ -429,6 +435,10 @@ def _genome_build(spec: TaskSpec, org_id: str | None) -> tuple[str | None, bool]
     org = load_catalog().organisms.get(org_id or "")
     return (org.default_build, True) if org else (None, False)
 
+
+# references whose right file depends on the step reading it (ontology/references.yaml picks the
+# MSigDB collection by the consumer's analysis)
+_PER_CONSUMER = frozenset({"gene_set_library"})
 
 # reference formats that are folders (indexes, databases)
 _DIRECTORY_FORMATS = ("kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index")

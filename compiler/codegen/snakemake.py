@@ -19,7 +19,7 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.ir import FileRef, IOPort, Workflow, WorkflowStep
+from bioplan.codegen.ir import CHECK_ENV, FileRef, IOPort, Workflow, WorkflowStep
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
 
@@ -135,6 +135,7 @@ class SnakemakeGenerator:
             files["rules/references.smk"] = format_snakefile(self.reference_rules(downloads), "rules/references.smk")
             files["scripts/fetch_reference.py"] = (templates_dir() / "references" / "fetch_reference.py").read_text(
                 encoding="utf-8")
+            files["envs/fetch_reference.yaml"] = self.conda_env(CHECK_ENV.conda[:1])  # the standard library only
         files["Snakefile"] = format_snakefile(self.snakefile(workflow, order), "Snakefile")
         files["rules/common.smk"] = format_snakefile(self.common(workflow), "rules/common.smk")
         for sw in workflow.software:
@@ -164,7 +165,7 @@ class SnakemakeGenerator:
 
     def reference_rules(self, downloads: list) -> str:
         return self.env.get_template("skeleton/snakemake/references.smk.j2").render(
-            downloads=downloads, args={r.key: fetch_arguments(r) for r in downloads})
+            downloads=downloads, args={r.key: fetch_arguments(r) for r in downloads}, container=CHECK_ENV.container)
 
     def final_targets(self, workflow: Workflow) -> list[str]:
         return [self.ref_expr(t, "cohort") for t in workflow.targets]

@@ -277,10 +277,8 @@ def _gencode(catalog: Catalog, build: Build, kind: str) -> Source:
 
 
 def _unzipped(name: str, fmt: str) -> tuple[str, str]:
-    """(name the workflow reads, unpack) for a gzipped provider file and the format the tool reads."""
-    if name.endswith(".gz") and not fmt.endswith(".gz") and fmt not in ("gtf|gff3", "gtf"):
-        return name.removesuffix(".gz"), "gunzip"
-    if name.endswith(".gtf.gz") and fmt == "gtf":
+    """(name the workflow reads, unpack): a gzipped provider file is unpacked unless the tool reads .gz."""
+    if name.endswith(".gz") and ".gz" not in fmt:
         return name.removesuffix(".gz"), "gunzip"
     return name, "none"
 
