@@ -330,7 +330,8 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
                 inputs=tuple(checked),
                 outputs=(IOPort(name="ok", port="ok", datatype="", format="txt", ref=ok),),
                 log=f"logs/checks/{cid}/{{sample}}.log" if check_scope == "sample" else f"logs/checks/{cid}.log",
-                benchmark=None, threads=1, mem_mb=1000, runtime=10,
+                benchmark=None, threads=1, mem_mb=CHECK_MEM_MB,
+                runtime=CHECK_RUNTIME + CHECK_RUNTIME_PER_GB * _checked_gb(knowledge, spec, checked, check_scope),
                 params=(("constraint", constraint), ("guarded_step", s.id), ("datatypes", "@datatypes"))
                 + ((("condition_column", "@condition_column"),) if condition_column else ()),
                 env=CHECK_ENV.env, container=CHECK_ENV.container, template="snakemake/_check.smk.j2",
@@ -487,6 +488,30 @@ def pick_for_consumer(candidates: list, operation: str):
     return scored[0][2]
 
 
+# Precondition checks stream their inputs once (check_paired_mates decompresses both mates side
+# by side at tool speed, ~22 MB resident whatever the size: benchmarks/check_paired_mates.py), so
+# memory is constant and the time limit grows with the checked files: 2 min per GB of gzipped
+# input is ~7x the measured time on a loaded core (2 GB pair: 35 s).
+CHECK_MEM_MB = 1000
+CHECK_RUNTIME = 10  # minutes
+CHECK_RUNTIME_PER_GB = 2
+
+
+def _checked_gb(knowledge: Knowledge, spec: TaskSpec, checked: list[IOPort], scope: str) -> int:
+    """Size of the input files one check job reads, whole GB rounded up: for a per-sample check the
+    largest sample's files, else all files of the checked datatypes (0 when results are checked)."""
+    sizes: dict[str | None, int] = {}
+    for i in spec.inputs:
+        if any(is_subtype(knowledge, i.datatype, p.datatype) for p in checked if p.datatype):
+            try:
+                size = os.path.getsize(i.path)
+            except OSError:
+                continue
+            key = i.sample if scope == "sample" else None
+            sizes[key] = sizes.get(key, 0) + size
+    return -(-max(sizes.values(), default=0) // (1 << 30))
+
+
 def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
     total = 0
     for port, src in step.sources.items():
@@ -575,3 +600,36 @@ def _condition_column(spec: TaskSpec) -> str | None:
     if spec.condition_column:
         return spec.condition_column
     return "condition" if any(i.datatype == "sample_metadata" for i in spec.inputs) else None
+
+
+# EDAM formats of tables and text (TSV, CSV, plain text, JSON, Excel): the numbers a reader opens
+# (a DE table, marker genes, a Kraken2 report), small beside the data they summarise, so kept
+TABLE_EDAM_FORMATS = frozenset({"format_3475", "format_3752", "format_2330", "format_3464", "format_3620"})
+
+
+def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[str]:
+    """Output paths of the workflow's intermediates: files only later steps read, safe to delete.
+
+    An intermediate is a tool step's file output that no workflow target names and a later step
+    reads (trimmed or host-depleted FASTQs, the .h5ad between single-cell steps, a converted
+    annotation). Not intermediate: check sentinels (`ok` files gate steps and record what was
+    checked); directories (aligner indexes, databases: costly to rebuild and reused by the next
+    run); a file its step indexes beside it (a sorted BAM with its .bai, a bgzipped VCF with its
+    .tbi: an indexed file is a deliverable one opens in a viewer); tables and text
+    (TABLE_EDAM_FORMATS). Decided from the IR alone, never per tool."""
+    targets = {t.path for t in workflow.targets}
+    read = {p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "result"}
+    found = set()
+    for step in workflow.steps:
+        if step.kind != "tool":
+            continue
+        paths = [p.ref.path for p in step.outputs]
+        for port in step.outputs:
+            path = port.ref.path
+            fmt = knowledge.formats.get(port.format)
+            if (port.ref.kind != "result" or port.ref.directory or path in targets or path not in read
+                    or any(other != path and other.startswith(path + ".") for other in paths)
+                    or (fmt is not None and fmt.edam in TABLE_EDAM_FORMATS)):
+                continue
+            found.add(path)
+    return frozenset(found)
