@@ -6,6 +6,8 @@
   fold changes.
 - Trim Galore + STAR + htseq-count: the adapter read-through is trimmed away, and htseq-count's
   genes x samples table is the truth and carries the planted fold changes.
+- Both pipelines compiled for Nextflow and run (`-profile local`, tools from PATH) give the same
+  gene counts, and pipeline_info/software_versions.yml records each new tool's real version.
 """
 
 from __future__ import annotations
@@ -153,3 +155,44 @@ def test_htseq_count_table_matches_the_truth(trimmed_and_counted):
     _counts_match_truth(counts, t)
     raw = (workdir / "results/read_counting/htseq_counts.tsv").read_text()
     assert "__no_feature" in raw and "__ambiguous" in raw  # MultiQC's HTSeq module reads these
+
+
+# --------------------------------------------------------------------------- the same pipelines on Nextflow
+NEXTFLOW_CASES = {
+    # name: (request, reference files, published gene counts, {process: (tool, version)})
+    "kallisto": ("mouse paired-end RNA-seq: quantify with kallisto, then gene-level counts with tximport",
+                 ("transcripts.fa", "genes.gtf", "samples.tsv"),
+                 "quantification_aggregation/all_samples.gene_counts.tsv",
+                 {"TRANSCRIPTOME_INDEXING": ("kallisto_index", "0.48.0"),
+                  "TRANSCRIPT_QUANTIFICATION": ("kallisto_quant", "0.48.0")}),
+    "trimgalore_htseq": ("mouse paired-end RNA-seq FASTQ: trim with Trim Galore, align the reads to the "
+                         "reference genome and count reads per gene with htseq-count",
+                         ("genome.fa", "genes.gtf", "samples.tsv"),
+                         "read_counting/all_samples.counts.tsv",
+                         {"READ_TRIMMING": ("trimgalore", "0.6.10"), "READ_COUNTING": ("htseq_count", "2.1.2")}),
+}
+
+
+@pytest.mark.parametrize("name", NEXTFLOW_CASES)
+def test_nextflow_pipeline_gives_the_true_counts(data, name):
+    import yaml
+    from test_nextflow_run import nextflow_bin, run_ok as nextflow_run_ok
+
+    from bioplan.compile import compile_request
+
+    _require("kallisto", "gffread", "Rscript", "trim_galore", "cutadapt", "htseq-count", "STAR", "samtools")
+    nextflow_bin()  # skips (fails under CI) without a Nextflow runtime
+    base, d = data
+    query, references, counts_path, versions = NEXTFLOW_CASES[name]
+    if not (d / "transcripts.fa").exists():
+        subprocess.run(["gffread", "-w", str(d / "transcripts.fa"), "-g", str(d / "genome.fa"), str(d / "genes.gtf")],
+                       check=True, capture_output=True, env=env())
+    workdir = base / "nextflow" / name
+    compile_request(query, [*_reads(d), *(str(d / f) for f in references)], str(workdir / "main.nf"),
+                    target="nextflow", force=True)
+    nextflow_run_ok(workdir)
+    counts = pd.read_csv(workdir / "results" / counts_path, sep="\t").set_index("gene_id")
+    _counts_match_truth(counts, truth(base / "data", "rnaseq_fastq"))
+    recorded = yaml.safe_load((workdir / "results/pipeline_info/software_versions.yml").read_text())
+    for process, (tool, version) in versions.items():
+        assert recorded[process] == {tool: version}, recorded
