@@ -242,8 +242,7 @@ def test_the_start_check_lets_fetch_true_download_what_is_missing(workspace, tmp
 
 def test_nextflow_fetch_processes_with_pinned_urls_and_a_store_dir(workspace, tmp_path, nf_lint):
     """Nextflow: --fetch true runs FETCH_<REFERENCE> (storeDir = the cache) for missing references only;
-    Nextflow's own strict parser accepts the pipeline. (Nextflow itself is not installed here, so the
-    downloads are proven on the Snakemake target, with the same bin/fetch_reference.py.)"""
+    Nextflow's own strict parser accepts the pipeline (the run is the next test)."""
     cache = tmp_path / "cache"
     res = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "nf" / "main.nf"), target="nextflow",
                           fetch_references=True, reference_cache=str(cache))
@@ -264,3 +263,54 @@ def test_nextflow_fetch_processes_with_pinned_urls_and_a_store_dir(workspace, tm
     assert lint.returncode == 0, lint.stdout + lint.stderr
     plain = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "nf2" / "main.nf"), target="nextflow")
     assert "fetch = false" in (plain.output_dir / "nextflow.config").read_text(encoding="utf-8")
+
+
+def _nextflow() -> str | None:
+    """The Nextflow launcher scripts/install-nextflow.sh installs ($BIOPLAN_NEXTFLOW, .venv/bin, its
+    prefix), else PATH; None when there is none."""
+    import shutil
+
+    prefixes = sorted((Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bioplan").glob("nextflow-*"))
+    for candidate in [os.environ.get("BIOPLAN_NEXTFLOW", ""), str(ROOT / ".venv" / "bin" / "nextflow"),
+                      *(str(p / "bin" / "nextflow") for p in reversed(prefixes)), shutil.which("nextflow") or ""]:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def test_nextflow_fetch_process_downloads_verifies_and_stores_once(workspace, tmp_path, provider_server):
+    """The emitted FETCH process, run by Nextflow on the emitted request tuple: downloads from the local
+    provider server, verifies against CHECKSUMS, stores in the cache; a second run is skipped (storeDir)."""
+    import re
+
+    nextflow = _nextflow()
+    if nextflow is None:
+        from tests.conftest import skip_or_fail_in_ci
+
+        skip_or_fail_in_ci("no Nextflow runtime (bash scripts/install-nextflow.sh .venv/bin)")
+    mirror, requests, _ = provider_server
+    cache = tmp_path / "cache"
+    res = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "nf" / "main.nf"), target="nextflow",
+                          fetch_references=True, reference_cache=str(cache))
+    root = res.output_dir
+    main = (root / "main.nf").read_text(encoding="utf-8")
+    request = re.search(r"ch_fetch_reference_genome = .*? \? channel\.of\((\[.*\])\) : channel\.empty\(\)", main)
+    (root / "fetch_only.nf").write_text(
+        "include { FETCH_REFERENCE } from './modules/local/fetch_reference/main'\n\n"
+        "params.reference_genome = null\n\nworkflow {\n"
+        f"    FETCH_REFERENCE(channel.of({request.group(1)}))\n}}\n")
+    genome = next(r.path for r in res.workflow.references if r.key == "reference_genome")
+    env = {**os.environ, "BIOPLAN_REFERENCE_MIRROR": mirror, "NXF_OFFLINE": "true", "NXF_ANSI_LOG": "false",
+           "NXF_HOME": str(tmp_path / "nxf_home")}
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([nextflow, "run", "fetch_only.nf", "--reference_genome", genome], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    first = run()
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-2000:]
+    assert Path(genome).read_text().startswith(">1\nACGT")
+    asked = list(requests)
+    second = run()
+    assert second.returncode == 0 and "Stored process > FETCH_REFERENCE" in second.stdout, second.stdout[-2000:]
+    assert requests == asked  # nothing downloaded again
