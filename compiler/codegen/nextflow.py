@@ -29,7 +29,7 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep
+from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
@@ -446,6 +446,7 @@ class NextflowGenerator:
             files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
         ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge,
                    request=escape.request_text(workflow.query),
+                   intermediates=intermediate_outputs(self.knowledge, workflow),
                    steps=[self.prepare(workflow, s) for s in workflow.steps])
         for name, rel in (("nextflow.config", "nextflow.config.j2"), ("conf/base.config", "base.config.j2"),
                           ("conf/modules.config", "modules.config.j2"), ("conf/test.config", "test.config.j2"),

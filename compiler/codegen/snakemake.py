@@ -19,7 +19,7 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.ir import CHECK_ENV, FileRef, IOPort, Workflow, WorkflowStep
+from bioplan.codegen.ir import CHECK_ENV, FileRef, IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
 
@@ -71,9 +71,12 @@ class SnakemakeGenerator:
             return f"all_sample_files({q(ref.path)})"
         raise AssertionError(ref.kind)
 
-    def output_expr(self, port: IOPort) -> str:
+    def output_expr(self, port: IOPort, intermediate: bool = False) -> str:
         path = q(port.ref.path)
-        return f"directory({path})" if port.ref.directory else path
+        if port.ref.directory:
+            return f"directory({path})"
+        # intermediate(): temp() unless config keep_intermediates (rules/common.smk)
+        return f"intermediate({path})" if intermediate else path
 
     def param_expr(self, step: WorkflowStep, value: str) -> str:
         if value.startswith("params."):
@@ -90,10 +93,11 @@ class SnakemakeGenerator:
 
     def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedStep:
         tool = self.knowledge.tools[step.tool] if step.tool else None
+        intermediates = intermediate_outputs(self.knowledge, workflow)
         return PreparedStep(
             rule=step.id,
             inputs=[(p.name, self.ref_expr(p.ref, step.scope)) for p in step.inputs],
-            outputs=[(p.name, self.output_expr(p)) for p in step.outputs],
+            outputs=[(p.name, self.output_expr(p, p.ref.path in intermediates)) for p in step.outputs],
             log=q(step.log),
             log_path=step.log,
             benchmark=q(step.benchmark) if step.benchmark else None,
@@ -199,6 +203,9 @@ class SnakemakeGenerator:
         }
         if workflow.references:  # download the missing references (rules/references.smk)
             schema["properties"]["fetch"] = {"type": "boolean", "default": False}
+        schema["properties"]["keep_intermediates"] = {
+            "type": "boolean", "default": False,
+            "description": "keep files only later steps read (else deleted once they have: temp())"}
         if workflow.has_samples:
             schema["properties"]["samples"] = {"type": "string", "minLength": 1}
             schema["required"].append("samples")
@@ -231,7 +238,8 @@ class SnakemakeGenerator:
         return self.render_skeleton("profile_slurm.yaml.j2", workflow=workflow)
 
     def readme(self, workflow: Workflow) -> str:
-        return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge)
+        return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge,
+                                    intermediates=intermediate_outputs(self.knowledge, workflow))
 
 
 def _shfmt_on_path() -> None:
