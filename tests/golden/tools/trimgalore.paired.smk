@@ -13,7 +13,7 @@ rule check_paired_end_reads:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="paired_end_reads",
         guarded_step="read_trimming",
@@ -29,8 +29,8 @@ rule read_trimming:
         reads_2=sample_file("fastq_2"),
         check_paired_end_reads="results/checks/check_paired_end_reads/{sample}.ok",
     output:
-        trimmed_1="results/read_trimming/{sample}/trimmed_1.fastq.gz",
-        trimmed_2="results/read_trimming/{sample}/trimmed_2.fastq.gz",
+        trimmed_1=intermediate("results/read_trimming/{sample}/trimmed_1.fastq.gz"),
+        trimmed_2=intermediate("results/read_trimming/{sample}/trimmed_2.fastq.gz"),
         report="results/read_trimming/{sample}/trim_galore_report.txt",
     log:
         "logs/read_trimming/{sample}.log",

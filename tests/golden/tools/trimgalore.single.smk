@@ -2,7 +2,7 @@ rule read_trimming:
     input:
         reads=sample_file("fastq"),
     output:
-        trimmed="results/read_trimming/{sample}/trimmed.fastq.gz",
+        trimmed=intermediate("results/read_trimming/{sample}/trimmed.fastq.gz"),
         report="results/read_trimming/{sample}/trim_galore_report.txt",
     log:
         "logs/read_trimming/{sample}.log",
