@@ -111,6 +111,14 @@ def test_same_count_but_different_last_read(tmp_path, mode):
     assert "not mates of each other" in proc.stderr
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_single_record_pair_passes(tmp_path, mode):
+    mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(1)))
+    mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(1)))
+    assert run_check(tmp_path, mate1, mate2, mode).returncode == 0
+    assert "1 read pairs, first 1 and last read ids match" in (tmp_path / "check.ok").read_text()
+
+
 def test_mismatched_first_reads_named(tmp_path):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(100)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(1, 101)))

@@ -107,9 +107,12 @@ class MateStream:
     TAIL = 1 << 16
 
     def __init__(self, path):
-        self.path, self.lines, self.tail, self.last_byte, self.error = path, 0, b"", b"", None
+        self.path, self.lines, self.size, self.tail, self.last_byte, self.error = path, 0, 0, b"", b"", None
 
     def feed(self, chunk):
+        if not chunk:
+            return
+        self.size += len(chunk)
         self.lines += chunk.count(b"\n")
         self.tail = (self.tail + chunk)[-self.TAIL:]
         self.last_byte = chunk[-1:]
@@ -149,7 +152,8 @@ class MateStream:
     def last_read_id(self):
         """The last record's read id, or None when the kept tail does not hold the whole record."""
         lines = self.tail.rstrip(b"\n").split(b"\n")
-        if len(lines) < 5 or not lines[-4].startswith(b"@") or not lines[-2].startswith(b"+"):
+        whole = self.size <= self.TAIL  # else the first kept line may be cut: it is never used
+        if len(lines) < (4 if whole else 5) or not lines[-4].startswith(b"@") or not lines[-2].startswith(b"+"):
             return None
         return read_id(lines[-4].decode("utf-8", "replace").rstrip("\r"))
 
