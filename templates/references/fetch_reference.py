@@ -12,7 +12,8 @@ KIND is how the provider publishes the file's checksum:
   bsd_sum   Ensembl CHECKSUMS: `sum` output (BSD 16-bit checksum, 1 KiB blocks) and the file name
   md5       GENCODE MD5SUMS (`md5sum` lines) or NCBI FILE.md5 (one md5, with or without the name)
   recorded  no published checksum (MSigDB, the Kraken2 index): the first download's sha256 is
-            written beside it (FILE.sha256) and every later use is checked against it
+            written beside it (FILE.sha256) and a later download (or a reuse of the cached
+            file) that differs is refused
 
 Each downloaded file is kept beside the output, in the same (shared) cache folder, named as the
 provider names it; a file already there whose checksum holds is not downloaded again, so several
@@ -107,7 +108,7 @@ def verify(path: Path, name: str, url: str, kind: str, checksum_url: str | None,
                                  f"{expected} when it was first downloaded; to resolve, delete both and run again")
         else:
             record.write_text(f"{actual}  {name}\n")
-            log(f"{name}: the provider publishes no checksum; recorded sha256 {actual} in {record}")
+            log(f"{name}: the provider publishes no checksum; recorded sha256 {actual} beside it in the cache")
         return
     if not checksum_url:
         raise FetchError(f"{name}: no checksum URL for a {kind} checksum")
