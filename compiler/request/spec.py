@@ -700,7 +700,9 @@ def _drop_descriptions(knowledge: Knowledge, request: Request, files, anchors: l
             runs_from_inputs(b) for b in anchors if b != a) and not _done_already(knowledge, a, files)
         if excluded or cannot_run:
             dropped[a] = ms
-    if not dropped:
+    if not dropped or set(dropped) == set(anchors):
+        # words that would leave nothing to run are the request itself: the planner's own error
+        # (unsatisfiable, constraint_violation) then says why they cannot run here
         return anchors, request
     spans = [(m.start, m.end) for ms in dropped.values() for m in ms]
     for a, ms in dropped.items():
