@@ -119,6 +119,15 @@ def set_param(workdir: Path, tool: str, name: str, value) -> None:
     path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
+def keep_intermediates(workdir: Path) -> None:
+    """Set keep_intermediates: true in config/config.yaml, for tests that read an intermediate
+    (a temp() file Snakemake deletes once later steps have read it)."""
+    path = workdir / "config" / "config.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\nkeep_intermediates: false\n") == 1, "config/config.yaml has no keep_intermediates key"
+    path.write_text(text.replace("\nkeep_intermediates: false\n", "\nkeep_intermediates: true\n"), encoding="utf-8")
+
+
 def injected(*roots: Path) -> list[Path]:
     """Canary files (INJECTED*) under the given directories."""
     found = []

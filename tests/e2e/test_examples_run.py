@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from e2e_support import compile_workflow, generate, inputs, request, require_tools, run_ok, truth
+from e2e_support import compile_workflow, generate, inputs, keep_intermediates, request, require_tools, run_ok, truth
 
 pytestmark = pytest.mark.e2e
 
@@ -53,8 +53,9 @@ def variants(base):
 
 @pytest.fixture(scope="module")
 def single_cell(base):
-    # the defaults: QC thresholds adapt to the data (5 MADs), so 250 genes per cell need no setting
-    return _run(base, "single_cell")
+    # the defaults: QC thresholds adapt to the data (5 MADs), so 250 genes per cell need no setting;
+    # the tests read the clustered .h5ad, an intermediate (temp()) unless kept
+    return _run(base, "single_cell", configure=keep_intermediates)
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +115,17 @@ def test_rnaseq_reads_align(rnaseq_fastq):
                                     capture_output=True, text=True, check=True).stdout)
         rate = mapped / t["read_pairs_per_sample"]
         assert rate >= 0.95, f"{sample}: {rate:.1%} of read pairs aligned"
+
+
+def test_rnaseq_trimmed_reads_deleted_after_alignment(rnaseq_fastq):
+    """The trimmed FASTQs are intermediates (temp()): gone once the aligner read them; fastp's
+    reports and the indexed BAM stay."""
+    workdir, t = rnaseq_fastq
+    for sample in t["samples"]:
+        folder = workdir / "results/read_trimming" / sample
+        assert not list(folder.glob("trimmed_*.fastq.gz")), f"{sample}: trimmed reads kept"
+        assert (folder / "fastp.json").is_file()
+        assert (workdir / "results/read_alignment" / sample / f"{sample}.bam.bai").is_file()
 
 
 def test_rnaseq_counts_recover_planted_fold_changes(rnaseq_fastq):

@@ -22,7 +22,8 @@ import subprocess
 import pandas as pd
 import pytest
 
-from e2e_support import INSTALL_HINT, compile_workflow, env, generate, require_tools, run_ok, truth
+from e2e_support import (INSTALL_HINT, compile_workflow, env, generate, keep_intermediates, require_tools, run_ok,
+                         truth)
 from test_examples_run import _log2fc
 
 pytestmark = pytest.mark.e2e
@@ -122,6 +123,7 @@ def trimmed_and_counted(data):
                                "reference genome and count reads per gene with htseq-count",
                                [*_reads(d), str(d / "genome.fa"), str(d / "genes.gtf"), str(d / "samples.tsv")],
                                base / "out" / "trimgalore_htseq")
+    keep_intermediates(workdir)  # the trimmed FASTQs (temp() unless kept) are read below
     run_ok(workdir)
     return workdir, truth(base / "data", "rnaseq_fastq")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import compile_workflow, env, require_tools, run_ok
+from e2e_support import compile_workflow, env, keep_intermediates, require_tools, run_ok
 
 pytestmark = pytest.mark.e2e
 
@@ -48,6 +48,7 @@ def test_pbmc68k_clusters_and_canonical_markers(tmp_path):
     h5ad = tmp_path / "pbmc68k_reduced.h5ad"
     shutil.copy(_need(Path(sc.__file__).parent / "datasets" / "10x_pbmc68k_reduced.h5ad"), h5ad)
     work = compile_workflow("cluster the cells and find marker genes", [str(h5ad)], tmp_path / "wf")
+    keep_intermediates(work)  # the clustered .h5ad is read below
     run_ok(work)
     clustered = ad.read_h5ad(work / "results" / "cell_clustering" / "clustered.h5ad")
     obs = clustered.obs
