@@ -188,9 +188,16 @@ SCIENCE = {
 }
 
 
+# Tests of the Snakemake e2e file that check Snakemake's own behaviour, not the science.
+SNAKEMAKE_ONLY = {
+    # temp() intermediates; a Nextflow run keeps them in work/ (README: nextflow clean)
+    "test_rnaseq_trimmed_reads_deleted_after_alignment",
+}
+
+
 def test_every_science_assert_of_the_snakemake_e2e_tests_is_reused():
-    science = {n for n in dir(snakemake_e2e) if n.startswith("test_")}
-    assert science == {n for names in SCIENCE.values() for n in names}
+    tests = {n for n in dir(snakemake_e2e) if n.startswith("test_")}
+    assert tests - SNAKEMAKE_ONLY == {n for names in SCIENCE.values() for n in names}
 
 
 @pytest.mark.e2e
