@@ -1,8 +1,9 @@
 """temp() for intermediates (issue 15): files only later steps read are deleted once they have.
 
 What is intermediate is decided from the IR (ir.intermediate_outputs: a tool step's file output
-that no workflow target names and a later step reads; not check sentinels, directories, files
-indexed beside them, or tables), never per tool. The Snakemake target wraps exactly those
+that no workflow target names and a later step reads; not check sentinels, what reference-scope
+steps build (indexes, databases, converted annotations), directories, files indexed beside them,
+or tables), never per tool. The Snakemake target wraps exactly those
 outputs in `intermediate()` (rules/common.smk: temp() unless config `keep_intermediates: true`,
 schema default false); the workflows still pass `snakemake -n`, `--lint` and snakefmt, and
 Snakemake itself reports which files it would delete, with and without the switch. The Nextflow
@@ -34,6 +35,9 @@ EXPECTED = {
     "metagenomics": {"results/host_read_removal/{sample}/depleted_1.fastq.gz",
                      "results/host_read_removal/{sample}/depleted_2.fastq.gz"},
     "bulk_de": set(),  # tables only: the DE table, gene lists and enrichment tables are kept
+    # the VCF SnpEff annotates (unindexed) goes; the GTF gffread converts is a reference-scope
+    # output, built once and kept like an index
+    "variants": {"results/variant_annotation/annotated.vcf"},
 }
 WRAPPED = re.compile(r'(\w+)=intermediate\(\s*"([^"]+)"\s*,?\s*\)')
 

@@ -613,15 +613,16 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
     An intermediate is a tool step's file output that no workflow target names and a later step
     reads (trimmed or host-depleted FASTQs, the .h5ad between single-cell steps, a converted
     annotation). Not intermediate: check sentinels (`ok` files gate steps and record what was
-    checked); directories (aligner indexes, databases: costly to rebuild and reused by the next
-    run); a file its step indexes beside it (a sorted BAM with its .bai, a bgzipped VCF with its
+    checked); whatever a reference-scope step makes (aligner indexes, single-file ones like
+    kallisto's too, databases, converted annotations: built once from references, reused by every
+    sample and by the next run); directories; a file its step indexes beside it (a sorted BAM with its .bai, a bgzipped VCF with its
     .tbi: an indexed file is a deliverable one opens in a viewer); tables and text
     (TABLE_EDAM_FORMATS). Decided from the IR alone, never per tool."""
     targets = {t.path for t in workflow.targets}
     read = {p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "result"}
     found = set()
     for step in workflow.steps:
-        if step.kind != "tool":
+        if step.kind != "tool" or step.scope == "reference":
             continue
         paths = [p.ref.path for p in step.outputs]
         for port in step.outputs:
