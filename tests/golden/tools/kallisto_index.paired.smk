@@ -2,7 +2,7 @@ rule transcriptome_indexing:
     input:
         transcriptome=config["inputs"]["transcriptome"],
     output:
-        index=intermediate("results/transcriptome_indexing/transcripts.idx"),
+        index="results/transcriptome_indexing/transcripts.idx",
     log:
         "logs/transcriptome_indexing.log",
     benchmark:

@@ -12,7 +12,7 @@ rule check_raw_integer_counts:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="requires_raw_integer_counts",
         guarded_step="differential_expression",
@@ -36,7 +36,7 @@ rule check_replicates:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="requires_replicates",
         guarded_step="differential_expression",

@@ -12,7 +12,7 @@ rule check_replicates:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="requires_replicates",
         guarded_step="differential_abundance",

@@ -13,7 +13,7 @@ rule check_paired_end_reads:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="paired_end_reads",
         guarded_step="host_read_removal",
@@ -30,8 +30,12 @@ rule host_read_removal:
         host_index="results/genome_indexing/bowtie2_index",
         check_paired_end_reads="results/checks/check_paired_end_reads/{sample}.ok",
     output:
-        depleted_1="results/host_read_removal/{sample}/depleted_1.fastq.gz",
-        depleted_2="results/host_read_removal/{sample}/depleted_2.fastq.gz",
+        depleted_1=intermediate(
+            "results/host_read_removal/{sample}/depleted_1.fastq.gz"
+        ),
+        depleted_2=intermediate(
+            "results/host_read_removal/{sample}/depleted_2.fastq.gz"
+        ),
     log:
         "logs/host_read_removal/{sample}.log",
     benchmark:

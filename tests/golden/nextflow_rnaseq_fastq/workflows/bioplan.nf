@@ -4,6 +4,7 @@
  */
 
 include { BIOPLAN_CHECK_GENE_ANNOTATION as CHECK_GENE_ANNOTATION } from '../modules/local/bioplan/check_gene_annotation/main'
+include { BIOPLAN_CHECK_GENE_ANNOTATION_READ_COUNTING as CHECK_GENE_ANNOTATION_READ_COUNTING } from '../modules/local/bioplan/check_gene_annotation_read_counting/main'
 include { BIOPLAN_CHECK_PAIRED_END_READS as CHECK_PAIRED_END_READS } from '../modules/local/bioplan/check_paired_end_reads/main'
 include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
 include { FASTP as READ_TRIMMING } from '../modules/local/fastp/main'
@@ -15,8 +16,8 @@ include { STAR_GENOME_GENERATE as GENOME_INDEXING } from '../modules/local/star/
 workflow BIOPLAN {
     take:
     ch_reference_genome  // channel: path(file)
-    ch_reads  // channel: [ val(meta), [ reads ] ]
     ch_gene_annotation  // channel: path(file)
+    ch_reads  // channel: [ val(meta), [ reads ] ]
 
     main:
 
@@ -24,9 +25,21 @@ workflow BIOPLAN {
         ch_reference_genome
     )
 
+    CHECK_GENE_ANNOTATION (
+        ch_reference_genome,
+        ch_gene_annotation
+    )
+
     GENOME_INDEXING (
         ch_reference_genome
             .combine(CHECK_REFERENCE_GENOME.out.ok)
+            .map { f, _ok -> f }
+            .first()
+            .combine(CHECK_GENE_ANNOTATION.out.ok)
+            .map { f, _ok -> f }
+            .first(),
+        ch_gene_annotation
+            .combine(CHECK_GENE_ANNOTATION.out.ok)
             .map { f, _ok -> f }
             .first()
     )
@@ -52,7 +65,7 @@ workflow BIOPLAN {
         GENOME_INDEXING.out.index
     )
 
-    CHECK_GENE_ANNOTATION (
+    CHECK_GENE_ANNOTATION_READ_COUNTING (
         ch_gene_annotation
     )
 
@@ -61,7 +74,7 @@ workflow BIOPLAN {
             .toSortedList { a, b -> a[0].id <=> b[0].id }
             .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
         ch_gene_annotation
-            .combine(CHECK_GENE_ANNOTATION.out.ok)
+            .combine(CHECK_GENE_ANNOTATION_READ_COUNTING.out.ok)
             .map { f, _ok -> f }
             .first()
     )

@@ -6,6 +6,7 @@
 include { BCFTOOLS_FILTER as VARIANT_FILTERING } from '../modules/local/bcftools/filter/main'
 include { BIOPLAN_CHECK_GENE_ANNOTATION as CHECK_GENE_ANNOTATION } from '../modules/local/bioplan/check_gene_annotation/main'
 include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
+include { BIOPLAN_CHECK_VCF_FILTER_FIELDS as CHECK_VCF_FILTER_FIELDS } from '../modules/local/bioplan/check_vcf_filter_fields/main'
 include { GFFREAD_GTF as ANNOTATION_FORMAT_CONVERSION } from '../modules/local/gffread/gtf/main'
 include { SNPEFF as VARIANT_ANNOTATION } from '../modules/local/snpeff/main'
 include { VARIANT_SUMMARY_TABLE as VARIANT_SUMMARY } from '../modules/local/variant/summary_table/main'
@@ -22,8 +23,15 @@ workflow BIOPLAN {
         ch_gene_annotation
     )
 
+    CHECK_VCF_FILTER_FIELDS (
+        ch_variant_calls
+    )
+
     VARIANT_FILTERING (
         ch_variant_calls
+            .combine(CHECK_VCF_FILTER_FIELDS.out.ok)
+            .map { meta, f, _ok_meta, _ok -> [meta, f] }
+            .first()
     )
 
     CHECK_REFERENCE_GENOME (

@@ -1,10 +1,10 @@
-rule check_gene_annotation:
+rule check_gene_annotation_read_counting:
     input:
         annotation=config["inputs"]["gene_annotation"],
     output:
-        ok="results/checks/check_gene_annotation.ok",
+        ok="results/checks/check_gene_annotation_read_counting.ok",
     log:
-        "logs/checks/check_gene_annotation.log",
+        "logs/checks/check_gene_annotation_read_counting.log",
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -12,7 +12,7 @@ rule check_gene_annotation:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="requires_gene_annotation",
         guarded_step="read_counting",
@@ -26,7 +26,7 @@ rule read_counting:
     input:
         bams=expand("results/read_alignment/{sample}/{sample}.bam", sample=SAMPLES),
         annotation=config["inputs"]["gene_annotation"],
-        check_gene_annotation="results/checks/check_gene_annotation.ok",
+        check_gene_annotation_read_counting="results/checks/check_gene_annotation_read_counting.ok",
     output:
         counts="results/read_counting/counts.tsv",
         raw="results/read_counting/featurecounts.txt",

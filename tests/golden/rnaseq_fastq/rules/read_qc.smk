@@ -13,7 +13,7 @@ rule check_paired_end_reads:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="paired_end_reads",
         guarded_step="read_qc",

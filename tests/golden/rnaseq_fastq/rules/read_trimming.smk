@@ -4,8 +4,8 @@ rule read_trimming:
         reads_2=sample_file("fastq_2"),
         check_paired_end_reads="results/checks/check_paired_end_reads/{sample}.ok",
     output:
-        trimmed_1="results/read_trimming/{sample}/trimmed_1.fastq.gz",
-        trimmed_2="results/read_trimming/{sample}/trimmed_2.fastq.gz",
+        trimmed_1=intermediate("results/read_trimming/{sample}/trimmed_1.fastq.gz"),
+        trimmed_2=intermediate("results/read_trimming/{sample}/trimmed_2.fastq.gz"),
         report="results/read_trimming/{sample}/fastp.json",
         html="results/read_trimming/{sample}/fastp.html",
     log:

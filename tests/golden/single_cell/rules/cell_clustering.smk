@@ -2,7 +2,7 @@ rule cell_clustering:
     input:
         adata="results/sc_normalization/normalized.h5ad",
     output:
-        adata="results/cell_clustering/clustered.h5ad",
+        adata=intermediate("results/cell_clustering/clustered.h5ad"),
     log:
         "logs/cell_clustering.log",
     benchmark:

@@ -2,7 +2,7 @@ rule sc_normalization:
     input:
         adata="results/sc_quality_filtering/filtered.h5ad",
     output:
-        adata="results/sc_normalization/normalized.h5ad",
+        adata=intermediate("results/sc_normalization/normalized.h5ad"),
     log:
         "logs/sc_normalization.log",
     benchmark:

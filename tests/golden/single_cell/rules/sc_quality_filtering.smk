@@ -2,7 +2,7 @@ rule sc_quality_filtering:
     input:
         adata=config["inputs"]["single_cell_matrix"],
     output:
-        adata="results/sc_quality_filtering/filtered.h5ad",
+        adata=intermediate("results/sc_quality_filtering/filtered.h5ad"),
     log:
         "logs/sc_quality_filtering.log",
     benchmark:
@@ -16,9 +16,11 @@ rule sc_quality_filtering:
         mem_mb=lambda wildcards, attempt: 12000 * attempt,
         runtime=lambda wildcards, attempt: 30 * attempt,
     params:
+        nmads=config["params"]["scanpy_qc"]["nmads"],
         min_genes=config["params"]["scanpy_qc"]["min_genes"],
-        min_cells=config["params"]["scanpy_qc"]["min_cells"],
         max_pct_mt=config["params"]["scanpy_qc"]["max_pct_mt"],
+        min_cells=config["params"]["scanpy_qc"]["min_cells"],
+        min_cells_kept=config["params"]["scanpy_qc"]["min_cells_kept"],
         mt_prefix=config["params"]["scanpy_qc"]["mt_prefix"],
     script:
         "../scripts/scanpy_qc.py"

@@ -12,7 +12,7 @@ rule check_reference_genome:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="requires_reference_genome",
         guarded_step="variant_annotation",
@@ -36,7 +36,7 @@ rule check_gene_annotation:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 10 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
     params:
         constraint="requires_gene_annotation",
         guarded_step="variant_annotation",
@@ -84,7 +84,7 @@ rule variant_annotation:
         vcf="results/variant_filtering/filtered.vcf.gz",
         db=rules.variant_annotation_build_db.output.db,
     output:
-        vcf="results/variant_annotation/annotated.vcf",
+        vcf=intermediate("results/variant_annotation/annotated.vcf"),
         html="results/variant_annotation/snpeff_summary.html",
         csv="results/variant_annotation/snpeff_summary.csv",
     log:

@@ -14,7 +14,7 @@ process KRAKEN2 {
     output:
     tuple val(meta), path("${prefix}.kreport"), emit: classification
     tuple val(meta), path("${prefix}.kraken2"), emit: assignments
-    tuple val("${task.process}"), val('kraken2'), eval('kraken2 --version | head -n 1'), emit: versions_kraken2, topic: versions
+    tuple val("${task.process}"), val('kraken2'), eval('{ kraken2 --version | head -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_kraken2, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -15,7 +15,7 @@ process STAR {
     tuple val(meta), path("${prefix}.bam"), emit: bam
     tuple val(meta), path("${prefix}.bam.bai"), emit: bai
     tuple val(meta), path("${prefix}.Log.final.out"), emit: log
-    tuple val("${task.process}"), val('star'), eval('STAR --version'), emit: versions_star, topic: versions
+    tuple val("${task.process}"), val('star'), eval('{ STAR --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_star, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

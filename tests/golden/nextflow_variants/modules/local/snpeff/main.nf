@@ -17,7 +17,7 @@ process SNPEFF {
     tuple val(meta), path("${prefix}.snpeff_summary.html"), emit: html
     tuple val(meta), path("${prefix}.snpeff_summary.csv"), emit: csv
     tuple val(meta), path("snpeff_db"), emit: db
-    tuple val("${task.process}"), val('snpeff'), eval('snpEff -version'), emit: versions_snpeff, topic: versions
+    tuple val("${task.process}"), val('snpeff'), eval('{ snpEff -version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_snpeff, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

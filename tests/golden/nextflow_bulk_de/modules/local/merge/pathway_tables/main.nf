@@ -14,7 +14,7 @@ process MERGE_PATHWAY_TABLES {
     output:
     tuple val(meta), path("${prefix}.merged_pathways.tsv"), emit: merged
     tuple val(meta), path("${prefix}.merge_pathway_tables.log"), emit: log
-    tuple val("${task.process}"), val('merge_pathway_tables'), eval('python -c "import pandas; print(pandas.__version__)"'), emit: versions_merge_pathway_tables, topic: versions
+    tuple val("${task.process}"), val('merge_pathway_tables'), eval('{ python -c "import pandas; print(pandas.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_merge_pathway_tables, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -13,7 +13,7 @@ process TABLE_TO_CSV {
     output:
     tuple val(meta), path("${prefix}.merged_pathways.csv"), emit: csv
     tuple val(meta), path("${prefix}.table_to_csv.log"), emit: log
-    tuple val("${task.process}"), val('table_to_csv'), eval('python -c "import pandas; print(pandas.__version__)"'), emit: versions_table_to_csv, topic: versions
+    tuple val("${task.process}"), val('table_to_csv'), eval('{ python -c "import pandas; print(pandas.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_table_to_csv, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

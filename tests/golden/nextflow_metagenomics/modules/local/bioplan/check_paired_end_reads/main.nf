@@ -12,7 +12,7 @@ process BIOPLAN_CHECK_PAIRED_END_READS {
 
     output:
     tuple val(meta), path("${prefix}.check_paired_end_reads.ok"), emit: ok
-    tuple val("${task.process}"), val('python'), eval('python3 --version | sed \'s/Python //\''), emit: versions_python, topic: versions
+    tuple val("${task.process}"), val('python'), eval('{ python3 --version | sed \'s/Python //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_python, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

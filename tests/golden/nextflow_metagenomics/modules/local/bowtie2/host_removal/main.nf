@@ -14,7 +14,7 @@ process BOWTIE2_HOST_REMOVAL {
     output:
     tuple val(meta), path("${prefix}_host_depleted_*.fastq.gz"), emit: depleted
     tuple val(meta), path("${prefix}.bowtie2.log"), emit: log
-    tuple val("${task.process}"), val('bowtie2_host_removal'), eval('bowtie2 --version'), emit: versions_bowtie2_host_removal, topic: versions
+    tuple val("${task.process}"), val('bowtie2_host_removal'), eval('{ bowtie2 --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bowtie2_host_removal, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

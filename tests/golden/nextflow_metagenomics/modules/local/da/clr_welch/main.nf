@@ -11,7 +11,7 @@ process DA_CLR_WELCH {
 
     output:
     tuple val(meta), path("${prefix}.differential_abundance.tsv"), emit: table
-    tuple val("${task.process}"), val('da_clr_welch'), eval('python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))"'), emit: versions_da_clr_welch, topic: versions
+    tuple val("${task.process}"), val('da_clr_welch'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_da_clr_welch, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

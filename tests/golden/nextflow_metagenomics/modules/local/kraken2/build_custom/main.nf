@@ -13,7 +13,7 @@ process KRAKEN2_BUILD_CUSTOM {
 
     output:
     path("kraken2_db"), emit: database
-    tuple val("${task.process}"), val('kraken2_build_custom'), eval('kraken2 --version | head -n 1'), emit: versions_kraken2_build_custom, topic: versions
+    tuple val("${task.process}"), val('kraken2_build_custom'), eval('{ kraken2 --version | head -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_kraken2_build_custom, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -8,11 +8,12 @@ process BIOPLAN_CHECK_GENE_ANNOTATION {
         'biocontainers/pandas:2.2.1' }"
 
     input:
+    path(genome)
     path(annotation)
 
     output:
     path("${prefix}.check_gene_annotation.ok"), emit: ok
-    tuple val("${task.process}"), val('python'), eval('python3 --version | sed \'s/Python //\''), emit: versions_python, topic: versions
+    tuple val("${task.process}"), val('python'), eval('{ python3 --version | sed \'s/Python //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_python, topic: versions
 
     when:
     task.ext.when == null || task.ext.when
@@ -24,7 +25,7 @@ process BIOPLAN_CHECK_GENE_ANNOTATION {
     cat <<'BIOPLAN_PARAMS' > params.json
     ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
     BIOPLAN_PARAMS
-    bioplan_run.py check_gene_annotation.py --input annotation=${annotation} \\
+    bioplan_run.py check_gene_annotation.py --input genome=${genome} --input annotation=${annotation} \\
         --output ok='${prefix}.check_gene_annotation.ok' \\
         --params params.json \\
         --log '${prefix}.check_gene_annotation.log' \\

@@ -13,7 +13,7 @@ process GSEAPY_MARKER_ENRICH {
 
     output:
     tuple val(meta), path("${prefix}.marker_enrichment.tsv"), emit: table
-    tuple val("${task.process}"), val('gseapy_marker_enrich'), eval('python -c "import importlib.metadata as m; print(m.version(\'gseapy\'))"'), emit: versions_gseapy_marker_enrich, topic: versions
+    tuple val("${task.process}"), val('gseapy_marker_enrich'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'gseapy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gseapy_marker_enrich, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -10,7 +10,7 @@ process SCANPY_RANK_GENES_GROUPS {
 
     output:
     tuple val(meta), path("${prefix}.markers.tsv"), emit: markers
-    tuple val("${task.process}"), val('scanpy_rank_genes_groups'), eval('python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))"'), emit: versions_scanpy_rank_genes_groups, topic: versions
+    tuple val("${task.process}"), val('scanpy_rank_genes_groups'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy_rank_genes_groups, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -13,7 +13,7 @@ process BCFTOOLS_FILTER {
     output:
     tuple val(meta), path("${prefix}.filtered.vcf.gz"), emit: vcf
     tuple val(meta), path("${prefix}.filtered.vcf.gz.tbi"), emit: tbi
-    tuple val("${task.process}"), val('bcftools_filter'), eval('bcftools --version | head -n 1'), emit: versions_bcftools_filter, topic: versions
+    tuple val("${task.process}"), val('bcftools_filter'), eval('{ bcftools --version | head -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bcftools_filter, topic: versions
 
     when:
     task.ext.when == null || task.ext.when
@@ -24,14 +24,25 @@ process BCFTOOLS_FILTER {
     def tp = task.ext.tool_params ?: [:]
     def min_qual = tp.min_qual != null ? tp.min_qual : 20
     def min_depth = tp.min_depth != null ? tp.min_depth : 10
-    // keeps QUAL >= min_qual and INFO/DP >= min_depth; failing records are removed, not soft-filtered
+    // tests only what the VCF has: QUAL (min_qual > 0), DP when the header declares it (INFO/DP, else
+    // FORMAT/DP), each left out at a threshold of 0; failing records are removed, not soft-filtered
     """
-    bcftools filter \\
-        -i 'QUAL>=${min_qual} && INFO/DP>=${min_depth}' \\
-        ${args} \\
-        -Oz \\
-        -o ${prefix}.filtered.vcf.gz \\
-        ${vcf}
+    hdr=\$(bcftools view -h ${vcf})
+    expr=()
+    if [ ${min_qual} != 0 ]; then expr+=('QUAL>=${min_qual}'); fi
+    if [ ${min_depth} != 0 ]; then
+        if grep -q '^##INFO=<ID=DP,' <<<"\$hdr"; then expr+=('INFO/DP>=${min_depth}')
+        elif grep -q '^##FORMAT=<ID=DP,' <<<"\$hdr"; then expr+=('FMT/DP>=${min_depth}')
+        else echo 'bcftools_filter: no DP in the header: the depth filter is left out' >&2
+        fi
+    fi
+    joined=\$(printf '%s && ' "\${expr[@]}")
+    joined="\${joined% && }"
+    if [ -n "\$joined" ]; then
+        bcftools filter -i "\$joined" ${args} -Oz -o ${prefix}.filtered.vcf.gz ${vcf}
+    else
+        bcftools view ${args} -Oz -o ${prefix}.filtered.vcf.gz ${vcf}
+    fi
     bcftools index --tbi -o ${prefix}.filtered.vcf.gz.tbi ${prefix}.filtered.vcf.gz
     """
 

@@ -12,7 +12,7 @@ process VARIANT_SUMMARY_TABLE {
 
     output:
     tuple val(meta), path("${prefix}.variant_summary.tsv"), emit: table
-    tuple val("${task.process}"), val('variant_summary_table'), eval('python --version'), emit: versions_variant_summary_table, topic: versions
+    tuple val("${task.process}"), val('variant_summary_table'), eval('{ python --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_variant_summary_table, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

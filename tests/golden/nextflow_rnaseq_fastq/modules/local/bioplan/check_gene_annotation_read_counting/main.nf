@@ -1,0 +1,40 @@
+process BIOPLAN_CHECK_GENE_ANNOTATION_READ_COUNTING {
+    tag 'check_gene_annotation_read_counting'
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    path(annotation)
+
+    output:
+    path("${prefix}.check_gene_annotation_read_counting.ok"), emit: ok
+    tuple val("${task.process}"), val('python'), eval('{ python3 --version | sed \'s/Python //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_python, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: 'check_gene_annotation_read_counting'
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py check_gene_annotation.py --input annotation=${annotation} \\
+        --output ok='${prefix}.check_gene_annotation_read_counting.ok' \\
+        --params params.json \\
+        --log '${prefix}.check_gene_annotation_read_counting.log' \\
+        --rule check_gene_annotation_read_counting \\
+        || { cat '${prefix}.check_gene_annotation_read_counting.log' >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: 'check_gene_annotation_read_counting'
+    """
+    touch '${prefix}.check_gene_annotation_read_counting.ok'
+    """
+}

@@ -1,0 +1,40 @@
+process BIOPLAN_CHECK_VCF_FILTER_FIELDS {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    tuple val(meta), path(vcf)
+
+    output:
+    tuple val(meta), path("${prefix}.check_vcf_filter_fields.ok"), emit: ok
+    tuple val("${task.process}"), val('python'), eval('{ python3 --version | sed \'s/Python //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_python, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py check_vcf_fields.py --input vcf=${vcf} \\
+        --output ok='${prefix}.check_vcf_filter_fields.ok' \\
+        --params params.json \\
+        --log '${prefix}.check_vcf_filter_fields.log' \\
+        --rule check_vcf_filter_fields \\
+        || { cat '${prefix}.check_vcf_filter_fields.log' >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch '${prefix}.check_vcf_filter_fields.ok'
+    """
+}
