@@ -306,11 +306,19 @@ def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, sel
         # the hand-written set is ours; beside it, the pass rate on requests written by others
         from bioplan.evaluate.cases import FROM_OTHERS
 
-        others = evaluate(str(FROM_OTHERS), compile=do_compile, top_k=top_k, data_dir=data_dir,
-                          select_ids=select_ids, jobs=jobs)
-        click.echo(f"\nhand-written set ({rep.metrics['cases']} cases): pass_rate {rep.metrics['pass_rate']:.3f}"
-                   f"\nfrom-others set ({others.metrics['cases']} cases, {FROM_OTHERS.name}): "
-                   f"pass_rate {others.metrics['pass_rate']:.3f}")
+        from bioplan.evaluate.cases import CaseFileError
+
+        try:
+            others = evaluate(str(FROM_OTHERS), compile=do_compile, top_k=top_k, data_dir=data_dir,
+                              select_ids=select_ids, jobs=jobs)
+        except CaseFileError:
+            if not select_ids:
+                raise
+            others = None  # -k picked cases of the hand-written set only
+        if others is not None:
+            click.echo(f"\nhand-written set ({rep.metrics['cases']} cases): pass_rate "
+                       f"{rep.metrics['pass_rate']:.3f}\nfrom-others set ({others.metrics['cases']} cases, "
+                       f"{FROM_OTHERS.name}): pass_rate {others.metrics['pass_rate']:.3f}")
     if rep.baseline is not None and not rep.baseline["ok"]:
         if as_json:
             click.echo("\n".join(["baseline regression:"] + rep.baseline["regressions"]), err=True)

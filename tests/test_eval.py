@@ -352,3 +352,14 @@ def test_the_example_data_needs_no_extra(tmp_path):
     assert adata.shape == (300, 250) and list(adata.obs["sample"].cat.categories) == ["donor_A", "donor_B"]
     assert adata.X.sum() > 0 and adata.var["gene_ids"].str.startswith("ENSG").all()
     assert truth
+
+
+def test_cli_k_selecting_only_hand_written_cases_reports_them_without_a_traceback(tmp_path):
+    """`bioplan eval -k ID` on the default sets: a pattern that matches hand-written cases only must
+    not fail on the from-others set (it once raised CaseFileError as a traceback)."""
+    result = CliRunner().invoke(main, ["eval", "-k", "bulk.de_only.en", "--data", str(tmp_path / "data")])
+    assert result.exit_code == 0, result.output
+    assert "bulk_de 1.00 (1/1)" in result.stdout
+    assert "from-others set" not in result.stdout
+    missing = CliRunner().invoke(main, ["eval", "-k", "no.such.case.anywhere", "--data", str(tmp_path / "data")])
+    assert missing.exit_code == 2 and "no case id matches" in missing.output
