@@ -13,11 +13,19 @@ import click
 from bioplan.errors import BioplanError, Interrupted
 
 
+def _echo(message: str = "", err: bool = False) -> None:
+    """Every line bioplan prints goes through here: user-derived text (requests, file names) may hold
+    terminal control sequences, shown escaped instead of acted on by the terminal."""
+    from bioplan.request.text import terminal_safe
+
+    click.echo(terminal_safe(message), err=err)
+
+
 def _fail(exc: BioplanError, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(exc.to_json(), indent=2, ensure_ascii=False))
+        _echo(json.dumps(exc.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(exc.render(), err=True)
+        _echo(exc.render(), err=True)
     sys.exit(exc.exit_status)
 
 
@@ -85,7 +93,7 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
         return
     from bioplan.doctor import version_report
 
-    click.echo(version_report())
+    _echo(version_report())
     ctx.exit()
 
 
@@ -137,14 +145,14 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
                               declared=_declarations(declared), substitute=substitute,
                               allow_partial=allow_partial)
         if emit == "spec":
-            click.echo(result.spec.model_dump_json(indent=2))
+            _echo(result.spec.model_dump_json(indent=2))
         elif emit == "plan":
-            click.echo(json.dumps([p.model_dump(mode="json") for p in result.plans], indent=2))
+            _echo(json.dumps([p.model_dump(mode="json") for p in result.plans], indent=2))
         elif emit == "workflow":
             from bioplan.codegen.ir import synthesize
             from bioplan.knowledge.load import load_knowledge
 
-            click.echo(synthesize(load_knowledge(), result.spec, result.plans[0]).model_dump_json(indent=2))
+            _echo(synthesize(load_knowledge(), result.spec, result.plans[0]).model_dump_json(indent=2))
         elif emit == "pddl":
             from bioplan.knowledge.load import load_knowledge
             from bioplan.planner.graph import build_problem
@@ -152,12 +160,12 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 
             knowledge = load_knowledge()
             export = to_pddl(build_problem(knowledge, result.spec), knowledge, result.spec)
-            click.echo(json.dumps({"domain": export.domain, "problem": export.problem, "cost_scale": export.cost_scale},
+            _echo(json.dumps({"domain": export.domain, "problem": export.problem, "cost_scale": export.cost_scale},
                                   indent=2) if as_json else export.domain + "\n" + export.problem)
         elif as_json:
-            click.echo(json.dumps(report(result), indent=2, ensure_ascii=False))
+            _echo(json.dumps(report(result), indent=2, ensure_ascii=False))
         else:
-            click.echo(text_report(result))
+            _echo(text_report(result))
     except BioplanError as exc:
         _fail(exc, as_json)
 
@@ -216,33 +224,33 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
     finally:
         snakemake_checks.stop_dry_run_ahead()
     if as_json:
-        click.echo(json.dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
+        _echo(json.dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
                                "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes,
                                "deviations": list(res.result.spec.deviations),
                                "references": reference_json(res.workflow),
                                "unrecognized": list(res.result.spec.unrecognized)}, indent=2))
         return
-    click.echo(f"wrote {res.snakefile} ({len(res.files)} files)")
+    _echo(f"wrote {res.snakefile} ({len(res.files)} files)")
     for s in res.plan.steps:
-        click.echo(f"  {s.id:<28} {s.tool}")
+        _echo(f"  {s.id:<28} {s.tool}")
     for c in res.checks:
-        click.echo(f"pre-check {c.name}: {'ok' if c.ok else 'FAILED'}")
+        _echo(f"pre-check {c.name}: {'ok' if c.ok else 'FAILED'}")
     references = res.workflow.references if res.workflow else ()
     if references:
         fetching = res.workflow.fetch_references
-        click.echo(f"references ({len(references)}; config/config.yaml references:, checked before any job runs"
+        _echo(f"references ({len(references)}; config/config.yaml references:, checked before any job runs"
                    + (", downloaded when missing" if fetching else "") + "):")
         for r in references:
-            click.echo(f"  references.{r.key}: {r.path}\n    {r.why}; read by {', '.join(r.read_by)}"
+            _echo(f"  references.{r.key}: {r.path}\n    {r.why}; read by {', '.join(r.read_by)}"
                        f"\n    get it: {r.hint}" + ("" if r.downloads else " (not downloadable by bioplan)"))
     for n in res.notes:
-        click.echo(f"note: {n}")
+        _echo(f"note: {n}")
     for w in res.result.warnings:
-        click.echo(f"warning: {w}", err=True)
+        _echo(f"warning: {w}", err=True)
     for d in res.result.spec.deviations:
-        click.echo(f"warning: {d}", err=True)
+        _echo(f"warning: {d}", err=True)
     if res.result.spec.unrecognized:
-        click.echo("not understood: " + ", ".join(res.result.spec.unrecognized), err=True)
+        _echo("not understood: " + ", ".join(res.result.spec.unrecognized), err=True)
 
 
 @main.command("check-knowledge")
@@ -255,7 +263,7 @@ def check_knowledge():
     except BioplanError as exc:
         _fail(exc, False)
         return
-    click.echo(f"ok: {len(k.datatypes)} datatypes, {len(k.operations)} operations, {len(k.constraints)} constraints, "
+    _echo(f"ok: {len(k.datatypes)} datatypes, {len(k.operations)} operations, {len(k.constraints)} constraints, "
                f"{len(k.tools)} tools, {len(k.motifs)} motifs, {len(k.formats)} formats")
 
 
@@ -271,7 +279,7 @@ def doctor(as_json):
     except BioplanError as exc:
         _fail(exc, as_json)
         return
-    click.echo(json.dumps(doc.to_json(), indent=2) if as_json else text_report(doc))
+    _echo(json.dumps(doc.to_json(), indent=2) if as_json else text_report(doc))
 
 
 @main.command("eval")
@@ -301,7 +309,7 @@ def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, sel
     if write_baseline:
         with open(write_baseline, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(baseline_from(rep), indent=2, ensure_ascii=False) + "\n")
-    click.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else text_report(rep))
+    _echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else text_report(rep))
     if cases is None and not as_json:
         # the hand-written set is ours; beside it, the pass rate on requests written by others
         from bioplan.evaluate.cases import FROM_OTHERS
@@ -316,12 +324,12 @@ def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, sel
                 raise
             others = None  # -k picked cases of the hand-written set only
         if others is not None:
-            click.echo(f"\nhand-written set ({rep.metrics['cases']} cases): pass_rate "
+            _echo(f"\nhand-written set ({rep.metrics['cases']} cases): pass_rate "
                        f"{rep.metrics['pass_rate']:.3f}\nfrom-others set ({others.metrics['cases']} cases, "
                        f"{FROM_OTHERS.name}): pass_rate {others.metrics['pass_rate']:.3f}")
     if rep.baseline is not None and not rep.baseline["ok"]:
         if as_json:
-            click.echo("\n".join(["baseline regression:"] + rep.baseline["regressions"]), err=True)
+            _echo("\n".join(["baseline regression:"] + rep.baseline["regressions"]), err=True)
         sys.exit(3)
 
 

@@ -49,3 +49,12 @@ def clean_request_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     text = "".join(" " if _is_separator(c) else c for c in text if c not in _BIDI_CONTROLS)
     return re.sub(" {2,}", " ", text).strip()
+
+
+def terminal_safe(text: str) -> str:
+    """Text to print on a terminal: control characters (C0 but newline and tab, DEL, C1 such as
+    CSI U+009B) and bidi overrides become visible `\\uXXXX` escapes, so a file name or request
+    holding ESC sequences cannot move the cursor, recolour or rewrite what the user reads.
+    The escape is also valid inside a JSON string."""
+    return "".join(f"\\u{ord(c):04x}" if (unicodedata.category(c) == "Cc" and c not in "\n\t")
+                   or c in _BIDI_CONTROLS else c for c in text)
