@@ -605,6 +605,10 @@ def _condition_column(spec: TaskSpec) -> str | None:
 # EDAM formats of tables and text (TSV, CSV, plain text, JSON, Excel): the numbers a reader opens
 # (a DE table, marker genes, a Kraken2 report), small beside the data they summarise, so kept
 TABLE_EDAM_FORMATS = frozenset({"format_3475", "format_3752", "format_2330", "format_3464", "format_3620"})
+# Variant calls (VCF, BCF) and alignments (BAM, CRAM) are records a user opens, filters and shares
+# (an annotated VCF is what a variant workflow is for, even when a summary table is its target):
+# never deleted as intermediates, indexed or not.
+RECORD_EDAM_FORMATS = frozenset({"format_3016", "format_3020", "format_2572", "format_3462"})
 
 
 def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[str]:
@@ -617,7 +621,7 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
     kallisto's too, databases, converted annotations: built once from references, reused by every
     sample and by the next run); directories; a file its step indexes beside it (a sorted BAM with its .bai, a bgzipped VCF with its
     .tbi: an indexed file is a deliverable one opens in a viewer); tables and text
-    (TABLE_EDAM_FORMATS). Decided from the IR alone, never per tool."""
+    (TABLE_EDAM_FORMATS); variant calls and alignments (RECORD_EDAM_FORMATS). Decided from the IR alone, never per tool."""
     targets = {t.path for t in workflow.targets}
     read = {p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "result"}
     found = set()
@@ -630,7 +634,7 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
             fmt = knowledge.formats.get(port.format)
             if (port.ref.kind != "result" or port.ref.directory or path in targets or path not in read
                     or any(other != path and other.startswith(path + ".") for other in paths)
-                    or (fmt is not None and fmt.edam in TABLE_EDAM_FORMATS)):
+                    or (fmt is not None and fmt.edam in TABLE_EDAM_FORMATS | RECORD_EDAM_FORMATS)):
                 continue
             found.add(path)
     return frozenset(found)
