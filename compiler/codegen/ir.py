@@ -609,6 +609,7 @@ TABLE_EDAM_FORMATS = frozenset({"format_3475", "format_3752", "format_2330", "fo
 # (an annotated VCF is what a variant workflow is for, even when a summary table is its target):
 # never deleted as intermediates, indexed or not.
 RECORD_EDAM_FORMATS = frozenset({"format_3016", "format_3020", "format_2572", "format_3462"})
+KEPT_EDAM_FORMATS = TABLE_EDAM_FORMATS | RECORD_EDAM_FORMATS
 
 
 def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[str]:
@@ -634,7 +635,7 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
             fmt = knowledge.formats.get(port.format)
             if (port.ref.kind != "result" or port.ref.directory or path in targets or path not in read
                     or any(other != path and other.startswith(path + ".") for other in paths)
-                    or (fmt is not None and fmt.edam in TABLE_EDAM_FORMATS | RECORD_EDAM_FORMATS)):
+                    or (fmt is not None and fmt.edam in KEPT_EDAM_FORMATS)):
                 continue
             found.add(path)
     return frozenset(found)
