@@ -3,7 +3,7 @@
 
     python examples/generate.py OUTDIR [--only CLASS ...]
 
-The generator is `bioplan.evaluate.example_data` (compiler/evaluate/example_data.py), inside the
+The generator is `bioplan.evaluate.example_data` (compiler/bioplan/evaluate/example_data.py), inside the
 package so that an installed bioplan carries it for `bioplan eval`; this file is the checkout's
 entry to it. It loads that module by path, so it needs only numpy and h5py, not an
 installed bioplan. CLASSES, generate() and main() are the module's.
@@ -15,7 +15,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-_MODULE = Path(__file__).resolve().parents[1] / "compiler" / "evaluate" / "example_data.py"
+_MODULE = Path(__file__).resolve().parents[1] / "compiler" / "bioplan" / "evaluate" / "example_data.py"
 
 
 def _load_generator():

@@ -41,7 +41,7 @@ def dev_report(workspace, knowledge):
 
 def test_dev_set_meets_the_committed_baseline(dev_report):
     result = check_baseline(dev_report, load_baseline(BASELINE), str(BASELINE))
-    assert result["ok"], ("regression against compiler/evaluate/baseline.json (run `bioplan eval` to see the "
+    assert result["ok"], ("regression against compiler/bioplan/evaluate/baseline.json (run `bioplan eval` to see the "
                           "failing cases):\n  " + "\n  ".join(result["regressions"]))
 
 

@@ -1,7 +1,7 @@
 """References (issue 14): every file a workflow reads that the user did not pass is named (compile's
 output, --json, config, README), checked before any job runs, and follows the organism and genome build.
 
-The development-set test plans every plannable case of compiler/evaluate/dev_set.yaml and lowers it to
+The development-set test plans every plannable case of compiler/bioplan/evaluate/dev_set.yaml and lowers it to
 the IR, then compiles (without the pre-check) one case per reference shape (each reference and the
 steps reading it) plus three without references, and dry-runs each: `snakemake -n` passes, or stops
 only with the start-check message naming exactly the references compile named, and with those in

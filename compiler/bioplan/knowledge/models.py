@@ -1,7 +1,7 @@
 """The frozen Knowledge model: datatypes, operations, constraints, tools, motifs, lexicon.
 
 The YAML files under `ontology/` and `motifs/` are validated by the JSON Schemas
-in `compiler/knowledge/schemas/` first, then loaded into these models, then
+in `compiler/bioplan/knowledge/schemas/` first, then loaded into these models, then
 checked semantically (`knowledge.checks`). See ontology/README.md for the
 format a domain expert edits.
 """

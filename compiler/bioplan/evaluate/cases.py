@@ -242,7 +242,7 @@ def load_cases(path: str | Path | None, knowledge: Knowledge) -> CaseFile:
         raise CaseFileError(f"{path}: not valid YAML: {exc}", ["fix the YAML syntax"], {"path": str(path)}) from exc
     if not isinstance(raw, dict):
         raise CaseFileError(f"{path}: expected a mapping with a `cases` list",
-                            ["see compiler/evaluate/README.md for the case format"], {"path": str(path)})
+                            ["see compiler/bioplan/evaluate/README.md for the case format"], {"path": str(path)})
     try:
         cf = CaseFile.model_validate(raw)
     except ValidationError as exc:
@@ -255,7 +255,7 @@ def load_cases(path: str | Path | None, knowledge: Knowledge) -> CaseFile:
                     loc[1] = item["id"]
             problems.append(f"{'.'.join(map(str, loc))}: {err['msg']}")
         raise CaseFileError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(problems),
-                            ["see compiler/evaluate/README.md for the case format"],
+                            ["see compiler/bioplan/evaluate/README.md for the case format"],
                             {"path": str(path), "problems": problems}) from None
     problems = _problems(knowledge, cf)
     if problems:

@@ -13,7 +13,7 @@ def data_root() -> Path:
     """Directory holding `ontology/`, `motifs/` and `templates/`.
 
     A wheel carries them in `bioplan/data/`; an editable install or a plain
-    checkout has them at the repository root, one level above `compiler/`.
+    checkout has them at the repository root, two levels above `compiler/bioplan/`.
     `BIOPLAN_DATA_ROOT` overrides both (used by tests of the knowledge loader).
     """
     override = os.environ.get("BIOPLAN_DATA_ROOT")
@@ -22,7 +22,7 @@ def data_root() -> Path:
     packaged = _PACKAGE_DIR / "data"
     if (packaged / "ontology").is_dir():
         return packaged
-    return _PACKAGE_DIR.parent
+    return _PACKAGE_DIR.parent.parent
 
 
 def ontology_dir() -> Path:

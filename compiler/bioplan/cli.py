@@ -297,7 +297,7 @@ def doctor(as_json):
 @_top
 @_quiet_when_json
 def eval_cmd(cases, do_compile, as_json, baseline, write_baseline, data_dir, select_ids, jobs, top_k):
-    """Measure bioplan on CASES (default: the shipped development set); see compiler/evaluate/README.md."""
+    """Measure bioplan on CASES (default: the shipped development set); see compiler/bioplan/evaluate/README.md."""
     from bioplan.evaluate import baseline_from, evaluate, text_report
 
     try:
