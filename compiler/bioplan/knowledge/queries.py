@@ -1,0 +1,64 @@
+"""Questions asked of the capability graph: subtypes and what operations can make from what.
+
+These read only the `Knowledge`; every stage may ask them (stages import forward only, and the
+knowledge comes first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bioplan.knowledge.models import Knowledge
+
+
+def ancestors(knowledge: Knowledge, datatype: str) -> list[str]:
+    """The `is_a` chain above `datatype`, nearest first."""
+    out = []
+    parent = knowledge.datatypes[datatype].is_a if datatype in knowledge.datatypes else None
+    while parent:
+        out.append(parent)
+        parent = knowledge.datatypes[parent].is_a
+    return out
+
+
+def is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
+    """True if `datatype` is `of` or one of its is_a descendants (it may feed a port of `of`)."""
+    return datatype == of or of in ancestors(knowledge, datatype)
+
+
+def made_within(knowledge: Knowledge, sources: Iterable[str], steps: int) -> frozenset[str]:
+    """Datatypes that chains of one to `steps` operations make from `sources`, where an operation
+    runs as soon as one of its input ports (optional ones too) is fed: the optimistic forward
+    sweep that asks "does this data lead there at all", not "can the inputs alone make it"."""
+    frontier, seen, made = list(sources), set(), set()
+    for _ in range(steps):
+        following = []
+        for d in frontier:
+            if d in seen:
+                continue
+            seen.add(d)
+            for op in knowledge.operations.values():
+                if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
+                    outs = [p.datatype for p in op.outputs.values()]
+                    made.update(outs)
+                    following += outs
+        frontier = following
+    return frozenset(made)
+
+
+def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
+    """Datatypes the `given` ones lead to when each operation needs all its required inputs,
+    references the user may supply through config counting as given: salmon outputs do not lead
+    back to reads."""
+    have = set(given) | {d for d, dt in knowledge.datatypes.items() if dt.config_provided}
+    grew = True
+    while grew:
+        grew = False
+        for op in knowledge.operations.values():
+            needs = [p.datatype for p in op.inputs.values() if not p.optional]
+            if all(any(is_subtype(knowledge, h, d) for h in have) for d in needs):
+                new = {p.datatype for p in op.outputs.values()} - have
+                if new:
+                    have |= new
+                    grew = True
+    return frozenset(have)
