@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +14,8 @@ import pytest
 from bioplan.compile import compile_request
 from bioplan.errors import TargetUnsupportedError
 from bioplan.validate.nextflow_checks import check_pipeline
-
 from conftest import GOLDEN, REFERENCE_CLASSES, example_inputs, example_request
+from helpers import snakemake_rule_graph_edges
 
 
 @pytest.fixture(scope="module")
@@ -93,26 +91,6 @@ def _nf_edges(workflow_source: str) -> set[tuple[str, str]]:
     return edges
 
 
-def _snakemake_edges(workdir: Path, step_ids: set[str]) -> set[tuple[str, str]]:
-    snakemake = Path(sys.executable).parent / "snakemake"
-    proc = subprocess.run([str(snakemake), "--rulegraph", "--cores", "1", "--quiet"], cwd=workdir, capture_output=True,
-                          text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    labels = dict(re.findall(r"^\s*(\d+)\[label = \"(\w+)\"", proc.stdout, re.M))
-
-    def step_of(rule: str) -> str:
-        # a template's auxiliary rule (variant_annotation_build_db) belongs to its step's process; the IR
-        # says which rules are steps (check_gene_annotation_read_counting is one, beside check_gene_annotation)
-        if rule in step_ids:
-            return rule
-        owners = [n for n in step_ids if rule.startswith(n + "_")]
-        return max(owners, key=len) if owners else rule
-
-    edges = {(step_of(labels[a]), step_of(labels[b]))
-             for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)}
-    return {(a, b) for a, b in edges if "all" not in (a, b) and a != b}
-
-
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
 def test_process_graph_equals_snakemake_rule_graph(nf_compiled, workspace, knowledge, name, tmp_path):
     smk = compile_request(example_request(name), example_inputs(workspace, name),
@@ -124,7 +102,7 @@ def test_process_graph_equals_snakemake_rule_graph(nf_compiled, workspace, knowl
         (smk.output_dir / path).parent.mkdir(parents=True, exist_ok=True)
         (smk.output_dir / path).touch()
     nf_edges = _nf_edges((nf_compiled[name].output_dir / "workflows" / "bioplan.nf").read_text())
-    assert nf_edges == _snakemake_edges(smk.output_dir, {s.id for s in smk.workflow.steps})
+    assert nf_edges == snakemake_rule_graph_edges(smk.output_dir, {s.id for s in smk.workflow.steps})
 
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)

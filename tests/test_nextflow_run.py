@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 from conftest import REFERENCE_CLASSES, ROOT
+from helpers import snakemake_rule_graph_edges
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
 import e2e_support  # noqa: E402
@@ -231,26 +232,6 @@ def dag_process_edges(dot: str) -> set[tuple[str, str]]:
     return {(a, b) for a, b in edges if a != b}
 
 
-def step_of(rule: str, steps: set[str]) -> str:
-    """The plan step a Snakemake rule belongs to: itself, or the step whose auxiliary rule it is
-    (variant_annotation_build_db runs inside the variant_annotation process)."""
-    if rule in steps:
-        return rule
-    owners = [s for s in steps if rule.startswith(s + "_")]
-    return max(owners, key=len) if owners else rule
-
-
-def rule_graph_edges(workdir: Path, steps: set[str]) -> set[tuple[str, str]]:
-    """Step -> step edges of `snakemake --rulegraph` (auxiliary rules folded into their step)."""
-    proc = subprocess.run([str(e2e_support.BIN / "snakemake"), "--rulegraph", "--cores", "1", "--quiet"],
-                          cwd=workdir, env=e2e_support.env(), capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    labels = dict(re.findall(r'^\s*(\d+)\[label = "(\w+)"', proc.stdout, re.M))
-    edges = {(step_of(labels[a], steps), step_of(labels[b], steps))
-             for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)}
-    return {(a, b) for a, b in edges if "all" not in (a, b) and a != b}
-
-
 def snakemake_jobs(workdir: Path) -> Counter:
     """Jobs per rule of `snakemake -n` (without the `all` target)."""
     proc = subprocess.run([str(e2e_support.BIN / "snakemake"), "-n", "--cores", "1"], cwd=workdir,
@@ -278,7 +259,7 @@ def test_executed_task_graph_equals_the_snakemake_rule_graph(runs, base, name):
                                str(base / "smk" / name / "Snakefile"), force=True)
     smk = compiled.output_dir
     steps = {step.id for step in compiled.workflow.steps}
-    rule_edges = rule_graph_edges(smk, steps)
+    rule_edges = snakemake_rule_graph_edges(smk, steps)
     jobs = snakemake_jobs(smk)
 
     assert all(row["status"] == "COMPLETED" for row in run.trace), run.trace
