@@ -26,7 +26,8 @@ def _fastq(path: Path, sample: str, mate: int) -> str:
 
 @pytest.fixture
 def reads(tmp_path) -> list[str]:
-    return [_fastq(tmp_path / f"{s}_R{m}.fastq.gz", s, m) for s in ("ctrl_1", "ctrl_2", "trt_1", "trt_2") for m in (1, 2)]
+    samples = ("ctrl_1", "ctrl_2", "trt_1", "trt_2")
+    return [_fastq(tmp_path / f"{s}_R{m}.fastq.gz", s, m) for s in samples for m in (1, 2)]
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bioplan.codegen.ir import CHECK_RUNTIME, CHECK_RUNTIME_PER_GB, IOPort, FileRef, _checked_gb
+from bioplan.codegen.ir import CHECK_RUNTIME, CHECK_RUNTIME_PER_GB, FileRef, IOPort, _checked_gb
 from bioplan.models import SpecInput
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,13 +4,10 @@ and the guarantees around -o (no overwrite without --force, nothing half-written
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from bioplan.cli import main
-
 from conftest import example_inputs, example_request
 
 
@@ -25,8 +22,8 @@ def error_of(result) -> dict:
 
 
 def test_plan_report_shape(workspace):
-    result = run("plan", example_request("bulk_de"), *sum((["-i", p] for p in example_inputs(workspace, "bulk_de")), []),
-                 "--json")
+    inputs = [arg for p in example_inputs(workspace, "bulk_de") for arg in ("-i", p)]
+    result = run("plan", example_request("bulk_de"), *inputs, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     for key in ("bioplan_version", "query", "task_spec", "operation_anchors", "plans", "warnings", "pruned"):

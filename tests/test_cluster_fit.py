@@ -24,7 +24,6 @@ import yaml
 
 from bioplan.compile import cluster_limits, compile_request
 from bioplan.errors import InvalidOptionError
-
 from conftest import ROOT, example_inputs, example_request
 from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
     ACCOUNT,
@@ -245,7 +244,8 @@ def test_without_limits_the_profile_says_what_to_set(compiled):
     assert not {"max-threads", "resources", "set-resource-scopes"} & set(profile)
     assert re.search(r"^# max-threads: \d+ +# TODO: the CPUs of one node .*--max-threads$", text, re.M)
     assert re.search(r"^# resources: +# TODO: .*--max-mem-mb/--max-runtime$", text, re.M)
-    assert re.search(r"^#   mem_mb: \d+ .*sinfo %m", text, re.M) and re.search(r"^#   runtime: \d+ .*sinfo %l", text, re.M)
+    assert re.search(r"^#   mem_mb: \d+ .*sinfo %m", text, re.M)
+    assert re.search(r"^#   runtime: \d+ .*sinfo %l", text, re.M)
 
 
 def test_the_guard_ships_with_the_workflow(compiled):

@@ -13,7 +13,6 @@ from click.testing import CliRunner
 from bioplan.cli import main
 from bioplan.errors import ERROR_CODES
 from bioplan.evaluate.cases import CaseFileError
-
 from conftest import ROOT, example_inputs, example_request
 
 PLAN_REPORT = ROOT / "docs" / "plan-report.md"

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bioplan.compile import compile_request
-
 from conftest import example_inputs, example_request
 
 
@@ -82,17 +81,21 @@ def _run_scanpy_qc(workspace: Path, tmp_path: Path, **overrides):
     params = dict(yaml.safe_load((ROOT / "ontology/tools/scanpy_qc.yaml").read_text())["params"], **overrides)
     (tmp_path / "params.json").write_text(json.dumps(params))
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "templates/nextflow/bin/bioplan_run.py"), str(ROOT / "templates/scripts/scanpy_qc.py"),
-         "--input", f"adata={workspace / 'data/single_cell/pbmc_tiny.h5ad'}", "--output", f"adata={tmp_path / 'qc.h5ad'}",
-         "--params", str(tmp_path / "params.json"), "--threads", "1", "--log", str(tmp_path / "qc.log"), "--rule", "qc"],
+        [sys.executable, str(ROOT / "templates/nextflow/bin/bioplan_run.py"),
+         str(ROOT / "templates/scripts/scanpy_qc.py"),
+         "--input", f"adata={workspace / 'data/single_cell/pbmc_tiny.h5ad'}",
+         "--output", f"adata={tmp_path / 'qc.h5ad'}",
+         "--params", str(tmp_path / "params.json"), "--threads", "1", "--log", str(tmp_path / "qc.log"),
+         "--rule", "qc"],
         capture_output=True, text=True, timeout=600)
     return proc, (tmp_path / "qc.log").read_text()
 
 
 def test_single_cell_qc_defaults_adapt_to_the_example(workspace, tmp_path):
     pytest.importorskip("scanpy")
-    import anndata
     import json
+
+    import anndata
 
     proc, log = _run_scanpy_qc(workspace, tmp_path)
     assert proc.returncode == 0, proc.stderr + log

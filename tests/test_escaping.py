@@ -241,10 +241,10 @@ USER_NAMES = frozenset({"request"})
 
 def _user_derived(node: nodes.Node, tainted: set[str]) -> bool:
     for sub in [node, *node.find_all((nodes.Getattr, nodes.Name, nodes.Getitem))]:
-        if isinstance(sub, nodes.Getattr) and sub.attr in USER_ATTRIBUTES:
-            # a FileRef's path (`port.ref.path`) is the IR's own result pattern, not a user's file
-            if not (sub.attr == "path" and isinstance(sub.node, nodes.Getattr) and sub.node.attr == "ref"):
-                return True
+        # a FileRef's path (`port.ref.path`) is the IR's own result pattern, not a user's file
+        if (isinstance(sub, nodes.Getattr) and sub.attr in USER_ATTRIBUTES
+                and not (sub.attr == "path" and isinstance(sub.node, nodes.Getattr) and sub.node.attr == "ref")):
+            return True
         if isinstance(sub, nodes.Name) and (sub.name in USER_NAMES or sub.name in tainted):
             return True
         if isinstance(sub, nodes.Getitem) and isinstance(sub.arg, nodes.Const) and sub.arg.value in USER_ATTRIBUTES:

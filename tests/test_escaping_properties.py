@@ -45,7 +45,6 @@ from bioplan.compile import plan_request
 from bioplan.errors import TargetUnsupportedError
 from bioplan.request.text import clean_request_text
 from bioplan.validate.nextflow_checks import check_pipeline
-
 from conftest import example_inputs, example_request
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 200))
@@ -295,8 +294,8 @@ def nextflow_render(knowledge):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(generator, "meta_yml", meta)  # knowledge only: the same for every example
             patch.setattr(generator, "environment_yml", environment)
-            files = generator.files(workflow)
-        return files, generator.uses
+            files, uses = generator.files_and_uses(workflow)
+        return files, uses
 
     return render
 

@@ -20,7 +20,6 @@ from click.testing import CliRunner
 from bioplan.cli import main
 from bioplan.compile import compile_request
 from bioplan.request.text import clean_request_text
-
 from conftest import example_inputs
 
 BENIGN = "mouse raw counts: differential expression with a volcano plot"

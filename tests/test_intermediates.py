@@ -23,7 +23,6 @@ import yaml
 from bioplan.codegen.ir import intermediate_outputs
 from bioplan.compile import compile_request
 from bioplan.validate.snakemake_checks import validate_workflow
-
 from conftest import example_inputs, example_request
 
 # per example class: the outputs that are intermediate (what the IR says, written out by hand)

@@ -11,7 +11,6 @@ import yaml
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.knowledge.checks import edam_terms
 from bioplan.knowledge.load import load_knowledge
-
 from conftest import ROOT
 
 VOCABULARY = ROOT / "docs" / "core-vocabulary.yaml"  # the ids other programs rely on

@@ -20,7 +20,6 @@ from bioplan.models import InputProfile
 from bioplan.request.parse import parse_request
 from bioplan.request.spec import build_spec
 from bioplan.validate.snakemake_checks import validate_workflow
-
 from conftest import GOLDEN, skip_or_fail_in_ci
 
 TOOL_GOLDEN = GOLDEN / "tools"

@@ -17,8 +17,16 @@ from hypothesis import strategies as st
 
 from bioplan.models import TargetOutput, TaskSpec
 from bioplan.planner import index as index_module
-from bioplan.planner.graph import CONFIG_COST, Action, Problem, ProblemBuilder, _Context, _forward_closure, closure, \
-    relevant_only
+from bioplan.planner.graph import (
+    CONFIG_COST,
+    Action,
+    Problem,
+    ProblemBuilder,
+    _Context,
+    _forward_closure,
+    closure,
+    relevant_only,
+)
 from bioplan.planner.index import build_index, planning_index
 from bioplan.planner.search import _Compiled
 from test_planner_properties import brute_force_cost, problems

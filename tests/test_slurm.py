@@ -26,7 +26,6 @@ import pytest
 import yaml
 
 from bioplan.compile import compile_request
-
 from conftest import SLURM_LOCAL, example_inputs, skip_or_fail_in_ci
 
 PARTITION, ACCOUNT = "debug", "ci"  # what scripts/slurm-local.sh creates

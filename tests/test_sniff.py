@@ -1121,12 +1121,15 @@ GENCODE_GTF = (
     "##description: evidence-based annotation of the human genome (GRCh38), version 44 (Ensembl 110)\n"
     "##provider: GENCODE\n##contact: gencode-help@ebi.ac.uk\n##format: gtf\n##date: 2023-03-24\n"
     'chr1\tHAVANA\tgene\t11869\t14409\t.\t+\t.\tgene_id "ENSG00000290825.1"; gene_type "lncRNA"; gene_name "DDX11L2";\n'
-    'chr1\tHAVANA\tgene\t12010\t13670\t.\t+\t.\tgene_id "ENSG00000223972.6"; gene_type "pseudogene"; gene_name "DDX11L1";\n')
+    'chr1\tHAVANA\tgene\t12010\t13670\t.\t+\t.\tgene_id "ENSG00000223972.6"; gene_type "pseudogene"; '
+    'gene_name "DDX11L1";\n')
 ENSEMBL_GTF = (
     "#!genome-build GRCm39\n#!genome-version GRCm39\n#!genome-date 2020-06\n"
     "#!genome-build-accession GCA_000001635.9\n#!genebuild-last-updated 2020-08\n"
-    '1\thavana\tgene\t3143476\t3144545\t.\t+\t.\tgene_id "ENSMUSG00000102693"; gene_version "2"; gene_name "4933401J01Rik";\n'
-    '1\tensembl\tgene\t3172239\t3172348\t.\t+\t.\tgene_id "ENSMUSG00000064842"; gene_version "3"; gene_name "Gm26206";\n')
+    '1\thavana\tgene\t3143476\t3144545\t.\t+\t.\tgene_id "ENSMUSG00000102693"; gene_version "2"; '
+    'gene_name "4933401J01Rik";\n'
+    '1\tensembl\tgene\t3172239\t3172348\t.\t+\t.\tgene_id "ENSMUSG00000064842"; gene_version "3"; '
+    'gene_name "Gm26206";\n')
 REFSEQ_GFF3 = (
     "##gff-version 3\n#!gff-spec-version 1.21\n#!processor NCBI annotwriter\n#!genome-build GRCh38.p14\n"
     "#!genome-build-accession NCBI_Assembly:GCF_000001405.40\n"
@@ -1141,8 +1144,10 @@ REFSEQ_GFF3 = (
 REFSEQ_GTF = (
     "#gtf-version 2.2\n#!genome-build GRCh38.p14\n#!genome-build-accession NCBI_Assembly:GCF_000001405.40\n"
     "#!annotation-source NCBI RefSeq GCF_000001405.40-RS_2023_10\n"
-    'NC_000001.11\tBestRefSeq\tgene\t11874\t14409\t.\t+\t.\tgene_id "DDX11L1"; transcript_id ""; db_xref "GeneID:100287102";\n'
-    'NC_000001.11\tBestRefSeq\tgene\t14362\t29370\t.\t-\t.\tgene_id "WASH7P"; transcript_id ""; db_xref "GeneID:653635";\n')
+    'NC_000001.11\tBestRefSeq\tgene\t11874\t14409\t.\t+\t.\tgene_id "DDX11L1"; transcript_id ""; '
+    'db_xref "GeneID:100287102";\n'
+    'NC_000001.11\tBestRefSeq\tgene\t14362\t29370\t.\t-\t.\tgene_id "WASH7P"; transcript_id ""; '
+    'db_xref "GeneID:653635";\n')
 UCSC_REFGENE_GTF = (
     'chr1\thg38_refGene\texon\t11874\t12227\t.\t+\t.\tgene_id "DDX11L1"; transcript_id "NR_046018";\n'
     'chr1\thg38_refGene\texon\t14362\t14829\t.\t-\t.\tgene_id "WASH7P"; transcript_id "NR_024540";\n')
@@ -1213,7 +1218,8 @@ def test_bgzipped_vcf_with_its_index_given_or_beside_it(tmp_path, name, index):
     for paths in ([vcf], [vcf, vcf + index]):
         profile = sniff_inputs(paths, PREFIXES)
         (f,) = profile.files
-        assert (f.datatype, f.format, f.fact("bgzipped"), f.fact("index")) == ("variant_calls", "vcf.gz", True, vcf + index)
+        got = (f.datatype, f.format, f.fact("bgzipped"), f.fact("index"))
+        assert got == ("variant_calls", "vcf.gz", True, vcf + index)
         assert f.fact("index_stale") is None
         assert (len(paths) == 2) == any(f"{vcf + index} is read as the index of {vcf}" in w for w in profile.warnings)
 

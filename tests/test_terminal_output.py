@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from bioplan.cli import main
 from bioplan.request.text import terminal_safe
-
 from conftest import example_inputs
 
 HOSTILE = "\x1b[2J\x1b[1;31m\u009b2J\u202e"

@@ -72,7 +72,8 @@ def unguarded_imports(path: Path) -> list[str]:
 
 def test_every_tools_extra_import_is_guarded():
     scripts = sorted(SCRIPTS.glob("*.py"))
-    importing = [p for p in scripts if any(_imported(n) & TOOLS_EXTRA_MODULES for n in ast.walk(ast.parse(p.read_text())))]
+    importing = [p for p in scripts
+                 if any(_imported(n) & TOOLS_EXTRA_MODULES for n in ast.walk(ast.parse(p.read_text())))]
     assert len(importing) >= 10  # the scanpy, gseapy, pydeseq2 and plotting steps
     problems = [b for p in scripts for b in unguarded_imports(p)]
     assert not problems, "unguarded imports of the tools extra:\n  " + "\n  ".join(problems)

@@ -92,8 +92,8 @@ def test_eval_runs_from_a_wheel_install_in_another_folder(installed, tmp_path):
                             "import bioplan, bioplan.paths; print(bioplan.__file__); print(bioplan.paths.data_root())"],
                            capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout.split()
     assert all(Path(p).is_relative_to(installed) for p in where), where  # nothing from the checkout
-    proc = subprocess.run([str(installed / "bin" / "bioplan"), "eval", "--json",
-                           "-k", "bulk.de_kegg_go_merge", "-k", "sc.full", "-k", "meta.full.en", "-k", "refuse.no_replicates"],
+    proc = subprocess.run([str(installed / "bin" / "bioplan"), "eval", "--json", "-k", "bulk.de_kegg_go_merge",
+                           "-k", "sc.full", "-k", "meta.full.en", "-k", "refuse.no_replicates"],
                           capture_output=True, text=True, cwd=elsewhere, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)

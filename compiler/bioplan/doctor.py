@@ -119,7 +119,8 @@ def target_checks() -> list[Check]:
     return [
         Check("targets", "nextflow", nextflow is not None, where=nextflow,
               blocks="running --target nextflow pipelines (compiling them works without it)",
-              install="https://www.nextflow.io/docs/latest/install.html (a checkout: bash scripts/install-nextflow.sh)"),
+              install="https://www.nextflow.io/docs/latest/install.html "
+                      "(a checkout: bash scripts/install-nextflow.sh)"),
         Check("targets", "java", java is not None, where=java, blocks="Nextflow (it runs on Java 17 or later)",
               install="apt-get install default-jre-headless (or any Java 17+)"),
         Check("targets", "snakemake-executor-plugin-slurm", plugin is not None, plugin,

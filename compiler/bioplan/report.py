@@ -83,7 +83,8 @@ def text_report(result: PlanResult) -> str:
     spec = result.spec
     lines = [f"request: {spec.query}",
              f"inputs: {', '.join(spec.input_types) or '(none)'}",
-             f"target: {spec.target_output.semantic_type}" + (f" as {spec.target_output.format}" if spec.target_output.format else ""),
+             f"target: {spec.target_output.semantic_type}"
+             + (f" as {spec.target_output.format}" if spec.target_output.format else ""),
              f"constraints: {', '.join(spec.constraint_ids) or '(none)'}",
              f"anchors: {', '.join(result.anchors) or '(none)'}",
              f"workflow type: {spec.workflow_type}"]

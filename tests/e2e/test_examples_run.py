@@ -13,7 +13,6 @@ import subprocess
 import numpy as np
 import pandas as pd
 import pytest
-
 from e2e_support import compile_workflow, generate, inputs, keep_intermediates, request, require_tools, run_ok, truth
 
 pytestmark = pytest.mark.e2e

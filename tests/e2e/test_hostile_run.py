@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from e2e_support import ROOT, compile_workflow, generate, inputs, injected, request, require_tools, run_ok, truth
+from e2e_support import ROOT, compile_workflow, generate, injected, inputs, request, require_tools, run_ok, truth
 
 pytestmark = pytest.mark.e2e
 

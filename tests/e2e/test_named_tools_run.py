@@ -21,9 +21,7 @@ import subprocess
 
 import pandas as pd
 import pytest
-
-from e2e_support import (INSTALL_HINT, compile_workflow, env, generate, keep_intermediates, require_tools, run_ok,
-                         truth)
+from e2e_support import INSTALL_HINT, compile_workflow, env, generate, keep_intermediates, require_tools, run_ok, truth
 from test_examples_run import _log2fc
 
 pytestmark = pytest.mark.e2e
@@ -178,9 +176,10 @@ NEXTFLOW_CASES = {
 @pytest.mark.parametrize("name", NEXTFLOW_CASES)
 def test_nextflow_pipeline_gives_the_true_counts(data, name):
     import yaml
-    from test_nextflow_run import nextflow_bin, run_ok as nextflow_run_ok
 
     from bioplan.compile import compile_request
+    from test_nextflow_run import nextflow_bin
+    from test_nextflow_run import run_ok as nextflow_run_ok
 
     _require("kallisto", "gffread", "Rscript", "trim_galore", "cutadapt", "htseq-count", "STAR", "samtools")
     nextflow_bin()  # skips (fails under CI) without a Nextflow runtime

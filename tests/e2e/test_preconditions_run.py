@@ -10,7 +10,6 @@ import gzip
 
 import pandas as pd
 import pytest
-
 from e2e_support import compile_workflow, generate, inputs, request, require_tools, snakemake
 
 pytestmark = pytest.mark.e2e

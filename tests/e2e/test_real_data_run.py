@@ -19,7 +19,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from e2e_support import compile_workflow, env, keep_intermediates, require_tools, run_ok
 
 pytestmark = pytest.mark.e2e
@@ -151,10 +150,12 @@ def test_salmon_folders_and_tx2gene_to_gene_counts(tmp_path):
                     "-p", "1"], check=True, capture_output=True, env=env())
     out = tmp_path / "salmon"
     for i, sample in enumerate(["ctrl_1", "ctrl_2", "trt_1", "trt_2"]):
-        weights = [200, 50, 120, 30, 80, 10, 60, 40] if sample.startswith("ctrl") else [40, 200, 30, 150, 20, 90, 60, 10]
+        weights = ([200, 50, 120, 30, 80, 10, 60, 40] if sample.startswith("ctrl")
+                   else [40, 200, 30, 150, 20, 90, 60, 10])
         _reads(tmp_path / f"{sample}.fq.gz", seqs, weights, seed=i)
-        subprocess.run(["salmon", "quant", "-i", str(tmp_path / "idx"), "-l", "A", "-r", str(tmp_path / f"{sample}.fq.gz"),
-                        "-o", str(out / sample), "-p", "1"], check=True, capture_output=True, env=env())
+        subprocess.run(["salmon", "quant", "-i", str(tmp_path / "idx"), "-l", "A",
+                        "-r", str(tmp_path / f"{sample}.fq.gz"), "-o", str(out / sample), "-p", "1"],
+                       check=True, capture_output=True, env=env())
     genes = {tx: f"ENSG0000000{(j // 2) + 1:04d}.3" for j, tx in enumerate(seqs)}  # 2 transcripts per gene
     (tmp_path / "tx2gene.csv").write_text("TXNAME,GENEID\n" + "".join(f"{t},{g}\n" for t, g in genes.items()))
 

@@ -485,7 +485,7 @@ def _reference_files(ref: dict) -> dict[str, bytes]:
                   f'gene_biotype "protein_coding"; transcript_name "{m["gene_name"]}-201"; '
                   f'transcript_source "ensembl"; transcript_biotype "protein_coding"; tag "basic";')
 
-        def row(feature, start, end, frame=".", extra=""):
+        def row(feature, start, end, frame=".", extra="", c=c, s=s, t_attr=t_attr):
             gtf.append(f"{c}\tensembl\t{feature}\t{start}\t{end}\t.\t{s}\t{frame}\t{t_attr}{extra}")
 
         gtf.append(f"{c}\tensembl\tgene\t{m['start']}\t{m['end']}\t.\t{s}\t.\t{g_attr}")
@@ -666,7 +666,7 @@ def _region_map(ref: dict) -> dict[str, np.ndarray]:
 
 def _mrna_pos(m: dict, gpos: int) -> int:
     """Genomic position (1-based) inside an exon -> mRNA offset (0-based)."""
-    for (ea, eb), (es, ee) in zip(m["exon_mrna"], m["exons"]):
+    for (ea, _eb), (es, ee) in zip(m["exon_mrna"], m["exons"]):
         if es <= gpos <= ee:
             return ea + (gpos - es if m["strand"] == "+" else ee - gpos)
     raise ValueError(gpos)
@@ -880,7 +880,7 @@ def _build_single_cell() -> dict:
         base[gidx[g]] = np.exp(rng.normal(2.3, 0.4))
     mt = np.array([gidx[g] for g in _SC_MT])
     profiles = np.zeros((3, n_genes))
-    for t, name in enumerate(types):
+    for t, _name in enumerate(types):
         p = base.copy()
         for tt, other in enumerate(types):
             idx = [gidx[g] for g in _SC_MARKERS[other]]

@@ -79,7 +79,8 @@ def _fixture_bytes(name: str, f: Fixture, data_dir: Path) -> bytes:
         data = src.read_bytes()
     except OSError as exc:
         raise CaseFileError(f"fixture {name}: cannot read {f.from_} ({exc.strerror or exc})",
-                            ["`from:` names a file of the generated example data, e.g. {data}/bulk_de/counts.csv"])
+                            ["`from:` names a file of the generated example data, e.g. {data}/bulk_de/counts.csv"]
+                            ) from exc
     return data[: f.head_bytes] if f.head_bytes is not None else data
 
 

@@ -9,6 +9,7 @@ plans feed Recall@K. Metric definitions are in README.md beside this file.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import math
 import shutil
@@ -346,10 +347,9 @@ def run_eval(cases_file: str | Path | None = None, *, compile: bool = False, top
 
         from bioplan.compile import plan_request
 
-        try:  # one untimed request first: lazy imports and first-use caches are not a case's latency
+        # one untimed request first: lazy imports and first-use caches are not a case's latency
+        with contextlib.suppress(BioplanError):
             plan_request("differential expression", [], knowledge)
-        except BioplanError:
-            pass
 
         results: list[CaseResult] = []
         resolved: list[tuple[list[str], dict[str, str]] | None] = []

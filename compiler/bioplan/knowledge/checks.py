@@ -82,7 +82,8 @@ def check_datatypes(k: Knowledge, sources: dict[str, Path]) -> list[str]:
     for dt in k.datatypes.values():
         key = f"datatypes/{dt.id}"
         if dt.is_a is not None and dt.is_a not in k.datatypes:
-            out.append(f"{_where(sources, key)}: {key}/is_a: unknown datatype {dt.is_a!r}{_suggest(dt.is_a, k.datatypes)}")
+            out.append(f"{_where(sources, key)}: {key}/is_a: unknown datatype {dt.is_a!r}"
+                       f"{_suggest(dt.is_a, k.datatypes)}")
         seen = {dt.id}
         parent = dt.is_a
         while parent in k.datatypes:
@@ -113,13 +114,15 @@ def check_operations(k: Knowledge, sources: dict[str, Path]) -> list[str]:
             if con is None:
                 out.append(f"{where}: {key}/requires: unknown constraint {c!r}{_suggest(c, k.constraints)}")
             elif con.kind not in ("data", "layout"):
-                out.append(f"{where}: {key}/requires: {c!r} is a {con.kind} constraint; operations require data constraints")
+                out.append(f"{where}: {key}/requires: {c!r} is a {con.kind} constraint; "
+                           "operations require data constraints")
         for a in op.assays:
             con = k.constraints.get(a)
             if con is None or con.kind != "assay":
                 out.append(f"{where}: {key}/assays: {a!r} is not an assay constraint")
         if not k.tools_for(op.id):
-            out.append(f"{where}: {key}: no tool implements this operation; to resolve, add ontology/tools/<tool>.yaml with implements: {op.id}")
+            out.append(f"{where}: {key}: no tool implements this operation; to resolve, add "
+                       f"ontology/tools/<tool>.yaml with implements: {op.id}")
     return out
 
 
@@ -132,7 +135,8 @@ def check_constraints(k: Knowledge, sources: dict[str, Path]) -> list[str]:
                 out.append(f"{_where(sources, key)}: {key}/conflicts: unknown constraint {other!r}")
         for dt in con.applies_to:
             if dt not in k.datatypes:
-                out.append(f"{_where(sources, key)}: {key}/applies_to: unknown datatype {dt!r}{_suggest(dt, k.datatypes)}")
+                out.append(f"{_where(sources, key)}: {key}/applies_to: unknown datatype {dt!r}"
+                           f"{_suggest(dt, k.datatypes)}")
     return out
 
 
@@ -143,11 +147,13 @@ def check_tools(k: Knowledge, sources: dict[str, Path], templates: Path) -> list
         where = _where(sources, key)
         op = k.operations.get(tool.implements)
         if op is None:
-            out.append(f"{where}: implements: unknown operation {tool.implements!r}{_suggest(tool.implements, k.operations)}")
+            out.append(f"{where}: implements: unknown operation {tool.implements!r}"
+                       f"{_suggest(tool.implements, k.operations)}")
             continue
         for port in tool.inputs:
             if port not in op.inputs:
-                out.append(f"{where}: inputs/{port}: operation {op.id!r} has no input port {port!r} (ports: {', '.join(op.inputs)})")
+                out.append(f"{where}: inputs/{port}: operation {op.id!r} has no input port {port!r} "
+                           f"(ports: {', '.join(op.inputs)})")
         for port, spec in op.inputs.items():
             if not spec.optional and port not in tool.inputs:
                 out.append(f"{where}: inputs: missing port {port!r} of operation {op.id!r}")
@@ -158,7 +164,8 @@ def check_tools(k: Knowledge, sources: dict[str, Path], templates: Path) -> list
             for port, tp in ports.items():
                 for fmt in tp.format.split("|"):
                     if fmt not in k.formats:
-                        out.append(f"{where}: {direction}/{port}/format: unknown format {fmt!r}{_suggest(fmt, k.formats)}")
+                        out.append(f"{where}: {direction}/{port}/format: unknown format {fmt!r}"
+                                   f"{_suggest(fmt, k.formats)}")
         for c in tool.supports:
             con = k.constraints.get(c)
             if con is None or con.kind == "data":

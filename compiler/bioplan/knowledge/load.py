@@ -16,7 +16,7 @@ import json
 import os
 import pickle
 import tempfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ def _schema_for_mapping(model: type) -> dict[str, Any]:
     return {"type": "object", "additionalProperties": {"$ref": "#/$defs/Entry"}, "$defs": {**defs, "Entry": entry}}
 
 
-@lru_cache(maxsize=None)
+@cache
 def file_schemas() -> dict[str, dict[str, Any]]:
     """One JSON Schema per file kind, derived from the pydantic models (one source of truth)."""
 
@@ -172,7 +172,8 @@ def build_knowledge(roots: list[Path], templates: Path, content_hash: str) -> Kn
             if tool.id in tools:
                 problems.append(f"{path}: tool id {tool.id!r} defined twice")
             if path.stem != tool.id:
-                problems.append(f"{path}: id {tool.id!r} differs from the file name {path.stem!r}; name the file {tool.id}.yaml")
+                problems.append(f"{path}: id {tool.id!r} differs from the file name {path.stem!r}; "
+                                f"name the file {tool.id}.yaml")
             tools[tool.id] = tool
             sources[f"tools/{tool.id}"] = path
         elif kind == "motif":

@@ -151,7 +151,8 @@ def find_adapter(knowledge: Knowledge, spec: TaskSpec, datatype: str, have: set[
     for tool in _adapter_tools(knowledge, spec, datatype):
         reads = {f for tp in tool.inputs.values() for f in _formats(tp.format)}
         writes = {f for tp in tool.outputs.values() for f in _formats(tp.format)}
-        if (reads & have or _compressed_variant(have, reads)) and (writes & accepts or _compressed_variant(writes, accepts)):
+        reads_one = reads & have or _compressed_variant(have, reads)
+        if reads_one and (writes & accepts or _compressed_variant(writes, accepts)):
             return tool
     return None
 
@@ -183,7 +184,8 @@ def _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
     producer = chosen[source]
     src_step = step_by_id[source]
     wanted = step.inputs[port]
-    produced = {producer.outputs[p].format for p, d in src_step.outputs.items() if d == wanted and p in producer.outputs}
+    produced = {producer.outputs[p].format for p, d in src_step.outputs.items()
+                if d == wanted and p in producer.outputs}
     if not produced:
         produced = {producer.outputs[p].format for p in src_step.outputs if p in producer.outputs}
     if not produced & accepts and not _compressed_variant(produced, accepts):

@@ -327,13 +327,13 @@ def _forward_closure(initial: frozenset[str], actions) -> frozenset[str]:
                 facts.add(f)
                 queue.append(f)
 
-    for i, (pre, add) in enumerate(actions):
+    for i, (pre, _add) in enumerate(actions):
         missing = [p for p in pre if p not in facts]
         if missing:
             waiting[i] = len(missing)
             for p in missing:
                 by_pre.setdefault(p, []).append(i)
-    for i, (pre, add) in enumerate(actions):
+    for i, (_pre, add) in enumerate(actions):
         if i not in waiting:
             fire(add)
     while queue:

@@ -128,7 +128,7 @@ def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec
     context = list(dict.fromkeys(context))
     cons = {c: names("constraint", c) for c in context}
 
-    lines = [f";; bioplan planning problem as PDDL: datatypes are facts, operations are actions",
+    lines = [";; bioplan planning problem as PDDL: datatypes are facts, operations are actions",
              f";; action costs are bioplan's costs x {scale} (PDDL costs are integers)"]
     pruned = [p for p in problem.pruned if p.kind == "operation"]
     if pruned:

@@ -67,7 +67,8 @@ def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
     steps = _drop_unused(knowledge, spec, steps)
     kept = {s.id for s in steps}
     edges = tuple(sorted({(src, s.id) for s in steps for src in s.sources.values() if src in kept}))
-    used_config = sorted({src.split(":", 1)[1] for s in steps for src in s.sources.values() if src.startswith("config:")})
+    used_config = sorted({src.split(":", 1)[1] for s in steps for src in s.sources.values()
+                          if src.startswith("config:")})
     return Plan(cost=raw.cost, steps=tuple(steps), edges=edges, config_inputs=tuple(used_config),
                 depth=_longest_chain(steps))
 
@@ -294,7 +295,8 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
     for anchor in spec.required_operations:
         if anchor in blocked:
             reason = blocked[anchor]
-            cls = ConstraintViolationError if ("requires" in reason or "not to" in reason or "support" in reason) else UnsatisfiableError
+            violated = "requires" in reason or "not to" in reason or "support" in reason
+            cls = ConstraintViolationError if violated else UnsatisfiableError
             hints.append(_unblock_hint(knowledge, spec, anchor, reason))
             return cls(f"operation {anchor!r} cannot run: it {reason}", hints, details)
 
@@ -321,7 +323,8 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
         if not hints:
             hints.append("state what you start from (the input files) and what you want at the end")
         details.update({"missing_datatype": missing[0], "missing_inputs": leaves, "available": sorted(facts)})
-        needed_by = "the requested result" if missing[0] == spec.target_output.semantic_type else "a requested operation"
+        is_target = missing[0] == spec.target_output.semantic_type
+        needed_by = "the requested result" if is_target else "a requested operation"
         if blocked_on_path and not leaves:
             op = blocked_on_path[0]
             return ConstraintViolationError(

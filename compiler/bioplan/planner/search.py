@@ -97,10 +97,10 @@ class _Compiled:
         The cuts (every plan from this state uses an action of each) go to `cuts`."""
         INF = float("inf")
         n, n_facts = len(self.actions), self.n_facts
-        G, I = self.goal_fact, self.init_fact
+        G, init = self.goal_fact, self.init_fact
         state = [f for f in range(self.n_plain) if facts >> f & 1]
         state += [self.n_plain + bit for bit in range(len(self.anchors)) if mask >> bit & 1]
-        state.append(I)
+        state.append(init)
         in_state = [False] * n_facts
         for f in state:
             in_state[f] = True

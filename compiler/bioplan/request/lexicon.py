@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from bioplan.knowledge.models import Aliases, Knowledge
 
@@ -73,7 +73,6 @@ def _aliases(label: str | None, ident: str, aliases: Aliases, extra: tuple[str, 
 
 
 _TERMS: dict[str, tuple[Term, ...]] = {}
-_PATTERNS: dict[str, tuple[tuple[re.Pattern, Term], ...]] = {}
 
 
 def build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
@@ -161,26 +160,6 @@ def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]
     return found
 
 
-def alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]:
-    """One compiled pattern per alias: word-bounded for Latin text, plain for Chinese."""
-    if knowledge.content_hash not in _PATTERNS:
-        _PATTERNS[knowledge.content_hash] = _alias_patterns(knowledge)
-    return _PATTERNS[knowledge.content_hash]
-
-
-def _alias_patterns(knowledge: Knowledge) -> tuple[tuple[re.Pattern, Term], ...]:
-    out = []
-    for term in build_terms(knowledge):
-        body = re.escape(term.alias).replace(r"\ ", r"\s+")
-        if is_cjk(term.alias):
-            pattern = re.compile(body)
-        else:
-            # plural s and word boundaries; Chinese characters count as boundaries too
-            pattern = re.compile(rf"(?<![a-z0-9]){body}(?:e?s)?(?![a-z0-9])")
-        out.append((pattern, term))
-    return tuple(out)
-
-
 # --------------------------------------------------------------------------- honesty lists
 
 _WORDS: dict[tuple[str, str], frozenset[str]] = {}
@@ -195,7 +174,7 @@ def lexicon_words(knowledge: Knowledge, section: str) -> frozenset[str]:
     return _WORDS[key]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _word_pattern(alias: str) -> re.Pattern:
     body = re.escape(alias).replace(r"\ ", r"\s+")
     if is_cjk(alias):

@@ -23,7 +23,6 @@ from rapidfuzz.distance import OSA
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import AbsentTerm, Match, Request, Span
-from bioplan.request.text import clean_request_text
 from bioplan.request.lexicon import (
     absent_tool_matches,
     build_terms,
@@ -34,17 +33,21 @@ from bioplan.request.lexicon import (
     singular,
     unsupported_analysis_matches,
 )
+from bioplan.request.text import clean_request_text
 
 # When two terms match the same words, the more specific kind wins.
 _KIND_PRIORITY = {"operation": 0, "tool": 1, "constraint": 2, "datatype": 3, "format": 4, "motif": 5}
 
-STOPWORDS = frozenset("""
-a an the and or then to of for on in into with from by as at is are be it its this that these those my our
-your their i we you me us please want need would like do does did can could should will get make run using use
-then after before next also both all each per one two data file files analysis analyse analyze pipeline workflow
-results result output outputs input inputs table tables some any which what how so sample samples between vs versus
-want give show find perform doing done let lets via step steps first finally final
-""".split())
+STOPWORDS = frozenset({
+    "a", "an", "the", "and", "or", "then", "to", "of", "for", "on", "in", "into", "with", "from", "by", "as",
+    "at", "is", "are", "be", "it", "its", "this", "that", "these", "those", "my", "our", "your", "their", "i",
+    "we", "you", "me", "us", "please", "want", "need", "would", "like", "do", "does", "did", "can", "could",
+    "should", "will", "get", "make", "run", "using", "use", "after", "before", "next", "also", "both",
+    "all", "each", "per", "one", "two", "data", "file", "files", "analysis", "analyse", "analyze", "pipeline",
+    "workflow", "results", "result", "output", "outputs", "input", "inputs", "table", "tables", "some", "any",
+    "which", "what", "how", "so", "sample", "samples", "between", "vs", "versus", "give", "show",
+    "find", "perform", "doing", "done", "let", "lets", "via", "step", "steps", "first", "finally", "final",
+})
 
 _FUZZY_MIN_SCORE = 88.0
 _FUZZY_MIN_WORD = 7  # shorter words are too often real words to be corrected as typos
@@ -317,7 +320,8 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
                     if not any(p.id == m.id for p in phrase_hits)]
     fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
     matches = sorted(exact + fuzzy, key=lambda m: (m.start, m.end))
-    exclude_markers = [normalize(m) for m in list(knowledge.lexicon.exclude_markers.en) + list(knowledge.lexicon.exclude_markers.zh)]
+    markers = knowledge.lexicon.exclude_markers
+    exclude_markers = [normalize(m) for m in (*markers.en, *markers.zh)]
     marked = []
     for m in matches:
         if m.kind in ("tool", "operation") and _negated(norm, m, exclude_markers):
@@ -369,7 +373,8 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
 
 # A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's
 # quant files", "quant.sf files from salmon", "samples already quantified with kallisto".
-_OUTPUT_NOUN = r"(?:outputs?|results?|files?|folders?|director(?:y|ies)|quantifications?|quants?|quant\.sf|runs?|reports?|estimates?|abundances?)"
+_OUTPUT_NOUN = (r"(?:outputs?|results?|files?|folders?|director(?:y|ies)|quantifications?|quants?|quant\.sf|runs?"
+                r"|reports?|estimates?|abundances?)")
 _OUTPUT_AFTER = re.compile(rf"(?:'s)?\s+(?:quant(?:\.sf)?\s+|output\s+|result\s+)?{_OUTPUT_NOUN}(?![a-z0-9])")
 _OUTPUT_BEFORE = re.compile(
     rf"(?:(?<![a-z0-9]){_OUTPUT_NOUN}|[a-z0-9]+\.(?:sf|tsv|h5|txt|json))\s+(?:(?:produced|generated|made|created|written|"
@@ -400,8 +405,9 @@ def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
     for m in matches:
         if m.kind == "datatype":
             for o in matches:
-                if o.kind == "operation" and m.start <= o.start and o.end <= m.end and (o.start, o.end) != (
-                        m.start, m.end) and any(p.datatype == m.id for p in knowledge.operations[o.id].outputs.values()):
+                inside = m.start <= o.start and o.end <= m.end and (o.start, o.end) != (m.start, m.end)
+                if o.kind == "operation" and inside and any(
+                        p.datatype == m.id for p in knowledge.operations[o.id].outputs.values()):
                     spans.append((o.start, o.end, m.id))
     kept_absent = []
     absent_tools = {t.id: t for t in knowledge.lexicon.absent_tools}
@@ -538,7 +544,8 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
 
 
 # clause boundaries: sentence punctuation, commas, and "then"-like connectives
-_CLAUSE_SPLIT = re.compile(r"[.;!?\n]\s|[;!?\n。；]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b|然后|接着|之后|并且|最后")
+_CLAUSE_SPLIT = re.compile(r"[.;!?\n]\s|[;!?\n。；]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b"
+                           r"|然后|接着|之后|并且|最后")
 _KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "constraint", "organism", "build", "motif",
                           "unknown_tool", "unsupported_analysis"})
 
@@ -565,8 +572,9 @@ def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge)
         if not words:
             continue
         text = norm[start:end]
-        instructed = introduced or any(sp.text in instructions or singular(sp.text) in instructions for sp in inside) or any(
-            is_cjk(w) and w in text for w in instructions)
+        instructed = (introduced
+                      or any(sp.text in instructions or singular(sp.text) in instructions for sp in inside)
+                      or any(is_cjk(w) and w in text for w in instructions))
         if instructed:
             out.append(tuple(words))
     return tuple(out)

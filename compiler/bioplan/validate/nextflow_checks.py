@@ -53,7 +53,8 @@ def module_interface(source: str) -> tuple[list[int], dict[str, int]]:
     outputs_block = re.search(r"\n\s*output:\n(.*?)\n\s*(?:when|script|exec):", source, re.S)
     inputs = [_tuple_arity(line) for line in (inputs_block.group(1).splitlines() if inputs_block else [])
               if line.strip() and not line.strip().startswith("//")]
-    emits = {m.group(2): _tuple_arity(m.group(1)) for m in _EMIT.finditer(outputs_block.group(1) if outputs_block else "")}
+    outputs = outputs_block.group(1) if outputs_block else ""
+    emits = {m.group(2): _tuple_arity(m.group(1)) for m in _EMIT.finditer(outputs)}
     return inputs, emits
 
 

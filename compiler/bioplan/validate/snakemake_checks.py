@@ -6,6 +6,7 @@ Each check has one name, shared by this module, the tests and the docs:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -96,10 +97,8 @@ def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
 def stop_process_group(proc: subprocess.Popen, grace: float = 5.0) -> None:
     """SIGTERM the child's process group, SIGKILL what is left after `grace` seconds, reap the child."""
     _signal_group(proc.pid, signal.SIGTERM)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        pass
     _signal_group(proc.pid, signal.SIGKILL)  # the leader after the grace, or grandchildren that outlived it
     proc.wait()
     for stream in (proc.stdout, proc.stderr):
@@ -108,10 +107,8 @@ def stop_process_group(proc: subprocess.Popen, grace: float = 5.0) -> None:
 
 
 def _signal_group(pgid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):  # the group is gone
-        pass
 
 
 _DRY_RUN_ARGS = ["-n", "--cores", "1", "--quiet", "rules"]
