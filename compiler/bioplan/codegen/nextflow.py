@@ -30,6 +30,7 @@ import yaml
 from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.provenance import package_name
 from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
@@ -187,7 +188,7 @@ class NextflowGenerator:
         lines, has_meta = self.input_lines(step)
         if tool is not None:
             name = tool.id.upper()
-            tool_name = tool.id
+            tool_name = package_name(tool.software)  # versions are keyed by package, as in nf-core
             version = tool.software.version_command
         else:
             name = f"BIOPLAN_{step.id.upper()}"

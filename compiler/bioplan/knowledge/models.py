@@ -136,6 +136,9 @@ class Software(Frozen):
     container: str  # biocontainer image with tag
     version: str
     version_command: str  # prints the tool version
+    # the package whose version version_command prints, when it is neither the single-package
+    # biocontainer nor the conda package pinned at `version` (codegen/provenance.py package_name)
+    package: str | None = None
 
 
 class Tool(Frozen):
