@@ -1,0 +1,199 @@
+"""Alignments: SAM text, BAM (BGZF) and CRAM, read through their headers (sort order, samples)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import struct
+import zlib
+
+from bioplan.models import Fact, SniffedFile
+from bioplan.request.sniffers.base import (
+    BAM_HEADER_MAX,
+    HEAD_BYTES,
+    Context,
+    FileSniffer,
+    Lines,
+    Notes,
+    Source,
+    compression_evidence,
+    count_noun,
+    decode,
+    quote_list,
+    read_exact,
+    unreadable,
+)
+
+# --------------------------------------------------------------------------- SAM / BAM / CRAM
+
+_SAM_HEADER_RE = re.compile(r"^@(?:HD|SQ|RG|PG|CO)\t")
+_CIGAR_RE = re.compile(r"^(?:\*|(?:\d+[MIDNSHP=X])+)$")
+
+
+def _looks_like_sam_record(line: str) -> bool:
+    f = line.split("\t")
+    return (len(f) >= 11 and f[1].isdigit() and f[3].isdigit() and f[4].isdigit() and bool(_CIGAR_RE.match(f[5])))
+
+
+def _alignment_result(src: Source, fmt: str, header: str | None, evidence: list[str]) -> SniffedFile:
+    facts: list[Fact] = []
+    sample = None
+    if header is None:
+        evidence.append("header could not be parsed: sort order and samples unknown")
+        facts.append(Fact(name="sorted", value=False, evidence="header not parsed: sort order unknown"))
+        return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
+                           facts=tuple(facts))
+    sort_order = "unknown"
+    so_why = "no @HD line: sort order not declared"
+    samples: list[str] = []
+    n_ref = 0
+    for line in header.splitlines():
+        tags = line.split("\t")
+        if tags[0] == "@HD":
+            so_why = "@HD line without SO: sort order not declared"
+            for t in tags[1:]:
+                if t.startswith("SO:"):
+                    sort_order, so_why = t[3:], f"@HD SO:{t[3:]}"
+        elif tags[0] == "@RG":
+            sm = next((t[3:] for t in tags[1:] if t.startswith("SM:")), None)
+            if sm and sm not in samples:
+                samples.append(sm)
+        elif tags[0] == "@SQ":
+            n_ref += 1
+    is_sorted = sort_order == "coordinate"
+    facts.append(Fact(name="sorted", value=is_sorted,
+                      evidence=so_why if is_sorted else f"{so_why}; treated as not coordinate-sorted"))
+    facts.append(Fact(name="sort_order", value=sort_order, evidence=so_why))
+    facts.append(Fact(name="samples", value=samples,
+                      evidence=f"@RG SM: {quote_list(samples)}" if samples else "no @RG read group with SM"))
+    if len(samples) == 1:
+        sample = samples[0]
+    evidence.append(f"{count_noun(n_ref, 'reference sequence')} (@SQ), sort order {sort_order}")
+    return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts), sample=sample)
+
+
+def _sniff_bam(src: Source) -> SniffedFile:
+    with src.open() as fh:
+        pre = read_exact(fh, 8, src.shown)
+        if len(pre) < 8:
+            raise unreadable(src.shown, "BAM file whose header is truncated", expected="BAM")
+        (l_text,) = struct.unpack("<i", pre[4:8])
+        if l_text < 0:
+            raise unreadable(src.shown, "BAM file with a corrupt header length", expected="BAM")
+        text = read_exact(fh, min(l_text, BAM_HEADER_MAX), src.shown)
+    evidence = ["BAM: BGZF-compressed with 'BAM\\1' magic" if src.bgzf else "BAM: gzip-compressed with 'BAM\\1' magic"]
+    return _alignment_result(src, "bam", decode(text.rstrip(b"\x00")), evidence)
+
+
+def _itf8(b: bytes, p: int) -> tuple[int, int]:
+    b0 = b[p]
+    if b0 < 0x80:
+        return b0, p + 1
+    if b0 < 0xC0:
+        return ((b0 & 0x3F) << 8) | b[p + 1], p + 2
+    if b0 < 0xE0:
+        return ((b0 & 0x1F) << 16) | (b[p + 1] << 8) | b[p + 2], p + 3
+    if b0 < 0xF0:
+        return ((b0 & 0x0F) << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3], p + 4
+    return ((b0 & 0x0F) << 28) | (b[p + 1] << 20) | (b[p + 2] << 12) | (b[p + 3] << 4) | (b[p + 4] & 0x0F), p + 5
+
+
+def _ltf8(b: bytes, p: int) -> tuple[int, int]:
+    b0 = b[p]
+    n = 0
+    while n < 8 and b0 & (0x80 >> n):
+        n += 1
+    value = b0 & (0xFF >> (n + 1)) if n < 8 else 0
+    for i in range(n):
+        value = (value << 8) | b[p + 1 + i]
+    return value, p + 1 + n
+
+
+def _cram_header(data: bytes) -> str | None:
+    """SAM header text of a CRAM file (file definition + first container, first block), or None."""
+    try:
+        major = data[4]
+        p = 26
+        p += 4  # container length
+        for _ in range(4):  # reference id, start, span, n records
+            _, p = _itf8(data, p)
+        if major >= 3:
+            _, p = _ltf8(data, p)  # record counter
+            _, p = _ltf8(data, p)  # bases
+        else:
+            _, p = _itf8(data, p)
+            _, p = _ltf8(data, p)
+        _, p = _itf8(data, p)  # number of blocks
+        n_landmarks, p = _itf8(data, p)
+        for _ in range(n_landmarks):
+            _, p = _itf8(data, p)
+        if major >= 3:
+            p += 4  # crc32
+        method, _content_type = data[p], data[p + 1]
+        p += 2
+        _, p = _itf8(data, p)  # content id
+        size, p = _itf8(data, p)
+        _raw_size, p = _itf8(data, p)
+        block = data[p:p + size]
+        if method == 1:
+            block = gzip.decompress(block)
+        elif method != 0:
+            return None
+        (l_text,) = struct.unpack("<i", block[:4])
+        return decode(block[4:4 + l_text].rstrip(b"\x00"))
+    except (IndexError, struct.error, OSError, EOFError, zlib.error):
+        return None
+
+
+def _sniff_cram(src: Source) -> SniffedFile:
+    version = f"{src.magic[4]}.{src.magic[5]}" if len(src.magic) > 5 else "?"
+    data = src.magic
+    if len(data) >= HEAD_BYTES:  # a header with many @SQ lines can outgrow the head
+        with src.open() as fh:
+            data = read_exact(fh, BAM_HEADER_MAX, src.shown)
+    return _alignment_result(src, "cram", _cram_header(data), [f"CRAM {version} ('CRAM' magic)"])
+
+
+def _sniff_sam(src: Source) -> SniffedFile:
+    header: list[str] = []
+    lines = Lines(src, BAM_HEADER_MAX)
+    first_record = None
+    for line in lines:
+        if line.startswith("@"):
+            header.append(line)
+            continue
+        if line.strip():
+            first_record = line
+            break
+    if first_record is not None and not _looks_like_sam_record(first_record):
+        raise unreadable(src.shown, f"not a valid SAM file: line {lines.lineno} is not an alignment record of 11 "
+                          "tab-separated columns", expected="SAM")
+    evidence = ["SAM text: @HD/@SQ header lines" if header else "SAM text: 11-column alignment records"]
+    evidence += compression_evidence(src)
+    return _alignment_result(src, "sam", "\n".join(header), evidence)
+
+
+# --------------------------------------------------------------------------- registry entries
+
+
+def _read_bam(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    if src.compression is None:
+        raise unreadable(src.shown, "uncompressed BAM data (BAM must be BGZF-compressed)",
+                         ["re-write it with samtools view -b"], expected="BAM")
+    return _sniff_bam(src), Notes()
+
+
+CRAM = FileSniffer("CRAM", ("cram",), ("aligned_reads",),
+                   lambda src, ctx: src.magic.startswith(b"CRAM"),
+                   lambda src, ctx: (_sniff_cram(src), Notes()))
+BAM = FileSniffer("BAM", ("bam",), ("aligned_reads",),
+                  lambda src, ctx: src.head.startswith(b"BAM\x01"), _read_bam)
+# a SAM header line (@HD, @SQ, ...) is tried before FASTQ ('@' starts both); a headerless SAM
+# (records only) after every other text format
+SAM_HEADER = FileSniffer("SAM (header)", ("sam",), ("aligned_reads",),
+                         lambda src, ctx: bool(_SAM_HEADER_RE.match(src.first_line)),
+                         lambda src, ctx: (_sniff_sam(src), Notes()))
+SAM_RECORDS = FileSniffer("SAM (records)", ("sam",), ("aligned_reads",),
+                          lambda src, ctx: _looks_like_sam_record(src.first_line),
+                          lambda src, ctx: (_sniff_sam(src), Notes()))

@@ -1,0 +1,174 @@
+"""The cross-file pass over the sniffed inputs: mates paired, sample names unique, sheets against
+matrices, taxonomy dump halves."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from bioplan.errors import AmbiguousInputError, BioplanError
+from bioplan.models import InputProfile, SniffedFile
+from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list, unreadable
+from bioplan.request.sniffers.single_cell import MTX_PARTS, mtx_part_of
+
+# index files (tabix, BAM, CRAM, FASTA) are read beside their data file, never on their own
+INDEX_SUFFIXES = (".tbi", ".csi", ".bai", ".crai", ".fai")
+
+def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
+    """Every input read by the registry (`ctx.sniff`), then the cross-file pass; see `sniff.sniff_inputs`."""
+    results = []
+    deferred: list[tuple[str, BioplanError]] = []
+    warnings: list[str] = []
+    for p in paths:
+        try:
+            sniffed, notes = ctx.sniff(p)
+        except BioplanError as exc:
+            if any(Path(p).name.endswith((part, part + ".gz")) for part in MTX_PARTS) \
+                    or p.lower().endswith(INDEX_SUFFIXES):
+                deferred.append((p, exc))  # 10x barcodes/features, or an index, given beside their data file
+                continue
+            raise
+        # a folder of per-sample folders is one input per sample
+        results += [(f, Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
+    matrices = [f for f, _ in results if f.format == "mtx"]
+    parts = [(f, n) for f, n in results if f.format != "mtx" and mtx_part_of(f.path, matrices) is not None]
+    for f, n in parts:  # a features.tsv.gz also reads as a gene table: beside its matrix it is part of it
+        results.remove((f, n))
+        warnings.append(f"{f.path} is read as part of the 10x matrix {mtx_part_of(f.path, matrices).path}")
+    for p, exc in deferred:
+        if p.lower().endswith(INDEX_SUFFIXES):
+            data = next((f.path for f, _ in results if os.path.abspath(p).startswith(os.path.abspath(f.path) + ".")
+                         or os.path.abspath(p)
+                         == os.path.abspath(os.path.splitext(f.path)[0]) + os.path.splitext(p)[1]),
+                        None)
+            if data is None:
+                raise unreadable(p, "is an index file (tabix .tbi/.csi, BAM .bai, CRAM .crai, FASTA .fai) without "
+                                  "its data file among the inputs", ["give the data file it indexes (the index is "
+                                                                     "found next to it)"]) from None
+            warnings.append(f"{p} is read as the index of {data}")
+            continue
+        owner = mtx_part_of(p, matrices)
+        if owner is None:
+            raise exc
+        warnings.append(f"{p} is read as part of the 10x matrix {owner.path}")
+    for f, _ in results:
+        if f.fact("index_stale"):
+            warnings.append(f"{f.path}: " + next(x.evidence for x in f.facts if x.name == "index_stale"))
+    _check_unique_samples([f for f, _ in results])
+    files = [sniffed for sniffed, _ in results]
+    files = _pair_mates(files, [notes for _, notes in results], warnings)
+    _check_cohort(files, [notes for _, notes in results], warnings)
+    for path, n in Counter(paths).items():
+        if n > 1:
+            warnings.append(f"{path} is given {n} times")
+    return InputProfile(files=tuple(files), warnings=tuple(warnings))
+
+
+
+def _check_unique_samples(files: Sequence[SniffedFile]) -> None:
+    """Two quantification outputs of one sample name would overwrite each other: an error naming both."""
+    seen: dict[str, SniffedFile] = {}
+    for f in files:
+        if f.datatype != "transcript_quantification" or f.sample is None:
+            continue
+        other = seen.setdefault(f.sample, f)
+        if other is not f:
+            why = next((e for e in f.evidence if e.startswith("sample '")), "")
+            raise AmbiguousInputError(
+                f"two inputs have the sample name '{f.sample}': {other.path} and {f.path}"
+                + (f" ({why})" if why else ""),
+                ["give each sample's quantification in a folder named after the sample "
+                 "(ctrl_1/quant.sf, ctrl_2/quant.sf) or in files named after it (ctrl_1.genes.results)",
+                 "or check that the same sample was not given twice"],
+                {"sample": f.sample, "paths": [other.path, f.path]})
+
+
+def _pair_mates(files: list[SniffedFile], notes: list[Notes], warnings: list[str]) -> list[SniffedFile]:
+    """Settle weak mate suffixes (_1/_2) against the other inputs; warn about unpaired or repeated mates."""
+    mates_of: dict[str, set[int]] = {}
+    for f in files:
+        if f.datatype == "raw_reads" and f.sample is not None and f.mate:
+            mates_of.setdefault(f.sample, set()).add(f.mate)
+    out: list[SniffedFile] = []
+    for f, note in zip(files, notes):
+        named = note.mate_name
+        if (f.datatype == "raw_reads" and named is not None and named.mate and not named.strong
+                and note.read_id_mate in (None, 1) and mates_of.get(f.sample, set()) == {named.mate}):
+            # "x_1.fastq" alone: a single-end sample called "x_1", not mate 1 of "x"
+            # (single-end Illumina reads all say read 1, so such ids do not make it a mate)
+            ev = [e for e in f.evidence if not e.startswith(f"mate {named.mate} of sample")]
+            ev.append(f"single-end sample '{named.stem}': name ends {named.suffix} but no mate "
+                      f"{3 - named.mate} file among the inputs and no mate in the read ids")
+            f = f.model_copy(update={"sample": named.stem, "mate": None, "evidence": tuple(ev)})
+        out.append(f)
+    groups: dict[tuple[str, int | None], list[str]] = {}
+    for f in out:
+        if f.datatype == "raw_reads" and f.sample is not None and not f.fact("interleaved", False):
+            groups.setdefault((f.sample, f.mate), []).append(f.path)
+    samples = dict.fromkeys(s for s, _ in groups)
+    for s in samples:
+        m1, m2 = groups.get((s, 1), []), groups.get((s, 2), [])
+        if m1 and not m2:
+            warnings.append(f"sample '{s}': mate 1 given ({quote_list(m1, 2)}) but no mate 2")
+        if m2 and not m1:
+            warnings.append(f"sample '{s}': mate 2 given ({quote_list(m2, 2)}) but no mate 1")
+        if (m1 or m2) and groups.get((s, None)):
+            warnings.append(f"sample '{s}' has both paired and unpaired FASTQ files")
+        for mate in (1, 2, None):
+            paths = groups.get((s, mate), [])
+            if len(paths) > 1:
+                what = f"mate {mate}" if mate else "single-end reads"
+                warnings.append(f"sample '{s}' has {len(paths)} files for {what} ({quote_list(paths, 3)}): "
+                                "lanes or re-runs must be merged")
+    return out
+
+
+_ALIGNMENT_SUFFIX_RE = re.compile(
+    r"(?:[._]?Aligned\.sortedByCoord\.out|\.sorted|\.markdup|\.dedup)*\.(?:bam|sam|cram)$")
+
+
+def _column_sample(name: str) -> str:
+    """featureCounts names count columns by BAM path: 'aln/ctrl_1.sorted.bam' -> 'ctrl_1'."""
+    if _ALIGNMENT_SUFFIX_RE.search(name):
+        return _ALIGNMENT_SUFFIX_RE.sub("", name.replace("\\", "/").rsplit("/", 1)[-1])
+    return name
+
+
+def _check_cohort(files: list[SniffedFile], notes: list[Notes], warnings: list[str]) -> None:
+    sheets = [f for f in files if f.datatype == "sample_metadata"]
+    matrices = [f for f in files if f.datatype in ("raw_count_matrix", "normalized_count_matrix")]
+    for sheet in sheets:
+        if without_data := sheet.fact("rows_without_data"):
+            warnings.append(f"{sheet.path}: {count_noun(len(without_data), 'row')} without data, "
+                            "left out of the analysis: "
+                            + "; ".join(without_data[:10]) + (" ..." if len(without_data) > 10 else "")
+                            + "; to resolve, fill them in or delete them")
+        listed = set(sheet.fact("samples", []))
+        for m in matrices:
+            columns = {_column_sample(c) for c in m.fact("sample_names", [])}
+            missing = sorted(listed - columns)
+            extra = sorted(columns - listed)
+            if missing:
+                warnings.append(f"{sheet.path} lists sample(s) {quote_list(missing)} that are not columns of {m.path}")
+            if extra:
+                warnings.append(f"{m.path} has column(s) {quote_list(extra)} that {sheet.path} does not list")
+        if sheet.fact("replicates") is not None and len(sheet.fact("replicates")) < 2:
+            warnings.append(f"{sheet.path}: condition column '{sheet.fact('condition_column')}' has a single level "
+                            "(nothing to compare)")
+        elif (min_rep := sheet.fact("min_replicates")) is not None and min_rep < 2:
+            reps = sheet.fact("replicates", {})
+            single = [k for k, v in reps.items() if v < 2]
+            warnings.append(f"{sheet.path}: level(s) {quote_list(single)} of '{sheet.fact('condition_column')}' have "
+                            "fewer than 2 samples (no replicates)")
+    dmp = {name for n in notes for name in n.dmp_files}
+    if dmp and len(dmp) < 2:
+        (have,) = dmp
+        other = "names.dmp" if have == "nodes.dmp" else "nodes.dmp"
+        warnings.append(f"a taxonomy dump needs nodes.dmp and names.dmp; only {have} is given (add {other})")
+    for f in files:
+        if f.format == "vcf.gz" and f.fact("bgzipped") is False:
+            warnings.append(f"{f.path} is gzip- but not bgzip-compressed: tabix and bcftools need bgzip "
+                            "(zcat FILE | bgzip > FILE.bgz)")

@@ -1,0 +1,126 @@
+"""The sniffers in one ordered list: the first reader that takes an input reads it.
+
+Files: the knowledge's declared signatures first (formats.yaml `sniff`), then binary formats by
+their magic bytes, refusals (a Kraken2 part file, other compressions, unknown binary data), then
+text by its first line, and delimited tables last (they take any text). Folders: quantifier
+output folders, 10x MTX folders, folders of per-sample quantifier folders, Kraken2 databases,
+taxonomy dumps; anything else is refused with what a folder can be.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import struct
+import zlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from bioplan.errors import BioplanError
+from bioplan.models import SniffedFile
+from bioplan.request.sniffers import (
+    alignments,
+    annotation,
+    quantification,
+    refusals,
+    sequences,
+    signatures,
+    single_cell,
+    tables,
+    taxonomy,
+    variants,
+)
+from bioplan.request.sniffers.base import (
+    FASTQ_PATH_RE,
+    INPUT_TYPE_HINT,
+    RECOGNISED_HINT,
+    Context,
+    FileSniffer,
+    Folder,
+    FolderSniffer,
+    FormatSignature,
+    Notes,
+    open_source,
+    quote_list,
+    unreadable,
+)
+
+FILE_SNIFFERS: tuple[FileSniffer, ...] = (
+    signatures.SIGNATURES,
+    alignments.CRAM,
+    single_cell.HDF5,
+    alignments.BAM,
+    variants.BCF,
+    taxonomy.KRAKEN2_FILE,
+    refusals.OTHER_COMPRESSION,
+    refusals.BINARY,
+    alignments.SAM_HEADER,
+    sequences.FASTQ,
+    sequences.FASTA,
+    variants.VCF,
+    annotation.GFF,
+    single_cell.MTX,
+    taxonomy.DMP_FILE,
+    alignments.SAM_RECORDS,
+    tables.TABLE,
+)
+
+FOLDER_SNIFFERS: tuple[FolderSniffer, ...] = (
+    quantification.QUANT_FOLDER,
+    single_cell.MTX_FOLDER,
+    quantification.QUANT_PARENT,
+    taxonomy.KRAKEN2_FOLDER,
+    taxonomy.TAXDUMP_FOLDER,
+)
+
+
+def context(prefixes: Mapping[str, str], signatures: Sequence[FormatSignature] = ()) -> Context:
+    """What the readers consult, with this registry as the dispatch for files inside folders."""
+    return Context(prefixes=prefixes, signatures=tuple(signatures), dispatch=guarded)
+
+
+def guarded(path: str, ctx: Context) -> tuple[SniffedFile, Notes]:
+    """`sniff_path`, with a reader's unforeseen failure turned into a user-facing error."""
+    try:
+        return sniff_path(path, ctx)
+    except BioplanError:
+        raise
+    except (OSError, EOFError, zlib.error, UnicodeError, csv.Error, struct.error) as exc:
+        # a reader failed in a way the sniffers did not foresee: still a user-facing error, not a traceback
+        raise unreadable(path, f"could not be read ({type(exc).__name__}: {exc})",
+                         [RECOGNISED_HINT, INPUT_TYPE_HINT]) from None
+
+
+def sniff_path(shown: str, ctx: Context) -> tuple[SniffedFile, Notes]:
+    src = open_source(shown)
+    if isinstance(src, Path):
+        return _sniff_folder(shown, src, ctx)
+    for sniffer in FILE_SNIFFERS:
+        if sniffer.claims(src, ctx):
+            return sniffer.read(src, ctx)
+    raise AssertionError("the table reader takes any text")  # refusals.BINARY took the rest
+
+
+def _sniff_folder(shown: str, path: Path, ctx: Context) -> tuple[SniffedFile, Notes]:
+    try:
+        entries = tuple(sorted(e.name for e in os.scandir(path)))
+    except OSError as exc:
+        raise unreadable(shown, f"directory cannot be listed ({exc.strerror or exc})") from None
+    folder = Folder(shown, path, entries)
+    for sniffer in FOLDER_SNIFFERS:
+        found = sniffer.read(folder, ctx)
+        if found is not None:
+            return found
+    listing = quote_list(entries, 5) if entries else "nothing"
+    hints = ["a directory is recognised only as a Kraken2 database (hash.k2d, opts.k2d, taxo.k2d) or an NCBI "
+             "taxonomy dump (nodes.dmp, names.dmp)"]
+    if any(FASTQ_PATH_RE.search(e) for e in entries):
+        hints.append("to use the FASTQ files in it, give each file (e.g. DIR/*.fastq.gz) instead of the directory")
+    raise unreadable(shown, f"is a directory bioplan does not recognise (it holds {listing})",
+                     hints + [RECOGNISED_HINT])
+
+
+def declared_ids() -> tuple[set[str], set[str]]:
+    """(format ids, datatype ids) the built-in sniffers may report: each must exist in the knowledge."""
+    sniffers: tuple[FileSniffer | FolderSniffer, ...] = (*FILE_SNIFFERS, *FOLDER_SNIFFERS)
+    return ({f for s in sniffers for f in s.formats}, {d for s in sniffers for d in s.datatypes})

@@ -1,0 +1,414 @@
+"""Sequence files: FASTQ reads (sample and mate from the name and the read ids) and nucleotide
+FASTA (adapters, classifier genomes, transcriptome or genome, from the sequence names)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from bioplan.errors import UnreadableInputError
+from bioplan.models import Fact, SniffedFile
+from bioplan.request.sniffers.base import (
+    CHROM_ACC_RE,
+    CHROM_ID_RE,
+    TX_ID_RE,
+    FileSniffer,
+    Lines,
+    MateName,
+    Notes,
+    Source,
+    ambiguous,
+    compression_evidence,
+    count_noun,
+    decode,
+    organism_fact,
+    quote_list,
+    unreadable,
+)
+
+_FASTQ_RECORDS = 1000
+_FASTQ_BUDGET = 16 << 20
+_FASTA_BUDGET = 8 << 20
+
+# --------------------------------------------------------------------------- FASTQ
+
+_SEQ_CHARS = re.compile(r"^[ACGTUNRYKMSWBDHVacgtunrykmswbdhv.\-*]*$")
+_FASTQ_STEM_RE = re.compile(r"\.(?:fastq|fq)(?:\.gz|\.bz2)?$|\.gz$", re.IGNORECASE)
+# (pattern, strong): a strong suffix (_R1, Illumina _R1_001) is trusted alone; a weak one
+# (_1, .1) only when the mate file is among the inputs or the read ids agree.
+_MATE_NAME_PATTERNS = (
+    (re.compile(r"^(?P<sample>.+?)(?:_S\d+)?(?:_L(?P<lane>\d{3}))?_R(?P<mate>[12])_\d{3}$"), True),
+    (re.compile(r"^(?P<sample>.+?)[_.\-][Rr](?P<mate>[12])$"), True),
+    (re.compile(r"^(?P<sample>.+?)[_.](?P<mate>[12])$"), False),
+)
+_CASAVA_RE = re.compile(r"^([12]):[YN]:")
+
+
+def _fastq_stem(name: str) -> str:
+    stem = _FASTQ_STEM_RE.sub("", name)
+    return stem or name
+
+
+def _mate_from_name(name: str, parent: str = "") -> MateName:
+    stem = _fastq_stem(name)
+    bare = re.match(r"^(?:[Rr]|reads?_?)?(?P<mate>[12])(?:_\d{3})?$", stem)
+    if bare and parent:  # sample_dir/R1.fastq.gz: the directory names the sample
+        return MateName(parent, int(bare.group("mate")), True, f"{os.sep}{stem}", parent)
+    for pattern, strong in _MATE_NAME_PATTERNS:
+        m = pattern.match(stem)
+        if m:
+            sample = m.group("sample")
+            return MateName(sample, int(m.group("mate")), strong, stem[len(sample):], stem,
+                             m.groupdict().get("lane"))
+    return MateName(stem, None, False, "", stem)
+
+
+def _mate_from_read_id(header: str) -> int | None:
+    parts = header[1:].split(maxsplit=1)
+    if not parts:
+        return None
+    if parts[0].endswith(("/1", "/2")):
+        return int(parts[0][-1])
+    if len(parts) > 1:
+        m = _CASAVA_RE.match(parts[1])
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _bad_fastq(src: Source, record: int, lineno: int, what: str) -> UnreadableInputError:
+    return unreadable(
+        src.shown, f"not a valid FASTQ file: record {record} (line {lineno}) {what}",
+        ["a FASTQ record is 4 lines: '@id', the bases, '+', one quality character per base",
+         "check the file is complete (not truncated by a failed download)"],
+        expected="FASTQ")
+
+
+def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
+    lines = Lines(src, _FASTQ_BUDGET, max_line=_FASTQ_BUDGET)  # long (nanopore) reads are one line
+    it = iter(lines)
+    lengths: list[int] = []
+    qmin, qmax = 255, 0
+    mates: list[int | None] = []
+    first_header = ""
+    for header in it:
+        if not header.strip():
+            if any(rest.strip() for rest in it):
+                raise _bad_fastq(src, len(lengths) + 1, lines.lineno, "is a blank line inside the file")
+            break
+        rec = len(lengths) + 1
+        start = lines.lineno
+        seq, plus, qual = next(it, None), next(it, None), next(it, None)
+        if qual is None:
+            if not lines.complete:
+                break  # budget reached inside a (long) record
+            raise _bad_fastq(src, rec, start, "is truncated: the file ends before its 4 lines")
+        if not header.startswith("@"):
+            raise _bad_fastq(src, rec, start, f"should start with '@' but starts with {header[:20]!r}")
+        if not plus.startswith("+"):
+            raise _bad_fastq(src, rec, start + 2, f"should be the '+' separator but is {plus[:20]!r}")
+        if not _SEQ_CHARS.match(seq):
+            raise _bad_fastq(src, rec, start + 1, f"holds characters that are not bases: {seq[:20]!r}")
+        if len(seq) != len(qual):
+            raise _bad_fastq(src, rec, start + 3,
+                             f"has {len(seq)} bases but {len(qual)} quality characters")
+        if not first_header:
+            first_header = header
+        lengths.append(len(seq))
+        if qual:
+            qmin, qmax = min(qmin, min(map(ord, qual))), max(qmax, max(map(ord, qual)))
+        mates.append(_mate_from_read_id(header))
+        if len(lengths) >= _FASTQ_RECORDS:
+            break
+    if not lengths:
+        raise _bad_fastq(src, 1, 1, "is missing: no complete record found")
+
+    evidence = [f"FASTQ: {count_noun(len(lengths), 'well-formed 4-line record')} checked"] + compression_evidence(src)
+    lo, hi = min(lengths), max(lengths)
+    span = f"{hi} bp" if lo == hi else f"{lo}-{hi} bp"
+    are = "is" if len(lengths) == 1 else "are"
+    facts = [Fact(name="read_length", value=hi, evidence=f"first {count_noun(len(lengths), 'read')} {are} {span}")]
+    if qmin >= 64 and ord("J") < qmax <= ord("h"):  # 'J' = Q41 in phred33, 'h' = Q40 in phred64
+        facts.append(Fact(name="quality_encoding", value="phred64",
+                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' "
+                                   "(all >= '@': Illumina 1.3-1.7 offset 64)"))
+    else:
+        facts.append(Fact(name="quality_encoding", value="phred33",
+                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (Sanger/Illumina 1.8+ offset 33)"))
+
+    # mate from the read ids
+    id_mate: int | None = None
+    interleaved = False
+    if mates and all(m == 1 for m in mates):
+        id_mate = 1
+    elif mates and all(m == 2 for m in mates):
+        id_mate = 2
+    elif len(mates) >= 2 and all(m == (1 if i % 2 == 0 else 2) for i, m in enumerate(mates)):
+        interleaved = True
+    first_id = first_header.split()[0] if first_header else ""
+    shown_id = first_header if id_mate and not first_id.endswith(("/1", "/2")) else first_id
+    shown_id = shown_id if len(shown_id) <= 60 else shown_id[:57] + "..."
+
+    named = _mate_from_name(src.name, Path(os.path.abspath(src.path)).parent.name)
+    if id_mate == 1 and named.mate == 2 and not named.strong:
+        # "ctrl_2.fastq.gz" whose reads are all read 1: a replicate number, not a mate
+        # (single-end Illumina reads are all read 1); a strong _R2 suffix still conflicts below
+        named = dataclasses.replace(named, sample=named.stem, mate=None)
+        evidence.append(f"'{src.name}': the _2 suffix is not a mate (every read id says read 1)")
+    if id_mate and named.mate and id_mate != named.mate:
+        raise ambiguous(
+            src.shown,
+            f"the file name says mate {named.mate} ({named.why}) but the read ids say mate {id_mate} "
+            f"(first read id {shown_id})",
+            ["raw_reads mate 1", "raw_reads mate 2"],
+            [f"rename the file so its _R1/_R2 suffix matches the read ids (mate {id_mate})",
+             "check that the mate files were not swapped"])
+    mate = id_mate or named.mate
+    sample = named.sample if named.mate else named.stem
+    if interleaved:
+        facts.append(Fact(name="interleaved", value=True,
+                          evidence="read ids alternate /1 and /2: both mates in one file"))
+        evidence.append("interleaved paired-end reads (ids alternate mate 1 and mate 2)")
+    if named.lane:
+        facts.append(Fact(name="lane", value=f"L{named.lane}", evidence=named.why))
+    if mate:
+        why = []
+        if named.mate:
+            why.append(named.why)
+        if id_mate:
+            why.append(f"first read id {shown_id}")
+        evidence.append(f"mate {mate} of sample '{sample}': " + ", ".join(why))
+    else:
+        evidence.append(f"sample '{sample}' from the file name; no mate suffix (_R1/_R2, _1/_2) "
+                        "and no mate in read ids")
+    fmt = "fastq.gz" if src.compression else "fastq"
+    sniffed = SniffedFile(path=src.shown, datatype="raw_reads", format=fmt, evidence=tuple(evidence),
+                          facts=tuple(facts), sample=sample, mate=mate)
+    return sniffed, Notes(mate_name=named, read_id_mate=id_mate)
+
+
+# --------------------------------------------------------------------------- FASTA
+
+_FASTA_ALLOWED = bytes(range(65, 91)) + bytes(range(97, 123)) + b"*-. \t\r\n"
+_NUCLEOTIDES = frozenset(b"ACGTUNacgtun")
+
+_CHROM_DESC_RE = re.compile(r"dna(?:_sm|_rm)?:(?:chromosome|scaffold|primary_assembly)|\bchromosome\b|complete genome"
+                            r"|complete sequence|\bscaffold\b|\bcontig\b|\bplasmid\b", re.IGNORECASE)
+
+_TX_DESC_RE = re.compile(r"\bcdna\b|\bncrna\b|transcript_biotype:|\btranscript:|\bgene[:=]|\bgene_symbol:",
+                         re.IGNORECASE)
+_KRAKEN_TAXID_RE = re.compile(r"kraken:taxid\|(\d+)")
+_BINOMIAL_RE = re.compile(r"^([A-Z][a-z]+) ([a-z]+\.?)\b")
+_GENE_IN_HEADER_RE = re.compile(r"(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})")
+
+
+_GENOME_NAME_RE = re.compile(r"genome|\bdna\b|[._]dna[._]|toplevel|primary_assembly|assembly|\bchr|[._-]chr|"
+                             r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b")
+_TX_NAME_RE = re.compile(r"transcript|transcriptome|cdna|ncrna|\brna\b|[._]rna[._]|txome|gentrome|\btx\b")
+
+
+def _transcript_like(header: str) -> bool:
+    seq_id = header.split(maxsplit=1)[0] if header.strip() else ""
+    if TX_ID_RE.match(seq_id):
+        return True
+    if _TX_DESC_RE.search(header):
+        return True
+    return "|" in seq_id and bool(_GENE_IN_HEADER_RE.search(seq_id))
+
+
+def _chromosome_like(header: str) -> bool:
+    parts = header.split(maxsplit=1)
+    if not parts:
+        return False
+    seq_id = parts[0]
+    if CHROM_ID_RE.match(seq_id) or CHROM_ACC_RE.match(seq_id) or re.search("scaffold|contig", seq_id, re.I):
+        return True
+    # assembly-prefixed names such as host_chr1, GRCm39.chr2, hs|chrX
+    if any(re.fullmatch(r"chr(?:\d{1,2}[A-Za-z]?|[XYZWM]|MT|Un\S*)", tok, re.I) for tok in re.split(r"[_.|:]", seq_id)):
+        return True
+    return len(parts) > 1 and bool(_CHROM_DESC_RE.search(parts[1]))
+
+
+# Adapter and primer sequences a trimmer is given as FASTA (Trimmomatic's TruSeq3-SE.fa,
+# TruSeq3-PE-2.fa, NexteraPE-PE.fa; fastp's adapter_sequences; cutadapt's adapters.fa):
+# few, short sequences, most holding a known Illumina motif (either strand).
+_ADAPTER_MOTIFS = {
+    "AGATCGGAAGAGC": "Illumina TruSeq",      # the universal 3' read-through start
+    "CTGTCTCTTATACACATCT": "Nextera/Tn5",    # mosaic end, read-through
+    "TGGAATTCTCGGGTGCCAAGG": "Illumina small RNA",
+    "GATCGTCGGACT": "Illumina small RNA 5'",
+}
+_ADAPTER_NAME_RE = re.compile(r"adapter|adaptor|truseq|nextera|primer|illumina|trimmomatic|contaminant|"
+                              r"index_seq|barcode|polya|smallrna", re.IGNORECASE)
+_ADAPTER_MAX_LEN = 200  # longer sequences are not adapters (a genome's shortest contig is far longer)
+_ADAPTER_MAX_N = 2000
+
+
+def _revcomp(seq: str) -> str:
+    return seq.translate(str.maketrans("ACGTUN", "TGCAAN"))[::-1]
+
+
+def _adapter_reading(name: str, headers: Sequence[str], lengths: Sequence[int], sequences: Sequence[bytes],
+                     complete: bool) -> tuple[str, list[str]] | None:
+    """(evidence, motifs found) when a FASTA holds trimming adapters, else None.
+
+    The content decides: every sequence short; then either a known adapter motif (on either
+    strand) in the sequences, or adapter words in the file or sequence names. A long sequence
+    anywhere (or a file too large to read whole) is never an adapter file, whatever its name."""
+    if not complete or not lengths or len(lengths) > _ADAPTER_MAX_N or max(lengths) > _ADAPTER_MAX_LEN:
+        return None
+    seqs = [s.decode("ascii", "replace").upper() for s in sequences]
+    found = [f"{motif} ({what})" for motif, what in _ADAPTER_MOTIFS.items()
+             if any(motif in s or _revcomp(motif) in s for s in seqs)]
+    short = f"{count_noun(len(lengths), 'sequence')} of at most {max(lengths)} letters"
+    if found:
+        return f"adapter sequences for trimming: {short}, holding {', '.join(found)}", [f.split()[0] for f in found]
+    named_by = [n for n in [name, *headers[:50]] if _ADAPTER_NAME_RE.search(n)]
+    if name and _ADAPTER_NAME_RE.search(name) or len(named_by) * 2 >= len(headers[:50]) + 1:
+        return (f"adapter sequences for trimming: {short}, named as adapters ({quote_list(named_by, 3)}); "
+                "no known Illumina motif in them"), []
+    return None
+
+
+def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    lines = Lines(src, _FASTA_BUDGET)
+    headers: list[str] = []
+    lengths: list[int] = []
+    current: int | None = None
+    total = 0
+    residues = bytearray()
+    short_seqs: list[bytearray] = []  # each sequence, while the file could still be adapters
+    for raw in lines.raw():
+        if raw.startswith(b">"):
+            if current is not None:
+                lengths.append(current)
+            current = 0
+            if len(short_seqs) <= _ADAPTER_MAX_N:
+                short_seqs.append(bytearray())
+            if len(headers) < 5000:
+                headers.append(decode(raw[1:]).strip())
+            else:
+                headers.append("")  # only counted
+            continue
+        line = raw.strip()
+        if not line:
+            continue
+        if current is None:
+            raise unreadable(src.shown,
+                              f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
+                              ["a FASTA file starts with a '>name' line followed by sequence lines"], expected="FASTA")
+        bad = line.translate(None, _FASTA_ALLOWED)
+        if bad:
+            raise unreadable(src.shown, f"not a valid FASTA file: line {lines.lineno} holds characters that are not "
+                              f"sequence letters ({decode(bad[:10])!r})",
+                              ["sequence lines may hold only letters (and '*', '-')"], expected="FASTA")
+        current += len(line)
+        total += len(line)
+        if len(short_seqs) <= _ADAPTER_MAX_N and current <= _ADAPTER_MAX_LEN:
+            short_seqs[-1] += line
+        if len(residues) < 200_000:
+            residues += line[:200_000]
+    if current is not None:
+        lengths.append(current)
+    n = len(lengths)
+    if n == 0:
+        raise unreadable(src.shown, "not a valid FASTA file: no '>' header found", expected="FASTA")
+    if residues:
+        nuc = sum(1 for b in residues if b in _NUCLEOTIDES) / len(residues)
+        if nuc < 0.9:
+            raise unreadable(src.shown, f"holds protein sequences (only {nuc:.0%} of the letters are A/C/G/T/U/N)",
+                              ["bioplan takes nucleotide FASTA: a genome, a transcriptome or reference genomes"])
+
+    complete = lines.complete
+    at_least = "" if complete else "at least "
+    scope = "" if complete else f" (in the first {_FASTA_BUDGET >> 20} MB read)"
+    facts = [
+        Fact(name="n_sequences", value=n,
+             evidence=f"{at_least}{count_noun(n, chr(39) + '>' + chr(39) + ' header')}{scope}"),
+        Fact(name="total_length", value=total, evidence=f"{at_least}{total} sequence letters{scope}"),
+        Fact(name="scanned_whole_file", value=complete,
+             evidence="whole file read" if complete
+             else f"stopped after {_FASTA_BUDGET >> 20} MB: counts are lower bounds"),
+    ]
+    named = [h for h in headers if h]
+    ids = [h.split(maxsplit=1)[0] for h in named if h.split()]
+    evidence = [f"FASTA: {at_least}{count_noun(n, 'sequence')}, {at_least}{total} letters, nucleotide alphabet"]
+    evidence += compression_evidence(src)
+    fmt = "fasta.gz" if src.compression else "fasta"
+    shown_ids = quote_list(ids, 3)
+
+    def done(datatype: str, why: str, extra: Sequence[Fact] = ()) -> SniffedFile:
+        return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence + [why]),
+                           facts=tuple(facts) + tuple(extra))
+
+    adapter = _adapter_reading(src.name, named, lengths, [bytes(x) for x in short_seqs], complete)
+    if adapter is not None:
+        why, motifs = adapter
+        return SniffedFile(path=src.shown, datatype="adapter_sequences", format=fmt,
+                           evidence=tuple(evidence + [why]),
+                           facts=tuple(facts) + (Fact(name="adapter_motifs", value=motifs,
+                                                      evidence="known adapter motifs: "
+                                                      + (", ".join(motifs) or "none")),))
+    taxids = list(dict.fromkeys(m.group(1) for h in named for m in [_KRAKEN_TAXID_RE.search(h)] if m))
+    if taxids:
+        return done("reference_sequences", f"headers carry kraken:taxid ({quote_list(taxids, 5)}): genomes for a "
+                    f"classifier database",
+                    [Fact(name="taxids", value=taxids[:20],
+                          evidence=f"kraken:taxid| with {count_noun(len(taxids), 'distinct taxid')}")])
+    species = list(dict.fromkeys(
+        m.group(0) for h in named for parts in [h.split(maxsplit=1)] if len(parts) > 1
+        for m in [_BINOMIAL_RE.match(parts[1])] if m and _CHROM_DESC_RE.search(parts[1])))
+    if len(species) >= 2:
+        return done("reference_sequences", f"genomes of {len(species)} species ({quote_list(species, 4)}): a "
+                    "collection for a classifier database")
+    tx_share = sum(map(_transcript_like, named)) / max(1, len(named))
+    chrom_share = sum(map(_chromosome_like, named)) / max(1, len(named))
+    if tx_share >= 0.5 and tx_share >= chrom_share:
+        extra = []
+        gene_ids = [m.group(0) for h in named for m in [_GENE_IN_HEADER_RE.search(h)] if m]
+        org = organism_fact(gene_ids, prefixes, "gene ids in the headers") if gene_ids else None
+        org = org or organism_fact(ids, prefixes, "transcript ids", transcripts=True)
+        if org:
+            extra.append(org)
+        return done("transcriptome",
+                    f"transcript-like headers ({tx_share:.0%} of {len(named)}, e.g. {shown_ids})", extra)
+    if chrom_share >= 0.5:
+        return done("reference_genome", f"chromosome-like sequence names ({chrom_share:.0%} of {len(named)}, "
+                    f"e.g. {shown_ids})")
+    if n <= 500 and max(lengths) >= 1_000_000:
+        return done("reference_genome", f"few long sequences (longest {max(lengths)} letters)")
+    # the ids do not tell: the file name may (GRCh38.dna.toplevel.fa, gencode.transcripts.fa, ex1_genome.fa)
+    name = src.name.lower()
+    if _GENOME_NAME_RE.search(name) and not _TX_NAME_RE.search(name):
+        return done("reference_genome", f"sequence names ({shown_ids}) do not tell; the file name "
+                    f"'{src.name}' says genome ({_GENOME_NAME_RE.search(name).group(0)!r})")
+    # a build in the name (Homo_sapiens.GRCh38.cdna.all.fa) names the assembly, not genome vs transcripts
+    without_build = re.sub(r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b", "", name)
+    if _TX_NAME_RE.search(name) and not _GENOME_NAME_RE.search(without_build):
+        return done("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
+                    f"'{src.name}' says transcripts ({_TX_NAME_RE.search(name).group(0)!r})")
+    readings = ["reference_genome", "transcriptome", "reference_sequences"]
+    if max(lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
+        readings.append("adapter_sequences")
+    raise ambiguous(
+        src.shown,
+        f"FASTA with {at_least}{n} sequences named like {shown_ids}: cannot tell a genome from a transcriptome "
+        "(names are neither chromosome-like nor transcript ids)",
+        readings,
+        ["name genome sequences like chromosomes (chr1, 1, X, MT, NC_...) or transcripts by their ids "
+         "(ENST..., NM_...), or name the file after what it holds (genome.fa, transcripts.fa, adapters.fa)",
+         f"or declare it: --input-type {src.shown}=reference_genome (or {', '.join(readings[1:])})"])
+
+
+# --------------------------------------------------------------------------- registry entries
+
+FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads",),
+                    lambda src, ctx: src.first_line.startswith("@"),
+                    lambda src, ctx: _sniff_fastq(src))
+FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz"),
+                    ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome"),
+                    lambda src, ctx: src.first_line.startswith(">"),
+                    lambda src, ctx: (_sniff_fasta(src, ctx.prefixes), Notes()))

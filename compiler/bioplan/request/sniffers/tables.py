@@ -1,0 +1,527 @@
+"""Delimited tables: count matrices (featureCounts too), differential expression tables, peak
+calls, gene id mappings, sample sheets, one-column gene lists and GMT gene set libraries."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from bioplan.models import Fact, SniffedFile
+from bioplan.request.sniffers.base import (
+    CHROM_ACC_RE,
+    CHROM_ID_RE,
+    FASTQ_PATH_RE,
+    INPUT_TYPE_HINT,
+    NAMESPACE_WORDS,
+    RECOGNISED_HINT,
+    FileSniffer,
+    Lines,
+    Notes,
+    Source,
+    ambiguous,
+    compressed_fact,
+    compression_evidence,
+    count_noun,
+    id_namespace,
+    is_ensembl_gene,
+    organism_fact,
+    quote_list,
+    unreadable,
+)
+from bioplan.request.sniffers.columns import (
+    CONDITION_COLUMNS,
+    DE_STATS,
+    ENTREZ_HEADERS,
+    FEATURECOUNTS_COLUMNS,
+    GENE_HEADERS,
+    NA,
+    SAMPLE_COLUMNS,
+    Column,
+    norm_header,
+    num,
+)
+from bioplan.request.sniffers.quantification import QUANT_LAYOUTS, quant_table, tx2gene_table
+
+_TABLE_BUDGET = 16 << 20
+_TABLE_ROWS = 200_000
+
+def _split_delimiter(src: Source, lines: list[str]) -> str | None:
+    """Tab, comma or None (one column); raises for semicolon- or space-separated tables."""
+    sample = [ln for ln in lines[:200] if ln.strip()]
+    if not sample:
+        return None
+    if all("\t" in ln for ln in sample):
+        return "\t"
+    if sum("\t" in ln for ln in sample) >= 0.8 * len(sample) and src.ext in (".tsv", ".tab", ".txt", ".gmt"):
+        return "\t"
+    if all("," in ln for ln in sample):
+        return ","
+    if all(";" in ln for ln in sample):
+        raise unreadable(src.shown, "looks semicolon-separated", [
+            "save it as comma- (CSV) or tab-separated (TSV) text"], expected="TSV/CSV table")
+    widths = {len(ln.split()) for ln in sample}
+    if len(widths) == 1 and widths.pop() > 1:
+        raise unreadable(src.shown, "looks like a table separated by spaces", [
+            "save it tab-separated (TSV) or comma-separated (CSV)"], expected="TSV/CSV table")
+    return None
+
+
+def _table_format(src: Source, delim: str | None) -> str:
+    if delim == ",":
+        return "csv"
+    if delim == "\t":
+        return "tsv"
+    return "csv" if src.ext == ".csv" else "tsv" if src.ext in (".tsv", ".tab") else "txt"
+
+
+def _read_table_lines(src: Source) -> tuple[list[str], list[str], bool]:
+    """(leading comment lines, other non-empty lines, whole file read)."""
+    reader = Lines(src, _TABLE_BUDGET)
+    comments: list[str] = []
+    body: list[str] = []
+    for line in reader:
+        if not body and line.startswith("#"):
+            comments.append(line)
+            continue
+        if line.strip():
+            body.append(line)
+            if len(body) >= _TABLE_ROWS:
+                break
+    return comments, body, reader.complete and len(body) < _TABLE_ROWS
+
+
+def _sniff_table(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    comments, body, complete = _read_table_lines(src)
+    if not body:
+        raise unreadable(src.shown, "holds no data (only blank or '#' comment lines)", [RECOGNISED_HINT])
+    featurecounts = any("featureCounts" in c for c in comments)
+    delim = _split_delimiter(src, body)
+    # a '#'-prefixed header line ("#sample<TAB>condition") counts as the header
+    if comments and delim and not featurecounts:
+        last = comments[-1].lstrip("#").strip()
+        if last and len(last.split(delim)) == len(body[0].split(delim)) > 1:
+            body.insert(0, last)
+    fmt = _table_format(src, delim)
+    if delim is None:
+        return _sniff_gene_list(src, [ln.strip() for ln in body], fmt, prefixes, complete)
+    rows = [[c.strip() for c in row] for row in csv.reader(body, delimiter=delim)]
+    rows = [r for r in rows if any(r)]
+    if not rows:
+        raise unreadable(src.shown, "holds only delimiters, no values", [RECOGNISED_HINT])
+    widths = Counter(len(r) for r in rows)
+    if delim == "\t" and all(len(r) >= 3 for r in rows) and (src.ext == ".gmt" or len(widths) > 2):
+        gmt = _sniff_gmt(src, rows, prefixes)
+        if gmt is not None:
+            return gmt
+    width = max(widths, key=lambda w: (widths[w], w))
+    if len(rows[0]) == width - 1 and len(rows) > 1:  # R write.table: no header cell over the row names
+        rows[0] = [""] + rows[0]
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise unreadable(src.shown, f"malformed table: row {i + 1} has {len(r)} fields but most rows have {width}",
+                              ["every row of a table needs the same number of columns (check quoting and "
+                               "stray delimiters)"], expected="TSV/CSV table")
+    keep = [j for j in range(width) if any(r[j] for r in rows)]  # trailing delimiters make empty columns
+    if len(keep) < width:
+        rows = [[r[j] for j in keep] for r in rows]
+    if len(keep) == 1:
+        return _sniff_gene_list(src, [r[0] for r in rows], fmt, prefixes, complete)
+    return _classify_table(src, rows, fmt, prefixes, complete, featurecounts, comments)
+
+
+def _has_header(rows: list[list[str]], prefixes: Mapping[str, str]) -> bool:
+    first = rows[0]
+    if len(rows) < 2:  # one row: data when it holds a number
+        return not any(num(c) is not None for c in first)
+    if any(norm_header(c) in GENE_HEADERS or norm_header(c) in SAMPLE_COLUMNS
+           or norm_header(c) in CONDITION_COLUMNS for c in first):
+        return True
+    body = rows[1:2001]
+    for j, cell in enumerate(first):
+        col = [r[j] for r in body if r[j].lower() not in NA]
+        if not col:
+            continue
+        if all(num(v) is not None for v in col) and num(cell) is None and cell.lower() not in NA:
+            return True
+        ns = id_namespace(col, prefixes)[0]
+        if ns == "ensembl" and not is_ensembl_gene(cell, prefixes):
+            return True
+    # a table of words only: sheets and mappings have a header row by convention
+    return not any(num(c) is not None for c in first)
+
+
+def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapping[str, str], complete: bool,
+                    featurecounts: bool, comments: Sequence[str] = ()) -> SniffedFile:
+    header = _has_header(rows, prefixes)
+    names = rows[0] if header else [f"column_{j + 1}" for j in range(len(rows[0]))]
+    data = rows[1:] if header else rows
+    if not data:
+        raise unreadable(src.shown, "table with a header row but no data rows", expected="TSV/CSV table")
+    cols = [Column.of(names[j], [r[j] for r in data], prefixes) for j in range(len(names))]
+    normed = [norm_header(n) for n in names]
+    evidence = [f"{fmt.upper()} table: {len(data)}{'' if complete else '+'} row{'' if len(data) == 1 else 's'} x "
+                f"{count_noun(len(cols), 'column')}"
+                + ("" if header else ", no header row")] + compression_evidence(src)
+
+    if normed[:6] == FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
+        return _count_matrix(src, cols, fmt, prefixes, complete, evidence + [
+            "featureCounts output: Geneid, Chr, Start, End, Strand, Length columns"], annotation=6)
+    layout = next((q for q in QUANT_LAYOUTS if header and tuple(normed[:len(q.columns)]) == q.columns), None)
+    if layout is not None:
+        return quant_table(src, layout, names, cols, evidence, comments, prefixes)
+    tx2gene = tx2gene_table(src, rows, fmt, prefixes, evidence)
+    if tx2gene is not None:
+        return tx2gene
+    has_fc = any(n in DE_STATS[0] for n in normed)
+    has_p = any(n in DE_STATS[1] for n in normed)
+    if header and has_fc and has_p:
+        return _de_table(src, cols, normed, fmt, prefixes, evidence)
+    peaks = None if header and normed[0] not in ("chrom", "chr", "seqnames", "seqname") else \
+        _peak_table(src, cols, fmt, evidence)
+    if peaks is not None:
+        return peaks
+    mapping = _mapping_table(src, cols, normed, fmt, prefixes, evidence, header)
+    if mapping is not None:
+        return mapping
+
+    # count matrix (mostly numbers) vs sample sheet (mostly words)
+    rest = cols[1:]
+    numeric = [c for c in rest if c.numeric]
+    frac = len(numeric) / len(rest)
+    sheet_signal = 0.0
+    if any(n in CONDITION_COLUMNS for n in normed) or any(c.paths for c in cols):
+        sheet_signal = 1.0
+    elif any(n in SAMPLE_COLUMNS[:-2] for n in normed):
+        sheet_signal = 0.5
+    count_signal = 0.0
+    ids_unique = cols[0].distinct == len(data) - cols[0].n_missing
+    row_numbers = cols[0].values == [str(i) for i in range(1, len(data) + 1)]
+    if ids_unique and (cols[0].namespace == "ensembl" or cols[0].namespace == "entrez" and not row_numbers
+                       and normed[0] not in SAMPLE_COLUMNS):
+        count_signal = 1.0
+    elif normed[0] in GENE_HEADERS:
+        count_signal = 0.5
+    score = (frac - 0.5) * 2 + count_signal - sheet_signal
+    if len(data) > 200:
+        score += 0.3  # sheets rarely have hundreds of rows; gene tables have thousands
+    if not numeric:
+        score = min(score, -1.0)
+    if abs(score) < 0.2:
+        raise ambiguous(
+            src.shown,
+            f"could be a count matrix or a sample sheet: {len(numeric)} of {len(rest)} value columns are numeric and "
+            f"neither the ids ({quote_list([r[0] for r in data], 3)}) nor the column names settle it",
+            ["raw_count_matrix", "sample_metadata"],
+            ["a sample sheet needs a 'sample' column and a 'condition' (or group/treatment) column",
+             "a count matrix needs gene ids (Ensembl, Entrez or symbols) in the first column",
+             f"or declare it: --input-type {src.shown}=raw_count_matrix (or sample_metadata)"])
+    if score > 0:
+        return _count_matrix(src, cols, fmt, prefixes, complete, evidence, annotation=None)
+    return _sample_sheet(src, cols, normed, fmt, evidence, header)
+
+
+def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[str, str], complete: bool,
+                  evidence: list[str], annotation: int | None) -> SniffedFile:
+    ids = cols[0]
+    if annotation is None:
+        value_cols = [c for c in cols[1:] if c.numeric]
+        annot = [c for c in cols[1:] if not c.numeric]
+    else:
+        value_cols = cols[annotation:]
+        annot = cols[1:annotation]
+        bad = [c.name for c in value_cols if not c.numeric]
+        if bad:
+            raise unreadable(src.shown,
+                              f"featureCounts table whose count column(s) {quote_list(bad)} are not numeric",
+                              expected="count matrix")
+    if not value_cols:
+        raise unreadable(src.shown, "table without numeric sample columns", expected="count matrix")
+    gene_named = [c.name for c in value_cols if is_ensembl_gene(c.name, prefixes)]
+    if len(gene_named) >= 0.9 * len(value_cols) and ids.namespace != "ensembl":
+        raise unreadable(
+            src.shown, f"genes are columns ({quote_list(gene_named, 3)}) and samples are rows: bioplan takes "
+            "count matrices with one row per gene and one column per sample",
+            ["transpose it (e.g. pandas: df.T.to_csv(...)) so that gene ids are the first column"],
+            expected="count matrix")
+    integer = True
+    negative = False
+    example = None
+    missing = 0
+    for c in value_cols:
+        for i, v in enumerate(c.values):
+            x = num(v)
+            if x is None:
+                missing += 1
+                continue
+            if x < 0:
+                negative = True
+            if x < 0 or not x.is_integer():
+                if integer:
+                    example = (v, c.name, ids.values[i])
+                integer = False
+        if not integer and negative:
+            break
+    n = len(value_cols)
+    if integer:
+        why = f"integer values in all {n} numeric columns"
+        datatype = "raw_count_matrix"
+    else:
+        v, col, row = example
+        kind = "negative" if num(v) < 0 else "non-integer"
+        why = f"{kind} values (e.g. {v} in column '{col}', row '{row}'): normalised, not raw counts"
+        datatype = "normalized_count_matrix"
+    evidence.append(why)
+    ns, share = id_namespace(ids.values[:2000], prefixes)
+    facts = [
+        Fact(name="integer_counts", value=integer, evidence=why),
+        Fact(name="id_namespace", value=ns,
+             evidence=f"first column '{ids.name}' ids like {quote_list(ids.values, 3)}"
+             + (f" ({share:.0%} {ns})" if ns != "unknown" else "")),
+    ]
+    org = organism_fact(ids.values[:2000], prefixes, "ids")
+    if org:
+        facts.append(org)
+        evidence.append(org.evidence)
+    names = [c.name for c in value_cols]
+    facts += [
+        Fact(name="n_genes", value=len(ids.values),
+             evidence=f"{'' if complete else 'at least '}{count_noun(len(ids.values), 'row')}"),
+        Fact(name="n_samples", value=n, evidence=f"{n} numeric columns"),
+        Fact(name="sample_names", value=names, evidence=f"numeric column names {quote_list(names)}"),
+    ]
+    if annot:
+        a = [c.name for c in annot]
+        facts.append(Fact(name="annotation_columns", value=a, evidence=f"non-sample columns {quote_list(a)}"))
+        evidence.append(f"annotation column(s) besides the counts: {quote_list(a)}")
+    if annotation is not None:
+        facts.append(Fact(name="featurecounts", value=True, evidence="featureCounts column layout"))
+    if missing:
+        evidence.append(f"{missing} missing (NA/empty) values")
+    if not complete:
+        facts.append(Fact(name="scanned_whole_file", value=False,
+                          evidence=f"stopped after {_TABLE_BUDGET >> 20} MB / {_TABLE_ROWS} rows"))
+    facts += compressed_fact(src)
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _de_table(src: Source, cols: list[Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
+              evidence: list[str]) -> SniffedFile:
+    stats = [c.name for c, n in zip(cols, normed) if n in DE_STATS[0] or n in DE_STATS[1]]
+    evidence.append(f"differential expression statistics columns {quote_list(stats)}")
+    ns, _ = id_namespace(cols[0].values[:2000], prefixes)
+    facts = [Fact(name="id_namespace", value=ns, evidence=f"first column ids like {quote_list(cols[0].values, 3)}"),
+             Fact(name="n_genes", value=len(cols[0].values), evidence=count_noun(len(cols[0].values), "row"))]
+    org = organism_fact(cols[0].values[:2000], prefixes, "ids")
+    if org:
+        facts.append(org)
+    return SniffedFile(path=src.shown, datatype="differential_expression_table", format=fmt,
+                       evidence=tuple(evidence), facts=tuple(facts + compressed_fact(src)))
+
+
+
+
+def _peak_table(src: Source, cols: list[Column], fmt: str, evidence: list[str]) -> SniffedFile | None:
+    """narrowPeak/broadPeak are peak calls; other BED-like interval files are refused."""
+    if len(cols) < 3 or not (cols[1].numeric and cols[2].numeric):
+        return None
+    starts_ok = all(v.isdigit() for v in cols[1].values) and all(v.isdigit() for v in cols[2].values)
+    if not starts_ok or not all(CHROM_ID_RE.match(v) or CHROM_ACC_RE.match(v) for v in cols[0].values[:200]):
+        return None
+    if not all(int(e) >= int(s) for s, e in zip(cols[1].values[:200], cols[2].values[:200])):
+        return None
+    ext = src.ext
+    if ext in (".narrowpeak", ".broadpeak") or len(cols) in (9, 10) and fmt == "tsv":
+        kind = "narrowpeak" if ext == ".narrowpeak" or (ext != ".broadpeak" and len(cols) == 10) else "broadpeak"
+        return SniffedFile(path=src.shown, datatype="peak_calls", format=kind,
+                           evidence=tuple(evidence + [f"{kind} intervals: chrom, start <= end, {len(cols)} columns"]),
+                           facts=tuple([Fact(name="n_peaks", value=len(cols[0].values),
+                                             evidence=count_noun(len(cols[0].values), "row"))] + compressed_fact(src)))
+    raise unreadable(src.shown, "looks like a BED interval file (chromosome, start, end), which bioplan does not "
+                      "take as an input", [RECOGNISED_HINT, INPUT_TYPE_HINT], expected="a recognised input")
+
+
+def _mapping_table(src: Source, cols: list[Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
+                   evidence: list[str], header: bool) -> SniffedFile | None:
+    if any(n in CONDITION_COLUMNS or n in SAMPLE_COLUMNS[:-2] for n in normed):
+        return None
+    spaces: dict[str, str] = {}
+    for c, n in zip(cols, normed):
+        ns = c.namespace
+        rows = len(c.values) - c.n_missing
+        unique = c.distinct >= 0.8 * max(1, rows)
+        if ns == "entrez" or (c.numeric and n in ENTREZ_HEADERS):
+            # integers are Entrez ids when the header says so, or (headerless) beside Ensembl ids, all distinct
+            if n in ENTREZ_HEADERS or (not header and unique and len(cols) == 2):
+                spaces.setdefault("entrez", c.name)
+                continue
+            if c.numeric:
+                return None  # a numeric value column: not a mapping
+        elif c.numeric:
+            return None
+        elif ns == "ensembl":
+            spaces.setdefault("ensembl", c.name)
+        elif ns == "symbol" and (unique or n in GENE_HEADERS):
+            spaces.setdefault("symbol", c.name)
+    if len(spaces) < 2 or not ({"ensembl", "entrez"} & set(spaces)):
+        return None
+    desc = ", ".join(f"'{col}' ({ns})" for ns, col in spaces.items())
+    facts = [Fact(name="namespaces", value=dict(spaces), evidence=f"id columns {desc}"),
+             Fact(name="n_genes", value=len(cols[0].values), evidence=count_noun(len(cols[0].values), "row"))]
+    if "ensembl" in spaces:
+        ens = next(c for c in cols if c.name == spaces["ensembl"])
+        org = organism_fact(ens.values[:2000], prefixes, "Ensembl ids")
+        if org:
+            facts.append(org)
+    return SniffedFile(path=src.shown, datatype="gene_id_mapping", format=fmt,
+                       evidence=tuple(evidence + [f"gene ids of {len(spaces)} namespaces side by side: {desc}"]),
+                       facts=tuple(facts + compressed_fact(src)))
+
+
+def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, evidence: list[str],
+                  header: bool) -> SniffedFile:
+    by_header = dict(zip(normed, cols))
+    sample_col = next((by_header[n] for n in SAMPLE_COLUMNS if n in by_header), cols[0])
+    samples = list(dict.fromkeys(v for v in sample_col.values if v.lower() not in NA))
+    if ".." in (s.strip() for s in samples):
+        raise unreadable(src.shown, f"the sample name '..' in column '{sample_col.name}' cannot name a sample "
+                          "(outputs go to one folder per sample)",
+                          ["rename the sample to letters, digits, '_' or '-' (and the matching count column)"],
+                          override=False)
+    numeric = sum(c.numeric for c in cols)
+    evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
+    evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
+    fastq_cols = [c.name for c in cols if c.paths]
+    facts = [Fact(name="samples", value=samples, evidence=f"column '{sample_col.name}': {quote_list(samples)}")]
+    condition = None
+    by_name = {n: c for c, n in zip(cols, normed) if c is not sample_col}
+    for name in CONDITION_COLUMNS:
+        if name in by_name:
+            condition = by_name[name]
+            why = f"column named '{condition.name}'"
+            break
+    else:
+        candidates = [c for c in cols if c is not sample_col and not c.numeric and not c.paths
+                      and 1 < c.distinct < len(c.values) - c.n_missing]
+        if len(candidates) == 1:
+            condition = candidates[0]
+            why = f"the only other categorical column, '{condition.name}'"
+        elif candidates:
+            evidence.append(f"several candidate condition columns ({quote_list([c.name for c in candidates])}); "
+                            "name one 'condition'")
+        else:
+            evidence.append("no condition column (condition/group/treatment/...) found")
+    if condition is not None:
+        per_sample: dict[str, str] = {}
+        for s, level in zip(sample_col.values, condition.values):
+            if s.lower() not in NA and level.lower() not in NA:
+                per_sample.setdefault(s, level)
+        counts = Counter(per_sample.values())
+        replicates = {level: counts[level] for level in dict.fromkeys(per_sample.values())}
+        shown = ", ".join(f"{k}: {v}" for k, v in replicates.items())
+        facts += [
+            Fact(name="condition_column", value=condition.name, evidence=why),
+            Fact(name="replicates", value=replicates, evidence=f"samples per level of '{condition.name}': {shown}"),
+            Fact(name="min_replicates", value=min(replicates.values()) if replicates else 0,
+                 evidence=f"fewest samples in one level of '{condition.name}'"),
+        ]
+        evidence.append(f"condition column '{condition.name}' ({why}): {shown}")
+    without_data = _rows_without_data(sample_col, condition, [c for c in cols if c is not sample_col])
+    if without_data:  # left out by every step: said, never dropped silently
+        facts.append(Fact(name="rows_without_data", value=without_data,
+                          evidence=f"{count_noun(len(without_data), 'row')} without data: "
+                          + "; ".join(without_data[:10])))
+    if fastq_cols:
+        facts.append(Fact(name="fastq_columns", value=fastq_cols,
+                          evidence=f"columns of FASTQ paths {quote_list(fastq_cols)}"))
+        evidence.append(f"FASTQ paths in {quote_list(fastq_cols)}")
+    facts.append(Fact(name="columns", value=[c.name for c in cols],
+                      evidence="header row" if header else "no header row: columns numbered"))
+    facts += compressed_fact(src)
+    return SniffedFile(path=src.shown, datatype="sample_metadata", format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts))
+
+
+def _rows_without_data(sample_col: Column, condition: Column | None, others: list[Column]) -> list[str]:
+    """Sheet rows the workflow cannot use: no sample id, or a sample with no condition level (no values at all
+    when there is no condition column). Blank rows are not rows."""
+    missing: list[str] = []
+    for i, sample in enumerate(sample_col.values):
+        if sample.lower() in NA:
+            missing.append(f"data row {i + 1}: no sample id in column '{sample_col.name}'")
+        elif condition is not None and condition.values[i].lower() in NA:
+            missing.append(f"sample '{sample}': no value in column '{condition.name}'")
+        elif condition is None and others and all(c.values[i].lower() in NA for c in others):
+            missing.append(f"sample '{sample}': no values")
+    return missing
+
+
+_LIST_DATATYPES = {"ensembl": "ensembl_gene_list", "entrez": "entrez_gene_list", "symbol": "gene_symbol_list"}
+
+
+
+def _sniff_gene_list(src: Source, values: list[str], fmt: str, prefixes: Mapping[str, str],
+                     complete: bool) -> SniffedFile:
+    values = [v.strip().strip('"') for v in values if v.strip()]
+    header = None
+    if len(values) > 1:
+        rest_ns, _ = id_namespace(values[1:2001], prefixes)
+        head_ns, _ = id_namespace(values[:1], prefixes)
+        if norm_header(values[0]) in GENE_HEADERS or (rest_ns in ("ensembl", "entrez") and head_ns != rest_ns):
+            header, values = values[0], values[1:]
+    ns, share = id_namespace(values[:2000], prefixes)
+    if ns == "unknown" or not values:
+        example = quote_list(values, 3)
+        hints = [RECOGNISED_HINT, INPUT_TYPE_HINT]
+        if values and all(FASTQ_PATH_RE.search(v) for v in values[:50]):
+            hints.insert(0, "give the FASTQ files themselves, or a sample sheet with a 'sample' column")
+        raise unreadable(src.shown, f"one-column file whose values ({example}) are not gene ids of one namespace "
+                          "(Ensembl, Entrez or symbols)", hints, expected="gene list")
+    evidence = [f"one column of {len(values)}{'' if complete else '+'} {NAMESPACE_WORDS[ns]} ({share:.0%}), e.g. "
+                f"{quote_list(values, 3)}"] + compression_evidence(src)
+    if header:
+        evidence.append(f"header '{header}'")
+    facts = [Fact(name="id_namespace", value=ns, evidence=evidence[0]),
+             Fact(name="n_genes", value=len(values), evidence=f"{len(values)} ids")]
+    org = organism_fact(values[:2000], prefixes, "ids")
+    if org:
+        facts.append(org)
+        evidence.append(org.evidence)
+    facts += compressed_fact(src)
+    return SniffedFile(path=src.shown, datatype=_LIST_DATATYPES[ns], format=fmt, evidence=tuple(evidence),
+                       facts=tuple(facts))
+
+
+def _sniff_gmt(src: Source, rows: list[list[str]], prefixes: Mapping[str, str]) -> SniffedFile | None:
+    names = [r[0] for r in rows]
+    genes = [g for r in rows for g in r[2:] if g]
+    ns, share = id_namespace(genes[:5000], prefixes)
+    if ns == "unknown" or len(set(names)) < len(names) or (ns == "entrez" and src.ext != ".gmt"):
+        if src.ext == ".gmt":
+            raise unreadable(src.shown, "not a valid GMT file: each line must be a unique set name, a description, "
+                              "then gene ids of one namespace", expected="GMT")
+        return None
+    sizes = [len([g for g in r[2:] if g]) for r in rows]
+    evidence = [f"GMT: {len(rows)} gene sets (name, description, {min(sizes)}-{max(sizes)} genes each)",
+                f"genes are {NAMESPACE_WORDS[ns]} ({share:.0%})"] + compression_evidence(src)
+    facts = [Fact(name="n_sets", value=len(rows), evidence=count_noun(len(rows), "line")),
+             Fact(name="id_namespace", value=ns, evidence=f"genes like {quote_list(genes, 3)}")]
+    org = organism_fact(genes[:5000], prefixes, "gene ids")
+    if org:
+        facts.append(org)
+    return SniffedFile(path=src.shown, datatype="gene_set_library", format="gmt", evidence=tuple(evidence),
+                       facts=tuple(facts + compressed_fact(src)))
+
+
+# --------------------------------------------------------------------------- registry entries
+
+# The fallback for text nothing else took: every table reading, quantifier tables and tx2gene
+# maps included (quantification.py reads those once the columns say so).
+TABLE = FileSniffer(
+    "delimited table", ("csv", "tsv", "txt", "narrowpeak", "broadpeak", "gmt", "salmon_quant", "kallisto_quant",
+                        "rsem_quant", "tx2gene"),
+    ("raw_count_matrix", "normalized_count_matrix", "differential_expression_table", "peak_calls", "gene_id_mapping",
+     "sample_metadata", *_LIST_DATATYPES.values(), "gene_set_library", "transcript_quantification",
+     "transcript_gene_map"),
+    lambda src, ctx: True,
+    lambda src, ctx: (_sniff_table(src, ctx.prefixes), Notes()))

@@ -1,0 +1,176 @@
+"""Variant calls: VCF (plain, gzip or BGZF) and BCF, annotated or not, with genome build clues."""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+from pathlib import Path
+
+from bioplan.models import Fact, SniffedFile
+from bioplan.request.sniffers.base import (
+    BAM_HEADER_MAX,
+    FileSniffer,
+    Lines,
+    Notes,
+    Source,
+    compression_evidence,
+    count_noun,
+    decode,
+    quote_list,
+    read_exact,
+    unreadable,
+)
+
+_VCF_RECORDS = 10_000
+_VCF_BUDGET = 32 << 20
+
+# --------------------------------------------------------------------------- VCF / BCF
+
+_ANNOTATION_INFO = ("ANN", "CSQ", "BCSQ", "EFF")
+_INFO_ID_RE = re.compile(r"^##INFO=<ID=([^,>]+)")
+
+
+def _vcf_result(src: Source, fmt: str, info_ids: set[str], samples: list[str], n: int, complete: bool,
+                evidence: list[str]) -> SniffedFile:
+    ann = [i for i in _ANNOTATION_INFO if i in info_ids]
+    more = "" if complete else "+"
+    facts = [
+        Fact(name="samples", value=samples,
+             evidence=f"#CHROM line lists {count_noun(len(samples), 'sample')}"
+             + (f": {quote_list(samples)}" if samples else "")),
+        Fact(name="n_variants_seen", value=n,
+             evidence=f"{n}{more} variant record{'' if n == 1 and not more else 's'} read"
+             + ("" if complete else " (stopped reading there)")),
+    ]
+    if fmt == "vcf.gz":
+        facts.append(Fact(name="bgzipped", value=src.bgzf,
+                          evidence="BGZF blocks (indexable with tabix)" if src.bgzf
+                          else "plain gzip, not bgzip: not indexable"))
+    index = next((src.shown + ext for ext in (".tbi", ".csi") if os.path.exists(str(src.path) + ext)), None)
+    if index:
+        facts.append(Fact(name="index", value=index, evidence=f"{index} next to it"))
+        evidence.append(f"indexed ({Path(index).name} next to it)")
+        if os.path.getmtime(str(src.path) + index[len(src.shown):]) < os.path.getmtime(src.path):
+            # htslib warns and region queries may read the wrong blocks
+            facts.append(Fact(name="index_stale", value=True,
+                              evidence=f"{Path(index).name} is older than the data: re-index it "
+                                       f"(bcftools index -f {src.shown})"))
+    if ann:
+        datatype = "annotated_variants"
+        evidence.append(f"header declares INFO/{ann[0]} (consequence annotation)")
+    else:
+        datatype = "variant_calls"
+        evidence.append("no ANN/CSQ/BCSQ INFO in the header: not yet annotated")
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _sniff_vcf(src: Source) -> SniffedFile:
+    info_ids: set[str] = set()
+    samples: list[str] | None = None
+    version = ""
+    assembly_lines: list[str] = []  # ##reference, ##assembly, ##contig: which genome build (issue 14)
+    first_chrom = ""
+    n = 0
+    lines = Lines(src, _VCF_BUDGET)
+    for line in lines:
+        if line.startswith("##"):
+            m = _INFO_ID_RE.match(line)
+            if m:
+                info_ids.add(m.group(1))
+            elif line.startswith("##fileformat="):
+                version = line.split("=", 1)[1]
+            elif line.startswith(("##reference=", "##assembly=", "##contig=<")):
+                assembly_lines.append(line)
+            continue
+        if line.startswith("#CHROM"):
+            cols = line.split("\t")
+            if cols[:8] != ["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO"]:
+                raise unreadable(src.shown, f"not a valid VCF file: the #CHROM line (line {lines.lineno}) is not "
+                                  "tab-separated #CHROM POS ID REF ALT QUAL FILTER INFO", expected="VCF")
+            samples = cols[9:]
+            continue
+        if not line.strip():
+            continue
+        if samples is None:
+            raise unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is a record but no #CHROM header "
+                              "line came before it", expected="VCF")
+        f = line.split("\t")
+        first_chrom = first_chrom or f[0]
+        if len(f) < 8 or not f[1].isdigit():
+            raise unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is not a record of at least 8 "
+                              "tab-separated columns with a numeric POS", expected="VCF")
+        n += 1
+        if n >= _VCF_RECORDS:
+            break
+    if samples is None:
+        raise unreadable(src.shown, "not a valid VCF file: no #CHROM header line", expected="VCF")
+    fmt = "vcf.gz" if src.compression else "vcf"
+    evidence = [f"VCF ({version or 'version not declared'})"] + compression_evidence(src)
+    result = _vcf_result(src, fmt, info_ids, samples, n, lines.complete and n < _VCF_RECORDS, evidence)
+    assembly = _vcf_assembly_fact(assembly_lines, first_chrom)
+    return result.model_copy(update={"facts": result.facts + (assembly,)}) if assembly else result
+
+
+_CONTIG_CHR1_RE = re.compile(r"^##contig=<ID=(?:chr)?1,(?:.*,)?length=(\d+)")
+
+
+def _vcf_assembly_fact(header: list[str], first_chrom: str) -> Fact | None:
+    """The genome build clues of a VCF header: chr1's length (##contig) and the ##reference/##assembly
+    texts; chr-prefixed names from the contigs or the first record."""
+    length = next((int(m.group(1)) for ln in header if (m := _CONTIG_CHR1_RE.match(ln))), None)
+    texts = [ln.split("=", 1)[1] for ln in header if ln.startswith(("##reference=", "##assembly="))]
+    texts += sorted({m.group(1) for ln in header if (m := re.search(r"assembly=\"?([^,>\"]+)", ln))})
+    contigs = [ln[len("##contig=<ID="):].split(",", 1)[0] for ln in header if ln.startswith("##contig=<ID=")]
+    chr_prefixed = (contigs[0] if contigs else first_chrom).startswith("chr")
+    if length is None and not texts and not (contigs or first_chrom):
+        return None
+    said = [f"chr1 length {length}"] if length else []
+    return Fact(name="assembly", value={"chr1_length": length, "texts": texts[:3], "chr_prefixed": chr_prefixed},
+                evidence="genome build clues: " + "; ".join(said + texts[:2] + [
+                    "chr-prefixed sequence names" if chr_prefixed else "sequence names without 'chr'"]))
+
+
+
+def _sniff_bcf(src: Source) -> SniffedFile:
+    with src.open() as fh:
+        magic = read_exact(fh, 9, src.shown)
+        (l_text,) = struct.unpack("<I", magic[5:9]) if len(magic) == 9 else (None,)
+        if l_text is None or l_text > BAM_HEADER_MAX:
+            raise unreadable(src.shown, "BCF file whose header is truncated or corrupt", expected="BCF")
+        text = read_exact(fh, l_text, src.shown)
+        if len(text) < l_text:
+            raise unreadable(src.shown, "BCF file whose header is truncated", expected="BCF")
+        info_ids: set[str] = set()
+        samples: list[str] = []
+        for line in decode(text.rstrip(b"\x00")).splitlines():
+            m = _INFO_ID_RE.match(line)
+            if m:
+                info_ids.add(m.group(1))
+            elif line.startswith("#CHROM"):
+                samples = line.split("\t")[9:]
+        n = 0
+        complete = False
+        while n < _VCF_RECORDS:
+            lens = read_exact(fh, 8, src.shown)
+            if len(lens) < 8:
+                complete = True
+                break
+            l_shared, l_indiv = struct.unpack("<II", lens)
+            body = read_exact(fh, l_shared + l_indiv, src.shown)
+            if len(body) < l_shared + l_indiv:
+                break
+            n += 1
+    evidence = [f"BCF (binary VCF, version {magic[3]}.{magic[4]})"] + compression_evidence(src)
+    return _vcf_result(src, "bcf", info_ids, samples, n, complete, evidence)
+
+
+# --------------------------------------------------------------------------- registry entries
+
+_VARIANT_DATATYPES = ("variant_calls", "annotated_variants")
+BCF = FileSniffer("BCF", ("bcf",), _VARIANT_DATATYPES,
+                  lambda src, ctx: src.head.startswith(b"BCF\x02"),
+                  lambda src, ctx: (_sniff_bcf(src), Notes()))
+VCF = FileSniffer("VCF", ("vcf", "vcf.gz"), _VARIANT_DATATYPES,
+                  lambda src, ctx: src.first_line.startswith(("##fileformat=VCF", "#CHROM\tPOS")),
+                  lambda src, ctx: (_sniff_vcf(src), Notes()))
