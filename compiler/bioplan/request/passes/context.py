@@ -1,0 +1,156 @@
+"""Passes that settle the study's context from the request and the inputs: organism, genome build,
+assay, library layout, and the data facts the files show. Where the request and the files disagree
+the pass raises an error naming both sides; it never picks one silently."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bioplan.errors import AmbiguousInputError, ConstraintViolationError
+from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.references import load_catalog, resolve_genome_build
+from bioplan.models import Request, SniffedFile
+from bioplan.request.passes.draft import SpecDraft
+from bioplan.request.passes.readings import assay_of_files
+
+
+def single(kind: str, values: list[str], where: str) -> str | None:
+    """The one value named, None for none; more than one is an AmbiguousInputError."""
+    values = list(dict.fromkeys(values))
+    if len(values) > 1:
+        raise AmbiguousInputError(
+            f"the {where} names more than one {kind}: {', '.join(values)}",
+            [f"name one {kind}; bioplan plans one study at a time"],
+            {kind: values},
+        )
+    return values[0] if values else None
+
+
+def _requested(knowledge: Knowledge, request: Request, kind: str) -> list[str]:
+    return [c for c in request.constraints if knowledge.constraints[c].kind == kind]
+
+
+def _organism_of_files(files: tuple[SniffedFile, ...]) -> tuple[str | None, dict[str, str]]:
+    """(organism, path -> organism): files of two organisms are an AmbiguousInputError."""
+    by_path = {f.path: f.fact("organism") for f in files if f.fact("organism")}
+    distinct = sorted(set(by_path.values()))
+    if len(distinct) > 1:
+        raise AmbiguousInputError(
+            "the input files come from different organisms: "
+            + "; ".join(f"{p}: {o}" for p, o in sorted(by_path.items())),
+            ["give inputs of one organism"], {"organisms": by_path})
+    return (distinct[0] if distinct else None), by_path
+
+
+def settle_organism(draft: SpecDraft) -> SpecDraft:
+    """The organism the request names or the inputs' gene ids reveal; disagreement is an error."""
+    knowledge = draft.knowledge
+    said = single("organism", _requested(knowledge, draft.request, "organism"), "request")
+    found, by_path = _organism_of_files(draft.files)
+    if said and found and said != found:
+        path = next(p for p, o in sorted(by_path.items()) if o == found)
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[said].label} ({said}) but {path} holds "
+            f"{knowledge.constraints[found].label} gene ids ({found})",
+            [f"correct the organism in the request, or give the {knowledge.constraints[said].label} files"],
+            {"request": said, "files": by_path})
+    organism = said or found
+    if not organism:
+        return draft
+    draft = replace(draft, organism=organism).constrain("organism", organism.removeprefix("organism_"), organism)
+    if said:
+        return draft
+    return draft.warn(f"organism {knowledge.constraints[organism].label} inferred from gene ids in the inputs")
+
+
+def settle_genome_build(draft: SpecDraft) -> SpecDraft:
+    """genome_build (and reference_names: chr when chr-prefixed names are wanted) from the builds the
+    request names and those the inputs reveal; disagreement is an error (knowledge/references.py).
+    References follow the build."""
+    said = [(sp.text, sp.id or "") for sp in draft.request.spans if sp.role == "build"]
+    build_org, build, chr_names, notes = resolve_genome_build(load_catalog(), draft.organism, said, list(draft.files))
+    draft = draft.warn(*notes)
+    if build:
+        draft = draft.constrain("genome_build", build)
+        if not draft.organism and build_org:
+            draft = draft.constrain("genome_build_organism", build_org)
+    if chr_names:
+        draft = draft.constrain("reference_names", "chr")
+    return draft
+
+
+def settle_assay(draft: SpecDraft) -> SpecDraft:
+    """The assay the request names, or the inputs' (disagreement is an error), else the one every
+    requested operation with assays has in common."""
+    knowledge = draft.knowledge
+    assay = single("assay", _requested(knowledge, draft.request, "assay"), "request")
+    found = assay_of_files(knowledge, draft.files)
+    if assay and found and assay != found[0]:
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[assay].label} but {found[1]} is "
+            f"{knowledge.constraints[found[0]].label} data",
+            ["correct the assay in the request, or give the matching input files"],
+            {"request": assay, "files": found[0]})
+    if assay is None:
+        implied = [set(knowledge.operations[a].assays) for a in draft.anchors if knowledge.operations[a].assays]
+        common = set.intersection(*implied) if implied else set()
+        if len(common) == 1:
+            assay = next(iter(common))
+            draft = draft.warn(f"assay {assay} implied by the requested operations")
+    return draft.constrain("assay", assay, assay) if assay else draft
+
+
+def _layout_of_files(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> str | None:
+    """The layout constraint the read files show (mates per sample), None without read files;
+    a mix, or a sample lacking a mate, is an AmbiguousInputError."""
+    reads = [f for f in files if knowledge.datatypes.get(f.datatype) and knowledge.datatypes[f.datatype].mates]
+    if not reads:
+        return None
+    by_sample: dict[str, set] = {}
+    for f in reads:
+        by_sample.setdefault(f.sample or f.path, set()).add(f.mate)
+    kinds = {"paired_end_reads" if mates == {1, 2} else "single_end_reads" if mates in ({None}, {1}) else "broken"
+             for mates in by_sample.values()}
+    broken = sorted(s for s, m in by_sample.items() if m not in ({1, 2}, {None}, {1}))
+    if broken or len(kinds) > 1:
+        lonely = broken or sorted(s for s, m in by_sample.items() if m == {1})
+        raise AmbiguousInputError(
+            "the FASTQ files mix paired-end and single-end samples"
+            + (f" or lack a mate: {', '.join(lonely)}" if lonely else ""),
+            ["give both mates (_R1 and _R2) for every paired sample, or only single-end files"],
+            {"samples": {s: sorted(str(x) for x in m) for s, m in by_sample.items()}})
+    return kinds.pop()
+
+
+def settle_layout(draft: SpecDraft) -> SpecDraft:
+    """The library layout the request names or the read files show; disagreement is an error."""
+    knowledge = draft.knowledge
+    said = single("library layout", _requested(knowledge, draft.request, "layout"), "request")
+    found = _layout_of_files(knowledge, draft.files)
+    if said and found and said != found:
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[said].label} but the FASTQ files are "
+            f"{knowledge.constraints[found].label}",
+            ["correct the layout in the request or give the matching FASTQ files"],
+            {"request": said, "files": found})
+    layout = said or found
+    if not layout:
+        return draft
+    return draft.constrain("layout", "paired" if layout == "paired_end_reads" else "single", layout)
+
+
+def read_data_facts(draft: SpecDraft) -> SpecDraft:
+    """Data constraints the files decide (integer counts, replicates, Entrez ids): the planner prunes
+    the operations and tools that require a failed one."""
+    facts: dict[str, bool] = dict(draft.data_facts)
+    for f in draft.files:
+        if f.datatype in ("raw_count_matrix", "normalized_count_matrix") and f.fact("integer_counts") is not None:
+            facts["requires_raw_integer_counts"] = bool(f.fact("integer_counts"))
+        if f.datatype == "sample_metadata" and f.fact("min_replicates") is not None:
+            facts["requires_replicates"] = int(f.fact("min_replicates")) >= 2
+        if f.datatype.endswith("gene_list") and f.fact("id_namespace"):
+            facts["requires_entrez_id"] = f.fact("id_namespace") == "entrez"
+    notes = [f"the request mentions raw counts but {f.path} holds non-integer values (normalized); it is treated "
+             "as a normalized matrix" for f in draft.files
+             if f.datatype == "normalized_count_matrix" and "raw_count_matrix" in draft.request.datatypes]
+    return replace(draft, data_facts=facts).warn(*notes)

@@ -1,0 +1,144 @@
+"""Honesty passes: refuse what bioplan would otherwise plan differently from the request, unless
+the user opted in (`--allow-partial`, `--substitute`); an opt-in becomes a deviation the spec,
+the plan report and the emitted README carry.
+
+Order (in `SPEC_PASSES`): alternatives offered, analyses bioplan does not do
+(unsupported_analysis), tools it lacks (unknown_tool), instructions it did not understand
+(partially_understood).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bioplan.errors import PartiallyUnderstoodError, UnknownToolError, UnsupportedAnalysisError
+from bioplan.knowledge.models import AbsentTool, Knowledge
+from bioplan.models import AbsentTerm, Request
+from bioplan.request.parse import suggestions
+from bioplan.request.passes.draft import SpecDraft
+from bioplan.request.passes.readings import quoted
+
+_KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "motif"})
+_ADD_TOOL = ("write ontology/tools/{id}.yaml (implements: {op}) and templates/snakemake/{id}.smk.j2 "
+             "(and a Nextflow module), then run `bioplan check-knowledge`; see ontology/README.md")
+_ALLOW_PARTIAL = ("pass --allow-partial (the plan and the emitted README will say what was left out)")
+
+
+def _absent_tools(knowledge: Knowledge) -> dict[str, AbsentTool]:
+    return {t.id: t for t in knowledge.lexicon.absent_tools}
+
+
+def _named(request: Request) -> list[AbsentTerm]:
+    """Absent tools and analyses the request asks for (not negated, not offered as an alternative)."""
+    return [a for a in request.absent if not a.negated and not a.alternative_to]
+
+
+def asked_analyses(knowledge: Knowledge, request: Request) -> dict[str, list[str]]:
+    """Analysis families bioplan does not do that the request asks for, with the words asking: named
+    directly, or through a tool of that family (unless the tool also does steps bioplan has and no
+    family of it is named)."""
+    tools = _absent_tools(knowledge)
+    named = _named(request)
+    asked: dict[str, list[str]] = {}
+    for a in named:
+        if a.kind == "analysis":
+            asked.setdefault(a.id, []).append(a.text)
+    for a in named:
+        tool = tools[a.id] if a.kind == "tool" else None
+        if tool and tool.analyses and (not tool.operations or any(f in asked for f in tool.analyses)):
+            for f in tool.analyses:
+                asked.setdefault(f, []).append(tool.name)
+    return asked
+
+
+def note_offered_alternatives(draft: SpecDraft) -> SpecDraft:
+    """A tool bioplan lacks offered as an alternative to one it has ("STAR or HISAT2"): bioplan's runs."""
+    tools = _absent_tools(draft.knowledge)
+    return draft.deviate(*(f"'{a.text}' ({tools[a.id].name}) was offered as an alternative: bioplan runs "
+                           f"{draft.knowledge.tools[a.alternative_to].name}"
+                           for a in draft.request.absent if a.alternative_to and not a.negated))
+
+
+def refuse_unsupported_analyses(draft: SpecDraft) -> SpecDraft:
+    """unsupported_analysis: an analysis family bioplan does not do; with --allow-partial (and something
+    else to plan) a deviation."""
+    knowledge = draft.knowledge
+    asked = asked_analyses(knowledge, draft.request)
+    if not asked:
+        return draft
+    tools, families = _absent_tools(knowledge), {f.id: f for f in knowledge.lexicon.unsupported_analyses}
+    rest = bool(draft.anchors) or any(a.kind == "tool" and tools[a.id].operations and not tools[a.id].analyses
+                                      for a in _named(draft.request))
+    if not (draft.allow_partial and rest):
+        hints = [families[f].instead for f in asked]
+        if rest:
+            hints.append("to plan only the rest of the request, " + _ALLOW_PARTIAL)
+        hints.append("to add the analysis: define its operations in ontology/operations.yaml and a tool in "
+                     "ontology/tools/ (see ontology/README.md)")
+        raise UnsupportedAnalysisError(
+            "bioplan does not do " + "; ".join(f"{families[f].label} ({quoted(t)})" for f, t in asked.items())
+            + " yet", hints, {"analyses": {f: list(dict.fromkeys(t)) for f, t in asked.items()}})
+    return draft.deviate(*(f"not done: {families[f].label} ({quoted(texts)}): bioplan does not do it yet; "
+                           f"{families[f].instead} (--allow-partial)" for f, texts in asked.items()))
+
+
+def _unknown_tool_error(knowledge: Knowledge, missing: list[AbsentTerm]) -> UnknownToolError:
+    tools = _absent_tools(knowledge)
+    lines, hints, details = [], [], {}
+    for a in missing:
+        tool = tools[a.id]
+        have = sorted({t.name for o in tool.operations for t in knowledge.tools_for(o)})
+        lines.append(f"'{a.text}' names {tool.name}, which bioplan does not have; it does "
+                     + " / ".join(knowledge.operations[o].label.lower() for o in tool.operations)
+                     + (", which bioplan runs with " + ", ".join(have) if have else ""))
+        hints.append(f"to add {tool.name}: " + _ADD_TOOL.format(id=tool.id, op=tool.operations[0]))
+        details[a.id] = {"text": a.text, "operations": list(tool.operations), "bioplan_tools": have}
+    hints.insert(0, "to run bioplan's own tool instead, pass --substitute (compile's output, the plan "
+                    "report and the emitted README will say so)")
+    return UnknownToolError("; ".join(lines), hints, {"tools": details})
+
+
+def refuse_absent_tools(draft: SpecDraft) -> SpecDraft:
+    """unknown_tool: a tool bioplan lacks. Its successor runs when bioplan has it (MACS3 for MACS2);
+    else --substitute runs bioplan's own tool for its step (added as an anchor), else refused."""
+    knowledge = draft.knowledge
+    tools, asked = _absent_tools(knowledge), asked_analyses(knowledge, draft.request)
+    named_tools = list({a.id: a for a in _named(draft.request) if a.kind == "tool"}.values())
+    successors = [a for a in named_tools if tools[a.id].successor in knowledge.tools]
+    draft = replace(draft, successors=draft.successors + tuple(str(tools[a.id].successor) for a in successors))
+    draft = draft.deviate(*(f"'{a.text}' names {tools[a.id].name}; its successor "
+                            f"{knowledge.tools[str(tools[a.id].successor)].name} (same method) runs instead"
+                            for a in successors))
+    missing = [a for a in named_tools if tools[a.id].operations and tools[a.id].successor not in knowledge.tools
+               and not any(f in asked for f in tools[a.id].analyses)]
+    if missing and not draft.substitute:
+        raise _unknown_tool_error(knowledge, missing)
+    for a in missing:
+        tool = tools[a.id]
+        if not any(o in draft.anchors for o in tool.operations):
+            draft = draft.with_anchors(tool.operations[0])
+        ops = [o for o in tool.operations if o in draft.anchors] or [tool.operations[0]]
+        draft = draft.deviate(f"substituted: '{a.text}' names {tool.name}, which bioplan does not have; "
+                              + " / ".join(knowledge.operations[o].label.lower() for o in ops)
+                              + " runs with bioplan's own tool instead (--substitute)")
+    return draft
+
+
+def refuse_not_understood(draft: SpecDraft) -> SpecDraft:
+    """partially_understood: instruction words nothing understood, beside words that were; with
+    --allow-partial a deviation."""
+    request = draft.request
+    understood = any(sp.role in _KNOWN_ROLES for sp in request.spans)
+    if not (request.unmatched_clauses and understood):
+        return draft
+    clauses = [" ".join(words) for words in request.unmatched_clauses]
+    if not draft.allow_partial:
+        near = suggestions(tuple(w for words in request.unmatched_clauses for w in words), draft.knowledge)
+        hints = (["did you mean " + ", ".join(repr(n) for n in near) + "?"] if near else []) + [
+            "rephrase the instruction with the name of an analysis (e.g. \"differential expression\", "
+            "\"call variants\", \"cluster cells\")",
+            "to plan only the understood part, " + _ALLOW_PARTIAL]
+        raise PartiallyUnderstoodError(
+            "part of the request was not understood: " + quoted(clauses)
+            + "; planning the rest would drop it", hints, {"unrecognized": clauses})
+    return draft.deviate(*(f"not understood, left out: '{c}' (--allow-partial)" for c in clauses))

@@ -1,0 +1,225 @@
+"""Passes that decide what the request's words mean here: the inputs' context re-reads them, words
+with several readings resolve to the one that fits, and words that describe the data rather than ask
+for a step are dropped."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from bioplan.knowledge.models import Knowledge
+from bioplan.models import Match, Request, SniffedFile, SpecInput
+from bioplan.request.lexicon import is_cjk, lexicon_words, normalize
+from bioplan.request.parse import parse_request
+from bioplan.request.passes.draft import SpecDraft
+from bioplan.request.passes.shape import done_already, leads_to
+
+
+def quoted(texts: Iterable[str]) -> str:
+    return ", ".join(f"'{t}'" for t in dict.fromkeys(texts))
+
+
+def assay_of_files(knowledge: Knowledge, files: Iterable[SniffedFile | SpecInput]) -> tuple[str, str] | None:
+    """(assay, path) when an input's datatype belongs to one assay only: every operation that
+    reads or makes it applies to that single assay (an AnnData matrix is single-cell data)."""
+    for f in files:
+        assays: set[tuple[str, ...]] = set()
+        for op in knowledge.operations.values():
+            ports = [*op.inputs.values(), *op.outputs.values()]
+            if any(p.datatype == f.datatype for p in ports):
+                assays.add(tuple(sorted(op.assays)))
+        if len(assays) == 1:
+            only = next(iter(assays))
+            if len(only) == 1:
+                return only[0], f.path
+    return None
+
+
+def input_context(knowledge: Knowledge, files: Iterable[SniffedFile]) -> str:
+    """Words describing the inputs for the phrases' context look-aheads: the label of the one assay
+    the inputs belong to and the formats of the files ("single cell rna seq h5ad")."""
+    files = list(files)
+    found = assay_of_files(knowledge, files)
+    words = [normalize(knowledge.constraints[found[0]].label)] if found else []
+    words += [normalize(f.format) for f in files if f.format]
+    return " ".join(dict.fromkeys(words))
+
+
+def _assay_of_named_tools(knowledge: Knowledge, request: Request) -> str | None:
+    """The one assay the tools named apply to: "use scanpy ..." is single-cell whatever else the words
+    could mean."""
+    named = set()
+    for m in request.matches:
+        if m.kind == "tool" and not m.negated:
+            ops = [knowledge.operations[knowledge.tools[t].implements] for t in (m.id, *m.alternatives)]
+            if all(op.assays for op in ops):
+                named.add(frozenset(a for op in ops for a in op.assays))
+    return next(iter(next(iter(named)))) if len(named) == 1 and len(next(iter(named))) == 1 else None
+
+
+def context_assay(knowledge: Knowledge, request: Request, files: Iterable[SniffedFile]) -> str | None:
+    """The assay the request says, else the inputs', else the named tools'."""
+    assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
+    if len(set(assays)) == 1:
+        return assays[0]
+    found = assay_of_files(knowledge, files)
+    if found:
+        return found[0]
+    return _assay_of_named_tools(knowledge, request)
+
+
+# ---------------------------------------------------------------------------------------- passes
+
+
+def reparse_in_input_context(draft: SpecDraft) -> SpecDraft:
+    """The inputs choose between readings of the words: phrases whose look-aheads ask for a
+    single-cell (or read, or variant) context see the assay and formats of the inputs too."""
+    context = input_context(draft.knowledge, draft.files)
+    if not context:
+        return draft
+    return replace(draft, request=parse_request(draft.request.query, draft.knowledge, context=context))
+
+
+Fit = Callable[[str], tuple[int, int]]
+
+
+def _fit(knowledge: Knowledge, request: Request, files: tuple[SniffedFile, ...]) -> Fit:
+    """How well an operation fits the context: (fits the assay, its inputs follow from the files)."""
+    assay = context_assay(knowledge, request, files)
+    input_types = [f.datatype for f in files]
+
+    def fit(op_id: str) -> tuple[int, int]:
+        op = knowledge.operations[op_id]
+        # an operation for any assay fits as well as one for this assay; only a conflict is worse
+        assay_fit = (1 if (not op.assays or assay in op.assays) else 0) if assay else 1
+        reachable = 1 if not input_types or any(
+            leads_to(knowledge, i, p.datatype) for i in input_types for p in op.inputs.values()) else 0
+        return (assay_fit, reachable)
+    return fit
+
+
+def _overlapping_readings(ops: list[Match], fit: Fit) -> dict[str, str]:
+    """Readings of the same words -- alternatives of one alias, and overlapping matches (an alias
+    "normalization" and a single-cell phrase around it) -- that fit worse give way to the best."""
+    groups: list[list[Match]] = []
+    for m in ops:
+        home = next((g for g in groups if any(m.start < o.end and o.start < m.end for o in g)), None)
+        if home is None:
+            groups.append([m])
+        else:
+            home.append(m)
+    replace_by: dict[str, str] = {}
+    for g in groups:
+        options = list(dict.fromkeys([o for m in g for o in (m.id, *m.alternatives)]))
+        if len(options) < 2:
+            continue
+        best = max(options, key=lambda o: (fit(o), o in [m.id for m in g], -options.index(o)))
+        for o in options:
+            # only a reading that fits the context worse gives way; equally fitting readings
+            # of overlapping words are both meant ("preranked GSEA": ranking and GSEA)
+            if fit(o) < fit(best):
+                replace_by[o] = best
+    return replace_by
+
+
+def _own_kind(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> Callable[[str], int]:
+    """1 when the operation reads the inputs' own kind of data (a cell matrix beside an .h5ad)."""
+    files_assay = assay_of_files(knowledge, files)
+
+    def own_kind(op_id: str) -> int:
+        ins = [SpecInput(path="", datatype=p.datatype, format="")
+               for p in knowledge.operations[op_id].inputs.values() if not p.optional]
+        return 1 if files_assay and assay_of_files(knowledge, ins) == (files_assay[0], "") else 0
+    return own_kind
+
+
+def resolve_readings(draft: SpecDraft) -> SpecDraft:
+    """Anchors from the request, with words of several readings ("QC", "normalize") resolved by
+    context: of the operations one phrase can name, keep the one that fits the assay (said, or
+    implied by the inputs) and whose inputs the given files can lead to."""
+    knowledge, request, files = draft.knowledge, draft.request, draft.files
+    fit = _fit(knowledge, request, files)
+    ops = [m for m in request.matches if m.kind == "operation" and not m.negated]
+    replace_by = _overlapping_readings(ops, fit)
+    # one word, several readings that fit alike ("QC": read QC or single-cell QC): the reading of the
+    # inputs' own kind of data wins ("QC" beside an .h5ad is single-cell QC)
+    own_kind = _own_kind(knowledge, files)
+    same_words: dict[tuple[int, int], list[str]] = {}
+    for m in ops:
+        same_words.setdefault((m.start, m.end), []).extend([m.id, *m.alternatives])
+    for options in same_words.values():
+        options = list(dict.fromkeys(options))
+        if len(options) < 2 or not assay_of_files(knowledge, files):
+            continue
+        best = max(options, key=lambda o: (fit(o), own_kind(o)))
+        for o in options:
+            if o not in replace_by and fit(o) == fit(best) and own_kind(o) < own_kind(best):
+                replace_by[o] = best
+    anchors = [replace_by.get(op, op) for op in request.operations]
+    return replace(draft, anchors=tuple(dict.fromkeys(anchors)))
+
+
+_CLAUSE_START = re.compile(r"[,.;:!?()，。；：！？]|\bthen\b|然后|并且")
+
+
+def _instructed(knowledge: Knowledge, request: Request, m: Match) -> bool:
+    """True if an instruction word ("annotate", "find", "做") stands before or in the words, in their
+    clause ("call variants" is an instruction, "three cell types" is not)."""
+    norm = request.normalized
+    start = max([0] + [x.end() for x in _CLAUSE_START.finditer(norm, 0, m.start)])
+    before = norm[start:m.end]
+    words = lexicon_words(knowledge, "instruction_words")
+    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", before) if not is_cjk(w) else w in before
+               for w in words)
+
+
+def _descriptions(draft: SpecDraft, assay: str | None) -> dict[str, list[Match]]:
+    """The anchors whose words describe the data (no instruction word in their clause) and that the
+    context rules out: the assay excludes them, or they cannot run from the inputs while the rest can."""
+    knowledge, request, anchors = draft.knowledge, draft.request, draft.anchors
+    input_types = [f.datatype for f in draft.files]
+
+    def runs_from_inputs(op_id: str) -> bool:
+        return any(leads_to(knowledge, i, p.datatype)
+                   for i in input_types for p in knowledge.operations[op_id].inputs.values() if not p.optional)
+
+    dropped: dict[str, list[Match]] = {}
+    for a in anchors:
+        op = knowledge.operations[a]
+        ms = [m for m in request.matches if m.kind == "operation" and m.id == a and not m.negated]
+        if not ms or any(_instructed(knowledge, request, m) for m in ms):
+            continue
+        excluded = bool(assay and op.assays and assay not in op.assays)
+        cannot_run = bool(input_types) and not runs_from_inputs(a) and any(
+            runs_from_inputs(b) for b in anchors if b != a) and not done_already(knowledge, a, input_types)
+        if excluded or cannot_run:
+            dropped[a] = ms
+    return dropped
+
+
+def drop_descriptions(draft: SpecDraft) -> SpecDraft:
+    """Operation words that describe the data rather than ask for a step ("three cell types" in a
+    ChIP-seq request, "NK细胞的标记基因" beside a gene list) are dropped with a warning; the same words
+    stop naming a result."""
+    knowledge, request = draft.knowledge, draft.request
+    assay = context_assay(knowledge, request, draft.files)
+    dropped = _descriptions(draft, assay)
+    if not dropped or set(dropped) == set(draft.anchors):
+        # words that would leave nothing to run are the request itself: the planner's own error
+        # (unsatisfiable, constraint_violation) then says why they cannot run here
+        return draft
+    notes = []
+    for a, ms in dropped.items():
+        op = knowledge.operations[a]
+        why = (f"it applies to {', '.join(op.assays)} data, not {assay}"
+               if assay and op.assays and assay not in op.assays else "it cannot start from the inputs")
+        notes.append(f"{quoted(m.text for m in ms)} read as describing the data, not as {op.label.lower()} "
+                     f"({why}); to run it, ask for it as an instruction and give inputs it can start from")
+    spans = [(m.start, m.end) for ms in dropped.values() for m in ms]
+    kept = [m for m in request.matches if not (m.kind in ("operation", "datatype") and (m.start, m.end) in spans)]
+    request = request.model_copy(update={
+        "matches": tuple(kept),
+        "operations": tuple(o for o in request.operations if o not in dropped),
+        "datatypes": tuple(d for d in request.datatypes if any(m.kind == "datatype" and m.id == d for m in kept))})
+    return replace(draft.warn(*notes), request=request, anchors=tuple(a for a in draft.anchors if a not in dropped))

@@ -1,0 +1,107 @@
+"""How the requested operations relate in the capability graph: which feeds which, which are
+conversions, where the chain ends. Built on the knowledge-side queries (`knowledge/queries.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import is_subtype, made_within
+from bioplan.models import WorkflowType
+
+# how many operations deep the optimistic forward sweep looks
+SWEEP_STEPS = 10
+
+
+def is_downstream(knowledge: Knowledge, src: str, dst: str) -> bool:
+    """True if datatype dst is src, or some chain of operations makes it (or a subtype) from src."""
+    return src == dst or any(is_subtype(knowledge, d, dst) for d in made_within(knowledge, [src], SWEEP_STEPS))
+
+
+def leads_to(knowledge: Knowledge, src: str, port: str) -> bool:
+    """True if data of datatype src can feed a port of datatype `port`, as it is or after some steps."""
+    return is_downstream(knowledge, src, port) or is_subtype(knowledge, src, port)
+
+
+def feeds(knowledge: Knowledge, src_op: str, dst_op: str) -> bool:
+    """True if some output of src_op can reach an input of dst_op through the graph."""
+    outs = [p.datatype for p in knowledge.operations[src_op].outputs.values()]
+    # the sweep's last step makes data no operation is then asked to read
+    met = set(outs) | made_within(knowledge, outs, SWEEP_STEPS - 1)
+    return any(is_subtype(knowledge, d, p.datatype) for d in met for p in knowledge.operations[dst_op].inputs.values())
+
+
+def is_conversion(knowledge: Knowledge, op_id: str) -> bool:
+    """One input and one output of the same datatype (a format conversion: CSV export, GFF3 -> GTF)."""
+    op = knowledge.operations[op_id]
+    ins = [p.datatype for p in op.inputs.values() if not p.optional]
+    outs = [p.datatype for p in op.outputs.values()]
+    return len(ins) == 1 and ins == outs
+
+
+def sinks(knowledge: Knowledge, ops: Iterable[str]) -> list[str]:
+    """The operations none of the others follow from."""
+    ops = list(ops)
+    return [a for a in ops if not any(b != a and feeds(knowledge, a, b) for b in ops)]
+
+
+def _direct_feeds(knowledge: Knowledge, ops: list[str], a: str, b: str) -> bool:
+    """a feeds b with no other of `ops` between them."""
+    return a != b and feeds(knowledge, a, b) and not any(
+        c not in (a, b) and feeds(knowledge, a, c) and feeds(knowledge, c, b) for c in ops)
+
+
+def workflow_type(knowledge: Knowledge, ops: Iterable[str]) -> WorkflowType:
+    ops = list(ops)
+    if len(ops) <= 1:
+        return "single_step"
+    joins = [b for b in ops if sum(1 for a in ops if _direct_feeds(knowledge, ops, a, b)) >= 2]
+    if joins:
+        return "multi_branch_join"
+    if len(sinks(knowledge, ops)) > 1:
+        return "multi_branch"
+    return "linear"
+
+
+def entry_inputs(knowledge: Knowledge, anchors: Iterable[str]) -> list[str]:
+    """Inputs a request without files must start from: the earliest anchors' non-reference inputs."""
+    anchors = list(anchors)
+    earliest = [a for a in anchors if not any(b != a and feeds(knowledge, b, a) for b in anchors)]
+    out = []
+    for a in earliest:
+        for p in knowledge.operations[a].inputs.values():
+            dt = knowledge.datatypes[p.datatype]
+            if p.optional or dt.config_provided or dt.scope == "reference":
+                continue
+            out.append(p.datatype)
+    return list(dict.fromkeys(out))
+
+
+def _single_step_successors(knowledge: Knowledge, d: str) -> list[str]:
+    """What one-input, one-output operations make from d."""
+    return [p.datatype for op in knowledge.operations.values()
+            if len([q for q in op.inputs.values() if not q.optional]) == 1 and len(op.outputs) == 1
+            and any(is_subtype(knowledge, d, q.datatype) for q in op.inputs.values())
+            for p in op.outputs.values()]
+
+
+def input_at_or_after(knowledge: Knowledge, out: str, input_types: Iterable[str]) -> str | None:
+    """The input datatype that is `out` or lies after it on a chain of one-input, one-output steps
+    (normalised cells lie after filtered cells), else None."""
+    input_types = list(input_types)
+    frontier, seen = [out], set()
+    while frontier:
+        d = frontier.pop()
+        hit = next((t for t in input_types if is_subtype(knowledge, t, d)), None)
+        if hit:
+            return hit
+        if d not in seen:
+            seen.add(d)
+            frontier += _single_step_successors(knowledge, d)
+    return None
+
+
+def done_already(knowledge: Knowledge, op_id: str, input_types: Iterable[str]) -> bool:
+    """The inputs are already past this step (its result, or data after it, is an input)."""
+    types = list(input_types)
+    return any(input_at_or_after(knowledge, p.datatype, types) for p in knowledge.operations[op_id].outputs.values())

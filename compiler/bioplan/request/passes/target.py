@@ -1,0 +1,159 @@
+"""Passes that settle what the workflow starts from and ends with: the inputs (an existing
+clustering read as clustered data; without files, the mentioned datatypes), the target (sink of the
+anchors, refined by the last mentioned datatype) and a conversion to the requested file format."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from bioplan.errors import AmbiguousInputError, NoOperationRecognizedError
+from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import is_subtype
+from bioplan.models import Request, SniffedFile
+from bioplan.request.parse import suggestions
+from bioplan.request.passes.draft import SpecDraft
+from bioplan.request.passes.shape import entry_inputs, is_conversion, is_downstream, leads_to, sinks
+
+_CLUSTERED = "clustered_single_cell_data"
+
+
+def _reads_clustering(knowledge: Knowledge, anchors: tuple[str, ...]) -> list[str]:
+    """Anchors that read clustered data (or data made from it), when no anchor makes a clustering."""
+    makers = {op.id for op in knowledge.operations.values()
+              if any(is_subtype(knowledge, p.datatype, _CLUSTERED) for p in op.outputs.values())}
+    if any(a in makers for a in anchors):
+        return []
+    return [a for a in anchors if any(leads_to(knowledge, _CLUSTERED, p.datatype)
+                                      for p in knowledge.operations[a].inputs.values() if not p.optional)]
+
+
+def _groups(f: SniffedFile) -> list[str]:
+    """The file's clusterings, then its cell label columns."""
+    return list(f.fact("cluster_columns") or []) + list(f.fact("label_columns") or [])
+
+
+def _grouping(request: Request, f: SniffedFile) -> tuple[str, str]:
+    """(obs column, why): a column the request names wins; else the first clustering, else the first
+    label column."""
+    groups = _groups(f)
+    said = [g for g in groups if re.search(rf"(?<![A-Za-z0-9_]){re.escape(g)}(?![A-Za-z0-9_])", request.query,
+                                           re.IGNORECASE)]
+    column = (said or groups)[0]
+    why = ("the request names it" if said else
+           "its existing clustering" if column in (f.fact("cluster_columns") or []) else "its cell labels")
+    return column, why
+
+
+def use_existing_clustering(draft: SpecDraft) -> SpecDraft:
+    """A normalised AnnData that already holds a clustering (or cell labels) is the clustered data the
+    requested steps read, when the request does not ask to cluster: marker genes per the existing
+    'louvain' clusters (`TaskSpec.cluster_column`). A request to cluster re-clusters."""
+    knowledge = draft.knowledge
+    readers = _reads_clustering(knowledge, draft.anchors)
+    if not readers:
+        return draft
+    out, column, notes = [], None, []
+    for f in draft.files:
+        if column or f.datatype != "normalized_single_cell_matrix" or not _groups(f):
+            out.append(f)
+            continue
+        column, why = _grouping(draft.request, f)
+        note = (f"{knowledge.operations[readers[0]].label} uses obs column '{column}' of {f.path} ({why}; groups "
+                f"in the file: {', '.join(_groups(f))}); to re-cluster, ask to cluster the cells")
+        notes.append(note)
+        out.append(f.model_copy(update={"datatype": _CLUSTERED, "evidence": f.evidence + (note,)}))
+    return replace(draft.warn(*notes), files=tuple(out), cluster_column=column)
+
+
+def choose_target(draft: SpecDraft) -> SpecDraft:
+    """The target: the first output of the last sink among the anchors (a format conversion, "export as
+    CSV", writes whatever table the analysis makes: the analysis names it); the last mentioned
+    datatype refines it when it lies downstream of it ("... then KEGG, as one merged table"); without
+    anchors the last mentioned datatype that is no input is the target."""
+    knowledge = draft.knowledge
+    input_types = tuple(dict.fromkeys(f.datatype for f in draft.files))
+    target: str | None = None
+    if draft.anchors:
+        analyses = [a for a in draft.anchors if not is_conversion(knowledge, a)] or list(draft.anchors)
+        sink = [a for a in analyses if a in sinks(knowledge, analyses)][-1]
+        target = next(iter(knowledge.operations[sink].outputs.values())).datatype
+    for d in reversed([d for d in draft.request.datatypes if d in knowledge.datatypes]):
+        if d in input_types or any(is_subtype(knowledge, i, d) for i in input_types):
+            continue
+        if target is None or (d != target and is_downstream(knowledge, target, d)):
+            target = d
+        break
+    return replace(draft, input_types=input_types, target=target)
+
+
+def add_output_conversion(draft: SpecDraft) -> SpecDraft:
+    """A requested file format ("as CSV") adds a conversion operation (from the target to itself) when
+    a tool of it writes that format."""
+    knowledge, target, fmt = draft.knowledge, draft.target, draft.request.output_format
+    if target is None or not fmt:
+        return draft
+    added = []
+    for op in knowledge.operations.values():
+        if not is_conversion(knowledge, op.id) or op.id in draft.anchors:
+            continue
+        reads = next(p.datatype for p in op.inputs.values() if not p.optional)
+        if is_subtype(knowledge, target, reads) and any(
+                tp.format == fmt for t in knowledge.tools_for(op.id) for tp in t.outputs.values()):
+            added.append(op.id)
+    return draft.with_anchors(*added)
+
+
+def _made_by_anchors(knowledge: Knowledge, anchors: tuple[str, ...], d: str) -> bool:
+    """True if an anchor makes d (or a subtype of it), not counting an anchor that only refines d
+    (trimming: reads -> trimmed reads, a kind of reads)."""
+    derived = {p.datatype for a in anchors for p in knowledge.operations[a].outputs.values()}
+    refines = {p.datatype: [q.datatype for q in knowledge.operations[a].inputs.values()]
+               for a in anchors for p in knowledge.operations[a].outputs.values()}
+    return d in derived or any(is_subtype(knowledge, x, d) and not any(is_subtype(knowledge, d, i) for i in refines[x])
+                               for x in derived)
+
+
+def inputs_without_files(draft: SpecDraft) -> SpecDraft:
+    """Without files, the mentioned datatypes nothing requested produces are the inputs, plus what the
+    first requested operations need that the mentioned data cannot give ("PCA of my raw counts" also
+    needs the sample sheet)."""
+    if draft.files:
+        return draft
+    knowledge = draft.knowledge
+    mentioned = [d for d in draft.request.datatypes if d in knowledge.datatypes]
+    sources = [d for d in mentioned if d != draft.target and not _made_by_anchors(knowledge, draft.anchors, d)]
+    needed = [d for d in entry_inputs(knowledge, draft.anchors)
+              if not any(leads_to(knowledge, src, d) for src in sources)]
+    return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
+
+
+def require_target(draft: SpecDraft) -> SpecDraft:
+    """no_operation_recognized when nothing names a result, or the result asked for is an input."""
+    request = draft.request
+    if draft.target is None:
+        near = suggestions(request.unrecognized, draft.knowledge)
+        hints = ["did you mean " + ", ".join(repr(n) for n in near) + "?"] if near else []
+        hints.append('name an analysis (e.g. "differential expression", "align reads", "cluster cells") '
+                     'or the result you want (e.g. "a count matrix")')
+        raise NoOperationRecognizedError(
+            "no operation or result was recognised in the request"
+            + (f" (unrecognised words: {', '.join(request.unrecognized[:6])})" if request.unrecognized else ""),
+            hints, {"unrecognized": list(request.unrecognized)})
+    if draft.target in draft.input_types and not draft.anchors:
+        raise NoOperationRecognizedError(
+            f"the request asks for {draft.target!r}, which is already an input; no operation was recognised",
+            ["name the analysis to run on it"], {})
+    return draft
+
+
+def refuse_repeated_cohort_inputs(draft: SpecDraft) -> SpecDraft:
+    """A datatype shared by the whole study (cohort scope: the sample sheet) comes in one file."""
+    counts = Counter(f.datatype for f in draft.files)
+    for dt, n in sorted(counts.items()):
+        if n > 1 and draft.knowledge.datatypes[dt].scope == "cohort":
+            raise AmbiguousInputError(
+                f"{n} input files are {dt!r}: " + ", ".join(f.path for f in draft.files if f.datatype == dt),
+                ["give one file of this kind (it is shared by the whole study)"], {"datatype": dt})
+    return draft

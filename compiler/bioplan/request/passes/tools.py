@@ -1,0 +1,127 @@
+"""The named-tools pass: tools the request names become preferred tools, and their operations
+anchors; a tool named for a step it does not do is refused (or, with --substitute, a deviation)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from bioplan.errors import UnknownToolError
+from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import is_subtype
+from bioplan.models import Match, Request
+from bioplan.request.lexicon import normalize
+from bioplan.request.passes.draft import SpecDraft
+
+# between an operation's words and the tool named for it: "Removal of host reads (Kraken 2)",
+# "remove host reads with Kraken2"
+_ROLE_GAP = re.compile(r"\s*(?:[(\[,:]\s*|\s(?:with|using|by|via|through|in)\s+(?:the\s+)?)?")
+
+
+def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[Match, str]]:
+    """Tools the request names for a step (the operation's words right before the tool's name) that
+    neither they nor their package siblings do, when the request asks nowhere for what they do:
+    running them would plan a different analysis ("Removal of host reads (Kraken 2)")."""
+    ops = [m for m in request.matches if m.kind == "operation" and not m.negated]
+    asked = {o for m in ops for o in (m.id, *m.alternatives)}
+    out = []
+    for t in request.matches:
+        if t.kind != "tool" or t.negated:
+            continue
+        does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)}
+        if does & asked:
+            continue
+        before = [m for m in ops if m.end <= t.start and _ROLE_GAP.fullmatch(request.normalized[m.end:t.start])]
+        if before:
+            out.append((t, before[-1].id))
+    return out
+
+
+def _own_names(knowledge: Knowledge, tool_id: str) -> set[str]:
+    """A tool's id, name and aliases (not its package name), normalised."""
+    tool = knowledge.tools[tool_id]
+    return {normalize(w) for w in (tool.id.replace("_", " "), tool.name, *tool.aliases.en, *tool.aliases.zh)}
+
+
+def format_named_tools(knowledge: Knowledge, request: Request) -> list[str]:
+    """Tools a datatype's words name through its format: "STAR index" is the genome index in STAR's
+    format, so the one tool writing that format builds it (not the cheapest indexer)."""
+    out = []
+    for m in request.matches:
+        if m.kind != "datatype" or m.id not in knowledge.datatypes:
+            continue
+        text = normalize(m.text)
+        for fmt in knowledge.datatypes[m.id].formats:
+            if normalize(fmt) != text:
+                continue
+            writers = [t.id for t in knowledge.tools.values()
+                       if any(p.format == fmt for p in t.outputs.values())
+                       and any(is_subtype(knowledge, p.datatype, m.id)
+                               for p in knowledge.operations[t.implements].outputs.values())]
+            # only a format named after its writer's package ("star_index", not "vcf") names the tool
+            if len(writers) == 1 and any(normalize(n) in text.split() for n in
+                                         (knowledge.tools[writers[0]].biotools or "", writers[0]) if n):
+                out += writers
+    return out
+
+
+def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, ...],
+                    skip: set[tuple[int, int]]) -> tuple[list[str], list[str]]:
+    """(tools the request names but those at `skip` spans, warnings). A name several tools share
+    ("gseapy": enrich, prerank, marker enrichment) prefers those of them that do a requested
+    operation and adds no operation."""
+    out: list[str] = []
+    notes: list[str] = []
+    for m in request.matches:
+        if m.kind != "tool" or m.negated or (m.start, m.end) in skip:
+            continue
+        family = [m.id, *m.alternatives]
+        if len(family) == 1:
+            out.append(m.id)
+            continue
+        chosen = [t for t in family if knowledge.tools[t].implements in anchors]
+        # a package name ("star", "samtools") with none of its operations requested means the
+        # tool that carries the name itself ("STAR" the aligner, not its index builder)
+        own = [t for t in family if normalize(m.text) in _own_names(knowledge, t)]
+        if chosen:
+            out += chosen
+        elif len(own) == 1:
+            out += own
+        else:
+            notes.append(f"'{m.text}' names several tools ({', '.join(family)}) and none does a requested "
+                         "operation; it was not used")
+    out += format_named_tools(knowledge, request)
+    return [t for t in dict.fromkeys(out) if t not in request.excluded_tools], notes
+
+
+def _misplaced_error(knowledge: Knowledge, misplaced: list[tuple[Match, str]]) -> UnknownToolError:
+    def line(t: Match, op: str) -> str:
+        label = knowledge.operations[op].label.lower()
+        has_it_for = sorted({knowledge.operations[knowledge.tools[x].implements].label.lower()
+                             for x in (t.id, *t.alternatives)})
+        own = sorted(x.name for x in knowledge.tools_for(op))
+        return (f"'{t.text}' names {knowledge.tools[t.id].name} for {label}, but bioplan has it only for "
+                + " / ".join(has_it_for) + (f"; bioplan does {label} with " + ", ".join(own) if own else ""))
+
+    return UnknownToolError(
+        "; ".join(line(t, op) for t, op in misplaced),
+        ["to run bioplan's own tool for that step instead, pass --substitute (compile's output, the plan "
+         "report and the emitted README will say so)",
+         "to run the named tool for what bioplan has it for, name that analysis in the request"],
+        {"tools": {t.id: {"text": t.text, "role": op} for t, op in misplaced}})
+
+
+def bind_named_tools(draft: SpecDraft) -> SpecDraft:
+    """Tools the request names (and successors of named tools bioplan lacks) are preferred and their
+    operations anchors; a tool named for a step it does not do is unknown_tool unless --substitute."""
+    knowledge, request = draft.knowledge, draft.request
+    misplaced = tools_in_other_roles(knowledge, request)
+    if misplaced and not draft.substitute:
+        raise _misplaced_error(knowledge, misplaced)
+    draft = draft.deviate(*(f"substituted: '{t.text}' names {knowledge.tools[t.id].name} for "
+                            f"{knowledge.operations[op].label.lower()}, which bioplan does with its own tool "
+                            "instead (--substitute)" for t, op in misplaced))
+    preferred, notes = preferred_tools(knowledge, request, draft.anchors, skip={(t.start, t.end) for t, _ in misplaced})
+    preferred += [t for t in draft.successors if t not in preferred and t not in request.excluded_tools]
+    draft = draft.warn(*notes).with_anchors(*(knowledge.tools[t].implements for t in preferred))
+    return replace(draft, preferred=tuple(preferred))
