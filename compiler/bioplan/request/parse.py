@@ -303,6 +303,33 @@ def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
     return False
 
 
+def _mark_negated(norm: str, matches: list[Match], exclude_markers: list[str]) -> list[Match]:
+    """Tools and operations a negation marker stands before in their clause ("not edgeR") are negated."""
+    return [m.model_copy(update={"negated": True})
+            if m.kind in ("tool", "operation") and _negated(norm, m, exclude_markers) else m for m in matches]
+
+
+def _outside_absent_tools(marked: list[Match], absent: list[AbsentTerm]) -> list[Match]:
+    """A known tool's name inside a longer name of a tool bioplan lacks is not that tool ("star" in
+    "STAR-Fusion", "bwa" in "bwa-mem2")."""
+    return [m for m in marked if not (m.kind == "tool" and any(
+        a.kind == "tool" and a.start <= m.start and m.end <= a.end and (a.start, a.end) != (m.start, m.end)
+        for a in absent))]
+
+
+def _with_phrase_hits(marked: list[Match], phrase_hits: list[Match]) -> list[Match]:
+    """Phrases add operations the aliases missed (never duplicates); in order of position."""
+    out = list(marked)
+    seen_ops = {m.id for m in out if m.kind == "operation"}
+    for m in phrase_hits:
+        if m.kind == "operation" and m.id in seen_ops:
+            continue
+        out.append(m)
+        seen_ops.add(m.id)
+    out.sort(key=lambda m: (m.start, m.end, m.kind))
+    return out
+
+
 def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Request:
     """`context`: words describing the inputs (their assay and formats), seen by the phrases'
     context look-aheads only (see `_phrase_matches`)."""
@@ -319,28 +346,11 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     phrase_hits += [m for m in _typo_phrase_matches(norm, exact + phrase_hits, knowledge, context)
                     if not any(p.id == m.id for p in phrase_hits)]
     fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
-    matches = sorted(exact + fuzzy, key=lambda m: (m.start, m.end))
     markers = knowledge.lexicon.exclude_markers
     exclude_markers = [normalize(m) for m in (*markers.en, *markers.zh)]
-    marked = []
-    for m in matches:
-        if m.kind in ("tool", "operation") and _negated(norm, m, exclude_markers):
-            m = m.model_copy(update={"negated": True})
-        marked.append(m)
+    marked = _mark_negated(norm, sorted(exact + fuzzy, key=lambda m: (m.start, m.end)), exclude_markers)
     absent = _absent_terms(norm, marked, knowledge, exclude_markers)
-    # a known tool's name inside a longer name of a tool bioplan lacks is not that tool
-    # ("star" in "STAR-Fusion", "bwa" in "bwa-mem2")
-    marked = [m for m in marked if not (m.kind == "tool" and any(
-        a.kind == "tool" and a.start <= m.start and m.end <= a.end and (a.start, a.end) != (m.start, m.end)
-        for a in absent))]
-    # phrases add operations the aliases missed (never duplicates)
-    seen_ops = {m.id for m in marked if m.kind == "operation"}
-    for m in phrase_hits:
-        if m.kind == "operation" and m.id in seen_ops:
-            continue
-        marked.append(m)
-        seen_ops.add(m.id)
-    marked.sort(key=lambda m: (m.start, m.end, m.kind))
+    marked = _with_phrase_hits(_outside_absent_tools(marked, absent), phrase_hits)
     marked, absent = _output_readings(norm, marked, absent, knowledge)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
