@@ -1,9 +1,9 @@
 """A step script whose Python tool is missing says which extra to install, not `ModuleNotFoundError`.
 
 The Python tools (pydeseq2, gseapy, scanpy, ...) are bioplan's `tools` extra. Every step script
-that imports one does so either inside `try: ... except ModuleNotFoundError` (top-level imports)
-or inside `main()` run by `run()`, whose handler catches ModuleNotFoundError; both end in
-`fail("Python package 'x' is not installed: pip install 'bioplan[tools]' ...")`.
+that imports one does so after its top-level `bioplan_step.start(snakemake)`, whose handler of
+uncaught exceptions turns ModuleNotFoundError into "ERROR [rule]: Python package 'x' is not
+installed: pip install 'bioplan[tools]' ..." (or inside `try: ... except ModuleNotFoundError`).
 """
 
 from __future__ import annotations
@@ -39,34 +39,39 @@ def _catches_module_not_found(handlers: list[ast.ExceptHandler]) -> bool:
     return bool(names & {"ModuleNotFoundError", "ImportError"})
 
 
-def _run_guards_module_not_found(tree: ast.Module) -> bool:
-    """The script's run(main) wrapper turns ModuleNotFoundError into fail(... bioplan[tools] ...)."""
-    for fn in tree.body:
-        if isinstance(fn, ast.FunctionDef) and fn.name == "run":
-            for node in ast.walk(fn):
-                if isinstance(node, ast.Try) and _catches_module_not_found(node.handlers):
-                    return HINT in ast.unparse(node)
-    return False
+def _start_line(tree: ast.Module) -> int | None:
+    """Line of the script's top-level `bioplan_step.start(snakemake)`: from there on, an uncaught
+    ModuleNotFoundError ends as fail(... bioplan[tools] ...) (bioplan_step's excepthook)."""
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and ast.unparse(node.value) == "bioplan_step.start(snakemake)":
+            return node.lineno
+    return None
 
 
 def unguarded_imports(path: Path) -> list[str]:
     """Imports of a tools-extra module that a missing package would turn into a bare traceback."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    guarded_by_run = _run_guards_module_not_found(tree)
+    start = _start_line(tree)
+
+    def guarded_by_start(node: ast.AST) -> bool:
+        if path.name == "bioplan_step.py":  # the helpers run only when a script calls them, after start()
+            return node.col_offset > 0
+        return start is not None and node.lineno > start
+
     bad: list[str] = []
 
-    def visit(node: ast.AST, in_try: bool, in_function: bool) -> None:
+    def visit(node: ast.AST, in_try: bool) -> None:
         found = _imported(node) & TOOLS_EXTRA_MODULES
-        if found and not in_try and not (in_function and guarded_by_run):
+        if found and not in_try and not guarded_by_start(node):
             bad.append(f"{path.name}:{node.lineno} imports {', '.join(sorted(found))}")
         for child in ast.iter_child_nodes(node):
             if isinstance(node, ast.Try) and child in node.body:
                 guarded = _catches_module_not_found(node.handlers) and HINT in ast.unparse(node)
-                visit(child, in_try or guarded, in_function)
+                visit(child, in_try or guarded)
             else:
-                visit(child, in_try, in_function or isinstance(node, ast.FunctionDef))
+                visit(child, in_try)
 
-    visit(tree, False, False)
+    visit(tree, False)
     return bad
 
 
@@ -81,15 +86,18 @@ def test_every_tools_extra_import_is_guarded():
 
 def test_the_check_finds_an_unguarded_import(tmp_path):
     script = tmp_path / "step.py"
-    script.write_text("import logging\nimport scanpy as sc\n\ndef main():\n    import gseapy\n")
+    script.write_text("import logging\nimport scanpy as sc\n\ndef main():\n    import gseapy\n\n"
+                      "bioplan_step.start(snakemake)\nimport anndata\n")
+    # before start() a missing package is a bare traceback; after it (anndata) bioplan_step's message
     assert unguarded_imports(script) == ["step.py:2 imports scanpy", "step.py:5 imports gseapy"]
 
 
 # Run a step script as Snakemake's `script:` would (a `snakemake` object in its globals), with one
 # package made unimportable: None in sys.modules makes `import x` raise ModuleNotFoundError.
 _RUNNER = """
-import runpy, sys, types
+import os, runpy, sys, types
 missing, script, log = sys.argv[1:4]
+sys.path.insert(0, os.path.dirname(script))  # bioplan_step.py beside the script, as under Snakemake
 sys.modules[missing] = None
 io = types.SimpleNamespace(genes="genes.txt", gene_sets="sets.gmt", counts="counts.csv", samples="samples.tsv",
                            adata="in.h5ad", table="out.tsv")
@@ -100,10 +108,10 @@ runpy.run_path(script, init_globals={"snakemake": snakemake}, run_name="__main__
 
 
 @pytest.mark.parametrize("script, missing", [
-    ("gseapy_enrich.py", "gseapy"),      # imported in main(), through run()
+    ("gseapy_enrich.py", "gseapy"),      # imported in main()
     ("pydeseq2_de.py", "pydeseq2"),      # likewise
-    ("scanpy_qc.py", "scanpy"),          # top-level import
-    ("volcano_plot.py", "matplotlib"),   # top-level import after the shared helpers
+    ("scanpy_qc.py", "scanpy"),          # top-level import after bioplan_step.start()
+    ("volcano_plot.py", "matplotlib"),   # imported by bioplan_step.pyplot()
 ])
 def test_a_missing_tool_names_the_extra(tmp_path, script, missing):
     proc = subprocess.run([sys.executable, "-c", _RUNNER, missing, str(SCRIPTS / script), str(tmp_path / "step.log")],

@@ -13,18 +13,7 @@
 #
 # effect/diff_btw are group_b minus group_a (positive = relatively more abundant in group_b).
 
-log_con <- file(snakemake@log[[1]], open = "wt")
-sink(log_con)
-sink(log_con, type = "message")
-
-fail <- function(...) {
-    msg <- paste0(...)
-    message("ERROR (aldex2): ", msg)
-    sink(type = "message")
-    sink()
-    write(paste0("ERROR (aldex2): ", msg), stderr())
-    quit(save = "no", status = 1)
-}
+source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
 read_any <- function(path, what) {
     first <- readLines(path, n = 1, warn = FALSE)

@@ -13,25 +13,18 @@ and what to do, and the rule fails.
 """
 
 import gzip
-import logging
 import os
 import re
-import sys
 import zlib
 from collections import Counter
 
-log = logging.getLogger("check_gene_annotation")
+import bioplan_step
+from bioplan_step import LOG, as_list, fail
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+
 GTF_ATTR = re.compile(r'(\S+)\s+"([^"]*)"')
-
-
-def fail(message):
-    log.error(message)
-    print(f"ERROR: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def as_list(value):
-    return [value] if isinstance(value, str) else list(value)
 
 
 def open_text(path):
@@ -125,7 +118,7 @@ def parse_annotation(path, who):
     if kind == "GFF3" and not genes:
         genes = {f"(no gene features; {features.most_common(1)[0][0]} records)"}
     if without_id:
-        log.warning("%s: %d of %d records lack %s", path, without_id, records,
+        LOG.warning("%s: %d of %d records lack %s", path, without_id, records,
                     "gene_id" if kind == "GTF" else "ID/Parent")
     return kind, records, features, seqids, ends, genes, without_id
 
@@ -165,15 +158,15 @@ def main():
                          "as the genome.")
                 missing = [s for s in seqids if s not in genome]
                 if missing:
-                    log.warning("%s: %d of %d sequence names are not in the genome (e.g. %s); their %d "
+                    LOG.warning("%s: %d of %d sequence names are not in the genome (e.g. %s); their %d "
                                 "records will be ignored by most tools", path, len(missing), len(seqids),
                                 ", ".join(missing[:5]), sum(seqids[s] for s in missing))
                 past = [s for s in common if ends[s] > genome[s]]
                 if past:
-                    log.warning("%s: features end past the sequence end on %s: is this annotation for "
+                    LOG.warning("%s: features end past the sequence end on %s: is this annotation for "
                                 "another assembly version?", path, ", ".join(past[:5]))
                 out.write(f"genome_overlap\t{len(common)} of {len(seqids)} annotation sequences are in the genome\n")
-            log.info("%s: %s, %d records, %d genes, %d sequences", path, kind, records, len(genes), len(seqids))
+            LOG.info("%s: %s, %d records, %d genes, %d sequences", path, kind, records, len(genes), len(seqids))
             out.write(f"annotation\t{path}\n")
             out.write(f"format\t{kind}\n")
             out.write(f"records\t{records}\n")
@@ -183,7 +176,4 @@ def main():
     out.close()
 
 
-if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0] if snakemake.log else None, level=logging.INFO,
-                        format="%(levelname)s %(message)s")
-    main()
+main()

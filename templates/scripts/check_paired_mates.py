@@ -21,27 +21,20 @@ and what to do, and exits with status 1.
 """
 
 import gzip
-import logging
 import os
 import shutil
 import subprocess
-import sys
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
+import bioplan_step
+from bioplan_step import LOG, as_list, fail
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+
 RECORDS = 1000
 MATE_DATATYPES = {"raw_reads", "trimmed_reads", "host_depleted_reads"}
-log = logging.getLogger("check_paired_mates")
-
-
-def fail(message):
-    log.error(message)
-    print(f"ERROR: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def as_list(value):
-    return [value] if isinstance(value, str) else list(value)
 
 
 def read_id(header):
@@ -240,7 +233,7 @@ def main():
                      "mates of each other or not in the same order; re-export both files of this "
                      "sample together (or restore the pairing with a tool such as BBTools repair.sh).")
             lines.append(f"{base}: {f1} + {f2}: {total1} read pairs, first {len(ids1)} and last read ids match")
-            log.info(lines[-1])
+            LOG.info(lines[-1])
     with open(snakemake.output.ok, "w") as out:
         out.write(f"constraint\t{params.get('constraint', 'paired_mates')}\n")
         out.write(f"guarded_step\t{guarded}\n")
@@ -250,7 +243,4 @@ def main():
             out.write(f"checked\t{line}\n")
 
 
-if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0] if snakemake.log else None, level=logging.INFO,
-                        format="%(levelname)s %(message)s")
-    main()
+main()

@@ -10,24 +10,17 @@ message names the file, says what is wrong and what to do, and the rule fails.
 """
 
 import gzip
-import logging
 import os
-import sys
 import zlib
 
-log = logging.getLogger("check_reference_genome")
+import bioplan_step
+from bioplan_step import LOG, as_list, fail
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+
 # IUPAC nucleotide codes (both cases), gap and masking characters, line endings
 VALID = b"ACGTURYKMSWBDHVNacgturykmswbdhvn-.*\r\n"
-
-
-def fail(message):
-    log.error(message)
-    print(f"ERROR: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def as_list(value):
-    return [value] if isinstance(value, str) else list(value)
 
 
 def open_binary(path):
@@ -102,14 +95,11 @@ def main():
             for path in as_list(snakemake.input[name]):
                 seqs, lengths = scan_fasta(path, f"reference genome ({name}) for {guarded}")
                 shown = ", ".join(seqs[:20]) + (f", ... ({len(seqs) - 20} more)" if len(seqs) > 20 else "")
-                log.info("%s: %d sequences, %d bp: %s", path, len(seqs), sum(lengths), shown)
+                LOG.info("%s: %d sequences, %d bp: %s", path, len(seqs), sum(lengths), shown)
                 out.write(f"genome\t{path}\n")
                 out.write(f"sequences\t{len(seqs)}\n")
                 out.write(f"total_length\t{sum(lengths)}\n")
                 out.write(f"names\t{shown}\n")
 
 
-if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0] if snakemake.log else None, level=logging.INFO,
-                        format="%(levelname)s %(message)s")
-    main()
+main()

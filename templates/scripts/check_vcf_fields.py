@@ -8,95 +8,13 @@ header does not declare is left out, not guessed). Fails when none exists: there
 filter on, and the message says what to do.
 """
 
-# --- shared helpers (each bioplan step script is self-contained) --------------
-import logging
-import re
-import sys
-import traceback
+import subprocess
 
+import bioplan_step
+from bioplan_step import check_failed, fail, inputs_of, passed
 
-LOG = logging.getLogger("bioplan")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
-
-def setup_logging():
-    """Send logging, stdout and library warnings to the rule's log file."""
-    handle = open(snakemake.log[0], "w", encoding="utf-8")
-    logging.basicConfig(stream=handle, level=logging.INFO, format="%(levelname)s: %(message)s")
-    sys.stdout = handle
-    sys.stderr = handle
-
-
-def fail(message):
-    """Report a data problem to the log and the terminal, then stop with exit code 1."""
-    LOG.error(message)
-    print(f"ERROR [{snakemake.rule}]: {message}", file=sys.__stderr__)
-    sys.exit(1)
-
-
-def run(main):
-    setup_logging()
-    try:
-        main()
-    except SystemExit:
-        raise
-    except Exception as exc:  # a bug or an unforeseen input: keep the traceback in the log
-        LOG.error(traceback.format_exc())
-        fail(f"unexpected {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})")
-
-
-def sniff_sep(path):
-    """Tab if the first non-empty line has a tab, else comma if it has one, else tab."""
-    with open(path, encoding="utf-8-sig") as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                if "\t" in line:
-                    return "\t"
-                return "," if "," in line else "\t"
-    return "\t"
-
-
-def read_table(path, what):
-    """Read a tsv/csv table with a header; every column as text."""
-    try:
-        table = pd.read_csv(path, sep=sniff_sep(path), dtype=str, comment=None,
-                            keep_default_na=False, encoding="utf-8-sig")
-    except pd.errors.EmptyDataError:
-        fail(f"the {what} file '{path}' is empty.")
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        fail(f"cannot parse the {what} file '{path}' as tsv/csv: {exc}")
-    table.columns = [str(c).strip() for c in table.columns]
-    return table
-# ------------------------------------------------------------------------------
-
-# --- precondition checks ------------------------------------------------------------
-def inputs_of(datatype, fallback_name):
-    """(port name, path) of the guarded step's inputs with this datatype (or the usual port name)."""
-    datatypes = dict(snakemake.params.datatypes or {})
-    names = [name for name, dt in datatypes.items() if dt == datatype] or \
-        [name for name in snakemake.input.keys() if name == fallback_name]
-    if not names:
-        fail(f"rule {snakemake.rule} has no {datatype} input to check (inputs: {', '.join(snakemake.input.keys())}; "
-             f"datatypes: {datatypes}).")
-    found = []
-    for name in names:
-        paths = getattr(snakemake.input, name)
-        for path in [paths] if isinstance(paths, str) else list(paths):
-            found.append((name, path))
-    return found
-
-
-def check_failed(message):
-    fail(f"precondition '{snakemake.params.constraint}' of step '{snakemake.params.guarded_step}' failed: {message}")
-
-
-def passed(summary):
-    LOG.info(summary)
-    with open(snakemake.output.ok, "w", encoding="utf-8") as handle:
-        handle.write(f"{snakemake.params.constraint}: OK - {summary}\n")
-# ------------------------------------------------------------------------------
-
-
-import subprocess  # noqa: E402
 
 RECORDS = 1000
 
@@ -146,4 +64,4 @@ def main():
     passed("; ".join(summaries))
 
 
-run(main)
+main()

@@ -22,38 +22,23 @@ scipy); p-values are Benjamini-Hochberg adjusted. effect = mean CLR in group_b m
 mean CLR in group_a (natural-log scale: positive = relatively more abundant in group_b).
 """
 
-import logging
 import math
-import sys
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("da_clr_welch")
+import bioplan_step
+from bioplan_step import LOG, fail
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+import numpy as np
+import pandas as pd
+from scipy import stats
 
 TOOL = "da_clr_welch"
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR ({TOOL}): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import numpy as np  # noqa: E402
-    import pandas as pd  # noqa: E402
-    from scipy import stats  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
-
-params = snakemake.params  # noqa: F821
-table_path = snakemake.input.table  # noqa: F821
-samples_path = snakemake.input.samples  # noqa: F821
-out_path = snakemake.output.table  # noqa: F821
+params = snakemake.params
+table_path = snakemake.input.table
+samples_path = snakemake.input.samples
+out_path = snakemake.output.table
 
 condition = str(getattr(params, "condition_column", "condition") or "condition")
 group_a = str(getattr(params, "group_a", "") or "")
@@ -96,7 +81,7 @@ if not sample_cols:
          f"(table columns: {list(counts_df.columns)[:10]}, samples: {list(meta['sample'])[:10]}).")
 not_in_meta = [c for c in counts_df.columns[1:] if c not in sample_cols and c not in {"taxid", "name", "rank"}]
 if not_in_meta:
-    log.warning("columns of %s not in the sample sheet, ignored: %s", table_path, not_in_meta)
+    LOG.warning("columns of %s not in the sample sheet, ignored: %s", table_path, not_in_meta)
 id_column = "taxid" if "taxid" in counts_df.columns else counts_df.columns[0]
 annotation = [id_column] + (["name"] if "name" in counts_df.columns and id_column != "name" else [])
 
@@ -135,7 +120,7 @@ if np.isnan(counts).any() or (counts < 0).any():
 
 prevalence = (counts > 0).mean(axis=1)
 keep = (prevalence >= min_prevalence) & (counts.sum(axis=1) > 0)
-log.info("%d taxa, %d kept with prevalence >= %g in %d samples (%s: %d, %s: %d)", len(counts), int(keep.sum()),
+LOG.info("%d taxa, %d kept with prevalence >= %g in %d samples (%s: %d, %s: %d)", len(counts), int(keep.sum()),
          min_prevalence, len(used), group_a, len(in_a), group_b, len(in_b))
 if keep.sum() < 2:
     fail(f"fewer than 2 taxa of {table_path} pass min_prevalence={min_prevalence}; CLR needs at least 2 taxa.")
@@ -191,5 +176,5 @@ result = result.sort_values(["padj", "pvalue", "_id_num", id_column], na_positio
 result = result.drop(columns="_id_num")
 result.to_csv(out_path, sep="\t", index=False, float_format="%.6g", na_rep="NA")
 n_sig = int((result["padj"] <= 0.05).sum())
-log.info("wrote %s: %d taxa tested (%s), %d with padj <= 0.05 (%s vs %s)", out_path, len(result), test, n_sig,
+LOG.info("wrote %s: %d taxa tested (%s), %d with padj <= 0.05 (%s vs %s)", out_path, len(result), test, n_sig,
          group_b, group_a)

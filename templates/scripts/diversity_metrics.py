@@ -16,33 +16,21 @@ Bray-Curtis(i, j) = sum |x_i - x_j| / sum (x_i + x_j) on the counts. No rarefact
 richness grows with sequencing depth, compare samples of similar depth.
 """
 
-import logging
-import sys
+import bioplan_step
+from bioplan_step import LOG, fail
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("diversity_metrics")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+import numpy as np
+import pandas as pd
 
 TOOL = "diversity_metrics"
 ANNOTATION = {"taxid", "name", "rank", "taxonomy_id", "taxonomy_lvl", "lineage", "taxonomy", "taxon", "description"}
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR ({TOOL}): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-params = snakemake.params  # noqa: F821
-table_path = snakemake.input.table  # noqa: F821
-alpha_path = snakemake.output.table  # noqa: F821
-beta_path = snakemake.output.beta  # noqa: F821
+params = snakemake.params
+table_path = snakemake.input.table
+alpha_path = snakemake.output.table
+beta_path = snakemake.output.beta
 try:
     min_count = float(getattr(params, "min_count", 0) or 0)
 except (TypeError, ValueError):
@@ -62,7 +50,7 @@ candidates = [c for c in df.columns[1:] if str(c).lower() not in ANNOTATION]
 samples = sorted(str(c) for c in candidates if pd.api.types.is_numeric_dtype(df[c]))
 skipped = [c for c in candidates if str(c) not in samples]
 if skipped:
-    log.warning("non-numeric columns of %s are not samples, ignored: %s", table_path, skipped)
+    LOG.warning("non-numeric columns of %s are not samples, ignored: %s", table_path, skipped)
 if not samples:
     fail(f"{table_path} has no numeric sample column (columns: {list(df.columns)}).")
 df.columns = [str(c) for c in df.columns]
@@ -85,7 +73,7 @@ for j, sample in enumerate(samples):
         inverse_simpson = 1.0 / sum_p2
         evenness = shannon / float(np.log(richness)) if richness >= 2 else float("nan")
     else:
-        log.warning("sample %s has no counts: its diversity is NA", sample)
+        LOG.warning("sample %s has no counts: its diversity is NA", sample)
         shannon = simpson = inverse_simpson = evenness = float("nan")
     rows.append({"sample": sample, "total_count": total, "richness": richness, "shannon": shannon,
                  "simpson": simpson, "inverse_simpson": inverse_simpson, "pielou_evenness": evenness})
@@ -102,4 +90,4 @@ for i in range(n):
         bc[i, k] = bc[k, i] = value
 beta = pd.DataFrame(bc, index=pd.Index(samples, name="sample"), columns=samples)
 beta.to_csv(beta_path, sep="\t", float_format="%.6g", na_rep="NA")
-log.info("wrote %s and %s (%d samples, %d taxa)", alpha_path, beta_path, n, len(df))
+LOG.info("wrote %s and %s (%d samples, %d taxa)", alpha_path, beta_path, n, len(df))

@@ -5,68 +5,7 @@
 # edgeR::cpm(log = TRUE, prior.count) after calcNormFactors(method = "TMM"). All genes are kept.
 # Params: log (TRUE: log2-CPM, FALSE: CPM), prior_count.
 
-# --- shared helpers (each bioplan step script is self-contained) --------------
-log_con <- file(snakemake@log[[1]], open = "wt")
-sink(log_con)
-sink(log_con, type = "message")
-
-# Report a data problem to the log and the terminal, then stop with exit status 1.
-fail <- function(...) {
-  msg <- paste0(...)
-  message("ERROR: ", msg)
-  sink(type = "message")
-  sink()
-  cat("ERROR [", snakemake@rule, "]: ", msg, "\n", sep = "", file = stderr())
-  quit(save = "no", status = 1)
-}
-
-run <- function(main) {
-  withCallingHandlers(
-    tryCatch(main(), error = function(e) {
-      fail("unexpected error: ", conditionMessage(e), " (details in ", snakemake@log[[1]], ")")
-    }),
-    warning = function(w) {
-      message("WARNING: ", conditionMessage(w))
-      invokeRestart("muffleWarning")
-    }
-  )
-  sink(type = "message")
-  sink()
-  invisible(NULL)
-}
-
-param <- function(name, default = NULL) {
-  value <- snakemake@params[[name]]
-  if (is.null(value) || length(value) == 0) default else value
-}
-
-# Tab if the first non-empty line has a tab, else comma if it has one, else tab.
-sniff_sep <- function(path) {
-  lines <- readLines(path, n = 20, warn = FALSE)
-  lines <- lines[nzchar(trimws(lines)) & !startsWith(lines, "#")]
-  if (length(lines) == 0) fail("the file '", path, "' is empty.")
-  if (grepl("\t", lines[1], fixed = TRUE)) "\t" else if (grepl(",", lines[1], fixed = TRUE)) "," else "\t"
-}
-
-# Read a tsv/csv table with a header; every column as text.
-read_table <- function(path, what) {
-  tab <- tryCatch(
-    utils::read.table(path, header = TRUE, sep = sniff_sep(path), quote = "\"", comment.char = "",
-                      check.names = FALSE, stringsAsFactors = FALSE, colClasses = "character",
-                      na.strings = character(0), strip.white = TRUE, fileEncoding = "UTF-8-BOM"),
-    error = function(e) fail("cannot parse the ", what, " file '", path, "' as tsv/csv: ", conditionMessage(e))
-  )
-  names(tab) <- trimws(names(tab))
-  tab
-}
-
-write_tsv <- function(df, path) {
-  num <- vapply(df, is.double, logical(1))
-  df[num] <- lapply(df[num], signif, digits = 6)
-  utils::write.table(df, path, sep = "\t", quote = FALSE, row.names = FALSE, na = "NA")
-}
-# ------------------------------------------------------------------------------
-
+source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
 suppressPackageStartupMessages(library(edgeR))
 

@@ -16,42 +16,24 @@ inflate significance; the gene sets are restricted to it. Gene symbols are match
 case-insensitively (the library's genes take the marker table's spelling).
 """
 
-import logging
 import os
-import sys
-import tempfile
 
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
+import bioplan_step
+from bioplan_step import LOG, cluster_sort_key, fail, read_marker_table
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("gseapy_marker_enrich")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
+
+import gseapy
+import pandas as pd
 
 TOOL = "gseapy_marker_enrich"
 COLUMNS = ["cluster", "Term", "Overlap", "P-value", "Adjusted P-value", "Odds Ratio", "Combined Score", "Genes", "Gene_set"]
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR ({TOOL}): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import gseapy  # noqa: E402
-    import pandas as pd  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
-
-params = snakemake.params  # noqa: F821
-markers_path = snakemake.input.markers  # noqa: F821
-gmt_path = snakemake.input.gene_sets  # noqa: F821
-out_path = snakemake.output.table  # noqa: F821
+params = snakemake.params
+markers_path = snakemake.input.markers
+gmt_path = snakemake.input.gene_sets
+out_path = snakemake.output.table
 
 try:
     top_n = int(params.top_n)
@@ -78,21 +60,7 @@ def read_gmt(path: str) -> dict[str, list[str]]:
     return sets
 
 
-def read_table(path: str) -> pd.DataFrame:
-    with open(path, encoding="utf-8") as handle:
-        header = handle.readline()
-    sep = "\t" if header.count("\t") >= header.count(",") else ","
-    try:
-        return pd.read_csv(path, sep=sep, dtype={"cluster": str})
-    except Exception as exc:  # noqa: BLE001
-        fail(f"cannot read the marker table {path}: {exc}")
-
-
-def cluster_sort_key(label: str):
-    return (0, int(label), label) if label.isdigit() else (1, 0, label)
-
-
-markers = read_table(markers_path)
+markers = read_marker_table(markers_path)
 missing = [c for c in ("cluster", "gene") if c not in markers.columns]
 if missing:
     fail(f"the marker table {markers_path} lacks column(s) {', '.join(missing)}; columns are {list(markers.columns)}")
@@ -113,31 +81,31 @@ if "pval_adj" in sel:
 if "logfoldchange" in sel:
     lfc = pd.to_numeric(sel["logfoldchange"], errors="coerce")
     if len(lfc) and lfc.isna().all():
-        log.warning("every logfoldchange of %s is NA: the min_logfc=%g filter cannot apply; markers are "
+        LOG.warning("every logfoldchange of %s is NA: the min_logfc=%g filter cannot apply; markers are "
                     "selected by rank and adjusted p-value only", markers_path, min_logfc)
     sel = sel[lfc.isna() | (lfc > min_logfc)]
 
 # background: the measured genes (all genes the marker table ranks), as the test's universe
 background = sorted(set(markers["gene"].dropna().astype(str)))
 in_library = len(set(background) & {g for genes in library.values() for g in genes})
-log.info("background: %d measured genes (%d of them in %s)", len(background), in_library, gmt_path)
+LOG.info("background: %d measured genes (%d of them in %s)", len(background), in_library, gmt_path)
 
 library_name = os.path.basename(gmt_path)
 frames = []
 for cluster in sorted(markers["cluster"].dropna().astype(str).unique(), key=cluster_sort_key):
     genes = sorted(set(sel.loc[sel["cluster"] == cluster, "gene"].astype(str)))
     if len(genes) < min_genes:
-        log.info("cluster %s: %d marker genes pass the filters (< min_genes=%d), skipped", cluster, len(genes), min_genes)
+        LOG.info("cluster %s: %d marker genes pass the filters (< min_genes=%d), skipped", cluster, len(genes), min_genes)
         continue
     try:
         enr = gseapy.enrich(gene_list=genes, gene_sets=library, background=background, outdir=None, cutoff=1.0,
                             no_plot=True, verbose=False)
     except Exception as exc:  # noqa: BLE001 - gseapy raises bare Exceptions when nothing overlaps
-        log.info("cluster %s: no enrichment result (%s)", cluster, exc)
+        LOG.info("cluster %s: no enrichment result (%s)", cluster, exc)
         continue
     res = getattr(enr, "results", None)
     if res is None or len(res) == 0:
-        log.info("cluster %s: no gene set overlaps its %d marker genes", cluster, len(genes))
+        LOG.info("cluster %s: no gene set overlaps its %d marker genes", cluster, len(genes))
         continue
     res = res.copy()
     res["Gene_set"] = library_name
@@ -145,7 +113,7 @@ for cluster in sorted(markers["cluster"].dropna().astype(str).unique(), key=clus
         res["Genes"] = res["Genes"].astype(str).map(lambda s: ";".join(sorted(s.split(";"))))
     res.insert(0, "cluster", cluster)
     frames.append(res)
-    log.info("cluster %s: %d marker genes overlap %d gene sets", cluster, len(genes), len(res))
+    LOG.info("cluster %s: %d marker genes overlap %d gene sets", cluster, len(genes), len(res))
 
 if frames:
     table = pd.concat(frames, ignore_index=True)
@@ -154,7 +122,7 @@ if frames:
     table["_order"] = table["cluster"].map(lambda c: cluster_sort_key(str(c)))
     table = table.sort_values(["_order", "Adjusted P-value", "P-value", "Term"], kind="mergesort").drop(columns="_order")
 else:
-    log.warning("no cluster has enough marker genes overlapping %s; writing an empty table", gmt_path)
+    LOG.warning("no cluster has enough marker genes overlapping %s; writing an empty table", gmt_path)
     table = pd.DataFrame(columns=COLUMNS)
 table.to_csv(out_path, sep="\t", index=False, float_format="%.6g")
-log.info("wrote %s (%d rows)", out_path, len(table))
+LOG.info("wrote %s (%d rows)", out_path, len(table))

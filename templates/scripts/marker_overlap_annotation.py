@@ -24,45 +24,26 @@ Enrichr's libraries PanglaoDB_Augmented_2021 and CellMarker_2024
 (https://maayanlab.cloud/Enrichr/#libraries, "download GMT").
 """
 
-import logging
 import math
 import os
-import sys
-import tempfile
 
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+import bioplan_step
+from bioplan_step import LOG, cluster_sort_key, fail, read_marker_table
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("marker_overlap_annotation")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
+
+import anndata
+import pandas as pd
+from scipy.stats import hypergeom
 
 TOOL = "marker_overlap_annotation"
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR ({TOOL}): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import anndata  # noqa: E402
-    import pandas as pd  # noqa: E402
-    from scipy.stats import hypergeom  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
-
-params = snakemake.params  # noqa: F821
-adata_path = snakemake.input.adata  # noqa: F821
-markers_path = snakemake.input.markers  # noqa: F821
-labels_path = snakemake.output.labels  # noqa: F821
-cells_path = snakemake.output.cells  # noqa: F821
+params = snakemake.params
+adata_path = snakemake.input.adata
+markers_path = snakemake.input.markers
+labels_path = snakemake.output.labels
+cells_path = snakemake.output.cells
 
 gmt_path = str(getattr(params, "cell_markers_gmt", "") or "").strip()
 if not gmt_path:
@@ -103,22 +84,8 @@ def read_gmt(path: str) -> dict[str, set[str]]:
     return sets
 
 
-def read_table(path: str) -> pd.DataFrame:
-    with open(path, encoding="utf-8") as handle:
-        header = handle.readline()
-    sep = "\t" if header.count("\t") >= header.count(",") else ","
-    try:
-        return pd.read_csv(path, sep=sep, dtype={"cluster": str})
-    except Exception as exc:  # noqa: BLE001
-        fail(f"cannot read the marker table {path}: {exc}")
-
-
-def cluster_sort_key(label: str):
-    return (0, int(label), label) if label.isdigit() else (1, 0, label)
-
-
 cell_types = read_gmt(gmt_path)
-markers = read_table(markers_path)
+markers = read_marker_table(markers_path)
 missing = [c for c in ("cluster", "gene") if c not in markers.columns]
 if missing:
     fail(f"the marker table {markers_path} lacks column(s) {', '.join(missing)}; columns are {list(markers.columns)}")
@@ -151,7 +118,7 @@ type_sets = {name: genes & universe for name, genes in cell_types.items()}
 type_sets = {name: genes for name, genes in type_sets.items() if genes}
 if not type_sets:
     fail(f"no marker gene of {gmt_path} is among the genes of {adata_path}: wrong organism or gene id type?")
-log.info("%d cell types with markers among %d genes; %d clusters", len(type_sets), len(universe), obs_clusters.nunique())
+LOG.info("%d cell types with markers among %d genes; %d clusters", len(type_sets), len(universe), obs_clusters.nunique())
 
 rows = []
 all_clusters = sorted(set(obs_clusters) | set(cluster_markers), key=cluster_sort_key)
@@ -180,7 +147,7 @@ for cluster in all_clusters:
         if -negk >= min_overlap and pval <= max_pval:
             row["cell_type"] = name
     rows.append(row)
-    log.info("cluster %s -> %s (overlap %d, p=%.3g)", cluster, row["cell_type"], row["n_overlap"], row["pval"])
+    LOG.info("cluster %s -> %s (overlap %d, p=%.3g)", cluster, row["cell_type"], row["n_overlap"], row["pval"])
 
 labels = pd.DataFrame(rows)
 labels.to_csv(labels_path, sep="\t", index=False, float_format="%.6g")
@@ -189,4 +156,4 @@ mapping = dict(zip(labels["cluster"], labels["cell_type"]))
 cells = pd.DataFrame({"cell": adata.obs_names.astype(str), "cluster": obs_clusters.to_numpy()})
 cells["cell_type"] = cells["cluster"].map(mapping).fillna("unassigned")
 cells.sort_values("cell", kind="mergesort").to_csv(cells_path, sep="\t", index=False)
-log.info("wrote %s and %s", labels_path, cells_path)
+LOG.info("wrote %s and %s", labels_path, cells_path)

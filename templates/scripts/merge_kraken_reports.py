@@ -15,14 +15,12 @@ for Bracken outputs new_est_reads of the rows at that level. Taxa absent from a
 sample count 0.
 """
 
-import logging
-import sys
+import bioplan_step
+from bioplan_step import LOG, fail
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("merge_kraken_reports")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+import pandas as pd
 
 TOOL = "merge_kraken_reports"
 RANK_NAMES = {
@@ -30,19 +28,9 @@ RANK_NAMES = {
     "class": "C", "order": "O", "family": "F", "genus": "G", "species": "S",
 }
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR ({TOOL}): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-import pandas as pd  # noqa: E402
-
-params = snakemake.params  # noqa: F821
-inputs = list(snakemake.input.profiles)  # noqa: F821
-out_path = snakemake.output.table  # noqa: F821
+params = snakemake.params
+inputs = list(snakemake.input.profiles)
+out_path = snakemake.output.table
 samples = params.samples
 samples = [samples] if isinstance(samples, str) else [str(s) for s in samples]
 rank = str(getattr(params, "rank", "S") or "S").strip()
@@ -101,11 +89,11 @@ for sample, path in zip(samples, inputs):
     is_bracken = first.lower().startswith("name\ttaxonomy_id")
     parsed = parse_bracken(path) if is_bracken else parse_kraken_report(path)
     if not parsed:
-        log.warning("%s (%s): no taxon at rank %s", path, sample, rank)
+        LOG.warning("%s (%s): no taxon at rank %s", path, sample, rank)
     for taxid, (name, n) in parsed.items():
         names.setdefault(taxid, name)
     counts[sample] = {taxid: n for taxid, (name, n) in parsed.items()}
-    log.info("%s: %s, %d taxa at rank %s, %d reads", sample, "bracken" if is_bracken else "kraken2 report",
+    LOG.info("%s: %s, %d taxa at rank %s, %d reads", sample, "bracken" if is_bracken else "kraken2 report",
              len(parsed), rank, sum(counts[sample].values()))
 
 taxids = sorted(names)
@@ -116,6 +104,6 @@ if taxids:
     table["_total"] = table[samples].sum(axis=1)
     table = table.sort_values(["_total", "taxid"], ascending=[False, True], kind="mergesort").drop(columns="_total")
 else:
-    log.warning("no taxon at rank %s in any input: writing a table without rows", rank)
+    LOG.warning("no taxon at rank %s in any input: writing a table without rows", rank)
 table.to_csv(out_path, sep="\t", index=False)
-log.info("wrote %s: %d taxa x %d samples", out_path, len(table), len(samples))
+LOG.info("wrote %s: %d taxa x %d samples", out_path, len(table), len(samples))

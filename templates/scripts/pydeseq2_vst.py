@@ -7,70 +7,12 @@ sample) holding DESeq2-style VST values on a log2-like scale, computed blind to 
 tximport) are rounded with a warning. Params: fit_type ("parametric" or "mean").
 """
 
-# --- shared helpers (each bioplan step script is self-contained) --------------
-import logging
-import re
-import sys
-import traceback
+import bioplan_step
+from bioplan_step import LOG, fail, read_table
 
-import numpy as np
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
 import pandas as pd
-
-LOG = logging.getLogger("bioplan")
-
-
-def setup_logging():
-    """Send logging, stdout and library warnings to the rule's log file."""
-    handle = open(snakemake.log[0], "w", encoding="utf-8")
-    logging.basicConfig(stream=handle, level=logging.INFO, format="%(levelname)s: %(message)s")
-    sys.stdout = handle
-    sys.stderr = handle
-
-
-def fail(message):
-    """Report a data problem to the log and the terminal, then stop with exit code 1."""
-    LOG.error(message)
-    print(f"ERROR [{snakemake.rule}]: {message}", file=sys.__stderr__)
-    sys.exit(1)
-
-
-def run(main):
-    setup_logging()
-    try:
-        main()
-    except SystemExit:
-        raise
-    except ModuleNotFoundError as exc:  # the Python tools are bioplan's `tools` extra
-        fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
-    except Exception as exc:  # a bug or an unforeseen input: keep the traceback in the log
-        LOG.error(traceback.format_exc())
-        fail(f"unexpected {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})")
-
-
-def sniff_sep(path):
-    """Tab if the first non-empty line has a tab, else comma if it has one, else tab."""
-    with open(path, encoding="utf-8-sig") as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                if "\t" in line:
-                    return "\t"
-                return "," if "," in line else "\t"
-    return "\t"
-
-
-def read_table(path, what):
-    """Read a tsv/csv table with a header; every column as text."""
-    try:
-        table = pd.read_csv(path, sep=sniff_sep(path), dtype=str, comment=None,
-                            keep_default_na=False, encoding="utf-8-sig")
-    except pd.errors.EmptyDataError:
-        fail(f"the {what} file '{path}' is empty.")
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        fail(f"cannot parse the {what} file '{path}' as tsv/csv: {exc}")
-    table.columns = [str(c).strip() for c in table.columns]
-    return table
-# ------------------------------------------------------------------------------
 
 
 def read_count_matrix(path):
@@ -116,4 +58,4 @@ def main():
     LOG.info("wrote VST matrix (%s to %s)", f"{vst.min().min():.3f}", f"{vst.max().max():.3f}")
 
 
-run(main)
+main()

@@ -20,19 +20,14 @@ reported in the log; if none match the step fails and says so.
 
 import csv
 import gzip
-import logging
 import math
 import os
 import re
-import sys
 
-log = logging.getLogger("salmon_to_gene_counts")
+import bioplan_step
+from bioplan_step import LOG, fail
 
-
-def fail(message):
-    log.error(message)
-    print(f"ERROR: {message}", file=sys.stderr)
-    sys.exit(1)
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
 
 def open_text(path):
@@ -236,7 +231,7 @@ def main():
     tx2gene = read_tx2gene(snakemake.input.annotation)
     # the annotation's ids without their version too (a GENCODE GTF with unversioned quant ids)
     unversioned = {re.sub(r"\.\d+$", "", tx): gene for tx, gene in tx2gene.items()}
-    log.info("%d transcripts in %d genes in %s", len(tx2gene), len(set(tx2gene.values())), snakemake.input.annotation)
+    LOG.info("%d transcripts in %d genes in %s", len(tx2gene), len(set(tx2gene.values())), snakemake.input.annotation)
 
     genes = {}
     mapping = {}
@@ -263,11 +258,11 @@ def main():
                  f"the annotation {snakemake.input.annotation}: the transcriptome was quantified against "
                  "another annotation than this GTF/GFF3/tx2gene describes.")
         if unmatched:
-            log.warning("sample %s: %d of %d transcripts are not in the annotation and were skipped",
+            LOG.warning("sample %s: %d of %d transcripts are not in the annotation and were skipped",
                         sample, unmatched, len(counts))
-        log.info("sample %s: %s output %s, %d rows", sample, tool, qpath, len(counts))
+        LOG.info("sample %s: %s output %s, %d rows", sample, tool, qpath, len(counts))
     if len(tools) > 1:
-        log.warning("the samples come from different quantifiers (%s): their estimates may not be comparable",
+        LOG.warning("the samples come from different quantifiers (%s): their estimates may not be comparable",
                     ", ".join(sorted(tools)))
 
     with open(snakemake.output.counts, "w", newline="") as out:
@@ -275,9 +270,7 @@ def main():
         writer.writerow(["gene_id"] + samples)
         for gene in sorted(genes):
             writer.writerow([gene] + [int(math.floor(genes[gene].get(s, 0.0) + 0.5)) for s in samples])
-    log.info("wrote %d genes x %d samples to %s", len(genes), len(samples), snakemake.output.counts)
+    LOG.info("wrote %d genes x %d samples to %s", len(genes), len(samples), snakemake.output.counts)
 
 
-if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(levelname)s %(message)s")
-    main()
+main()

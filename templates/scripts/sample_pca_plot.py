@@ -8,93 +8,15 @@ condition column and labelled with the sample name. Output: plot (PNG, determini
 Params: condition_column, ntop, title.
 """
 
-# --- shared helpers (each bioplan step script is self-contained) --------------
-import logging
-import re
-import sys
-import traceback
+import bioplan_step
+from bioplan_step import LOG, fail, pyplot, read_table, save_png
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
 import numpy as np
 import pandas as pd
 
-LOG = logging.getLogger("bioplan")
-
-
-def setup_logging():
-    """Send logging, stdout and library warnings to the rule's log file."""
-    handle = open(snakemake.log[0], "w", encoding="utf-8")
-    logging.basicConfig(stream=handle, level=logging.INFO, format="%(levelname)s: %(message)s")
-    sys.stdout = handle
-    sys.stderr = handle
-
-
-def fail(message):
-    """Report a data problem to the log and the terminal, then stop with exit code 1."""
-    LOG.error(message)
-    print(f"ERROR [{snakemake.rule}]: {message}", file=sys.__stderr__)
-    sys.exit(1)
-
-
-def run(main):
-    setup_logging()
-    try:
-        main()
-    except SystemExit:
-        raise
-    except Exception as exc:  # a bug or an unforeseen input: keep the traceback in the log
-        LOG.error(traceback.format_exc())
-        fail(f"unexpected {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})")
-
-
-def sniff_sep(path):
-    """Tab if the first non-empty line has a tab, else comma if it has one, else tab."""
-    with open(path, encoding="utf-8-sig") as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                if "\t" in line:
-                    return "\t"
-                return "," if "," in line else "\t"
-    return "\t"
-
-
-def read_table(path, what):
-    """Read a tsv/csv table with a header; every column as text."""
-    try:
-        table = pd.read_csv(path, sep=sniff_sep(path), dtype=str, comment=None,
-                            keep_default_na=False, encoding="utf-8-sig")
-    except pd.errors.EmptyDataError:
-        fail(f"the {what} file '{path}' is empty.")
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        fail(f"cannot parse the {what} file '{path}' as tsv/csv: {exc}")
-    table.columns = [str(c).strip() for c in table.columns]
-    return table
-# ------------------------------------------------------------------------------
-
-# --- deterministic matplotlib output ----------------------------------------------
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
-
-plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
-
-
-def save_png(fig, path, dpi=150):
-    """PNG without a timestamp or version stamp: the same data give the same bytes."""
-    fig.savefig(path, dpi=dpi, format="png", bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
-
-
-def message_figure(path, text):
-    fig, ax = plt.subplots(figsize=(5, 3))
-    ax.axis("off")
-    ax.text(0.5, 0.5, text, ha="center", va="center", wrap=True)
-    save_png(fig, path)
-# ------------------------------------------------------------------------------
+plt = pyplot()
 
 
 def main():
@@ -143,4 +65,4 @@ def main():
     LOG.info("PCA on %d genes x %d samples: PC1 %.1f%%, PC2 %.1f%%", len(top), len(samples), explained[0], explained[1])
 
 
-run(main)
+main()

@@ -16,44 +16,21 @@ computed by the embedding step, not here.
 """
 
 import inspect
-import logging
-import os
-import sys
-import tempfile
 
-THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_var, str(THREADS))
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+import bioplan_step
+from bioplan_step import LOG, fail
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("scanpy_leiden")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR (scanpy_leiden): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import scanpy as sc  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
+import scanpy as sc
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
 
-params = snakemake.params  # noqa: F821
-in_path = snakemake.input.adata  # noqa: F821
-out_path = snakemake.output.adata  # noqa: F821
+params = snakemake.params
+in_path = snakemake.input.adata
+out_path = snakemake.output.adata
 
 try:
     n_comps = int(params.n_comps)
@@ -72,7 +49,7 @@ try:
 except Exception as exc:  # noqa: BLE001
     fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
 if "log1p" not in adata.uns:
-    log.warning("%s has no uns['log1p']: is X log-normalised? Clustering it as it is.", in_path)
+    LOG.warning("%s has no uns['log1p']: is X log-normalised? Clustering it as it is.", in_path)
 if adata.n_obs <= n_neighbors:
     fail(f"{in_path} has {adata.n_obs} cells, not more than n_neighbors={n_neighbors}; lower n_neighbors.")
 
@@ -90,11 +67,11 @@ if "highly_variable" in adata.var and adata.var["highly_variable"].any():
     else:  # scanpy < 1.10
         pca_kwargs["use_highly_variable"] = True
 else:
-    log.warning("no var['highly_variable'] in %s: PCA uses all genes", in_path)
+    LOG.warning("no var['highly_variable'] in %s: PCA uses all genes", in_path)
     n_features = adata.n_vars
 max_comps = min(adata.n_obs, n_features) - 1
 if n_comps > max_comps:
-    log.warning("n_comps=%d lowered to %d (cells/genes available)", n_comps, max_comps)
+    LOG.warning("n_comps=%d lowered to %d (cells/genes available)", n_comps, max_comps)
     n_comps = max_comps
 if n_comps < 2:
     fail(f"too few cells or genes in {in_path} for PCA ({adata.n_obs} cells, {n_features} genes).")
@@ -115,7 +92,7 @@ except ImportError as exc:
          "pip install 'bioplan[tools]'")
 
 counts = adata.obs[key].value_counts()
-log.info("%d clusters at resolution %g: %s", len(counts), resolution, dict(sorted(counts.items(), key=lambda kv: int(kv[0]))))
+LOG.info("%d clusters at resolution %g: %s", len(counts), resolution, dict(sorted(counts.items(), key=lambda kv: int(kv[0]))))
 adata.uns["clustering"] = {
     "method": "leiden",
     "cluster_key": key,
@@ -128,4 +105,4 @@ adata.uns["clustering"] = {
 }
 adata.obs[key] = adata.obs[key].astype("category")
 adata.write_h5ad(out_path, compression="gzip")
-log.info("wrote %s (%d cells)", out_path, adata.n_obs)
+LOG.info("wrote %s (%d cells)", out_path, adata.n_obs)

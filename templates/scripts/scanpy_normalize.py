@@ -8,46 +8,22 @@ output.adata  AnnData (.h5ad): X = log1p(counts / total * target_sum) for all ge
 params        target_sum (1e4), n_top_genes (2000), hvg_flavor ("seurat")
 """
 
-import logging
-import os
-import sys
-import tempfile
+import bioplan_step
+from bioplan_step import LOG, fail
 
-THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_var, str(THREADS))
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("scanpy_normalize")
-
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR (scanpy_normalize): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import numpy as np  # noqa: E402
-    import scanpy as sc  # noqa: E402
-    from scipy import sparse  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
+import numpy as np
+import scanpy as sc
+from scipy import sparse
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
 
-params = snakemake.params  # noqa: F821
-in_path = snakemake.input.adata  # noqa: F821
-out_path = snakemake.output.adata  # noqa: F821
+params = snakemake.params
+in_path = snakemake.input.adata
+out_path = snakemake.output.adata
 
 try:
     target_sum = float(params.target_sum)
@@ -68,7 +44,7 @@ values = X.data if sparse.issparse(X) else np.asarray(X)
 if values.size and np.nanmin(values) < 0:
     fail(f"{in_path}: X holds negative values; normalisation needs raw counts (run QC on the count matrix).")
 if values.size and not np.allclose(values, np.round(values)):
-    log.warning("X of %s is not integer: is it already normalised? Normalising again anyway.", in_path)
+    LOG.warning("X of %s is not integer: is it already normalised? Normalising again anyway.", in_path)
 if "log1p" in adata.uns:
     fail(f"{in_path} is already log-transformed (uns['log1p'] is set); this step expects raw counts.")
 
@@ -77,7 +53,7 @@ sc.pp.normalize_total(adata, target_sum=target_sum)
 sc.pp.log1p(adata)
 
 if n_top_genes >= adata.n_vars:
-    log.warning("n_top_genes=%d >= %d genes: every gene is flagged highly variable", n_top_genes, adata.n_vars)
+    LOG.warning("n_top_genes=%d >= %d genes: every gene is flagged highly variable", n_top_genes, adata.n_vars)
     n_top_genes = adata.n_vars
 hvg_kwargs = {"n_top_genes": n_top_genes, "flavor": flavor}
 if flavor == "seurat_v3":  # seurat_v3 works on counts
@@ -86,7 +62,7 @@ try:
     sc.pp.highly_variable_genes(adata, **hvg_kwargs)
 except ImportError as exc:
     fail(f"highly_variable_genes flavor {flavor!r} needs a package that is missing: {exc}. Use flavor 'seurat'.")
-log.info(
+LOG.info(
     "normalised %d cells x %d genes (target_sum=%g); %d highly variable genes (%s)",
     adata.n_obs,
     adata.n_vars,
@@ -95,4 +71,4 @@ log.info(
     flavor,
 )
 adata.write_h5ad(out_path, compression="gzip")
-log.info("wrote %s", out_path)
+LOG.info("wrote %s", out_path)

@@ -21,46 +21,24 @@ log1p_*, outlier, mt_outlier; in var: mt, n_cells_by_counts, total_counts, ...; 
 settings, the thresholds used and the counts before/after in uns["qc_filtering"].
 """
 
-import logging
 import os
-import sys
-import tempfile
 
-THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_var, str(THREADS))
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+import bioplan_step
+from bioplan_step import LOG, fail
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("scanpy_qc")
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR (scanpy_qc): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import numpy as np  # noqa: E402
-    import scanpy as sc  # noqa: E402
-    from scipy import sparse  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
+import numpy as np
+import scanpy as sc
+from scipy import sparse
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
 
-params = snakemake.params  # noqa: F821
-in_path = snakemake.input.adata  # noqa: F821
-out_path = snakemake.output.adata  # noqa: F821
+params = snakemake.params
+in_path = snakemake.input.adata
+out_path = snakemake.output.adata
 
 
 def as_number(name, kind):
@@ -114,7 +92,7 @@ values = X.data if sparse.issparse(X) else np.asarray(X)
 if values.size and (np.nanmin(values) < 0 or not np.all(np.isfinite(values))):
     fail(f"{in_path}: X holds negative or non-finite values; QC filtering needs raw counts in X.")
 if values.size and not np.allclose(values, np.round(values)):
-    log.warning("X of %s is not integer: QC metrics assume raw counts; results may be meaningless", in_path)
+    LOG.warning("X of %s is not integer: QC metrics assume raw counts; results may be meaningless", in_path)
 
 # Mitochondrial genes: the prefix follows the data (human "MT-", mouse "mt-").
 names = adata.var_names.astype(str)
@@ -127,12 +105,12 @@ if not mt_prefix:
 adata.var["mt"] = names.str.startswith(mt_prefix) if mt_prefix else np.zeros(adata.n_vars, dtype=bool)
 n_mt = int(adata.var["mt"].sum())
 if n_mt == 0:
-    log.warning(
+    LOG.warning(
         "no mitochondrial genes found (no gene name starts with 'MT-' or 'mt-'); "
         "pct_counts_mt is 0 for every cell and max_pct_mt filters nothing. "
         "Set params.scanpy_qc.mt_prefix if your gene names use another prefix."
     )
-log.info("mitochondrial prefix %r: %d genes", mt_prefix, n_mt)
+LOG.info("mitochondrial prefix %r: %d genes", mt_prefix, n_mt)
 
 sc.pp.calculate_qc_metrics(adata, qc_vars=["mt"], percent_top=None, log1p=True, inplace=True)
 n_cells_in, n_genes_in = adata.n_obs, adata.n_vars
@@ -167,9 +145,9 @@ if max_pct_mt < 100:
     removed[f"more than max_pct_mt={max_pct_mt:g} % mitochondrial counts"] = obs["pct_counts_mt"].to_numpy() > max_pct_mt
 drop = np.logical_or.reduce(list(removed.values()))
 for reason, mask in removed.items():
-    log.info("QC: %d of %d cells have %s", int(mask.sum()), n_cells_in, reason)
+    LOG.info("QC: %d of %d cells have %s", int(mask.sum()), n_cells_in, reason)
 adata = adata[~drop].copy()
-log.info("cells: %d in, %d pass", n_cells_in, adata.n_obs)
+LOG.info("cells: %d in, %d pass", n_cells_in, adata.n_obs)
 if adata.n_obs < min_cells_kept:
     worst = max(removed, key=lambda r: int(removed[r].sum()))
     fail(
@@ -179,7 +157,7 @@ if adata.n_obs < min_cells_kept:
         "lower min_genes / raise max_pct_mt in config.yaml."
     )
 sc.pp.filter_genes(adata, min_cells=min_cells)
-log.info("genes: %d in, %d expressed in >= %d cells", n_genes_in, adata.n_vars, min_cells)
+LOG.info("genes: %d in, %d expressed in >= %d cells", n_genes_in, adata.n_vars, min_cells)
 if adata.n_vars == 0:
     fail(f"no gene of {in_path} is expressed in >= {min_cells} cells; lower params.scanpy_qc.min_cells.")
 
@@ -199,4 +177,4 @@ adata.uns["qc_filtering"] = {
     "n_genes_after": int(adata.n_vars),
 }
 adata.write_h5ad(out_path, compression="gzip")
-log.info("wrote %s (%d cells x %d genes)", out_path, adata.n_obs, adata.n_vars)
+LOG.info("wrote %s (%d cells x %d genes)", out_path, adata.n_obs, adata.n_vars)

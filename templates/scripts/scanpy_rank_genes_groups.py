@@ -12,47 +12,22 @@ The statistics use log-normalised expression: X when it holds it, else .raw (sca
 log-normalised matrix there when X is scaled), else a log-normalised layer.
 """
 
-import logging
-import os
-import sys
-import tempfile
+import bioplan_step
+from bioplan_step import LOG, cluster_sort_key, fail
 
-THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_var, str(THREADS))
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("scanpy_rank_genes_groups")
-
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR (scanpy_rank_genes_groups): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import pandas as pd  # noqa: E402
-    import scanpy as sc  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
-
-import numpy as np  # noqa: E402  (a dependency of scanpy)
+import pandas as pd
+import scanpy as sc
+import numpy as np
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
 
-params = snakemake.params  # noqa: F821
-in_path = snakemake.input.adata  # noqa: F821
-out_path = snakemake.output.markers  # noqa: F821
+params = snakemake.params
+in_path = snakemake.input.adata
+out_path = snakemake.output.markers
 
 key = str(getattr(params, "cluster_key", "leiden") or "leiden")
 method = str(getattr(params, "method", "wilcoxon") or "wilcoxon")
@@ -105,9 +80,9 @@ if not log_normalised(adata.X):
         layer = next((name for name in adata.layers if log_normalised(adata.layers[name])), None)
         source = f"layers[{layer!r}]" if layer else "X"
 if source == "X" and not log_normalised(adata.X):
-    log.warning("neither X, .raw nor a layer of %s holds log-normalised values: marker statistics use X as it is "
+    LOG.warning("neither X, .raw nor a layer of %s holds log-normalised values: marker statistics use X as it is "
                 "and its log fold changes are not meaningful (they are reported as NA)", in_path)
-log.info("marker statistics on %s (log-normalised expression)", source)
+LOG.info("marker statistics on %s (log-normalised expression)", source)
 ranked = sc.tl.rank_genes_groups(adata, key, method=method, n_genes=n_genes, use_raw=use_raw, layer=layer,
                                  corr_method="benjamini-hochberg", copy=True) if layer else None
 if ranked is not None:
@@ -115,10 +90,6 @@ if ranked is not None:
 else:
     sc.tl.rank_genes_groups(adata, key, method=method, n_genes=n_genes, use_raw=use_raw,
                             corr_method="benjamini-hochberg")
-
-
-def cluster_sort_key(label: str):
-    return (0, int(label), label) if label.isdigit() else (1, 0, label)
 
 
 frames = []
@@ -135,7 +106,7 @@ for column in ("logfoldchange", "pval", "pval_adj"):
 if source == "X" and not log_normalised(adata.X):
     table["logfoldchange"] = float("nan")
 if table["logfoldchange"].isna().all():
-    log.warning("every logfoldchange is NA (%s): filters on it downstream cannot apply", method)
+    LOG.warning("every logfoldchange is NA (%s): filters on it downstream cannot apply", method)
 table = table[["cluster", "rank", "gene", "score", "logfoldchange", "pval", "pval_adj"]]
 table.to_csv(out_path, sep="\t", index=False, float_format="%.6g", na_rep="NA")
-log.info("wrote %s: top %d genes for %d clusters (%s)", out_path, n_genes, len(frames), method)
+LOG.info("wrote %s: top %d genes for %d clusters (%s)", out_path, n_genes, len(frames), method)

@@ -8,50 +8,25 @@ output.coordinates   TSV: cell, cluster, UMAP1, UMAP2 (sorted by cell id)
 params               cluster_key ("leiden"), min_dist (0.5), random_state (0), dpi (150)
 """
 
-import logging
-import os
-import sys
-import tempfile
+import bioplan_step
+from bioplan_step import LOG, fail
 
-THREADS = max(1, int(snakemake.threads))  # noqa: F821 (injected by Snakemake)
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_var, str(THREADS))
-if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
-    os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-ORIG_STDERR = sys.stderr
-LOG = open(snakemake.log[0], "w", buffering=1)  # noqa: F821
-sys.stderr = LOG
-logging.basicConfig(stream=LOG, level=logging.INFO, format="%(levelname)s %(message)s")
-log = logging.getLogger("scanpy_umap")
-
-
-def fail(message: str) -> None:
-    """Stop the step with a clear message in the log and on the terminal."""
-    log.error(message)
-    print(f"ERROR (scanpy_umap): {message}", file=ORIG_STDERR)
-    sys.exit(1)
-
-
-try:  # the Python tools are bioplan's `tools` extra, not installed with bioplan itself
-    import matplotlib  # noqa: E402
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: E402
-    import pandas as pd  # noqa: E402
-    import scanpy as sc  # noqa: E402
-except ModuleNotFoundError as exc:
-    fail(f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
-         "(or run the rule's conda env: snakemake --sdm conda)")
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+import scanpy as sc
 
 sc.settings.n_jobs = THREADS
 sc.settings.verbosity = 2
 
-params = snakemake.params  # noqa: F821
-in_path = snakemake.input.adata  # noqa: F821
-plot_path = snakemake.output.plot  # noqa: F821
-coords_path = snakemake.output.coordinates  # noqa: F821
+params = snakemake.params
+in_path = snakemake.input.adata
+plot_path = snakemake.output.plot
+coords_path = snakemake.output.coordinates
 
 key = str(getattr(params, "cluster_key", "leiden") or "leiden")
 try:
@@ -116,4 +91,4 @@ ax.legend(title=key, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False
 fig.tight_layout()
 fig.savefig(plot_path, dpi=dpi, metadata={"Software": None})
 plt.close(fig)
-log.info("wrote %s and %s (%d cells, %d clusters)", plot_path, coords_path, adata.n_obs, len(order))
+LOG.info("wrote %s and %s (%d cells, %d clusters)", plot_path, coords_path, adata.n_obs, len(order))

@@ -10,18 +10,7 @@
 # Output:  counts     - TSV, genes x samples, `gene_id` first column, estimated counts
 #                       rounded to integers (raw counts for DESeq2/edgeR), genes sorted.
 
-log_con <- file(snakemake@log[[1]], open = "wt")
-sink(log_con)
-sink(log_con, type = "message")
-
-fail <- function(...) {
-    msg <- paste0(...)
-    message("ERROR: ", msg)
-    sink(type = "message")
-    sink()
-    cat("ERROR: ", msg, "\n", sep = "", file = stderr())
-    quit(save = "no", status = 1)
-}
+source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
 suppressPackageStartupMessages(library(tximport))
 

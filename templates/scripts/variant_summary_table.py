@@ -21,23 +21,19 @@ samples in VCF column order.
 
 import csv
 import gzip
-import logging
 import re
-import sys
 from collections import Counter
 
-log = logging.getLogger("variant_summary_table")
+import bioplan_step
+from bioplan_step import LOG, fail
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
 
 ANN_FIELDS = ["Allele", "Annotation", "Annotation_Impact", "Gene_Name", "Gene_ID", "Feature_Type"]
 # Terms of a variant outside the gene an annotation names (SnpEff, VEP): not counted for the gene.
 OUTSIDE_GENE = {"intergenic_region", "intergenic_variant", "upstream_gene_variant", "downstream_gene_variant"}
 BCSQ_FIELDS = ["Consequence", "gene", "transcript", "biotype", "strand", "amino_acid_change", "dna_change"]
-
-
-def fail(message):
-    log.error(message)
-    print(f"ERROR: {message}", file=sys.stderr)
-    sys.exit(1)
 
 
 def open_vcf(path):
@@ -130,7 +126,7 @@ def main():
                 if not names:
                     fail(f"{path}: cannot read the sub-field layout of INFO/{field} from the header.")
                 fmt = {name: i for i, name in enumerate(names)}
-                log.info("%s: using INFO/%s with %d samples", path, field, len(samples))
+                LOG.info("%s: using INFO/%s with %d samples", path, field, len(samples))
                 continue
             if field is None:
                 fail(f"{path} line {number}: a variant record before the #CHROM header line; not a VCF.")
@@ -176,9 +172,7 @@ def main():
                 writer.writerow([summary, category, n])
         for sample in samples:
             writer.writerow(["sample", sample, counts["sample"][sample]])
-    log.info("%d records, %d consequence terms, %d genes", total, len(counts["consequence"]), len(counts["gene"]))
+    LOG.info("%d records, %d consequence terms, %d genes", total, len(counts["consequence"]), len(counts["gene"]))
 
 
-if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(levelname)s %(message)s")
-    main()
+main()

@@ -32,6 +32,7 @@ from bioplan.codegen import escape
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.provenance import package_name
 from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
+from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
 
@@ -441,8 +442,7 @@ class NextflowGenerator:
             files["bin/fetch_reference.py"] = (templates_dir() / "references" / "fetch_reference.py").read_text(
                 encoding="utf-8")
         files["workflows/bioplan.nf"] = wf
-        for script in workflow.scripts:
-            files[f"bin/{script}"] = (templates_dir() / "scripts" / script).read_text(encoding="utf-8")
+        files.update(step_script_files(workflow.scripts, "bin"))  # with their helper modules
         for runner in ("bioplan_run.py", "bioplan_run.R"):
             files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
         ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge,

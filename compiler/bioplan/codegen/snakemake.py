@@ -20,6 +20,7 @@ import yaml
 from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.ir import CHECK_ENV, FileRef, IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
 
@@ -144,8 +145,7 @@ class SnakemakeGenerator:
         files["rules/common.smk"] = format_snakefile(self.common(workflow), "rules/common.smk")
         for sw in workflow.software:
             files[f"envs/{sw.env}"] = self.conda_env(sw.conda)
-        for script in workflow.scripts:
-            files[f"scripts/{script}"] = (templates_dir() / "scripts" / script).read_text(encoding="utf-8")
+        files.update(step_script_files(workflow.scripts, "scripts"))  # with their helper modules
         files["schemas/config.schema.yaml"] = self.config_schema(workflow)
         files["config/config.yaml"] = self.config(workflow)
         if workflow.has_samples:

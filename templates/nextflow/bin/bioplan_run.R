@@ -28,18 +28,20 @@ if (!is.na(params_file)) {
   if (!requireNamespace("jsonlite", quietly = TRUE)) stop("bioplan_run.R needs the R package jsonlite")
   params <- jsonlite::fromJSON(params_file, simplifyVector = TRUE)
 }
+# scriptdir: the script's folder, where it sources bioplan_step.R from (as under Snakemake)
 setClass("Snakemake", representation(input = "list", output = "list", params = "list", log = "list",
                                      threads = "numeric", rule = "character", wildcards = "list",
-                                     config = "list"))
+                                     config = "list", scriptdir = "character"))
 inputs <- collect("--input")
 listed <- collect("--list-input")
 for (name in names(listed)) inputs[[name]] <- as.list(listed[[name]])
 for (name in names(collect("--list-param"))) params[[name]] <- collect("--list-param")[[name]]
-snakemake <- new("Snakemake", input = inputs, output = collect("--output"), params = params,
-                 log = list(single("--log", "step.log")), threads = as.numeric(single("--threads", "1")),
-                 rule = single("--rule", "step"), wildcards = list(), config = list())
 if (!grepl("^/", script)) {
   here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1]))
   script <- file.path(here, script)
 }
+snakemake <- new("Snakemake", input = inputs, output = collect("--output"), params = params,
+                 log = list(single("--log", "step.log")), threads = as.numeric(single("--threads", "1")),
+                 rule = single("--rule", "step"), wildcards = list(), config = list(),
+                 scriptdir = normalizePath(dirname(script)))
 source(script, local = new.env())

@@ -65,7 +65,11 @@ def grouped(values):
     return [(k, v[0] if len(v) == 1 else v) for k, v in out.items()]
 
 
-def main():
+class Snakemake:
+    """The injected object a step script reads: input, output, params, log, threads, rule."""
+
+
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("script")
     parser.add_argument("--input", action="append")
@@ -76,8 +80,11 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--log", default="step.log")
     parser.add_argument("--rule", default="step")
-    args = parser.parse_args()
+    return parser.parse_args(argv)
 
+
+def build_snakemake(args):
+    """The `snakemake` object of a parsed command line (the tests build it the same way)."""
     inputs = grouped(args.input)
     listed = {}
     for item in args.list_input or []:
@@ -93,9 +100,6 @@ def main():
         params.setdefault(name, [])
         params[name] = list(params[name]) + [value]
 
-    class Snakemake:
-        pass
-
     smk = Snakemake()
     smk.input = Namedlist(inputs)
     smk.output = Namedlist(grouped(args.output))
@@ -105,8 +109,26 @@ def main():
     smk.rule = args.rule
     smk.wildcards = Namedlist()
     smk.config = {}
-    script = args.script if os.path.isabs(args.script) else os.path.join(os.path.dirname(__file__), args.script)
+    return smk
+
+
+def script_path(script):
+    """A relative script name is one of the scripts beside this runner (the pipeline's bin/)."""
+    return script if os.path.isabs(script) else os.path.join(os.path.dirname(os.path.abspath(__file__)), script)
+
+
+def run_script(script, smk):
+    """Run a step script with `snakemake` injected; its folder is on sys.path, as under Snakemake's
+    `script:`, so it imports the helpers beside it (bioplan_step.py)."""
+    folder = os.path.dirname(os.path.abspath(script))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     runpy.run_path(script, init_globals={"snakemake": smk}, run_name="__main__")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    run_script(script_path(args.script), build_snakemake(args))
 
 
 if __name__ == "__main__":

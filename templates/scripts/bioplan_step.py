@@ -1,0 +1,295 @@
+"""Helpers shared by bioplan's Python step scripts (imported by them, never run on its own).
+
+bioplan copies this file beside the step scripts of every workflow (scripts/ for Snakemake, bin/
+for Nextflow). Snakemake's `script:` directive puts the script's folder on `sys.path`, and
+Nextflow's `bin/bioplan_run.py` does the same, so a step script imports it by name:
+
+    import bioplan_step
+    from bioplan_step import LOG, fail
+
+    bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+    import pandas as pd  # after start(): a missing package is reported, not a traceback
+
+One logging convention: the `bioplan` logger writes "LEVEL: message" lines to the rule's log file,
+where stdout, stderr and library warnings go too. One error prefix: a data problem is
+`fail(message)`, which logs the message and prints "ERROR [rule]: message" on the terminal, then
+exits with status 1. An exception nothing foresaw (start() installs the handler of uncaught
+exceptions) keeps its traceback in the log and ends the same way; a missing Python package names
+bioplan's `tools` extra.
+"""
+
+import logging
+import os
+import re
+import sys
+import tempfile
+import traceback
+
+LOG = logging.getLogger("bioplan")
+
+# The running step: the injected `snakemake` object (input, output, params, log, threads, rule).
+STEP = None
+_LOG_HANDLE = None
+
+
+def start(snakemake):
+    """Send logging, stdout and stderr to the rule's log file, remember the step, and end every
+    uncaught exception as fail()'s message."""
+    global STEP, _LOG_HANDLE
+    STEP = snakemake
+    _LOG_HANDLE = open(snakemake.log[0], "w", encoding="utf-8", buffering=1)
+    logging.basicConfig(stream=_LOG_HANDLE, level=logging.INFO, format="%(levelname)s: %(message)s", force=True)
+    logging.captureWarnings(True)
+    sys.stdout = _LOG_HANDLE
+    sys.stderr = _LOG_HANDLE
+    sys.excepthook = _uncaught
+
+
+def finish():
+    """Give stdout and stderr back and close the log (a step run in-process, as the tests do)."""
+    global _LOG_HANDLE
+    sys.stdout, sys.stderr, sys.excepthook = sys.__stdout__, sys.__stderr__, sys.__excepthook__
+    logging.captureWarnings(False)
+    if _LOG_HANDLE is not None:
+        logging.getLogger().handlers.clear()
+        _LOG_HANDLE.close()
+        _LOG_HANDLE = None
+
+
+def rule_name():
+    return getattr(STEP, "rule", None) or "step"
+
+
+def report(message):
+    """The one error format: the message in the log, "ERROR [rule]: message" on the terminal."""
+    LOG.error(message)
+    print(f"ERROR [{rule_name()}]: {message}", file=sys.__stderr__, flush=True)
+
+
+def fail(message):
+    """Report a data problem to the log and the terminal, then stop with exit status 1."""
+    report(message)
+    sys.exit(1)
+
+
+def unexpected(exc):
+    """The message for an exception no check foresaw; its traceback goes to the log."""
+    if isinstance(exc, ModuleNotFoundError):  # the Python tools are bioplan's `tools` extra
+        return (f"Python package {str(exc.name).split('.')[0]!r} is not installed: pip install 'bioplan[tools]' "
+                "(or run the rule's conda env: snakemake --sdm conda)")
+    LOG.error("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    where = STEP.log[0] if STEP is not None else "the log"
+    return f"unexpected {type(exc).__name__}: {exc} (traceback in {where})"
+
+
+def _uncaught(kind, exc, tb):
+    """sys.excepthook: Python still exits with status 1 after it, without printing the traceback."""
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, exc, tb)
+    else:
+        report(unexpected(exc))
+
+
+def limit_threads(threads):
+    """Numerical libraries use the rule's threads, and find a writable cache in a read-only HOME."""
+    threads = max(1, int(threads))
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ.setdefault(var, str(threads))
+    if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
+        os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
+        os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
+    return threads
+
+
+def as_list(value):
+    """A port's value as a list of paths (one path is a str)."""
+    return [value] if isinstance(value, str) else list(value)
+
+
+# --- tables --------------------------------------------------------------------------------------
+def sniff_sep(path):
+    """Tab if the first non-empty line has a tab, else comma if it has one, else tab."""
+    with open(path, encoding="utf-8-sig") as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                if "\t" in line:
+                    return "\t"
+                return "," if "," in line else "\t"
+    return "\t"
+
+
+def read_table(path, what):
+    """Read a tsv/csv table with a header; every column as text."""
+    import pandas as pd
+
+    try:
+        table = pd.read_csv(path, sep=sniff_sep(path), dtype=str, comment=None,
+                            keep_default_na=False, encoding="utf-8-sig")
+    except pd.errors.EmptyDataError:
+        fail(f"the {what} file '{path}' is empty.")
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        fail(f"cannot parse the {what} file '{path}' as tsv/csv: {exc}")
+    table.columns = [str(c).strip() for c in table.columns]
+    return table
+
+
+# Column names of DESeq2/edgeR/limma-style DE tables, mapped to the DESeq2 names.
+DE_COLUMNS = {
+    "gene_id": ("gene_id", "gene", "geneid", "gene_ids", "id", "ensembl_gene_id", "ensembl_id", "symbol",
+                "gene_symbol", "gene_name", "feature", "feature_id", "row", "", "unnamed: 0"),
+    "log2FoldChange": ("log2foldchange", "logfc", "log2fc", "log2_fold_change", "log2_fc", "lfc", "avg_log2fc"),
+    "pvalue": ("pvalue", "p.value", "pval", "p_value", "p-value", "pvals"),
+    "padj": ("padj", "fdr", "adj.p.val", "p.adjust", "qvalue", "q_value", "q-value", "adj_pval", "pvals_adj",
+             "p_val_adj", "adjusted p-value"),
+    "stat": ("stat", "t", "wald", "statistic", "z", "scores"),
+}
+
+
+def read_de_table(path, need):
+    """Read a DE table; rename recognised columns to the DESeq2 names; check the `need` ones."""
+    import pandas as pd
+
+    table = read_table(path, "differential expression table")
+    original = list(table.columns)
+    lower = {c.lower(): c for c in table.columns}
+    rename = {}
+    for target, names in DE_COLUMNS.items():
+        hit = next((lower[n] for n in names if n in lower), None)
+        if hit is None and target == "gene_id":
+            hit = table.columns[0]
+        if hit is not None and hit not in rename:
+            rename[hit] = target
+    table = table.rename(columns=rename)
+    missing = [c for c in need if c not in table.columns]
+    if missing:
+        fail(f"the DE table '{path}' lacks column(s) {missing} (columns: {', '.join(original)}); "
+             "expected a DESeq2/edgeR/limma-style table with gene_id, log2FoldChange, pvalue and padj.")
+    table["gene_id"] = table["gene_id"].str.strip()
+    for col in ("log2FoldChange", "pvalue", "padj", "stat"):
+        if col in table.columns:
+            table[col] = pd.to_numeric(table[col].replace({"": None}), errors="coerce")
+    return table
+
+
+# --- gene lists, identifiers and gene set libraries ----------------------------------------------
+LIST_HEADERS = {
+    "gene_id", "gene_ids", "gene", "genes", "geneid", "id", "ids", "name", "symbol", "gene_symbol", "gene_name",
+    "hgnc_symbol", "mgi_symbol", "external_gene_name", "entrez_id", "entrez", "entrezid", "entrez_gene_id",
+    "entrezgene", "entrezgene_id", "ncbi_gene_id", "ncbi_id", "ensembl_gene_id", "ensembl", "ensembl_id", "ensembl_gene",
+}
+_ENSEMBL_VERSION = re.compile(r"^(ENS[A-Z0-9]*[GTP]\d{6,})\.\d+$")
+
+
+def strip_version(gene):
+    """ENSG00000141510.17 -> ENSG00000141510 (GENCODE _PAR_Y ids are left alone)."""
+    return _ENSEMBL_VERSION.sub(r"\1", gene.strip())
+
+
+def gene_order(gene):
+    """Sort key: Entrez ids numerically, then other ids alphabetically."""
+    return (0, int(gene), "") if gene.isdigit() else (1, 0, gene)
+
+
+def read_gene_list(path):
+    """Gene ids from the first column of a list file (header optional), in order, without repeats."""
+    genes, seen = [], set()
+    with open(path, encoding="utf-8-sig") as handle:
+        lines = [line.rstrip("\r\n") for line in handle if line.strip() and not line.startswith("#")]
+    sep = "\t" if lines and "\t" in lines[0] else ","
+    for i, line in enumerate(lines):
+        gene = line.split(sep)[0].strip().strip('"')
+        if i == 0 and gene.lower() in LIST_HEADERS:
+            continue
+        if gene and gene not in seen:
+            seen.add(gene)
+            genes.append(gene)
+    return genes
+
+
+def read_gmt(path, strip=True):
+    """GMT gene set library -> {term: [genes]} (term order kept; Ensembl versions stripped)."""
+    sets = {}
+    with open(path, encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, 1):
+            fields = [f.strip() for f in line.rstrip("\r\n").split("\t")]
+            if not fields[0]:
+                continue
+            if len(fields) < 3:
+                fail(f"line {number} of the gene set library '{path}' is not GMT (name<TAB>description<TAB>genes...).")
+            genes = [strip_version(g) if strip else g for g in fields[2:] if g]
+            sets.setdefault(fields[0], [])
+            sets[fields[0]].extend(g for g in genes if g not in sets[fields[0]])
+    if not sets:
+        fail(f"the gene set library '{path}' holds no gene sets.")
+    return sets
+
+
+# --- clusters and markers ------------------------------------------------------------------------
+def cluster_sort_key(label):
+    """Cluster labels in numeric order ("2" before "10"), then named clusters alphabetically."""
+    return (0, int(label), label) if label.isdigit() else (1, 0, label)
+
+
+def read_marker_table(path):
+    """The marker table of marker detection (tsv/csv with cluster and gene columns)."""
+    import pandas as pd
+
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline()
+    sep = "\t" if header.count("\t") >= header.count(",") else ","
+    try:
+        return pd.read_csv(path, sep=sep, dtype={"cluster": str})
+    except Exception as exc:  # any reader error is the file's problem: say which file
+        fail(f"cannot read the marker table {path}: {exc}")
+
+
+# --- precondition checks -------------------------------------------------------------------------
+def inputs_of(datatype, fallback_name):
+    """(port name, path) of the guarded step's inputs with this datatype (or the usual port name)."""
+    datatypes = dict(STEP.params.datatypes or {})
+    names = [name for name, dt in datatypes.items() if dt == datatype] or \
+        [name for name in STEP.input.keys() if name == fallback_name]
+    if not names:
+        fail(f"rule {STEP.rule} has no {datatype} input to check (inputs: {', '.join(STEP.input.keys())}; "
+             f"datatypes: {datatypes}).")
+    return [(name, path) for name in names for path in as_list(getattr(STEP.input, name))]
+
+
+def check_failed(message):
+    """A precondition does not hold: say which, for which step, and why."""
+    fail(f"precondition '{STEP.params.constraint}' of step '{STEP.params.guarded_step}' failed: {message}")
+
+
+def passed(summary):
+    """The precondition holds: log the summary and write the `ok` sentinel the guarded step waits for."""
+    LOG.info(summary)
+    with open(STEP.output.ok, "w", encoding="utf-8") as handle:
+        handle.write(f"{STEP.params.constraint}: OK - {summary}\n")
+
+
+# --- figures -------------------------------------------------------------------------------------
+def pyplot():
+    """matplotlib.pyplot without a display, in bioplan's figure style."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
+    return plt
+
+
+def save_png(fig, path, dpi=150):
+    """PNG without a timestamp or version stamp: the same data give the same bytes."""
+    plt = pyplot()
+    fig.savefig(path, dpi=dpi, format="png", bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+
+
+def message_figure(path, text):
+    """A figure that says why there is nothing to draw (an empty result still gives its PNG)."""
+    fig, ax = pyplot().subplots(figsize=(5, 3))
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center", wrap=True)
+    save_png(fig, path)
