@@ -20,10 +20,14 @@ class Frozen(BaseModel):
 # --------------------------------------------------------------------------- parse
 
 
+MatchKind = Literal["operation", "datatype", "constraint", "tool", "format", "motif", "phrase"]
+Language = Literal["en", "zh", "mixed"]
+
+
 class Match(Frozen):
     """One recognised term of the request, with the span it came from (evidence)."""
 
-    kind: Literal["operation", "datatype", "constraint", "tool", "format", "motif", "phrase"]
+    kind: MatchKind
     id: str
     text: str  # the words of the request that matched
     start: int
@@ -66,7 +70,7 @@ class AbsentTerm(Frozen):
 class Request(Frozen):
     query: str
     normalized: str
-    language: Literal["en", "zh", "mixed"]
+    language: Language
     matches: tuple[Match, ...] = ()
     operations: tuple[str, ...] = ()  # in order of mention
     datatypes: tuple[str, ...] = ()  # mentioned datatypes (inputs or targets, decided by spec)
@@ -192,6 +196,19 @@ class Plan(Frozen):
     config_inputs: tuple[str, ...] = ()  # reference datatypes the user supplies through config
     score_terms: dict[str, float] = Field(default_factory=dict)
     depth: int = 0
+
+
+def topological_order(steps: list[PlanStep]) -> list[str]:
+    """Step ids with every producer before its consumers (ties by id, so the order is stable)."""
+    ids = [s.id for s in steps]
+    deps = {s.id: {src for src in s.sources.values() if src in ids} for s in steps}
+    order: list[str] = []
+    while len(order) < len(ids):
+        ready = sorted(i for i in ids if i not in order and deps[i] <= set(order))
+        if not ready:
+            raise AssertionError("plan has a cycle")  # the search never builds one
+        order.append(ready[0])
+    return order
 
 
 class PlanResult(Frozen):

@@ -27,11 +27,11 @@ def deferred_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
         yield
         return
-    pending: list[int] = []
+    pending: list[signal.Signals] = []
     previous = {sig: signal.getsignal(sig) for sig in DEFERRED_SIGNALS}
     held = {sig: handler for sig, handler in previous.items() if handler not in (signal.SIG_IGN, None)}
     for sig in held:
-        signal.signal(sig, lambda signum, frame: pending.append(signum))
+        signal.signal(sig, lambda signum, frame: pending.append(signal.Signals(signum)))
     try:
         yield
     finally:

@@ -33,6 +33,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -392,7 +393,7 @@ def _build_reference() -> dict:
     layout = [("chr1", "+"), ("chr1", "-"), ("chr1", "+"), ("chr1", "-"), ("chr1", "+"),
               ("chr2", "-"), ("chr2", "+"), ("chr2", "-"), ("chr2", "+"), ("chr2", "-")]
     symbols = _mouse_symbols(rng, len(layout))
-    models = []
+    models: list[dict[str, Any]] = []
     for k, (contig, strand) in enumerate(layout):
         n_codons = int(rng.integers(110, 200))
         body = "".join(rng.choice(_SENSE_CODONS, n_codons - 2))
@@ -525,8 +526,8 @@ def _reference_files(ref: dict) -> dict[str, bytes]:
             sub.append((es, 2, "exon", es, ee, ".",
                         f"Parent=transcript:{tid};Name={m['exon_ids'][e]};constitutive=1;"
                         f"exon_id={m['exon_ids'][e]};rank={e + 1};version=1"))
-        for (cs, ce), ph in zip(m["cds_gff"], _phases(m["cds_gff"])):
-            sub.append((cs, 3, "CDS", cs, ce, str(ph),
+        for (cs, ce), phase in zip(m["cds_gff"], _phases(m["cds_gff"])):
+            sub.append((cs, 3, "CDS", cs, ce, str(phase),
                         f"ID=CDS:{m['protein_id']};Parent=transcript:{tid};protein_id={m['protein_id']}"))
         for us, ue in m["utr5"]:
             sub.append((us, 1, "five_prime_UTR", us, ue, ".", f"Parent=transcript:{tid}"))
@@ -718,11 +719,12 @@ def _build_variants(ref: dict | None = None) -> dict:
     wanted = ["synonymous", "synonymous", "missense", "missense", "missense", "stop_gained"]
     so = {"synonymous": "synonymous_variant", "missense": "missense_variant", "stop_gained": "stop_gained"}
     gene_order = [models[int(k)] for k in rng.permutation(len(models))]
-    cds_cands = {m["gene_id"]: [] for m in models}
+    cds_cands: dict[str, list[int]] = {m["gene_id"]: [] for m in models}
     for c in contigs:
-        for p in np.flatnonzero(regions[c] == 2):
-            m = gene_at(c, int(p))
-            cds_cands[m["gene_id"]].append(int(p))
+        for pos in np.flatnonzero(regions[c] == 2):
+            gene = gene_at(c, int(pos))
+            assert gene is not None  # a CDS position lies inside a gene
+            cds_cands[gene["gene_id"]].append(int(pos))
     for w, m in zip(wanted, gene_order):
         found = False
         cands = cds_cands[m["gene_id"]]
@@ -880,16 +882,16 @@ def _build_single_cell() -> dict:
         base[gidx[g]] = np.exp(rng.normal(2.3, 0.4))
     mt = np.array([gidx[g] for g in _SC_MT])
     profiles = np.zeros((3, n_genes))
-    for t, _name in enumerate(types):
+    for ti, _name in enumerate(types):
         p = base.copy()
         for tt, other in enumerate(types):
             idx = [gidx[g] for g in _SC_MARKERS[other]]
-            p[idx] = np.exp(rng.normal(1.8, 0.3, len(idx))) if tt == t else np.exp(rng.normal(-2.3, 0.4, len(idx)))
+            p[idx] = np.exp(rng.normal(1.8, 0.3, len(idx))) if tt == ti else np.exp(rng.normal(-2.3, 0.4, len(idx)))
         p[mt] = 0.0
         p /= p.sum()
         mt_w = np.exp(rng.normal(0.0, 0.3, len(mt)))
-        profiles[t] = p * 0.96
-        profiles[t, mt] = 0.04 * mt_w / mt_w.sum()
+        profiles[ti] = p * 0.96
+        profiles[ti, mt] = 0.04 * mt_w / mt_w.sum()
 
     high_mt = np.sort(np.concatenate([rng.choice(np.flatnonzero(labels == t), 3, replace=False) for t in range(3)]))
     lib = np.exp(rng.normal(np.log(900), 0.35, n_cells)) * np.where(labels == 2, 1.3, 1.0)

@@ -68,10 +68,10 @@ def text_report(rep: EvalReport) -> str:
             if c.steps:
                 lines.append(f"      rank-1 plan: {' -> '.join(c.steps)}")
     if rep.compiled:
-        bad = [c for c in rep.cases if c.compile is not None and not c.compile["ok"]]
+        bad = [(c.id, c.compile) for c in rep.cases if c.compile is not None and not c.compile["ok"]]
         if bad:
             lines += ["", f"compile / snakemake -n failures ({len(bad)}):"]
-            lines += [f"  {c.id}: {_headline(c.compile.get('problem', 'failed'))}" for c in bad]
+            lines += [f"  {case_id}: {_headline(compiled.get('problem', 'failed'))}" for case_id, compiled in bad]
     lines += ["", f"{'metric':<30} value"]
     m = rep.metrics
     for key, value in m.items():

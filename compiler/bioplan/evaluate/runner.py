@@ -278,8 +278,8 @@ def compute_metrics(results: list[CaseResult], compiled: bool) -> dict[str, floa
         "error_case_accuracy": _rate([r.passed for r in error_cases]),
         "false_refusal_rate": _rate([r.error is not None or r.crash is not None for r in plan_cases
                                      if r.fixture_problem is None]),
-        "operation_recall_at_1": _mean([r.recall_at_1 for r in with_ops]),
-        "operation_recall_at_k": _mean([r.recall_at_k for r in with_ops]),
+        "operation_recall_at_1": _mean([r.recall_at_1 for r in with_ops if r.recall_at_1 is not None]),
+        "operation_recall_at_k": _mean([r.recall_at_k for r in with_ops if r.recall_at_k is not None]),
     }
     for kind in ("target", "constraints", "tools"):
         m[_ACCURACY[kind]] = acc(kind)
@@ -288,7 +288,8 @@ def compute_metrics(results: list[CaseResult], compiled: bool) -> dict[str, floa
     m["crashes"] = sum(r.crash is not None for r in results)
     m["fixture_problems"] = sum(r.fixture_problem is not None for r in results)
     m["latency_mean_ms"] = round(sum(lat) / len(lat), 2) if lat else None
-    m["latency_p95_ms"] = round(percentile(lat, 95), 2) if lat else None
+    p95 = percentile(lat, 95)
+    m["latency_p95_ms"] = round(p95, 2) if p95 is not None else None
     if compiled:
         comp = [r.compile for r in results if r.compile is not None]
         m["compiled"] = len(comp)
@@ -381,7 +382,7 @@ def run_eval(cases_file: str | Path | None = None, *, compile: bool = False, top
 
             def work(item):
                 i, case = item
-                inputs, declared = resolved[i]  # type: ignore[misc]
+                inputs, declared = resolved[i]
                 return i, _compile_one(case, inputs, declared, knowledge, scratch / "compiled" / f"{i:03d}",
                                        top_k)
 

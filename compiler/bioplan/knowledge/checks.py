@@ -24,7 +24,7 @@ from pathlib import Path
 
 from rapidfuzz import process as fuzz_process
 
-from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.models import Datatype, Knowledge, Operation
 
 _EDAM_BRANCH = {"datatype": "data_", "operation": "operation_", "format": "format_"}
 
@@ -137,6 +137,40 @@ def check_constraints(k: Knowledge, sources: dict[str, Path]) -> list[str]:
             if dt not in k.datatypes:
                 out.append(f"{_where(sources, key)}: {key}/applies_to: unknown datatype {dt!r}"
                            f"{_suggest(dt, k.datatypes)}")
+        for dt in con.checked_on_read:
+            if dt not in k.datatypes:
+                out.append(f"{_where(sources, key)}: {key}/checked_on_read: unknown datatype {dt!r}"
+                           f"{_suggest(dt, k.datatypes)}")
+        if con.checked_on_read and not con.check:
+            out.append(f"{_where(sources, key)}: {key}/checked_on_read: the constraint has no check script to run")
+    return out
+
+
+def check_formats(k: Knowledge, sources: dict[str, Path]) -> list[str]:
+    """A declared signature (`sniff`) names a datatype, says what to look for, and can match a name."""
+    out = []
+    for fmt in k.formats.values():
+        if fmt.sniff is None:
+            continue
+        key = f"formats/{fmt.id}/sniff"
+        where = _where(sources, f"formats/{fmt.id}")
+        if fmt.sniff.datatype not in k.datatypes:
+            out.append(f"{where}: {key}/datatype: unknown datatype {fmt.sniff.datatype!r}"
+                       f"{_suggest(fmt.sniff.datatype, k.datatypes)}")
+        if fmt.sniff.magic is None and fmt.sniff.header is None:
+            out.append(f"{where}: {key}: give `magic` or `header` (a signature of the name alone is a guess)")
+        if not fmt.extensions:
+            out.append(f"{where}: {key}: the format lists no `extensions` for the signature to match")
+        if fmt.sniff.header is not None:
+            try:
+                re.compile(fmt.sniff.header)
+            except re.error as exc:
+                out.append(f"{where}: {key}/header: not a regular expression ({exc})")
+        if fmt.sniff.magic is not None:
+            try:
+                fmt.sniff.magic.encode("latin-1")
+            except UnicodeEncodeError:
+                out.append(f"{where}: {key}/magic: bytes are written as characters \\x00-\\xff")
     return out
 
 
@@ -249,10 +283,11 @@ def check_tool_aliases(k: Knowledge, sources: dict[str, Path]) -> list[str]:
     A request naming a tool states a preference; generic words ("peak calling", "GO富集")
     on a tool would turn every mention of the operation into a silent tool choice.
     """
-    from bioplan.request.lexicon import normalize
+    from bioplan.knowledge.words import normalize
 
     generic: set[str] = set()
-    for entry in [*k.operations.values(), *k.datatypes.values()]:
+    entries: list[Operation | Datatype] = [*k.operations.values(), *k.datatypes.values()]
+    for entry in entries:
         generic.update(normalize(a) for a in (*entry.aliases.en, *entry.aliases.zh, entry.label, entry.id))
     out = []
     for tool in k.tools.values():
@@ -274,8 +309,10 @@ def check_orphans(k: Knowledge, sources: dict[str, Path]) -> list[str]:
 
     def lineage(d: str) -> list[str]:
         out = [d]
-        while k.datatypes.get(out[-1]) and k.datatypes[out[-1]].is_a:
-            out.append(k.datatypes[out[-1]].is_a)
+        parent = k.datatypes[d].is_a if d in k.datatypes else None
+        while parent:
+            out.append(parent)
+            parent = k.datatypes[parent].is_a if parent in k.datatypes else None
         return out
 
     # a subtype is used wherever a port accepts its parent (trimmed_reads feeds raw_reads ports)
@@ -292,6 +329,7 @@ def semantic_problems(k: Knowledge, sources: dict[str, Path], templates: Path) -
     problems += check_datatypes(k, sources)
     problems += check_operations(k, sources)
     problems += check_constraints(k, sources)
+    problems += check_formats(k, sources)
     problems += check_tools(k, sources, templates)
     problems += check_checks(k, sources, templates)
     problems += check_motifs(k, sources)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel
 
 from bioplan import __version__
 from bioplan.errors import InvalidKnowledgeError
@@ -40,7 +41,7 @@ from bioplan.progress import slow_step
 KNOWLEDGE_DIRS_ENV = "BIOPLAN_KNOWLEDGE"  # extra directories, os.pathsep-separated
 
 
-def _schema_for_mapping(model: type) -> dict[str, Any]:
+def _schema_for_mapping(model: type[BaseModel]) -> dict[str, Any]:
     """JSON Schema of a `{id: entry}` mapping, entries checked against `model` minus `id`."""
     entry = model.model_json_schema()
     entry.get("properties", {}).pop("id", None)
@@ -54,7 +55,7 @@ def _schema_for_mapping(model: type) -> dict[str, Any]:
 def file_schemas() -> dict[str, dict[str, Any]]:
     """One JSON Schema per file kind, derived from the pydantic models (one source of truth)."""
 
-    def top(key: str, model: type) -> dict[str, Any]:
+    def top(key: str, model: type[BaseModel]) -> dict[str, Any]:
         inner = _schema_for_mapping(model)
         defs = inner.pop("$defs")
         return {

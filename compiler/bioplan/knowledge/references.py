@@ -185,9 +185,9 @@ def resolve_genome_build(catalog: Catalog, organism: str | None, request_builds:
         if not fact:
             continue
         chr_names = chr_names or bool(fact.get("chr_prefixed"))
-        found = builds_from_file(catalog, fact)
-        if found:
-            in_files[f.path] = found
+        from_file = builds_from_file(catalog, fact)
+        if from_file:
+            in_files[f.path] = from_file
     if len({b for b, _ in in_files.values()}) > 1:
         raise ConstraintViolationError(
             "the input files come from different genome builds: "
@@ -210,7 +210,7 @@ def resolve_genome_build(catalog: Catalog, organism: str | None, request_builds:
             f"genome build {chosen[1]} is of {chosen[0].removeprefix('organism_')}, but the workflow is for "
             f"{organism.removeprefix('organism_')}",
             ["correct the organism or the build in the request"], {"build": chosen[1], "organism": organism})
-    if chosen and not request_build:
+    if chosen and not request_build and file_build:
         warnings.append(f"genome build {chosen[1]} inferred from {next(iter(in_files))}: {file_build[1]}")
     ucsc_said = any(t.lower() in {u.lower() for u in _org_build(catalog, b).ucsc} for t, b in said.items())
     return (chosen[0] if chosen else None), (chosen[1] if chosen else None), chr_names or ucsc_said, warnings
@@ -276,7 +276,7 @@ def _gencode(catalog: Catalog, build: Build, kind: str) -> Source:
     return _source(catalog, "gencode", g.base, file, f"GENCODE {g.release}")
 
 
-def _unzipped(name: str, fmt: str) -> tuple[str, str]:
+def _unzipped(name: str, fmt: str) -> tuple[str, Literal["none", "gunzip"]]:
     """(name the workflow reads, unpack): a gzipped provider file is unpacked unless the tool reads .gz."""
     if name.endswith(".gz") and ".gz" not in fmt:
         return name.removesuffix(".gz"), "gunzip"

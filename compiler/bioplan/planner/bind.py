@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bioplan.errors import UnsatisfiableError
 from bioplan.knowledge.models import Knowledge, Tool
-from bioplan.models import Plan, PlanStep, Pruned, TaskSpec
+from bioplan.models import Plan, PlanStep, Pruned, TaskSpec, topological_order
 from bioplan.planner.graph import usable_tools
 
 
@@ -82,18 +82,19 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
         s = _without_unread_optional_ports(knowledge, s, tool)
         preconditions = list(s.preconditions) + [c for c in tool.requires if c not in s.preconditions]
         for port, dt in s.inputs.items():
-            src = s.sources.get(port, "")
-            if dt == "reference_genome" and "requires_reference_genome" in knowledge.constraints:
-                preconditions.append("requires_reference_genome")
-            if dt == "gene_annotation" and "requires_gene_annotation" in knowledge.constraints:
-                preconditions.append("requires_gene_annotation")
-            if (src.startswith("input:") and knowledge.datatypes[dt].mates
-                    and spec.constraints.get("layout") == "paired" and "paired_end_reads" in knowledge.constraints):
-                preconditions.append("paired_end_reads")
+            preconditions += checked_on_read(knowledge, spec, dt, s.sources.get(port, ""))
         bound.append(s.model_copy(update={"tool": tool.id, "preconditions": tuple(dict.fromkeys(preconditions))}))
     bound = _insert_adapters(knowledge, spec, bound, chosen, step_by_id)
     edges = tuple(sorted({(src, s.id) for s in bound for src in s.sources.values() if src in {b.id for b in bound}}))
     return plan.model_copy(update={"steps": tuple(bound), "edges": edges}), pruned
+
+
+def checked_on_read(knowledge: Knowledge, spec: TaskSpec, datatype: str, source: str) -> list[str]:
+    """The constraints reading `datatype` makes preconditions (constraints.yaml `checked_on_read`): a data
+    constraint always; a context constraint (a layout) when the study holds it, on data given as inputs
+    (its check is about the data as delivered)."""
+    return [c.id for c in knowledge.constraints.values() if datatype in c.checked_on_read
+            and (c.kind == "data" or c.id in spec.constraint_ids and source.startswith("input:"))]
 
 
 def _without_unread_optional_ports(knowledge: Knowledge, step: PlanStep, tool: Tool) -> PlanStep:
@@ -120,6 +121,7 @@ def _insert_adapters(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep]
             if clash is None:
                 continue
             adapter = find_adapter(knowledge, spec, s.inputs[port], clash[1], clash[2])
+            assert adapter is not None  # assign() kept this tool only because an adapter resolves the clash
             key = (source, adapter.id)
             if key not in made:
                 op = knowledge.operations[adapter.implements]
@@ -194,13 +196,3 @@ def _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
     return None
 
 
-def topological_order(steps: list[PlanStep]) -> list[str]:
-    ids = [s.id for s in steps]
-    deps = {s.id: {src for src in s.sources.values() if src in ids} for s in steps}
-    order: list[str] = []
-    while len(order) < len(ids):
-        ready = sorted(i for i in ids if i not in order and deps[i] <= set(order))
-        if not ready:
-            raise AssertionError("plan has a cycle")  # the search never builds one
-        order.append(ready[0])
-    return order

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.models import Pruned, TaskSpec
@@ -80,6 +81,25 @@ def closure(knowledge: Knowledge, datatypes) -> frozenset[str]:
 # --------------------------------------------------------------------------- context pruning
 
 
+@dataclass(frozen=True)
+class Block:
+    """Why the context rules out an operation or a tool, as data (`reason` says it in words).
+
+    `cause`: "assay" (the operation applies to other assays), "data" (it or the tool requires a
+    data constraint the inputs fail), "excluded" (the request excludes the tool), "unsupported" (the
+    tool does not support a context constraint), "no_tool" (every tool is ruled out: `tools` says
+    why each). `constraint`: the constraint at issue for "data" and "unsupported"."""
+
+    cause: Literal["assay", "data", "excluded", "unsupported", "no_tool"]
+    reason: str
+    constraint: str | None = None
+    tools: tuple[Block, ...] = ()
+
+    def all(self) -> tuple[Block, ...]:
+        """This block and those of the operation's tools."""
+        return (self, *self.tools)
+
+
 class _Context:
     """The spec's context constraints, and the verdict on each operation met so far."""
 
@@ -92,20 +112,27 @@ class _Context:
         self.failed = {c for c, ok in spec.data_facts.items() if ok is False}
         self.excluded = set(spec.excluded_tools)
         self.verdicts: dict[str, tuple[str | None, list[Pruned]]] = {}
+        self.blocks: dict[str, tuple[Block | None, list[Pruned]]] = {}
 
-    def tool_reason(self, tool_id: str) -> str | None:
+    def tool_block(self, tool_id: str) -> Block | None:
+        """Why the context rules the tool out, None when it may run."""
         if tool_id in self.excluded:
-            return "excluded by the request"
+            return Block("excluded", "excluded by the request")
         by_kind = self.index.tool_kinds.get(tool_id)
         if by_kind:
             for c, kind in self.kinds:
                 if kind in by_kind and c not in by_kind[kind]:
-                    return f"does not support {c} (supports {', '.join(sorted(by_kind[kind]))})"
+                    supported = ", ".join(sorted(by_kind[kind]))
+                    return Block("unsupported", f"does not support {c} (supports {supported})", c)
         if self.failed:
             for c in self.knowledge.tools[tool_id].requires:
                 if c in self.failed:
-                    return f"requires {c}, which the inputs fail"
+                    return Block("data", f"requires {c}, which the inputs fail", c)
         return None
+
+    def tool_reason(self, tool_id: str) -> str | None:
+        block = self.tool_block(tool_id)
+        return block.reason if block else None
 
     def tools(self, op_id: str) -> tuple[list[Tool], list[Pruned]]:
         tools, pruned = [], []
@@ -120,20 +147,27 @@ class _Context:
     def verdict(self, op_id: str) -> tuple[str | None, list[Pruned]]:
         hit = self.verdicts.get(op_id)
         if hit is None:
-            hit = self.verdicts[op_id] = self._verdict(op_id)
+            block, pruned = self.blocks[op_id] = self._verdict(op_id)
+            hit = self.verdicts[op_id] = (block.reason if block else None, pruned)
         return hit
 
-    def _verdict(self, op_id: str) -> tuple[str | None, list[Pruned]]:
+    def block(self, op_id: str) -> Block | None:
+        """Why the context rules the operation out, as data; None when it may run."""
+        self.verdict(op_id)
+        return self.blocks[op_id][0]
+
+    def _verdict(self, op_id: str) -> tuple[Block | None, list[Pruned]]:
         entry = self.index.ops[op_id]
         if self.assay and entry.assays and self.assay not in entry.assays:
-            return f"applies to {', '.join(entry.assays)}, not to {self.assay}", []
+            return Block("assay", f"applies to {', '.join(entry.assays)}, not to {self.assay}"), []
         for c in entry.requires:
             if c in self.failed:
-                return f"requires {c}, which the inputs fail", []
+                return Block("data", f"requires {c}, which the inputs fail", c), []
         tools, pruned = self.tools(op_id)
         if not tools:
             reasons = "; ".join(f"{p.id}: {p.reason}" for p in pruned) or "no tool in the knowledge base"
-            return f"no usable tool ({reasons})", pruned
+            blocks = tuple(b for p in pruned if (b := self.tool_block(p.id)))
+            return Block("no_tool", f"no usable tool ({reasons})", tools=blocks), pruned
         return None, pruned
 
 
@@ -396,10 +430,10 @@ def relevant_only(problem: Problem) -> Problem:
                 todo.append(f)
 
     need((problem.target,))
-    for a in problem.anchors:
-        if a in reachable and a not in relevant:
-            relevant.add(a)
-            need(actions[a].pre)
+    for anchor in problem.anchors:
+        if anchor in reachable and anchor not in relevant:
+            relevant.add(anchor)
+            need(actions[anchor].pre)
     while todo:
         f = todo.popleft()
         for a in producers.get(f, ()):

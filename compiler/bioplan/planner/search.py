@@ -83,8 +83,8 @@ class _Compiled:
         self.lm_cost = self.cost + [0.0]
         self.lm_consumers: list[list[int]] = [[] for _ in range(self.n_facts)]
         self.lm_achievers: list[list[int]] = [[] for _ in range(self.n_facts)]
-        for i, p in enumerate(self.lm_pre):
-            for f in p:
+        for i, needs in enumerate(self.lm_pre):
+            for f in needs:
                 self.lm_consumers[f].append(i)
         for i, a in enumerate(self.lm_add):
             for f in a:
@@ -361,10 +361,10 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     with duplicate detection."""
     if any(a not in problem.actions for a in problem.anchors):
         return None
-    problem = bound_actions(problem)
-    if problem is None:
+    bounded = bound_actions(problem)
+    if bounded is None:
         return None
-    c = _Compiled(problem)
+    c = _Compiled(bounded)
     memo: dict[tuple[int, int], tuple[float, list]] = {}
 
     def h(facts: int, mask: int) -> float:
@@ -381,7 +381,7 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
         return None
     counter = itertools.count()
     # heap entries: (f, -g, tiebreak, facts, mask, path): among equal f the deepest state first
-    heap = [(h0, -0.0, next(counter), c.initial, 0, ())]
+    heap: list[tuple[float, float, int, int, int, tuple[int, ...]]] = [(h0, -0.0, next(counter), c.initial, 0, ())]
     best_g: dict[tuple[int, int], float] = {(c.initial, 0): 0.0}
     pre_mask, add_mask, cost, anchor_bit = c.pre_mask, c.add_mask, c.cost, c.anchor_bit
     target_bit = 1 << c.target
@@ -431,13 +431,13 @@ def bfs_plan(problem: Problem, max_states: int = 2_000_000, time_limit: float | 
         return None
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     ordered = sorted(problem.actions.values(), key=lambda a: a.id)
-    start = (problem.initial, frozenset())
-    frontier = deque([(problem.initial, (), 0.0)])
+    start: tuple[frozenset[str], frozenset[str]] = (problem.initial, frozenset())
+    frontier: deque[tuple[frozenset[str], tuple[str, ...], float]] = deque([(problem.initial, (), 0.0)])
     seen = {start}
     best: RawPlan | None = None
     level = 0
     while frontier and len(seen) < max_states:
-        next_frontier = deque()
+        next_frontier: deque[tuple[frozenset[str], tuple[str, ...], float]] = deque()
         for facts, path, cost in frontier:
             if deadline is not None and time.perf_counter() > deadline:
                 return best

@@ -8,57 +8,20 @@ extends what bioplan understands by editing YAML, never code.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from bioplan.knowledge.models import Aliases, Knowledge
+from bioplan.knowledge.words import is_cjk, normalize, singular
+from bioplan.models import MatchKind
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-@lru_cache(maxsize=1)
-def _t2s():
-    try:
-        import opencc
-
-        return opencc.OpenCC("t2s")
-    except Exception:  # opencc is a pinned dependency; a broken install only loses traditional Chinese
-        return None
-
-
-def normalize(text: str) -> str:
-    """Lower case, NFKC (full width -> half width), traditional -> simplified Chinese,
-    hyphens/underscores/slashes -> spaces, collapsed whitespace. Match spans
-    in the report point into this normalised text.
-    """
-    text = unicodedata.normalize("NFKC", text)
-    conv = _t2s()
-    if conv is not None and _CJK.search(text):
-        converted = conv.convert(text)
-        if len(converted) == len(text):
-            text = converted
-    text = text.lower()
-    text = re.sub(r"[\-_/]", " ", text)
-    text = text.replace("，", ",").replace("。", ".").replace("：", ":").replace("；", ";")
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def is_cjk(text: str) -> bool:
-    return bool(_CJK.search(text))
-
-
-def singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not word.endswith("us"):
-        return word[:-1]
-    return word
+__all__ = ["Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk", "lexicon_words",
+           "normalize", "singular", "unsupported_analysis_matches"]
 
 
 @dataclass(frozen=True)
 class Term:
-    kind: str  # operation | datatype | constraint | tool | format | motif
+    kind: MatchKind  # operation | datatype | constraint | tool | format | motif
     id: str
     alias: str  # normalised
     weight: float  # longer / more specific aliases win ties
@@ -83,7 +46,7 @@ def build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
 
 
 def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
-    raw: list[tuple[str, str, str]] = []
+    raw: list[tuple[MatchKind, str, str]] = []
     for op in knowledge.operations.values():
         raw += [("operation", op.id, a) for a in _aliases(op.label, op.id, op.aliases)]
     for dt in knowledge.datatypes.values():

@@ -22,7 +22,7 @@ from rapidfuzz.distance import OSA
 
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import AbsentTerm, Match, Request, Span
+from bioplan.models import AbsentTerm, Language, Match, Request, Span, SpanRole
 from bioplan.request.lexicon import (
     absent_tool_matches,
     build_terms,
@@ -54,7 +54,7 @@ _FUZZY_MIN_WORD = 7  # shorter words are too often real words to be corrected as
 _NEGATION_WINDOW = 28  # characters before a term in which a "not"/"不要" negates it
 
 
-def _language(text: str) -> str:
+def _language(text: str) -> Language:
     cjk = len(re.findall(r"[\u3400-\u9fff]", text))
     latin = len(re.findall(r"[A-Za-z]", text))
     if cjk and latin > 3 * cjk:
@@ -407,9 +407,9 @@ def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
         if m.kind == "tool" and not m.negated and _output_reading(norm, m.start, m.end):
             # of a package's tools ("salmon": index, quant), the one carrying the name wrote it
             family = [m.id, *m.alternatives]
-            tool = next((t for t in family if normalize(m.text) in {
+            writer = next((t for t in family if normalize(m.text) in {
                 normalize(w) for w in (knowledge.tools[t].name, *knowledge.tools[t].aliases.en)}), family[0])
-            op = knowledge.operations[knowledge.tools[tool].implements]
+            op = knowledge.operations[knowledge.tools[writer].implements]
             spans.append((m.start, m.end, next(iter(op.outputs.values())).datatype))
     # an operation's words inside words naming its own result ("salmon" in "salmon output")
     for m in matches:
@@ -489,12 +489,12 @@ def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matc
     return None
 
 
-_ROLE = {"operation": "operation", "tool": "tool", "datatype": "datatype", "format": "format", "motif": "motif",
-         "phrase": "operation"}
+_ROLE: dict[str, SpanRole] = {"operation": "operation", "tool": "tool", "datatype": "datatype", "format": "format",
+                              "motif": "motif", "phrase": "operation"}
 _FILE_NAME = re.compile(r"[a-z0-9][a-z0-9.+]*\.(?:[a-z][a-z0-9]{0,7})(?:\.gz)?")
 
 
-def _role(m: Match, knowledge: Knowledge) -> str:
+def _role(m: Match, knowledge: Knowledge) -> SpanRole:
     if m.kind != "constraint":
         return _ROLE[m.kind]
     con = knowledge.constraints[m.id]
@@ -518,6 +518,7 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
         if any(a <= start < b for a, b in covered):
             continue
         word = w.group(0)
+        role: SpanRole
         if _FILE_NAME.fullmatch(word) and not re.fullmatch(r"[\d.]+", word):
             role = "file_name"
         elif word in filler or singular(word) in filler or re.fullmatch(r"[\d.]+|[a-z]", word):
@@ -537,18 +538,17 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
                 continue
             # the longest filler or group word here, else the stretch up to the next covered
             # character or filler word is one unrecognised span
-            word = next((w for w in zh_filler if norm.startswith(w, i) and i + len(w) <= run.end()), None)
-            if word:
-                spans.append(Span(text=word, start=i, end=i + len(word),
-                                  role="group" if word in groups else "filler"))
-                i += len(word)
+            zh_word = next((w for w in zh_filler if norm.startswith(w, i) and i + len(w) <= run.end()), None)
+            if zh_word:
+                spans.append(Span(text=zh_word, start=i, end=i + len(zh_word),
+                                  role="group" if zh_word in groups else "filler"))
+                i += len(zh_word)
                 continue
             j = i + 1
             while j < run.end() and not any(a <= j < b for a, b in covered) and not any(
                     norm.startswith(w, j) for w in zh_filler):
                 j += 1
-            role = "unrecognized" if j - i >= 2 else "filler"
-            spans.append(Span(text=norm[i:j], start=i, end=j, role=role))
+            spans.append(Span(text=norm[i:j], start=i, end=j, role="unrecognized" if j - i >= 2 else "filler"))
             i = j
     return tuple(sorted(spans, key=lambda sp: (sp.start, sp.end, sp.role)))
 

@@ -85,6 +85,7 @@ def _run(argv: list[str], cwd: Path, timeout: int = 600) -> tuple[int, str]:
                                     env=env, start_new_session=True)
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        assert proc is not None  # only communicate() times out, after the child started
         stop_process_group(proc)
         return 124, f"timed out after {timeout}s: {' '.join(argv)}"
     except BaseException:  # Interrupted (a signal), KeyboardInterrupt: no orphaned child
@@ -204,7 +205,9 @@ def lint(workdir: Path) -> CheckResult:
 
 
 def format_check(workdir: Path) -> CheckResult:
-    targets = ["Snakefile"] + sorted(str(p.relative_to(workdir)) for p in (workdir / "rules").glob("*.smk"))
+    # the snakemake-workflows layout: workflow/Snakefile and workflow/rules/*.smk
+    code_dir = workdir / "workflow"
+    targets = ["workflow/Snakefile"] + sorted(str(p.relative_to(workdir)) for p in (code_dir / "rules").glob("*.smk"))
     code, out = _run(_tool("snakefmt") + ["--check", "--diff"] + targets, workdir)
     return CheckResult("format", code == 0, out)
 

@@ -1,0 +1,55 @@
+"""The normal form of words: how an alias of the knowledge and the words of a request compare.
+
+Both sides go through `normalize`, so the knowledge checks (an alias that collides with another)
+and the request parser (an alias found in the request) agree on what "the same word" is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_SEPARATORS = re.compile(r"[\-_/]")
+_SPACES = re.compile(r"\s+")
+_CJK_PUNCTUATION = str.maketrans({"，": ",", "。": ".", "：": ":", "；": ";"})
+
+
+@lru_cache(maxsize=1)
+def _t2s() -> Any:
+    try:
+        import opencc
+
+        return opencc.OpenCC("t2s")
+    except Exception:  # opencc is a pinned dependency; a broken install only loses traditional Chinese
+        return None
+
+
+def normalize(text: str) -> str:
+    """Lower case, NFKC (full width -> half width), traditional -> simplified Chinese,
+    hyphens/underscores/slashes -> spaces, collapsed whitespace. Match spans
+    in the report point into this normalised text.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    if _CJK.search(text):
+        conv = _t2s()
+        if conv is not None:
+            converted = conv.convert(text)
+            if len(converted) == len(text):
+                text = converted
+    text = _SEPARATORS.sub(" ", text.lower()).translate(_CJK_PUNCTUATION)
+    return _SPACES.sub(" ", text).strip()
+
+
+def is_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not word.endswith("us"):
+        return word[:-1]
+    return word
