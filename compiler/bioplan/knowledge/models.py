@@ -93,6 +93,9 @@ class Constraint(Frozen):
     kegg_code: str | None = None
     # data constraints: how the emitted workflow checks it (a check script under templates/scripts)
     check: str | None = None
+    # data constraints: what the user can do when the inputs fail it and a step is ruled out for
+    # that (the why-not error's hint, planner/plan.py)
+    hint: str | None = None
     # datatypes a data constraint is about: its check reads only those inputs of the guarded
     # step (and steps reading the same files share one check)
     applies_to: tuple[str, ...] = ()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from bioplan.errors import ConstraintViolationError, UnsatisfiableError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
-from bioplan.planner.graph import Problem, ProblemBuilder, _Context, closure, is_subtype, usable_tools
+from bioplan.planner.graph import Block, Problem, ProblemBuilder, _Context, closure, is_subtype, usable_tools
 from bioplan.planner.search import RawPlan, astar_plan
 
 W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
@@ -286,7 +286,8 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
                 changed = True
     # the search judged only the operations the inputs reach; a refusal names every blocked one
     context = _Context(knowledge, spec)
-    blocked = {op: why for op in knowledge.operations if (why := context.verdict(op)[0]) is not None}
+    blocks = {op: block for op in knowledge.operations if (block := context.block(op)) is not None}
+    blocked = {op: block.reason for op, block in blocks.items()}
     hints: list[str] = []
     details: dict = {"blocked_operations": dict(sorted(blocked.items()))}
     have = ", ".join(spec.input_types) or "no input files"
@@ -294,11 +295,12 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
     # 1. an anchor the context or the data ruled out
     for anchor in spec.required_operations:
         if anchor in blocked:
-            reason = blocked[anchor]
-            violated = "requires" in reason or "not to" in reason or "support" in reason
+            block = blocks[anchor]
+            # a context or data constraint rules it out (not only the lack of a tool)
+            violated = any(b.cause in ("assay", "data", "unsupported") for b in block.all())
             cls = ConstraintViolationError if violated else UnsatisfiableError
-            hints.append(_unblock_hint(knowledge, spec, anchor, reason))
-            return cls(f"operation {anchor!r} cannot run: it {reason}", hints, details)
+            hints.append(_unblock_hint(knowledge, spec, anchor, block))
+            return cls(f"operation {anchor!r} cannot run: it {block.reason}", hints, details)
 
     # 2. a datatype nothing can derive from the inputs
     goals = [spec.target_output.semantic_type] + [
@@ -319,7 +321,7 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
             if sources:
                 hints.append(f"or add {' + '.join(repr(d) for d in sources)}, from which bioplan derives {leaf!r}")
         for op in blocked_on_path[:3]:
-            hints.append(_unblock_hint(knowledge, spec, op, blocked[op]))
+            hints.append(_unblock_hint(knowledge, spec, op, blocks[op]))
         if not hints:
             hints.append("state what you start from (the input files) and what you want at the end")
         details.update({"missing_datatype": missing[0], "missing_inputs": leaves, "available": sorted(facts)})
@@ -389,16 +391,18 @@ def _missing_leaves(knowledge: Knowledge, facts: set[str], datatype: str, blocke
     return list(dict.fromkeys([datatype] if best == [] else (best or [datatype])))
 
 
-def _unblock_hint(knowledge: Knowledge, spec: TaskSpec, op: str, reason: str) -> str:
-    if "requires_raw_integer_counts" in reason:
-        return ("supply raw integer counts (featureCounts/HTSeq/salmon NumReads), not normalized values "
-                "(TPM/CPM/FPKM/VST); DESeq2-style models need counts")
-    if "requires_replicates" in reason:
-        return "give at least two samples per condition in the sample sheet"
-    if "not to" in reason:
+def _unblock_hint(knowledge: Knowledge, spec: TaskSpec, op: str, block: Block) -> str:
+    """What would let `op` run: the `hint` of a failed data constraint (ontology/constraints.yaml;
+    the first in the knowledge's order), else the remedy for the kind of block."""
+    causes = block.all()
+    failed = {b.constraint for b in causes if b.cause == "data"}
+    hinted = [c.hint for c in knowledge.constraints.values() if c.id in failed and c.hint]
+    if hinted:
+        return hinted[0]
+    if block.cause == "assay":
         return f"drop {op!r} from the request or correct the assay ({spec.constraints.get('assay')})"
-    if "excluded" in reason:
+    if any(b.cause == "excluded" for b in causes):
         return f"allow one of the tools that implement {op!r}"
-    if "support" in reason:
-        return f"relax the constraint that rules out every tool of {op!r}: {reason}"
-    return f"{op!r}: {reason}"
+    if any(b.cause == "unsupported" for b in causes):
+        return f"relax the constraint that rules out every tool of {op!r}: {block.reason}"
+    return f"{op!r}: {block.reason}"
