@@ -36,8 +36,8 @@ def test_index_is_cached_under_the_content_hash(knowledge, tmp_path, monkeypatch
     monkeypatch.setenv("BIOPLAN_CACHE_DIR", str(tmp_path))
     index_module._MEMO.pop(knowledge.content_hash, None)
     first = planning_index(knowledge)
-    files = list((tmp_path / "bioplan").glob("index*-*.pickle"))
-    assert len(files) == 1 and knowledge.content_hash[:32] in files[0].name
+    files = list((tmp_path / "bioplan").glob("index-*.pickle"))
+    assert len(files) == 1 and files[0].name == f"index-{index_module.cache_key(knowledge.content_hash)[:32]}.pickle"
     index_module._MEMO.pop(knowledge.content_hash, None)
     again = planning_index(knowledge)
     assert again == first and again is not first  # read back from disk
@@ -46,7 +46,7 @@ def test_index_is_cached_under_the_content_hash(knowledge, tmp_path, monkeypatch
     # another content (an edited ontology) has another key: the old file is not used
     edited = knowledge.model_copy(update={"content_hash": "f" * 64})
     planning_index(edited)
-    assert len(list((tmp_path / "bioplan").glob("index*-*.pickle"))) == 2
+    assert len(list((tmp_path / "bioplan").glob("index-*.pickle"))) == 2
     index_module._MEMO.pop("f" * 64, None)
 
 

@@ -27,8 +27,8 @@ from bioplan.evaluate.cases import DEV_SET, Case, CaseFile, CaseFileError, load_
 from bioplan.evaluate.fixtures import ensure_data, needed_classes, resolve_inputs, write_fixtures
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanResult
-from bioplan.planner.graph import is_subtype
 
 # Expectation kinds, in the order failures are reported.
 CHECKS = ("error", "operations", "absent", "order", "target", "constraints", "tools", "workflow_type",

@@ -4,18 +4,16 @@ Order: read every file -> JSON Schema per file kind (all problems collected,
 each with file and key path) -> pydantic models -> semantic checks
 (`knowledge.checks`). Any problem raises one InvalidKnowledgeError listing all.
 
-The validated Knowledge is cached on disk keyed by the sha256 of every file it
-was built from (plus bioplan's version), so a CLI call does not re-validate
-unchanged YAML and any ontology edit invalidates the cache.
+The validated Knowledge is cached on disk (`bioplan.cache`) keyed by the sha256 of
+every file it was built from and of the code that builds it (`KNOWLEDGE_CODE`), so a
+CLI call does not re-validate unchanged YAML, and an edit of the ontology, of the
+models or of a check invalidates the cache.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import pickle
-import tempfile
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from bioplan import __version__
+from bioplan import cache as disk_cache
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.knowledge.models import (
     Constraint,
@@ -39,6 +37,13 @@ from bioplan.paths import ontology_dir, templates_dir
 from bioplan.progress import slow_step
 
 KNOWLEDGE_DIRS_ENV = "BIOPLAN_KNOWLEDGE"  # extra directories, os.pathsep-separated
+# The modules whose code decides what a Knowledge built from the files is: part of its cache key.
+KNOWLEDGE_CODE = (
+    "bioplan.knowledge.models",
+    "bioplan.knowledge.load",
+    "bioplan.knowledge.checks",
+    "bioplan.knowledge.words",
+)
 
 
 def _schema_for_mapping(model: type[BaseModel]) -> dict[str, Any]:
@@ -118,19 +123,20 @@ def knowledge_files(roots: list[Path]) -> list[tuple[str, Path]]:
     return files
 
 
-def _content_hash(files: list[tuple[str, Path]], templates: Path) -> str:
-    h = hashlib.sha256(__version__.encode())
-    for kind, path in files:
-        h.update(kind.encode() + b"\0" + path.name.encode() + b"\0" + path.read_bytes())
-    for p in sorted(templates.rglob("*")):
-        if p.is_file() and "__pycache__" not in p.parts:
-            h.update(str(p.relative_to(templates)).encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()
+def content_hash(files: list[tuple[str, Path]], templates: Path) -> str:
+    """The knowledge's key: the code that builds it, every knowledge file, every template."""
 
+    def parts() -> Iterator[bytes]:
+        yield disk_cache.source_fingerprint(KNOWLEDGE_CODE).encode()
+        for kind, path in files:
+            yield kind.encode() + b"\0" + path.name.encode()
+            yield path.read_bytes()
+        for p in sorted(templates.rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts:
+                yield str(p.relative_to(templates)).encode()
+                yield p.read_bytes()
 
-def _cache_dir() -> Path:
-    base = os.environ.get("BIOPLAN_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "bioplan"
+    return disk_cache.content_key(parts())
 
 
 def _merge(target: dict, source: dict, path: Path, what: str, problems: list[str]) -> None:
@@ -220,33 +226,16 @@ def load_knowledge(extra_dirs: list[Path] | None = None, use_cache: bool = True)
     roots = default_roots() + list(extra_dirs or [])
     templates = templates_dir()
     files = knowledge_files(roots)
-    digest = _content_hash(files, templates)
+    digest = content_hash(files, templates)
     if digest in _MEMO:
         return _MEMO[digest]
-    cache_file = _cache_dir() / f"knowledge-{digest[:32]}.pickle"
-    if use_cache and cache_file.is_file():
-        try:
-            with cache_file.open("rb") as fh:
-                knowledge = pickle.load(fh)
-            if isinstance(knowledge, Knowledge) and knowledge.content_hash == digest:
-                _MEMO[digest] = knowledge
-                return knowledge
-        except Exception:  # a stale or truncated cache file is simply rebuilt
-            pass
+    cached = disk_cache.read("knowledge", digest, Knowledge) if use_cache else None
+    if cached is not None and cached.content_hash == digest:
+        _MEMO[digest] = cached
+        return cached
     with slow_step("validating the knowledge base (once: cached until the ontology changes)"):
         knowledge = build_knowledge(roots, templates, digest)
     _MEMO[digest] = knowledge
     if use_cache:
-        try:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".knowledge-")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(knowledge, fh)
-            os.replace(tmp, cache_file)
-        except OSError:  # a read-only home must not stop a compile
-            pass
+        disk_cache.write("knowledge", digest, knowledge)
     return knowledge
-
-
-def schema_json(kind: str) -> str:
-    return json.dumps(file_schemas()[kind], indent=2, sort_keys=True)

@@ -62,3 +62,59 @@ def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
                     have |= new
                     grew = True
     return frozenset(have)
+
+
+def is_a_closure(knowledge: Knowledge, datatype: str) -> frozenset[str]:
+    """`datatype` and its `is_a` ancestors: every port type it may feed (an unknown id: itself)."""
+    chain, seen = [datatype], {datatype}
+    dt = knowledge.datatypes.get(datatype)
+    while dt is not None and dt.is_a and dt.is_a not in seen:  # a cycle is a knowledge check's error
+        chain.append(dt.is_a)
+        seen.add(dt.is_a)
+        dt = knowledge.datatypes.get(dt.is_a)
+    return frozenset(chain)
+
+
+def closure(knowledge: Knowledge, datatypes: Iterable[str]) -> frozenset[str]:
+    """The union of the `is_a` closures of `datatypes`."""
+    out: set[str] = set()
+    for d in datatypes:
+        out |= is_a_closure(knowledge, d)
+    return frozenset(out)
+
+
+_PRODUCERS: dict[str, dict[str, tuple[str, ...]]] = {}
+_CONSUMERS: dict[str, dict[str, tuple[str, ...]]] = {}
+
+
+def producers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations that make it (`build_producers`), memoised per content hash."""
+    if knowledge.content_hash not in _PRODUCERS:
+        _PRODUCERS[knowledge.content_hash] = build_producers(knowledge)
+    return _PRODUCERS[knowledge.content_hash]
+
+
+def consumers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations that need it (`build_consumers`), memoised per content hash."""
+    if knowledge.content_hash not in _CONSUMERS:
+        _CONSUMERS[knowledge.content_hash] = build_consumers(knowledge)
+    return _CONSUMERS[knowledge.content_hash]
+
+
+def build_producers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations that make it, in knowledge order; an output makes its `is_a`
+    ancestors too (trimming makes trimmed reads, which are reads)."""
+    made: dict[str, list[str]] = {}
+    for op_id, op in knowledge.operations.items():
+        for f in closure(knowledge, (p.datatype for p in op.outputs.values())):
+            made.setdefault(f, []).append(op_id)
+    return {f: tuple(ops) for f, ops in made.items()}
+
+
+def build_consumers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations that need exactly it on a required input port, in knowledge order."""
+    needs: dict[str, list[str]] = {}
+    for op_id, op in knowledge.operations.items():
+        for d in dict.fromkeys(p.datatype for p in op.inputs.values() if not p.optional):
+            needs.setdefault(d, []).append(op_id)
+    return {d: tuple(ops) for d, ops in needs.items()}

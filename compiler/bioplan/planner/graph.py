@@ -23,10 +23,14 @@ feeds the production search, the plain BFS baseline and the PDDL export
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from bioplan.knowledge.models import Knowledge, Tool
+
+# re-exported from its old home here for the stages being moved over to knowledge.queries
+from bioplan.knowledge.queries import is_subtype as is_subtype
 from bioplan.models import Pruned, TaskSpec
 from bioplan.planner.index import PlanningIndex, planning_index
 
@@ -56,21 +60,8 @@ class Problem:
     blocked: dict[str, str] = field(default_factory=dict)
 
 
-def ancestors(knowledge: Knowledge, datatype: str) -> list[str]:
-    out = []
-    parent = knowledge.datatypes[datatype].is_a if datatype in knowledge.datatypes else None
-    while parent:
-        out.append(parent)
-        parent = knowledge.datatypes[parent].is_a
-    return out
-
-
-def is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
-    """True if `datatype` is `of` or one of its is_a descendants (it may feed a port of `of`)."""
-    return datatype == of or of in ancestors(knowledge, datatype)
-
-
-def closure(knowledge: Knowledge, datatypes) -> frozenset[str]:
+def closure(knowledge: Knowledge, datatypes: Iterable[str]) -> frozenset[str]:
+    """`knowledge.queries.closure` read from the planning index's precomputed closures."""
     index = planning_index(knowledge)
     out: set[str] = set()
     for d in datatypes:

@@ -11,22 +11,25 @@ constraints it supports grouped by kind (the Tool Binding Index); per motif,
 its operations (the Path/Motif Index). A request then reads only the part of
 the graph around its target and anchors (see `graph.build_problem`).
 
-It is memoised in-process by `Knowledge.content_hash` and pickled beside the
-knowledge cache under the same key, so an ontology edit invalidates both.
+The subtype closures, producers and consumers are the knowledge's own queries
+(`knowledge/queries.py`); the index adds what planning needs on top of them.
+
+It is memoised in-process by `Knowledge.content_hash` and pickled by `bioplan.cache`
+under a key of that hash and this module's code (`INDEX_CODE`), so an ontology edit
+or a change of the index layout invalidates it.
 """
 
 from __future__ import annotations
 
-import os
-import pickle
 import re
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
+from bioplan import cache as disk_cache
+from bioplan.knowledge import queries
 from bioplan.knowledge.models import Knowledge
 
-INDEX_FORMAT = 3  # bump when the index layout changes (old cache files are then ignored)
+# The modules whose code decides what the index of a knowledge is: part of its cache key.
+INDEX_CODE = ("bioplan.planner.index", "bioplan.knowledge.queries")
 
 
 @dataclass(frozen=True)
@@ -56,48 +59,26 @@ class PlanningIndex:
     motifs: dict[str, tuple[str, ...]]  # motif -> its operations
 
 
-def _closure_of(knowledge: Knowledge, datatype: str, memo: dict[str, frozenset[str]]) -> frozenset[str]:
-    if datatype in memo:
-        return memo[datatype]
-    chain = [datatype]
-    dt = knowledge.datatypes.get(datatype)
-    seen = {datatype}
-    while dt is not None and dt.is_a and dt.is_a not in seen:
-        chain.append(dt.is_a)
-        seen.add(dt.is_a)
-        dt = knowledge.datatypes.get(dt.is_a)
-    memo[datatype] = frozenset(chain)
-    return memo[datatype]
-
-
 def build_index(knowledge: Knowledge) -> PlanningIndex:
-    closures: dict[str, frozenset[str]] = {}
-    for d in knowledge.datatypes:
-        _closure_of(knowledge, d, closures)
+    closures = {d: queries.is_a_closure(knowledge, d) for d in knowledge.datatypes}
     tools_by_op: dict[str, list[str]] = {}
     for t in knowledge.tools.values():
         tools_by_op.setdefault(t.implements, []).append(t.id)
     ops: dict[str, OpEntry] = {}
-    producers: dict[str, list[str]] = {}
     for op_id, op in knowledge.operations.items():
         pre = frozenset(p.datatype for p in op.inputs.values() if not p.optional)
-        add: set[str] = set()
-        for p in op.outputs.values():
-            add |= _closure_of(knowledge, p.datatype, closures)
-        ops[op_id] = OpEntry(pre, frozenset(add), op.cost, tuple(op.assays), tuple(op.requires),
+        add = frozenset().union(*(closures.get(p.datatype) or frozenset((p.datatype,)) for p in op.outputs.values()))
+        ops[op_id] = OpEntry(pre, add, op.cost, tuple(op.assays), tuple(op.requires),
                              tuple(sorted(tools_by_op.get(op_id, ()))))
-        for f in add:
-            producers.setdefault(f, []).append(op_id)
+    # what operations make, then the config actions: a reference from config makes its closure
+    producers = {f: list(v) for f, v in queries.build_producers(knowledge).items()}
     config: dict[str, frozenset[str]] = {}
     for dt in knowledge.datatypes.values():
         if dt.config_provided:
             config[dt.id] = closures[dt.id]
             for f in closures[dt.id]:
                 producers.setdefault(f, []).append(f"provide:{dt.id}")
-    consumers: dict[str, list[str]] = {}
-    for op_id, e in ops.items():
-        for f in e.pre:
-            consumers.setdefault(f, []).append(op_id)
+    consumers = queries.build_consumers(knowledge)
     config_facts = frozenset().union(*config.values()) if config else frozenset()
     base_ops, base_facts = _reachable(ops, consumers, config_facts)
     kind_of = {c.id: c.kind for c in knowledge.constraints.values()}
@@ -114,7 +95,7 @@ def build_index(knowledge: Knowledge) -> PlanningIndex:
         closure=closures,
         config=config,
         producers={f: tuple(v) for f, v in producers.items()},
-        consumers={f: tuple(v) for f, v in consumers.items()},
+        consumers=consumers,
         config_facts=config_facts,
         base_ops=frozenset(base_ops),
         base_facts=frozenset(base_facts),
@@ -123,7 +104,8 @@ def build_index(knowledge: Knowledge) -> PlanningIndex:
     )
 
 
-def _reachable(ops: dict[str, OpEntry], consumers: dict[str, list[str]], facts: frozenset[str]):
+def _reachable(ops: dict[str, OpEntry], consumers: dict[str, tuple[str, ...]],
+               facts: frozenset[str]) -> tuple[set[str], set[str]]:
     """Operations forward-reachable from `facts` (queue-based), and the facts they add."""
     reached: set[str] = set(facts)
     fired: set[str] = set()
@@ -151,10 +133,9 @@ _MEMO: dict[str, PlanningIndex] = {}
 _HEX = re.compile(r"[0-9a-f]{64}")
 
 
-def _cache_file(content_hash: str) -> Path:
-    from bioplan.knowledge.load import _cache_dir
-
-    return _cache_dir() / f"index{INDEX_FORMAT}-{content_hash[:32]}.pickle"
+def cache_key(content_hash: str) -> str:
+    """The index's cache key: the knowledge's content hash and the code that builds the index."""
+    return disk_cache.content_key([content_hash.encode(), disk_cache.source_fingerprint(INDEX_CODE).encode()])
 
 
 def planning_index(knowledge: Knowledge, persist: bool | None = None) -> PlanningIndex:
@@ -169,25 +150,14 @@ def planning_index(knowledge: Knowledge, persist: bool | None = None) -> Plannin
         return hit
     if persist is None:
         persist = bool(_HEX.fullmatch(key))
-    path = _cache_file(key) if persist else None
-    if path is not None and path.is_file():
-        try:
-            with path.open("rb") as fh:
-                index = pickle.load(fh)
-            if isinstance(index, PlanningIndex) and index.content_hash == key:
-                _MEMO[key] = index
-                return index
-        except Exception:  # a stale or truncated cache file is simply rebuilt
-            pass
+    disk_key = cache_key(key) if persist else None
+    if disk_key is not None:
+        cached = disk_cache.read("index", disk_key, PlanningIndex)
+        if cached is not None and cached.content_hash == key:
+            _MEMO[key] = cached
+            return cached
     index = build_index(knowledge)
     _MEMO[key] = index
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".index-")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except OSError:  # a read-only cache directory must not stop a plan
-            pass
+    if disk_key is not None:
+        disk_cache.write("index", disk_key, index)
     return index

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from bioplan.errors import ConstraintViolationError, UnsatisfiableError
 from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
-from bioplan.planner.graph import Block, Problem, ProblemBuilder, _Context, closure, is_subtype, usable_tools
+from bioplan.planner.graph import Block, Problem, ProblemBuilder, _Context, closure, usable_tools
 from bioplan.planner.search import RawPlan, astar_plan
 
 W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2

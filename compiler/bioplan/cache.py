@@ -1,0 +1,84 @@
+"""The on-disk cache: pickles of what bioplan builds from the knowledge, one file per key.
+
+A key covers everything the cached object is built from: the knowledge files (and templates) and
+the source of the code that turns them into the object. Editing `knowledge/models.py` or a
+semantic check therefore misses the cache exactly like editing a YAML file, and never serves a
+pickle built by older code. Writes are atomic (a temporary file, then a rename), and a cache that
+cannot be read or written only costs time: a read-only home must not stop a compile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import pickle
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+from bioplan import __version__
+
+CACHE_DIR_ENV = "BIOPLAN_CACHE_DIR"
+
+T = TypeVar("T")
+
+
+def cache_dir() -> Path:
+    """`$BIOPLAN_CACHE_DIR/bioplan`, else the XDG cache folder's (`~/.cache/bioplan`)."""
+    base = os.environ.get(CACHE_DIR_ENV) or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "bioplan"
+
+
+@cache
+def source_fingerprint(modules: tuple[str, ...]) -> str:
+    """sha256 over bioplan's version and the source files of `modules` (located, not imported)."""
+    h = hashlib.sha256(__version__.encode())
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise ImportError(f"no source for module {name!r}")  # a misspelt name in a cache key
+        h.update(name.encode() + b"\0" + Path(spec.origin).read_bytes())
+    return h.hexdigest()
+
+
+def content_key(parts: Iterable[bytes]) -> str:
+    """sha256 over `parts`, each length-prefixed so that no two sequences of parts share a key."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big") + part)
+    return h.hexdigest()
+
+
+def cache_file(kind: str, key: str) -> Path:
+    return cache_dir() / f"{kind}-{key[:32]}.pickle"
+
+
+def read(kind: str, key: str, expected: type[T]) -> T | None:
+    """The object cached under (kind, key), or None when absent, unreadable or of another type."""
+    path = cache_file(kind, key)
+    try:
+        with path.open("rb") as fh:
+            value = pickle.load(fh)
+    except Exception:  # absent, truncated, or pickled by code that no longer exists: rebuilt
+        return None
+    return value if isinstance(value, expected) else None
+
+
+def write(kind: str, key: str, value: object) -> None:
+    """Store `value` under (kind, key) atomically; an unwritable cache directory is not an error."""
+    path = cache_file(kind, key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{kind}-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass

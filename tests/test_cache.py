@@ -1,0 +1,84 @@
+"""The on-disk cache (bioplan/cache.py): keys cover the knowledge files and the code that builds
+from them, so an edit of the models, the loader, a check or the planning index is a cache miss."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bioplan import cache
+from conftest import ROOT
+
+# prints the knowledge's key and the planning index's key, as a fresh process computes them
+KEYS_SCRIPT = """
+from bioplan.knowledge.load import content_hash, default_roots, knowledge_files
+from bioplan.paths import templates_dir
+from bioplan.planner.index import cache_key
+digest = content_hash(knowledge_files(default_roots()), templates_dir())
+print(digest, cache_key(digest))
+"""
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """A copy of the bioplan package that a subprocess imports instead of the checkout's."""
+    shutil.copytree(ROOT / "compiler" / "bioplan", tmp_path / "pkg" / "bioplan",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path / "pkg"
+
+
+def _keys(package_dir) -> tuple[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(package_dir), "BIOPLAN_DATA_ROOT": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", KEYS_SCRIPT], env=env, capture_output=True, text=True,
+                         check=True, cwd=package_dir).stdout.split()
+    return out[0], out[1]
+
+
+def test_editing_the_code_that_builds_the_knowledge_changes_its_key(package_copy):
+    knowledge_key, index_key = _keys(package_copy)
+    assert _keys(package_copy) == (knowledge_key, index_key)  # the same in every process
+    seen = {knowledge_key}
+    for module in ("knowledge/models.py", "knowledge/checks.py", "knowledge/load.py", "knowledge/words.py"):
+        with (package_copy / "bioplan" / module).open("a") as fh:
+            fh.write("\n# an edit\n")
+        edited, _ = _keys(package_copy)
+        assert edited not in seen, module  # a pickle built by the old code is never read back
+        seen.add(edited)
+
+
+def test_an_index_code_edit_alone_changes_only_the_index_key(package_copy):
+    knowledge_key, index_key = _keys(package_copy)
+    with (package_copy / "bioplan" / "planner" / "index.py").open("a") as fh:
+        fh.write("\n# an edit\n")
+    edited_knowledge_key, edited_index_key = _keys(package_copy)
+    assert edited_knowledge_key == knowledge_key  # the knowledge pickle stays valid
+    assert edited_index_key != index_key
+
+
+def test_read_returns_what_write_stored_and_nothing_for_a_bad_file(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(tmp_path))
+    assert cache.read("thing", "a" * 64, dict) is None  # absent
+    cache.write("thing", "a" * 64, {"x": 1})
+    assert cache.read("thing", "a" * 64, dict) == {"x": 1}
+    assert cache.read("thing", "a" * 64, list) is None  # another type than asked for
+    cache.cache_file("thing", "b" * 64).write_bytes(pickle.dumps({"x": 1})[:5])  # truncated
+    assert cache.read("thing", "b" * 64, dict) is None
+    assert [p.name for p in (tmp_path / "bioplan").iterdir() if p.name.startswith(".")] == []  # no temporaries
+
+
+def test_an_unwritable_cache_directory_is_not_an_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(blocker))  # bioplan/ cannot be made inside a file
+    cache.write("thing", "a" * 64, {"x": 1})
+    assert cache.read("thing", "a" * 64, dict) is None
+
+
+def test_content_key_separates_its_parts():
+    assert cache.content_key([b"ab", b"c"]) != cache.content_key([b"a", b"bc"])
+    assert cache.content_key([b"ab", b"c"]) == cache.content_key([b"ab", b"c"])
