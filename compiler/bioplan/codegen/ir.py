@@ -376,7 +376,12 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
     by_key = {r.key: r for r in references}
     config_inputs = {k: (c.model_copy(update={"path": by_key[k].path}) if k in by_key else c)
                      for k, c in config_inputs.items()}
-    return Workflow(
+    from bioplan.codegen.qc_report import add_qc_report  # passes on the IR (they import this module)
+    from bioplan.codegen.vcf_outputs import compress_vcf_outputs
+
+    # the IR passes after lowering the plan: plain VCFs bgzipped and indexed, then one MultiQC
+    # report of every QC report the steps write
+    return add_qc_report(knowledge, compress_vcf_outputs(knowledge, Workflow(
         references=references, genome_build=build, genome_build_default=build_default,
         fetch_references=fetch_references, reference_cache=cache,
         name="bioplan_workflow", query=spec.query, deviations=spec.deviations, unrecognized=spec.unrecognized, layout=spec.constraints.get("layout"), organism=organism,
@@ -385,7 +390,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
         params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),
         samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
         scripts=tuple(sorted(scripts)), has_samples=has_samples,
-        slurm_partition=slurm_partition, slurm_account=slurm_account, **(cluster_limits or {}))
+        slurm_partition=slurm_partition, slurm_account=slurm_account, **(cluster_limits or {}))))
 
 
 def _references(knowledge: Knowledge, spec: TaskSpec, steps: list[WorkflowStep], config_inputs: dict[str, ConfigInput],

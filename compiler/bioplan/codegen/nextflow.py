@@ -17,6 +17,7 @@ sample or file names) is refused with a clear message.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -168,10 +169,11 @@ class NextflowGenerator:
         groups = self.grouped_ports(step)
         lines: list[str] = []
         sample_ports = [port for port, kind, _ in groups if kind == "sample"]
-        metas = iter(["meta", "meta2", "meta3", "meta4", "meta5"])
+        # as many as the process has tuple inputs (a MultiQC step gathers one per report kind)
+        metas = (f"meta{i}" if i > 1 else "meta" for i in itertools.count(1))
         if sample_ports:
             lines.append(f"tuple val({next(metas)}), " + ", ".join(f"path({p})" for p in sample_ports))
-        samples_var = iter(["sample_ids", "sample_ids2", "sample_ids3"])
+        samples_var = (f"sample_ids{i}" if i > 1 else "sample_ids" for i in itertools.count(1))
         for port, kind, _ in groups:
             if kind == "gathered":
                 lines.append(f"tuple val({next(metas)}), val({next(samples_var)}), "

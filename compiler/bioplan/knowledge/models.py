@@ -124,6 +124,10 @@ class ToolPort(Frozen):
     # has that file (given, or produced by another step): without it the tool runs as it is and
     # nothing is asked of the user (STAR's index takes a GTF's splice junctions when there is one).
     when_available: bool = False
+    # An output a QC aggregator reads (a FastQC report, fastp's JSON, STAR's Log.final.out, a
+    # featureCounts summary): every plan that makes one ends in a MultiQC report of them all
+    # (codegen/qc_report.py), and the file is kept as a result.
+    qc_report: bool = False
 
 
 class Resources(Frozen):

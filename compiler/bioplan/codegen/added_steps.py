@@ -1,0 +1,42 @@
+"""Tool steps an IR pass adds after the plan is lowered (the MultiQC report, VCF compression): each is
+built like synthesize builds a plan step (env, container, params backed by config, log, benchmark,
+resources), and the workflow's software and params gain the tool's."""
+
+from __future__ import annotations
+
+from bioplan.codegen.ir import IOPort, Scope, Software, Workflow, WorkflowStep
+from bioplan.knowledge.models import Knowledge
+
+
+def _same_container_form(workflow: Workflow, image: str) -> str:
+    """The image written the way the workflow's other steps write theirs (with or without the engine
+    prefix), so both targets lower it as they lower every other step."""
+    prefixed = any(s.container.startswith("docker://") for s in workflow.steps)
+    return f"docker://{image}" if prefixed else image
+
+
+def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: str, scope: Scope,
+              inputs: list[IOPort], outputs: list[IOPort]) -> WorkflowStep:
+    tool = knowledge.tools[tool_id]
+    per_sample = scope == "sample"
+    values = dict(
+        id=step_id, kind="tool", operation=tool.implements, tool=tool.id, scope=scope, inputs=tuple(inputs),
+        outputs=tuple(outputs),
+        log=f"logs/{step_id}/{{sample}}.log" if per_sample else f"logs/{step_id}.log",
+        benchmark=f"benchmarks/{step_id}/{{sample}}.tsv" if per_sample else f"benchmarks/{step_id}.tsv",
+        threads=tool.resources.threads, mem_mb=tool.resources.mem_mb, runtime=tool.resources.runtime,
+        params=tuple((name, f"params.{tool.id}.{name}") for name in tool.params), env=f"{tool.id}.yaml",
+        container=_same_container_form(workflow, tool.software.container), paired=workflow.layout == "paired")
+    if "template" in WorkflowStep.model_fields:  # the IR before templates moved out of it
+        values["template"] = tool.templates["snakemake"]
+    return WorkflowStep(**values)
+
+
+def with_tool(knowledge: Knowledge, workflow: Workflow, step: WorkflowStep) -> dict:
+    """The workflow's `software` and `params` with the added step's tool (a model_copy update)."""
+    tool = knowledge.tools[step.tool]
+    software = {sw.env: sw for sw in workflow.software}
+    software[step.env] = Software(env=step.env, conda=tool.software.conda, container=step.container)
+    params = {**workflow.params, tool.id: dict(tool.params)}
+    return {"software": tuple(sorted(software.values(), key=lambda x: x.env)),
+            "params": dict(sorted(params.items()))}
