@@ -24,6 +24,7 @@ PACKAGES=(
     trim-galore                     # Trim Galore (brings cutadapt)
     bowtie2 kraken2                 # host removal, taxonomic classification (kraken2-build)
     snpeff gffread                  # variant annotation from a custom database (GFF3 -> GTF)
+    megahit prodigal                # de novo assembly, prokaryotic gene prediction
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
@@ -51,7 +52,8 @@ fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
-           trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread Rscript; do
+           trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal \
+           Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
 # (found, not loaded: loading DESeq2 takes ~10 s)

@@ -85,7 +85,9 @@ def test_a_successor_tool_runs_with_a_note(knowledge):
 @pytest.mark.parametrize(("query", "family"), [
     ("Predict fusion genes using STAR-Fusion", "fusion"),
     ("call peaks, then discover motifs within the peaks", "motif"),
-    ("Assemble contigs, predict genes, classify taxonomy, detect AMR genes", "assembly"),
+    ("Assemble contigs, predict genes, classify taxonomy, detect AMR genes", "antimicrobial"),
+    ("long-read assembly of the nanopore reads, then predict genes", "long-read assembly"),
+    ("Taxonomic classification of the assembled contigs", "contigs"),
     ("somatic variant calling on tumour-normal pairs", "somatic"),
     ("extract methylation calls from bisulfite reads", "methylation"),
     ("denoise 16S amplicon reads into ASVs", "amplicon"),

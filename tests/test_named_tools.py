@@ -1,4 +1,5 @@
-"""Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count.
+"""Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
+MEGAHIT and Prodigal.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -28,6 +29,7 @@ SAMPLES = ("ctrl_1", "ctrl_2", "treated_1", "treated_2")
 KALLISTO = "mouse RNA-seq: quantify with kallisto, then gene-level counts with tximport"
 TRIM_COUNT = ("mouse RNA-seq FASTQ: trim with Trim Galore, align the reads to the reference genome "
               "and count reads per gene with htseq-count")
+ASSEMBLY = "shotgun metagenomics: assemble each sample with MEGAHIT, then predict genes on the contigs with Prodigal"
 # (request, the -i files besides the reads, {operation: tool} the plan must bind)
 CASES = {
     "kallisto": (KALLISTO, ("transcripts.fa", "genes.gtf", "samples.tsv"),
@@ -35,13 +37,16 @@ CASES = {
                   "quantification_aggregation": "tximport"}),
     "trimgalore_htseq": (TRIM_COUNT, ("genome.fa", "genes.gtf", "samples.tsv"),
                          {"read_trimming": "trimgalore", "read_alignment": "star", "read_counting": "htseq_count"}),
+    "assembly_genes": (ASSEMBLY, (), {"genome_assembly": "megahit", "gene_prediction": "prodigal"}),
 }
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
-    "kallisto_index": ("kallisto", "rules/transcriptome_indexing.smk", "modules/local/kallisto/index/main.nf"),
-    "kallisto_quant": ("kallisto", "rules/transcript_quantification.smk", "modules/local/kallisto/quant/main.nf"),
-    "trimgalore": ("trimgalore_htseq", "rules/read_trimming.smk", "modules/local/trimgalore/main.nf"),
-    "htseq_count": ("trimgalore_htseq", "rules/read_counting.smk", "modules/local/htseq/count/main.nf"),
+    "kallisto_index": ("kallisto", "workflow/rules/transcriptome_indexing.smk", "modules/local/kallisto/index/main.nf"),
+    "kallisto_quant": ("kallisto", "workflow/rules/transcript_quantification.smk", "modules/local/kallisto/quant/main.nf"),
+    "trimgalore": ("trimgalore_htseq", "workflow/rules/read_trimming.smk", "modules/local/trimgalore/main.nf"),
+    "htseq_count": ("trimgalore_htseq", "workflow/rules/read_counting.smk", "modules/local/htseq/count/main.nf"),
+    "megahit": ("assembly_genes", "workflow/rules/genome_assembly.smk", "modules/local/megahit/main.nf"),
+    "prodigal": ("assembly_genes", "workflow/rules/gene_prediction.smk", "modules/local/prodigal/main.nf"),
 }
 
 
@@ -131,7 +136,9 @@ def test_the_named_tools_are_bound(compiled, case):
 
 @pytest.mark.parametrize(("query", "tool"), [("quantify with kallisto", "kallisto_quant"),
                                            ("trim with Trim Galore", "trimgalore"),
-                                           ("count reads with htseq-count", "htseq_count")])
+                                           ("count reads with htseq-count", "htseq_count"),
+                                           ("assemble the metagenome with MEGAHIT", "megahit"),
+                                           ("predict genes with Prodigal", "prodigal")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)

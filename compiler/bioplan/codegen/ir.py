@@ -612,8 +612,9 @@ def _condition_column(spec: TaskSpec) -> str | None:
 TABLE_EDAM_FORMATS = frozenset({"format_3475", "format_3752", "format_2330", "format_3464", "format_3620"})
 # Variant calls (VCF, BCF) and alignments (BAM, CRAM) are records a user opens, filters and shares
 # (an annotated VCF is what a variant workflow is for, even when a summary table is its target):
-# never deleted as intermediates, indexed or not.
-RECORD_EDAM_FORMATS = frozenset({"format_3016", "format_3020", "format_2572", "format_3462"})
+# never deleted as intermediates, indexed or not. So are sequences a step makes (FASTA: a sample's
+# assembled contigs are what an assembly workflow is for, even when genes predicted on them are its target).
+RECORD_EDAM_FORMATS = frozenset({"format_3016", "format_3020", "format_2572", "format_3462", "format_1929"})
 KEPT_EDAM_FORMATS = TABLE_EDAM_FORMATS | RECORD_EDAM_FORMATS
 
 
