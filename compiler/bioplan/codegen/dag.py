@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bioplan.codegen.ir import FileRef, Workflow
+from bioplan.knowledge.models import Knowledge
 
 NodeKind = Literal["input", "reference", "check", "tool", "result"]
 
@@ -142,3 +143,34 @@ def to_mermaid(workflow: Workflow) -> str:
     lines.append("    classDef check fill:#fdf2d0,stroke:#b08800")
     lines.append("    classDef result fill:#dcefdc,stroke:#2e7d32")
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------- final results
+
+@dataclass(frozen=True)
+class Result:
+    """One requested result: where it is written, by which step, and what it is."""
+
+    path: str  # relative to the workflow directory; may hold {sample}
+    step: str
+    datatype: str
+    format: str
+    per_sample: bool
+
+
+def final_results(workflow: Workflow) -> list[Result]:
+    """The workflow's targets with the step and output port that write each."""
+    ports = {port.ref.path: (step.id, port) for step in workflow.steps for port in step.outputs}
+    out = []
+    for target in workflow.targets:
+        if target.path in ports:
+            step_id, port = ports[target.path]
+            out.append(Result(target.path, step_id, port.datatype, port.format, target.per_sample))
+    return out
+
+
+def result_description(knowledge: Knowledge, result: Result) -> str:
+    """'Result table (Comma-separated values)': the datatype's label and the format's."""
+    datatype = knowledge.datatypes.get(result.datatype)
+    fmt = knowledge.formats.get(result.format)
+    return f"{datatype.label if datatype else result.datatype} ({fmt.label if fmt else result.format})"

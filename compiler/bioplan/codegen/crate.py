@@ -1,0 +1,192 @@
+"""`ro-crate-metadata.json`: the emitted workflow described as a Workflow RO-Crate (WorkflowHub's profile).
+
+Built with the `rocrate` library: the root dataset (the request as its description, the license of
+bioplan's templates), the main workflow entity (its language, and its inputs, references and results
+as Bioschemas FormalParameters with EDAM data and format ids), the plan's steps in order (HowToStep,
+each with its EDAM operation and the tool with its pinned version), every emitted file, and how the
+crate was made (a CreateAction whose instrument is bioplan at its version). Deterministic: the same
+workflow gives the same bytes (no clock: the publication date is bioplan's release date, see
+`RELEASE_DATE`, which a registry replaces when the crate is published).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from typing import Any
+
+from rocrate.model.contextentity import ContextEntity
+from rocrate.rocrate import ROCrate
+
+from bioplan import __version__
+from bioplan.codegen.ir import FileRef, IOPort, Workflow
+from bioplan.knowledge.models import Knowledge
+
+CRATE_FILE = "ro-crate-metadata.json"
+EDAM = "http://edamontology.org/"
+# The license of the templates and scripts the workflow is made of (bioplan's LICENSE). A user who
+# publishes the workflow under another license changes it here and in README.md.
+LICENSE = {"@id": "https://spdx.org/licenses/MIT", "@type": "CreativeWork", "name": "MIT License",
+           "identifier": "MIT"}
+# datePublished is required on the root; a compile has no honest date of publication and must be
+# byte-identical run to run, so the crate carries the date of the bioplan release that wrote it.
+RELEASE_DATE = "2026-12-01"
+FORMAL_PARAMETER = "https://bioschemas.org/profiles/FormalParameter/1.0-RELEASE"
+COMPUTATIONAL_WORKFLOW = "https://bioschemas.org/profiles/ComputationalWorkflow/1.0-RELEASE"
+# the rocrate library's language ids for the targets
+LANGUAGES = {"snakemake": "snakemake", "nextflow": "nextflow"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One input, reference or result of the workflow, as the crate describes it."""
+
+    id: str
+    name: str
+    description: str
+    datatype: str
+    format: str
+    required: bool = True
+
+
+def crate_title(request: str, limit: int = 80) -> str:
+    """The crate's title (a registry lists it): the request, cut at a word within `limit` characters."""
+    text = " ".join(request.split())
+    if len(text) <= limit:
+        return text or "bioplan workflow"
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + " ..."
+
+
+def _edam(term: str | None) -> dict[str, str] | None:
+    return {"@id": EDAM + term} if term else None
+
+
+def _lang_version(target: str) -> str | None:
+    """The pinned version of the target's engine where bioplan installs it (Snakemake)."""
+    try:
+        return package_version(target)
+    except PackageNotFoundError:
+        return None
+
+
+def _port_of(workflow: Workflow, ref: FileRef) -> IOPort | None:
+    """The port that reads (config inputs, sample sheet columns) or writes (results) `ref`."""
+    for step in workflow.steps:
+        for port in (*step.outputs, *step.inputs):
+            if port.ref.kind == ref.kind and port.ref.path == ref.path:
+                return port
+    return None
+
+
+def workflow_parameters(workflow: Workflow) -> tuple[list[Parameter], list[Parameter]]:
+    """(inputs, outputs): config inputs and references, sample sheet columns; the requested results."""
+    inputs: list[Parameter] = []
+    for c in workflow.config_inputs:
+        ref = FileRef(kind="config_input" if c.section == "inputs" else "config_reference", path=c.key)
+        port = _port_of(workflow, ref)
+        inputs.append(Parameter(f"#param-{c.section}-{c.key}", f"{c.section}.{c.key}",
+                                f"config/config.yaml {c.section}.{c.key}: {c.hint}".strip(),
+                                c.datatype, c.format or (port.format if port else "")))
+    for column in workflow.sample_columns[1:]:
+        port = _port_of(workflow, FileRef(kind="samplesheet", path=column))
+        if port is not None:
+            inputs.append(Parameter(f"#param-samples-{column}", f"samples.{column}",
+                                    f"config/samples.tsv column {column}: one file per sample",
+                                    port.datatype, port.format))
+    outputs: list[Parameter] = []
+    for target in workflow.targets:
+        port = _port_of(workflow, target.model_copy(update={"gathered": False}))
+        if port is not None:
+            outputs.append(Parameter(f"#result-{target.path}", target.path, "a requested result",
+                                     port.datatype, port.format))
+    return inputs, outputs
+
+
+def _parameter_entity(knowledge: Knowledge, p: Parameter) -> dict[str, Any]:
+    datatype = knowledge.datatypes.get(p.datatype)
+    fmt = knowledge.formats.get(p.format)
+    props: dict[str, Any] = {
+        "@type": "FormalParameter",
+        "conformsTo": {"@id": FORMAL_PARAMETER},
+        "name": p.name,
+        "description": p.description,
+        "valueRequired": p.required,
+    }
+    if datatype is not None and datatype.edam:
+        props["additionalType"] = _edam(datatype.edam)
+    if fmt is not None and fmt.edam:
+        props["encodingFormat"] = EDAM + fmt.edam
+    return props
+
+
+def _tool_entity(knowledge: Knowledge, tool_id: str) -> dict[str, Any]:
+    tool = knowledge.tools[tool_id]
+    props: dict[str, Any] = {"@type": "SoftwareApplication", "name": tool.name,
+                             "softwareVersion": tool.software.version, "url": tool.homepage,
+                             "description": tool.description}
+    if tool.biotools:
+        props["identifier"] = f"https://bio.tools/{tool.biotools}"
+    if tool.doi:
+        props["citation"] = {"@id": f"https://doi.org/{tool.doi}"}
+    return props
+
+
+def _step_entities(knowledge: Knowledge, workflow: Workflow) -> Iterable[tuple[str, dict[str, Any]]]:
+    for position, step in enumerate(workflow.steps, start=1):
+        props: dict[str, Any] = {"@type": "HowToStep", "name": step.id, "position": position}
+        if step.kind == "check":
+            constraint = knowledge.constraints.get(step.constraint or "")
+            what = constraint.label if constraint is not None else step.constraint
+            props["description"] = f"checks {what} before {step.guards} runs (stops the run when it does not hold)"
+            props["workExample"] = {"@id": "#bioplan"}
+        else:
+            operation = knowledge.operations.get(step.operation or "")
+            if operation is not None:
+                props["description"] = operation.label
+                if operation.edam:
+                    props["additionalType"] = _edam(operation.edam)
+            if step.tool:
+                props["workExample"] = {"@id": f"#tool-{step.tool}"}
+        yield f"#step-{step.id}", props
+
+
+def crate_metadata(knowledge: Knowledge, workflow: Workflow, files: Mapping[str, object], target: str,
+                   entry: str) -> str:
+    """The JSON text of `ro-crate-metadata.json` for the emitted `files` (paths relative to the crate
+    root, the workflow directory), whose main workflow is `entry` in `target`'s language."""
+    crate = ROCrate(gen_preview=False)
+    root = crate.root_dataset
+    root["name"] = crate_title(workflow.query)
+    root["description"] = workflow.query
+    root["datePublished"] = RELEASE_DATE
+    root["license"] = crate.add(ContextEntity(crate, LICENSE["@id"],
+                                              {k: v for k, v in LICENSE.items() if k != "@id"}))
+    bioplan = crate.add(ContextEntity(crate, "#bioplan", {
+        "@type": "SoftwareApplication", "name": "bioplan", "softwareVersion": __version__,
+        "description": "a deterministic workflow compiler for bioinformatics (request + input files -> workflow)"}))
+
+    inputs, outputs = workflow_parameters(workflow)
+    main = crate.add_workflow(None, entry, main=True, lang=LANGUAGES[target], lang_version=_lang_version(target),
+                              properties={"name": f"{workflow.name} ({target})",
+                                          "conformsTo": {"@id": COMPUTATIONAL_WORKFLOW}})
+    main["input"] = [crate.add(ContextEntity(crate, p.id, _parameter_entity(knowledge, p))) for p in inputs]
+    main["output"] = [crate.add(ContextEntity(crate, p.id, _parameter_entity(knowledge, p))) for p in outputs]
+    main["creator"] = bioplan
+    tools = sorted({s.tool for s in workflow.steps if s.tool})
+    for tool in tools:
+        crate.add(ContextEntity(crate, f"#tool-{tool}", _tool_entity(knowledge, tool)))
+    main["step"] = [crate.add(ContextEntity(crate, sid, props)) for sid, props in _step_entities(knowledge, workflow)]
+    main["softwareRequirements"] = [{"@id": f"#tool-{t}"} for t in tools]
+
+    for path in sorted(files):
+        if path not in (entry, CRATE_FILE):
+            crate.add_file(None, dest_path=path)
+    crate.add(ContextEntity(crate, "#compile", {
+        "@type": "CreateAction", "name": "bioplan compile",
+        "description": f"compiled by bioplan {__version__} from the request and the input files",
+        "instrument": {"@id": "#bioplan"}, "result": {"@id": entry}, "object": [{"@id": p.id} for p in inputs]}))
+    return json.dumps(crate.metadata.generate(), indent=2, ensure_ascii=True) + "\n"
