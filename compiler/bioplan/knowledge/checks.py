@@ -94,6 +94,10 @@ def check_datatypes(k: Knowledge, sources: dict[str, Path]) -> list[str]:
             parent = k.datatypes[parent].is_a
         if dt.mates and dt.scope != "sample":
             out.append(f"{_where(sources, key)}: {key}/mates: only sample-scope read datatypes have mates")
+        for field, ref in [("grouped_as", dt.grouped_as), *(("contradicts", d) for d in dt.contradicts)]:
+            if ref is not None and ref not in k.datatypes:
+                out.append(f"{_where(sources, key)}: {key}/{field}: unknown datatype {ref!r}"
+                           f"{_suggest(ref, k.datatypes)}")
     return out
 
 
@@ -136,6 +140,10 @@ def check_constraints(k: Knowledge, sources: dict[str, Path]) -> list[str]:
         for dt in con.applies_to:
             if dt not in k.datatypes:
                 out.append(f"{_where(sources, key)}: {key}/applies_to: unknown datatype {dt!r}"
+                           f"{_suggest(dt, k.datatypes)}")
+        for dt in con.decided_by.datatypes if con.decided_by else ():
+            if dt not in k.datatypes:
+                out.append(f"{_where(sources, key)}: {key}/decided_by: unknown datatype {dt!r}"
                            f"{_suggest(dt, k.datatypes)}")
         for dt in con.checked_on_read:
             if dt not in k.datatypes:

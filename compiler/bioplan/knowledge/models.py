@@ -50,6 +50,15 @@ class Datatype(Frozen):
     mates: bool = False
     # Suggested sources for config_provided datatypes ("Ensembl GRCm39 primary assembly").
     sources: tuple[str, ...] = ()
+    # Which side of a gene-set comparison the datatype's gene ids are on: "genes" (data whose id
+    # namespace enrichment compares with the library's) or "gene_sets" (the library itself).
+    gene_ids: Literal["genes", "gene_sets"] | None = None
+    # A file of this datatype that already holds cell groups (facts cluster_columns/label_columns)
+    # is read as this datatype when the requested steps read it (normalised cells -> clustered).
+    grouped_as: str | None = None
+    # Datatypes a request may name for a file sniffed as this one -> the warning that the file is
+    # treated as this datatype ("{path}" is the file's path).
+    contradicts: dict[str, str] = Field(default_factory=dict)
     aliases: Aliases = Aliases()
 
 
@@ -80,6 +89,17 @@ class Operation(Frozen):
 ConstraintKind = Literal["organism", "assay", "layout", "data"]
 
 
+class FactTest(Frozen):
+    """How the sniffed inputs decide a data constraint: a file of one of `datatypes` with the fact
+    `fact` makes it hold when the value equals `equals`, or is at least `at_least`, or (neither
+    given) is true; a later file decides over an earlier one."""
+
+    fact: str
+    datatypes: tuple[str, ...]
+    equals: str | None = None
+    at_least: int | None = None
+
+
 class Constraint(Frozen):
     id: str
     kind: ConstraintKind
@@ -91,6 +111,13 @@ class Constraint(Frozen):
     genome_builds: tuple[str, ...] = ()
     ensembl_prefix: str | None = None
     kegg_code: str | None = None
+    # organisms and layouts: the value the task spec records for the kind ("human", "paired");
+    # default: the id
+    value: str | None = None
+    # layouts: read files per sample (2 paired-end, 1 single-end)
+    mates: int | None = None
+    # data constraints: how the sniffed inputs decide it (the planner prunes what requires a failed one)
+    decided_by: FactTest | None = None
     # data constraints: how the emitted workflow checks it (a check script under templates/scripts)
     check: str | None = None
     # data constraints: what the user can do when the inputs fail it and a step is ruled out for

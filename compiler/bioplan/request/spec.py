@@ -73,8 +73,8 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         data_facts=dict(draft.data_facts),
         gene_namespace=draft.gene_namespace,
         gene_set_namespace=draft.gene_set_namespace,
-        condition_column=next((f.fact("condition_column") for f in files
-                               if f.datatype == "sample_metadata" and f.fact("condition_column")), None),
+        # only a sample sheet carries the fact
+        condition_column=next((f.fact("condition_column") for f in files if f.fact("condition_column")), None),
         cluster_column=draft.cluster_column,
         warnings=tuple(dict.fromkeys(draft.warnings)),
         evidence=draft.request.matches,

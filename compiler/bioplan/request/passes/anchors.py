@@ -80,21 +80,23 @@ def add_optional_input_readers(draft: SpecDraft) -> SpecDraft:
     return draft.warn(*(note for _, note in found if note)).with_anchors(*(op for op, _ in found if op))
 
 
-# gene-keyed inputs whose id namespace the gene-set comparison reads
-_GENE_DATA = ("raw_count_matrix", "normalized_count_matrix", "differential_expression_table", "gene_symbol_list",
-              "ensembl_gene_list", "significant_gene_list")
+def _gene_ids(knowledge: Knowledge, datatype: str) -> str | None:
+    dt = knowledge.datatypes.get(datatype)
+    return dt.gene_ids if dt else None
 
 
-def _namespace(files: tuple[SniffedFile, ...], datatypes: tuple[str, ...]) -> str | None:
-    return next((f.fact("id_namespace") for f in files if f.datatype in datatypes
+def _namespace(knowledge: Knowledge, files: tuple[SniffedFile, ...], side: str) -> str | None:
+    """The first known gene id namespace of the inputs on one side of a gene-set comparison
+    (datatypes.yaml `gene_ids`: "genes" or "gene_sets")."""
+    return next((f.fact("id_namespace") for f in files if _gene_ids(knowledge, f.datatype) == side
                  and f.fact("id_namespace") not in (None, "unknown")), None)
 
 
 def _gene_set_notes(knowledge: Knowledge, anchors: tuple[str, ...], gene_ns: str, set_ns: str
                     ) -> tuple[str | None, list[str]]:
     """(conversion operation to add, warnings) when the gene sets and the data use different ids."""
-    set_readers = [knowledge.operations[a] for a in anchors
-                   if any(p.datatype == "gene_set_library" for p in knowledge.operations[a].inputs.values())]
+    set_readers = [op for op in (knowledge.operations[a] for a in anchors)
+                   if any(_gene_ids(knowledge, p.datatype) == "gene_sets" for p in op.inputs.values())]
     converter = [op for op in knowledge.operations.values()
                  if any(knowledge.datatypes[p.datatype].id_namespace == set_ns for p in op.outputs.values())]
     if not (set_readers and converter):
@@ -104,7 +106,7 @@ def _gene_set_notes(knowledge: Knowledge, anchors: tuple[str, ...], gene_ns: str
     # over-representation); a ranked list for GSEA is not a gene list it converts
     fed = [op for op in set_readers if any(is_subtype(knowledge, o.datatype, p.datatype)
                                            for o in conv.outputs.values() for p in op.inputs.values()
-                                           if p.datatype != "gene_set_library")]
+                                           if _gene_ids(knowledge, p.datatype) != "gene_sets")]
     added = conv.id if fed and conv.id not in anchors else None
     notes = [f"the gene sets use {set_ns} ids and the data {gene_ns} ids: {conv.id} converts the genes before "
              "enrichment"] if added else []
@@ -116,8 +118,8 @@ def _gene_set_notes(knowledge: Knowledge, anchors: tuple[str, ...], gene_ns: str
 def convert_gene_namespaces(draft: SpecDraft) -> SpecDraft:
     """Gene ids: enrichment compares the gene list with the library's sets, so both must be in one
     namespace; a library in Entrez ids with data in another namespace needs the id conversion."""
-    gene_ns = _namespace(draft.files, _GENE_DATA)
-    set_ns = _namespace(draft.files, ("gene_set_library",))
+    gene_ns = _namespace(draft.knowledge, draft.files, "genes")
+    set_ns = _namespace(draft.knowledge, draft.files, "gene_sets")
     draft = replace(draft, gene_namespace=gene_ns, gene_set_namespace=set_ns)
     if not (gene_ns and set_ns and gene_ns != set_ns):
         return draft

@@ -5,9 +5,10 @@ the pass raises an error naming both sides; it never picks one silently."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bioplan.errors import AmbiguousInputError, ConstraintViolationError
-from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.models import FactTest, Knowledge
 from bioplan.knowledge.references import load_catalog, resolve_genome_build
 from bioplan.models import Request, SniffedFile
 from bioplan.request.passes.draft import SpecDraft
@@ -28,6 +29,11 @@ def single(kind: str, values: list[str], where: str) -> str | None:
 
 def _requested(knowledge: Knowledge, request: Request, kind: str) -> list[str]:
     return [c for c in request.constraints if knowledge.constraints[c].kind == kind]
+
+
+def _value(knowledge: Knowledge, constraint_id: str) -> str:
+    """What the task spec records for the constraint (constraints.yaml `value`, default the id)."""
+    return knowledge.constraints[constraint_id].value or constraint_id
 
 
 def _organism_of_files(files: tuple[SniffedFile, ...]) -> tuple[str | None, dict[str, str]]:
@@ -57,7 +63,7 @@ def settle_organism(draft: SpecDraft) -> SpecDraft:
     organism = said or found
     if not organism:
         return draft
-    draft = replace(draft, organism=organism).constrain("organism", organism.removeprefix("organism_"), organism)
+    draft = replace(draft, organism=organism).constrain("organism", _value(knowledge, organism), organism)
     if said:
         return draft
     return draft.warn(f"organism {knowledge.constraints[organism].label} inferred from gene ids in the inputs")
@@ -109,17 +115,18 @@ def _layout_of_files(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> st
     by_sample: dict[str, set] = {}
     for f in reads:
         by_sample.setdefault(f.sample or f.path, set()).add(f.mate)
-    kinds = {"paired_end_reads" if mates == {1, 2} else "single_end_reads" if mates in ({None}, {1}) else "broken"
-             for mates in by_sample.values()}
+    # read files per sample: both mates, or one file (unnumbered, or a lone first mate)
+    counts = {2 if mates == {1, 2} else 1 if mates in ({None}, {1}) else 0 for mates in by_sample.values()}
     broken = sorted(s for s, m in by_sample.items() if m not in ({1, 2}, {None}, {1}))
-    if broken or len(kinds) > 1:
+    if broken or len(counts) > 1:
         lonely = broken or sorted(s for s, m in by_sample.items() if m == {1})
         raise AmbiguousInputError(
             "the FASTQ files mix paired-end and single-end samples"
             + (f" or lack a mate: {', '.join(lonely)}" if lonely else ""),
             ["give both mates (_R1 and _R2) for every paired sample, or only single-end files"],
             {"samples": {s: sorted(str(x) for x in m) for s, m in by_sample.items()}})
-    return kinds.pop()
+    layouts = {c.mates: c.id for c in knowledge.constraints.values() if c.kind == "layout" and c.mates}
+    return layouts.get(counts.pop())
 
 
 def settle_layout(draft: SpecDraft) -> SpecDraft:
@@ -136,21 +143,29 @@ def settle_layout(draft: SpecDraft) -> SpecDraft:
     layout = said or found
     if not layout:
         return draft
-    return draft.constrain("layout", "paired" if layout == "paired_end_reads" else "single", layout)
+    return draft.constrain("layout", _value(knowledge, layout), layout)
+
+
+def _holds(test: FactTest, value: Any) -> bool:
+    if test.equals is not None:
+        return value == test.equals
+    if test.at_least is not None:
+        return int(value) >= test.at_least
+    return bool(value)
 
 
 def read_data_facts(draft: SpecDraft) -> SpecDraft:
-    """Data constraints the files decide (integer counts, replicates, Entrez ids): the planner prunes
-    the operations and tools that require a failed one."""
+    """Data constraints the files decide (constraints.yaml `decided_by`: integer counts, replicates,
+    Entrez ids): the planner prunes the operations and tools that require a failed one. A file the
+    request names as another datatype (`contradicts`: raw counts that are normalised) is said."""
+    knowledge = draft.knowledge
+    tests = [(c.id, c.decided_by) for c in knowledge.constraints.values() if c.decided_by]
     facts: dict[str, bool] = dict(draft.data_facts)
     for f in draft.files:
-        if f.datatype in ("raw_count_matrix", "normalized_count_matrix") and f.fact("integer_counts") is not None:
-            facts["requires_raw_integer_counts"] = bool(f.fact("integer_counts"))
-        if f.datatype == "sample_metadata" and f.fact("min_replicates") is not None:
-            facts["requires_replicates"] = int(f.fact("min_replicates")) >= 2
-        if f.datatype.endswith("gene_list") and f.fact("id_namespace"):
-            facts["requires_entrez_id"] = f.fact("id_namespace") == "entrez"
-    notes = [f"the request mentions raw counts but {f.path} holds non-integer values (normalized); it is treated "
-             "as a normalized matrix" for f in draft.files
-             if f.datatype == "normalized_count_matrix" and "raw_count_matrix" in draft.request.datatypes]
+        for constraint_id, test in tests:
+            value = f.fact(test.fact)
+            if f.datatype in test.datatypes and value is not None and value != "":
+                facts[constraint_id] = _holds(test, value)
+    notes = [note.format(path=f.path) for f in draft.files if f.datatype in knowledge.datatypes
+             for said, note in knowledge.datatypes[f.datatype].contradicts.items() if said in draft.request.datatypes]
     return replace(draft, data_facts=facts).warn(*notes)

@@ -16,16 +16,21 @@ from bioplan.request.parse import suggestions
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import entry_inputs, is_conversion, is_downstream, leads_to, sinks
 
-_CLUSTERED = "clustered_single_cell_data"
+
+def _grouped_as(knowledge: Knowledge, datatype: str) -> str | None:
+    """What a file of `datatype` holding cell groups is read as (datatypes.yaml `grouped_as`)."""
+    dt = knowledge.datatypes.get(datatype)
+    return dt.grouped_as if dt else None
 
 
-def _reads_clustering(knowledge: Knowledge, anchors: tuple[str, ...]) -> list[str]:
-    """Anchors that read clustered data (or data made from it), when no anchor makes a clustering."""
+def _reads_grouped(knowledge: Knowledge, anchors: tuple[str, ...], grouped: str) -> list[str]:
+    """Anchors that read the grouped datatype (clustered cells, or data made from them), when no
+    anchor makes it (a request to cluster re-clusters)."""
     makers = {op.id for op in knowledge.operations.values()
-              if any(is_subtype(knowledge, p.datatype, _CLUSTERED) for p in op.outputs.values())}
+              if any(is_subtype(knowledge, p.datatype, grouped) for p in op.outputs.values())}
     if any(a in makers for a in anchors):
         return []
-    return [a for a in anchors if any(leads_to(knowledge, _CLUSTERED, p.datatype)
+    return [a for a in anchors if any(leads_to(knowledge, grouped, p.datatype)
                                       for p in knowledge.operations[a].inputs.values() if not p.optional)]
 
 
@@ -51,19 +56,18 @@ def use_existing_clustering(draft: SpecDraft) -> SpecDraft:
     requested steps read, when the request does not ask to cluster: marker genes per the existing
     'louvain' clusters (`TaskSpec.cluster_column`). A request to cluster re-clusters."""
     knowledge = draft.knowledge
-    readers = _reads_clustering(knowledge, draft.anchors)
-    if not readers:
-        return draft
     out, column, notes = [], None, []
     for f in draft.files:
-        if column or f.datatype != "normalized_single_cell_matrix" or not _groups(f):
+        grouped = _grouped_as(knowledge, f.datatype)
+        readers = _reads_grouped(knowledge, draft.anchors, grouped) if grouped and not column else []
+        if not (grouped and readers and _groups(f)):
             out.append(f)
             continue
         column, why = _grouping(draft.request, f)
         note = (f"{knowledge.operations[readers[0]].label} uses obs column '{column}' of {f.path} ({why}; groups "
                 f"in the file: {', '.join(_groups(f))}); to re-cluster, ask to cluster the cells")
         notes.append(note)
-        out.append(f.model_copy(update={"datatype": _CLUSTERED, "evidence": f.evidence + (note,)}))
+        out.append(f.model_copy(update={"datatype": grouped, "evidence": f.evidence + (note,)}))
     return replace(draft.warn(*notes), files=tuple(out), cluster_column=column)
 
 
