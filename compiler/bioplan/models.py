@@ -1,7 +1,7 @@
 """The frozen models that flow between stages.
 
     Request (parse) + InputProfile (sniff) -> TaskSpec (spec) -> [Plan] (search, rank)
-    -> BoundPlan (bind) -> Workflow (synthesize) -> files (emit)
+    -> Plan with tools (bind) -> Workflow (synthesize, codegen/ir.py) -> files (emit)
 
 Every model is frozen: a stage never mutates its input, it returns a new value.
 """

@@ -29,9 +29,5 @@ def ontology_dir() -> Path:
     return data_root() / "ontology"
 
 
-def motifs_dir() -> Path:
-    return data_root() / "motifs"
-
-
 def templates_dir() -> Path:
     return data_root() / "templates"

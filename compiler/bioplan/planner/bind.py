@@ -1,4 +1,4 @@
-"""Bind stage: Plan -> BoundPlan (Tool Binding Index: operation -> candidate tools).
+"""Bind stage: Plan -> Plan with a tool on every step (Tool Binding Index: operation -> candidate tools).
 
 Tools are filtered by the context constraints and the user's exclusions, then
 chosen step by step in dependency order: preferred tools first, then quality.

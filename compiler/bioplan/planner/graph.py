@@ -162,11 +162,6 @@ class _Context:
         return None, pruned
 
 
-def tool_fits_context(tool: Tool, knowledge: Knowledge, spec: TaskSpec) -> str | None:
-    """None if the tool may be used under the spec's context constraints, else why not."""
-    return _Context(knowledge, spec).tool_reason(tool.id)
-
-
 def usable_tools(knowledge: Knowledge, spec: TaskSpec, operation: str) -> tuple[list[Tool], list[Pruned]]:
     return _Context(knowledge, spec).tools(operation)
 

@@ -55,7 +55,7 @@ class PddlExport:
 class _Names:
     """Valid, unique PDDL names (lower case, starting with a letter) for bioplan ids."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.used: set[str] = set()
         self.by_id: dict[tuple[str, str], str] = {}
 

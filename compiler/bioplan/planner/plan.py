@@ -168,11 +168,6 @@ def _drop_unused(knowledge: Knowledge, spec: TaskSpec, steps: list[PlanStep]) ->
         steps = keep
 
 
-def final_steps(plan: Plan) -> list[str]:
-    consumed = {src for s in plan.steps for src in s.sources.values()}
-    return [s.id for s in plan.steps if s.id not in consumed]
-
-
 def _motif_term(knowledge: Knowledge, ops: set[str]) -> tuple[float, str | None]:
     best, best_id = 0.0, None
     for motif in knowledge.motifs.values():
