@@ -70,7 +70,7 @@ def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile
 
 
 def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: dict[str, str]) -> InputProfile:
-    sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge))
+    sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge), knowledge.formats)
     files: list[SniffedFile] = []
     for p in inputs:
         if p in declared:

@@ -416,7 +416,7 @@ def _references(knowledge: Knowledge, spec: TaskSpec, steps: list[WorkflowStep],
         fmt = c.format or ""
         found = provider_file(catalog, c.datatype, fmt, organism, build, chr_names, operations, namespace)
         why = dtype.description.split(". ")[0].rstrip(".")
-        directory = fmt in _DIRECTORY_FORMATS
+        directory = fmt in knowledge.formats and knowledge.formats[fmt].directory  # formats.yaml `directory`
         if found is None:
             refs.append(Reference(key=key, datatype=c.datatype, format=fmt, path=f"resources/{key}.{fmt}", why=why,
                                   read_by=readers, hint=c.hint, directory=directory))
@@ -445,10 +445,6 @@ def _genome_build(spec: TaskSpec, org_id: str | None) -> tuple[str | None, bool]
 # references whose right file depends on the step reading it (ontology/references.yaml picks the
 # MSigDB collection by the consumer's analysis)
 _PER_CONSUMER = frozenset({"gene_set_library"})
-
-# reference formats that are folders (indexes, databases)
-_DIRECTORY_FORMATS = ("kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index")
-
 
 def _slug(provider: str) -> str:
     """A cache folder per provider release: 'Ensembl 112' -> ensembl-112, 'MSigDB 2024.1.Hs' -> msigdb-2024.1.hs."""

@@ -120,6 +120,10 @@ class Constraint(Frozen):
     decided_by: FactTest | None = None
     # data constraints: how the emitted workflow checks it (a check script under templates/scripts)
     check: str | None = None
+    # datatypes whose reading makes this constraint a precondition of the reading step (exact ids,
+    # not subtypes): a step reading a reference genome checks it first. A context constraint (a
+    # layout) is added only when the study holds it, and only on data given as inputs.
+    checked_on_read: tuple[str, ...] = ()
     # data constraints: what the user can do when the inputs fail it and a step is ruled out for
     # that (the why-not error's hint, planner/plan.py)
     hint: str | None = None
@@ -131,6 +135,16 @@ class Constraint(Frozen):
     aliases: Aliases = Aliases()
 
 
+class FormatSniff(Frozen):
+    """How an input of a format is recognised without code (request/sniffers/signatures.py): its name
+    ends with one of the format's extensions and its content starts with `magic` and/or its first
+    non-blank line matches `header`; it then holds `datatype`."""
+
+    datatype: str
+    magic: str | None = None  # the first bytes after gzip decompression, as text ("\x89HDF" escapes)
+    header: str | None = None  # a regular expression searched in the first non-blank line
+
+
 class Format(Frozen):
     """A physical file format (formats belong to tool ports, never to datatypes)."""
 
@@ -138,6 +152,10 @@ class Format(Frozen):
     label: str
     edam: str | None = None  # format_xxxx
     extensions: tuple[str, ...] = ()
+    # a folder, not a file (aligner indexes, databases): a reference of this format is a directory in
+    # the workflow (Snakemake `directory()`), made as one by the compile pre-check
+    directory: bool = False
+    sniff: FormatSniff | None = None
 
 
 class ToolPort(Frozen):
