@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bioplan.codegen.provenance import package_name
+from bioplan.knowledge.load import load_knowledge
 from conftest import REFERENCE_CLASSES, ROOT
 from helpers import snakemake_rule_graph_edges
 
@@ -180,8 +182,10 @@ def snakemake_view(results: Path, view: Path) -> Path:
 
 SCIENCE = {
     "bulk_de": ["test_bulk_de_planted_genes_are_significant", "test_bulk_de_planted_sets_are_enriched"],
-    "rnaseq_fastq": ["test_rnaseq_reads_align", "test_rnaseq_counts_recover_planted_fold_changes"],
-    "variants": ["test_variants_every_variant_gets_its_consequence", "test_variants_summary_counts_match_the_vcf"],
+    "rnaseq_fastq": ["test_rnaseq_reads_align", "test_rnaseq_counts_recover_planted_fold_changes",
+                     "test_rnaseq_multiqc_report_aggregates_every_qc_tool"],
+    "variants": ["test_variants_every_variant_gets_its_consequence", "test_variants_summary_counts_match_the_vcf",
+                 "test_variants_vcf_is_bgzipped_and_indexed", "test_variants_multiqc_reports_snpeff"],
     "single_cell": ["test_single_cell_clusters_recover_cell_types",
                     "test_single_cell_markers_and_enriched_sets_per_cluster"],
     "metagenomics": ["test_metagenomics_planted_taxa_detected",
@@ -306,3 +310,37 @@ def test_versions_file_lists_every_tool_with_a_real_version(runs, name):
         assert set(tools) == expected[step.lower()] and tools, (step, tools)
         for tool, version in tools.items():
             assert VERSION.match(str(version)), f"{step}: {tool} version {version!r}"
+    # keyed by the package (bioconda's name), as nf-core does, never by bioplan's tool ids
+    knowledge = load_knowledge()
+    packages = {package_name(t.software) for t in knowledge.tools.values()} | {"python"}
+    reported = {tool for tools in versions.values() for tool in tools}
+    assert reported <= packages, reported - packages
+    assert not reported & (set(knowledge.tools) - packages), reported & set(knowledge.tools)
+
+
+# the package each example's steps report, with the version the tool on PATH prints (a Debian or
+# PyPI build here; the pins of the envs and containers elsewhere)
+REPORTED = {
+    "rnaseq_fastq": {"READ_QC": "fastqc", "READ_TRIMMING": "fastp", "READ_ALIGNMENT": "star",
+                     "READ_COUNTING": "subread", "QC_REPORT_AGGREGATION": "multiqc"},
+    "metagenomics": {"HOST_READ_REMOVAL": "bowtie2", "DIFFERENTIAL_ABUNDANCE": "scipy"},
+    "variants": {"VARIANT_ANNOTATION_BGZIP": "tabix"},
+}
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", sorted(REPORTED))
+def test_versions_are_the_tools_own(runs, name):
+    """FastQC, fastp (stderr), Bowtie2 (after its path), MultiQC: the version the tool itself prints;
+    the differential-abundance step reports SciPy, whose statistics it runs, not scanpy."""
+    run = runs(name)
+    versions = yaml.safe_load((run.results / "pipeline_info" / "software_versions.yml").read_text())
+    for process, package in REPORTED[name].items():
+        assert list(versions[process]) == [package], (process, versions[process])
+    if name == "metagenomics":
+        import scipy
+
+        assert versions["DIFFERENTIAL_ABUNDANCE"]["scipy"] == scipy.__version__
+    if name == "rnaseq_fastq":
+        fastqc = subprocess.run(["fastqc", "--version"], capture_output=True, text=True, env=e2e_support.env())
+        assert fastqc.stdout.strip() == f"FastQC v{versions['READ_QC']['fastqc']}"

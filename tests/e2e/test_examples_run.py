@@ -66,6 +66,14 @@ def _tsv(path):
     return pd.read_csv(path, sep="\t")
 
 
+def _general_stats(workdir):
+    """MultiQC's general statistics: {sample: {column: value}}, empty cells left out (MultiQC 1.25
+    names the columns <module>-<metric> and writes counts in millions)."""
+    with open(workdir / "results/qc_report_aggregation/multiqc_data/multiqc_general_stats.txt") as handle:
+        return {row["Sample"]: {k: float(v) for k, v in row.items() if k != "Sample" and v}
+                for row in csv.DictReader(handle, delimiter="\t")}
+
+
 # --------------------------------------------------------------------------- bulk_de
 def test_bulk_de_planted_genes_are_significant(bulk_de):
     workdir, t = bulk_de
@@ -114,6 +122,24 @@ def test_rnaseq_reads_align(rnaseq_fastq):
                                     capture_output=True, text=True, check=True).stdout)
         rate = mapped / t["read_pairs_per_sample"]
         assert rate >= 0.95, f"{sample}: {rate:.1%} of read pairs aligned"
+
+
+def test_rnaseq_multiqc_report_aggregates_every_qc_tool(rnaseq_fastq):
+    """One MultiQC report of FastQC, fastp, STAR and featureCounts, with every sample's numbers."""
+    workdir, t = rnaseq_fastq
+    stats = _general_stats(workdir)
+    pairs = t["read_pairs_per_sample"]
+    assert (workdir / "results/qc_report_aggregation/multiqc_report.html").stat().st_size > 0
+    for sample in t["samples"]:
+        # STAR and featureCounts report per sample (read group and BAM named after it)
+        assert round(stats[sample]["star-total_reads"] * 1e6) == pairs, sample
+        assert stats[sample]["star-uniquely_mapped_percent"] > 90, sample
+        assert 0 < stats[sample]["featurecounts-Assigned"] * 1e6 <= pairs, sample
+        # FastQC and fastp per mate file, linked under the sample name
+        for mate in (1, 2):
+            assert round(stats[f"{sample}_{mate}"]["fastqc-total_sequences"] * 1e6) == pairs, (sample, mate)
+        passed = stats[f"{sample}_1"]["fastp-filtering_result_passed_filter_reads"] * 1e6
+        assert 0.9 * 2 * pairs <= passed <= 2 * pairs, sample  # both mates, a few short reads dropped at most
 
 
 def test_rnaseq_trimmed_reads_deleted_after_alignment(rnaseq_fastq):
@@ -233,6 +259,32 @@ def test_variants_summary_counts_match_the_vcf(variants):
         assert summary["consequence"][name] == sum(term(v) == name for v in kept), name
     in_genes = [v["gene_name"] for v in kept if v["bcftools_csq"]]
     assert genes == {g: in_genes.count(g) for g in set(in_genes)}  # gene symbols, variants inside them
+
+
+def test_variants_vcf_is_bgzipped_and_indexed(variants):
+    """The annotated VCF is a .vcf.gz with a valid tabix index: every kept variant is found by region."""
+    pysam = pytest.importorskip("pysam")
+    workdir, t = variants
+    folder = workdir / "results/variant_annotation_bgzip"
+    vcf = folder / "annotated.vcf.gz"
+    assert (folder / "annotated.vcf.gz.tbi").is_file()
+    with open(vcf, "rb") as handle:  # BGZF: gzip with the 'BC' extra subfield
+        head = handle.read(16)
+    assert head[:2] == b"\x1f\x8b" and head[3] & 4 and head[12:14] == b"BC"
+    kept = [v for v in t["variants"] if not v["low_quality"]]
+    with pysam.TabixFile(str(vcf), index=str(folder / "annotated.vcf.gz.tbi")) as tabix:
+        assert set(tabix.contigs) == {v["chrom"] for v in kept}
+        for v in kept:
+            hits = [line.split("\t") for line in tabix.fetch(v["chrom"], v["pos"] - 1, v["pos"])]
+            assert [(h[0], int(h[1])) for h in hits] == [(v["chrom"], v["pos"])], v
+
+
+def test_variants_multiqc_reports_snpeff(variants):
+    workdir, t = variants
+    stats = _general_stats(workdir)
+    kept = [v for v in t["variants"] if not v["low_quality"]]
+    (row,) = stats.values()  # one annotated VCF for the cohort
+    assert round(row["snpeff-Number_of_variants_before_filter"] * 1e6) == len(kept)
 
 
 # --------------------------------------------------------------------------- single_cell

@@ -4,6 +4,8 @@ resources), and the workflow's software and params gain the tool's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bioplan.codegen.ir import IOPort, Scope, Software, Workflow, WorkflowStep
 from bioplan.knowledge.models import Knowledge
 
@@ -19,21 +21,24 @@ def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: s
               inputs: list[IOPort], outputs: list[IOPort]) -> WorkflowStep:
     tool = knowledge.tools[tool_id]
     per_sample = scope == "sample"
-    values = dict(
+    # the IR before templates moved out of it names the step's Snakemake template
+    legacy: dict[str, Any] = {}
+    if "template" in WorkflowStep.model_fields:
+        legacy["template"] = tool.templates["snakemake"]
+    return WorkflowStep(
         id=step_id, kind="tool", operation=tool.implements, tool=tool.id, scope=scope, inputs=tuple(inputs),
         outputs=tuple(outputs),
         log=f"logs/{step_id}/{{sample}}.log" if per_sample else f"logs/{step_id}.log",
         benchmark=f"benchmarks/{step_id}/{{sample}}.tsv" if per_sample else f"benchmarks/{step_id}.tsv",
         threads=tool.resources.threads, mem_mb=tool.resources.mem_mb, runtime=tool.resources.runtime,
         params=tuple((name, f"params.{tool.id}.{name}") for name in tool.params), env=f"{tool.id}.yaml",
-        container=_same_container_form(workflow, tool.software.container), paired=workflow.layout == "paired")
-    if "template" in WorkflowStep.model_fields:  # the IR before templates moved out of it
-        values["template"] = tool.templates["snakemake"]
-    return WorkflowStep(**values)
+        container=_same_container_form(workflow, tool.software.container), paired=workflow.layout == "paired",
+        **legacy)
 
 
 def with_tool(knowledge: Knowledge, workflow: Workflow, step: WorkflowStep) -> dict:
     """The workflow's `software` and `params` with the added step's tool (a model_copy update)."""
+    assert step.tool is not None, step.id  # only tool steps are added
     tool = knowledge.tools[step.tool]
     software = {sw.env: sw for sw in workflow.software}
     software[step.env] = Software(env=step.env, conda=tool.software.conda, container=step.container)

@@ -25,7 +25,8 @@ def _compressed(knowledge: Knowledge, workflow: Workflow, producer: WorkflowStep
     tool = knowledge.tools[COMPRESSOR]
     outputs = []
     for port, tp in tool.outputs.items():
-        ref = FileRef(kind="result", path=f"{base}/{tp.path.replace('{vcf}', stem)}", per_sample=vcf.ref.per_sample)
+        name = (tp.path or f"{{vcf}}.{tp.format}").replace("{vcf}", stem)
+        ref = FileRef(kind="result", path=f"{base}/{name}", per_sample=vcf.ref.per_sample)
         outputs.append(IOPort(name=port, port=port, datatype=vcf.datatype if port == "vcf" else "", format=tp.format,
                               ref=ref))
     reads = IOPort(name="vcf", port="vcf", datatype=vcf.datatype, format=vcf.format,
