@@ -23,10 +23,11 @@ BIN = Path(sys.executable).parent  # the environment's scripts: snakemake, biopl
 # What each example's workflow runs: binaries on PATH, Python modules, R packages.
 TOOLS = {
     "bulk_de": {"bin": ["Rscript"], "py": ["gseapy", "pandas"], "r": ["DESeq2"]},
-    "rnaseq_fastq": {"bin": ["fastqc", "fastp", "STAR", "featureCounts", "samtools"], "py": [], "r": []},
-    "variants": {"bin": ["bcftools", "snpEff", "gffread"], "py": [], "r": []},
+    "rnaseq_fastq": {"bin": ["fastqc", "fastp", "STAR", "featureCounts", "samtools", "multiqc"], "py": [], "r": []},
+    "variants": {"bin": ["bcftools", "snpEff", "gffread", "bgzip", "tabix", "multiqc"], "py": ["pysam"], "r": []},
     "single_cell": {"bin": [], "py": ["scanpy", "anndata", "igraph", "leidenalg", "gseapy", "sklearn"], "r": []},
-    "metagenomics": {"bin": ["bowtie2", "bowtie2-build", "kraken2", "kraken2-build"], "py": ["scipy"], "r": []},
+    "metagenomics": {"bin": ["bowtie2", "bowtie2-build", "kraken2", "kraken2-build", "multiqc"], "py": ["scipy"],
+                     "r": []},
 }
 INSTALL_HINT = "install them with `bash scripts/install-tools.sh .venv/bin/python` (see README)"
 SNAKEMAKE_TIMEOUT = 900
