@@ -1,5 +1,5 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
-MEGAHIT and Prodigal.
+MEGAHIT and Prodigal, SeqKit stats.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -38,6 +38,7 @@ CASES = {
     "trimgalore_htseq": (TRIM_COUNT, ("genome.fa", "genes.gtf", "samples.tsv"),
                          {"read_trimming": "trimgalore", "read_alignment": "star", "read_counting": "htseq_count"}),
     "assembly_genes": (ASSEMBLY, (), {"genome_assembly": "megahit", "gene_prediction": "prodigal"}),
+    "read_stats": ("mouse RNA-seq reads: read statistics with seqkit stats", (), {"read_qc": "seqkit_stats"}),
 }
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
@@ -47,6 +48,7 @@ GOLDEN_FILES = {
     "htseq_count": ("trimgalore_htseq", "workflow/rules/read_counting.smk", "modules/local/htseq/count/main.nf"),
     "megahit": ("assembly_genes", "workflow/rules/genome_assembly.smk", "modules/local/megahit/main.nf"),
     "prodigal": ("assembly_genes", "workflow/rules/gene_prediction.smk", "modules/local/prodigal/main.nf"),
+    "seqkit_stats": ("read_stats", "workflow/rules/read_qc.smk", "modules/local/seqkit/stats/main.nf"),
 }
 
 
@@ -138,7 +140,8 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("trim with Trim Galore", "trimgalore"),
                                            ("count reads with htseq-count", "htseq_count"),
                                            ("assemble the metagenome with MEGAHIT", "megahit"),
-                                           ("predict genes with Prodigal", "prodigal")])
+                                           ("predict genes with Prodigal", "prodigal"),
+                                           ("read statistics with seqkit stats", "seqkit_stats")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)
