@@ -1,0 +1,160 @@
+"""Three extensions that need YAML only, each shown on a copy of the knowledge (BIOPLAN_DATA_ROOT):
+a new input format the compiler sniffs (formats.yaml `sniff`: extensions and a header pattern or
+magic bytes), a new reference format that is a folder (formats.yaml `directory`), and a new
+precondition on reading a datatype (constraints.yaml `checked_on_read`). Each test also shows the
+same input without the YAML, so the YAML is what makes the difference."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bioplan.codegen.ir import synthesize
+from bioplan.compile import plan_request, sniff_with_declarations
+from bioplan.errors import BioplanError, InvalidKnowledgeError
+from bioplan.knowledge.load import load_knowledge
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GENBANK = """LOCUS       NC_001416              48502 bp    DNA     linear   PHG 28-MAR-2018
+DEFINITION  Escherichia phage Lambda, complete genome.
+ACCESSION   NC_001416
+ORIGIN
+        1 gggcggcgac ctcgcgggtt ttcgctattt atgaaaattt tccggtttaa ggcgtttccg
+//
+"""
+# UCSC .2bit: signature 0x1A412743 (little-endian), version 0, one sequence
+TWOBIT = b"C'A\x1a" + bytes(4) + (1).to_bytes(4, "little") + bytes(4) + b"\x04chr1" + (32).to_bytes(4, "little")
+
+
+@pytest.fixture()
+def data_copy(tmp_path, monkeypatch):
+    """A writable copy of ontology/, motifs/ and templates/ that the loader reads instead."""
+    for name in ("ontology", "motifs", "templates"):
+        shutil.copytree(ROOT / name, tmp_path / "knowledge" / name)
+    monkeypatch.setenv("BIOPLAN_DATA_ROOT", str(tmp_path / "knowledge"))
+    return tmp_path / "knowledge"
+
+
+def edit_yaml(path: Path, change) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def add_format(root: Path, format_id: str, **fields) -> None:
+    edit_yaml(root / "ontology" / "formats.yaml", lambda d: d["formats"].update({format_id: fields}))
+
+
+def paired_reads(folder: Path, samples=("A_1", "B_1")) -> list[str]:
+    paths = []
+    for sample in samples:
+        for mate in (1, 2):
+            p = folder / f"{sample}_R{mate}.fastq"
+            p.write_text("".join(f"@r{i}/{mate}\nACGTACGTAC\n+\nIIIIIIIIII\n" for i in range(4)), encoding="utf-8")
+            paths.append(str(p))
+    return paths
+
+
+# --------------------------------------------------------------------------- a new input format
+
+
+def test_a_format_with_a_header_signature_is_sniffed_from_yaml_alone(data_copy, tmp_path):
+    gbk = tmp_path / "lambda.gbk"
+    gbk.write_text(GENBANK, encoding="utf-8")
+    with pytest.raises(BioplanError):  # before: not a format bioplan knows
+        sniff_with_declarations(load_knowledge(), [str(gbk)], {})
+
+    add_format(data_copy, "genbank", label="GenBank flat file", edam="format_1936",
+               extensions=[".gb", ".gbk", ".gbff"],
+               sniff={"datatype": "reference_sequences", "header": r"^LOCUS\s+\S+\s+\d+ bp"})
+    knowledge = load_knowledge()
+    (found,) = sniff_with_declarations(knowledge, [str(gbk)], {}).files
+    assert (found.datatype, found.format) == ("reference_sequences", "genbank")
+    assert "GenBank flat file" in found.evidence[0] and "formats.yaml" in found.evidence[0]
+
+    zipped = tmp_path / "lambda.gbk.gz"  # gzipped: read through the compression, said as a fact
+    zipped.write_bytes(gzip.compress(GENBANK.encode()))
+    (found,) = sniff_with_declarations(knowledge, [str(zipped)], {}).files
+    assert (found.format, found.fact("compressed")) == ("genbank", True)
+
+    fasta = tmp_path / "lambda.gb"  # the name fits but the content does not: the built-in readers decide
+    fasta.write_text(">chr1\nACGTACGT\n>chr2\nACGT\n", encoding="utf-8")
+    (found,) = sniff_with_declarations(knowledge, [str(fasta)], {}).files
+    assert found.format == "fasta"
+
+
+def test_a_binary_format_with_magic_bytes_is_sniffed_from_yaml_alone(data_copy, tmp_path):
+    twobit = tmp_path / "genome.2bit"
+    twobit.write_bytes(TWOBIT)
+    with pytest.raises(BioplanError, match="binary data"):
+        sniff_with_declarations(load_knowledge(), [str(twobit)], {})
+
+    add_format(data_copy, "twobit", label="UCSC 2bit genome", edam="format_3009", extensions=[".2bit"],
+               sniff={"datatype": "reference_genome", "magic": "C'A\x1a"})
+    (found,) = sniff_with_declarations(load_knowledge(), [str(twobit)], {}).files
+    assert (found.datatype, found.format) == ("reference_genome", "twobit")
+
+
+def test_a_signature_naming_an_unknown_datatype_is_a_knowledge_error(data_copy):
+    add_format(data_copy, "genbank", label="GenBank flat file", extensions=[".gbk"],
+               sniff={"datatype": "reference_sequence", "header": "^LOCUS"})
+    with pytest.raises(InvalidKnowledgeError) as e:
+        load_knowledge(use_cache=False)
+    problems = e.value.details["problems"]
+    assert any("formats/genbank/sniff/datatype" in p and "reference_sequences" in p for p in problems)
+
+
+# --------------------------------------------------------------------------- a new directory-type reference
+
+
+def _genome_reference(tmp_path: Path):
+    knowledge = load_knowledge()
+    result = plan_request("align the reads with bowtie2", paired_reads(tmp_path), knowledge)
+    workflow = synthesize(knowledge, result.spec, result.plans[0])
+    # no organism: no provider file, so nothing but the format decides the reference's shape
+    return next(r for r in workflow.references if r.datatype == "reference_genome")
+
+
+@pytest.mark.parametrize("is_folder", [True, False])
+def test_a_new_reference_format_is_a_folder_when_formats_yaml_says_so(data_copy, tmp_path, is_folder):
+    # a genome given as a folder of per-chromosome FASTA files (as Bismark's genome preparation
+    # reads it): one format entry and the port that reads it
+    add_format(data_copy, "fasta_folder", label="Genome folder (one FASTA file per chromosome)",
+               edam="format_1929", extensions=[".fa", ".fasta"], directory=is_folder)
+    edit_yaml(data_copy / "ontology" / "tools" / "bowtie2_build.yaml",
+              lambda d: d["inputs"]["genome"].update(format="fasta_folder"))
+    reference = _genome_reference(tmp_path)
+    assert (reference.format, reference.downloads) == ("fasta_folder", ())
+    assert reference.directory is is_folder
+
+
+# --------------------------------------------------------------------------- a new precondition
+
+
+def _preconditions(tmp_path: Path) -> tuple[dict[str, tuple[str, ...]], set[tuple[str, str]]]:
+    knowledge = load_knowledge()
+    result = plan_request("classify the metagenomic reads with kraken2", paired_reads(tmp_path), knowledge)
+    plan = result.plans[0]
+    workflow = synthesize(knowledge, result.spec, plan)
+    checks = {(s.constraint or "", s.guards or "") for s in workflow.steps if s.kind == "check"}
+    return {s.operation: s.preconditions for s in plan.steps}, checks
+
+
+def test_a_new_precondition_on_reading_a_datatype_is_checked_from_yaml_alone(data_copy, tmp_path):
+    before, checks_before = _preconditions(tmp_path)
+    assert "requires_database_matches_reads" not in before["taxonomic_classification"]
+
+    edit_yaml(data_copy / "ontology" / "constraints.yaml", lambda d: d["constraints"].update(
+        requires_database_matches_reads={
+            "kind": "data", "label": "Reads fit the classifier database",
+            "description": "Every step reading sequencing reads checks them first (a new check, in YAML).",
+            "check": "check_paired_mates", "applies_to": ["raw_reads"], "checked_on_read": ["raw_reads"]}))
+    after, checks_after = _preconditions(tmp_path)
+    assert "requires_database_matches_reads" in after["taxonomic_classification"]
+    added = checks_after - checks_before
+    assert {constraint for constraint, _ in added} == {"requires_database_matches_reads"}
