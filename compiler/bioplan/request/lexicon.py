@@ -7,16 +7,19 @@ extends what bioplan understands by editing YAML, never code.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 
 from bioplan.knowledge.models import Aliases, Knowledge
 from bioplan.knowledge.words import is_cjk, normalize, singular
 from bioplan.models import MatchKind
 
-__all__ = ["Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk", "lexicon_words",
-           "normalize", "singular", "unsupported_analysis_matches"]
+__all__ = ["Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk", "lexicon_pattern",
+           "lexicon_words", "normalize", "required_literals", "singular", "unsupported_analysis_matches"]
 
 
 @dataclass(frozen=True)
@@ -35,14 +38,9 @@ def _aliases(label: str | None, ident: str, aliases: Aliases, extra: tuple[str, 
     return words
 
 
-_TERMS: dict[str, tuple[Term, ...]] = {}
-
-
 def build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
-    """All terms of the knowledge, longest alias first (memoised per knowledge content hash)."""
-    if knowledge.content_hash not in _TERMS:
-        _TERMS[knowledge.content_hash] = _build_terms(knowledge)
-    return _TERMS[knowledge.content_hash]
+    """All terms of the knowledge, longest alias first (`lexicon_index`)."""
+    return lexicon_index(knowledge).terms
 
 
 def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
@@ -72,23 +70,21 @@ def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
     return tuple(sorted(terms.values(), key=lambda t: (-t.weight, t.kind, t.id, t.alias)))
 
 
-_INDEX: dict[str, dict[str, list[Term]]] = {}
-
-
 def alias_index(knowledge: Knowledge) -> dict[str, list[Term]]:
-    """Aliases keyed by their first word (Latin) or first character (Chinese).
+    """Aliases keyed by their first word (Latin) or first character (Chinese) (`lexicon_index`).
 
     Matching walks the request's word starts and Chinese characters and tries only the
-    aliases that can start there, instead of running thousands of regular expressions:
-    the first request of a process costs a dictionary build, not a regex compilation.
+    aliases that can start there, instead of running thousands of regular expressions.
     """
-    if knowledge.content_hash not in _INDEX:
-        index: dict[str, list[Term]] = {}
-        for term in build_terms(knowledge):
-            key = term.alias[0] if is_cjk(term.alias[0]) else re.split(r"[^a-z0-9]", term.alias, maxsplit=1)[0]
-            index.setdefault(key or term.alias[0], []).append(term)
-        _INDEX[knowledge.content_hash] = index
-    return _INDEX[knowledge.content_hash]
+    return lexicon_index(knowledge).by_start
+
+
+def _by_start(terms: tuple[Term, ...]) -> dict[str, list[Term]]:
+    index: dict[str, list[Term]] = {}
+    for term in terms:
+        key = term.alias[0] if is_cjk(term.alias[0]) else re.split(r"[^a-z0-9]", term.alias, maxsplit=1)[0]
+        index.setdefault(key or term.alias[0], []).append(term)
+    return index
 
 
 def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]:
@@ -125,16 +121,19 @@ def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]
 
 # --------------------------------------------------------------------------- honesty lists
 
-_WORDS: dict[tuple[str, str], frozenset[str]] = {}
-
-
 def lexicon_words(knowledge: Knowledge, section: str) -> frozenset[str]:
     """The normalised words of a word list of the lexicon (filler, group_words, instruction_words)."""
-    key = (knowledge.content_hash, section)
-    if key not in _WORDS:
-        aliases: Aliases = getattr(knowledge.lexicon, section)
-        _WORDS[key] = frozenset(normalize(w) for w in (*aliases.en, *aliases.zh) if normalize(w))
-    return _WORDS[key]
+    return lexicon_index(knowledge).words[section]
+
+
+def _word_lists(knowledge: Knowledge) -> dict[str, frozenset[str]]:
+    """Every word list (an `Aliases` field) of the lexicon, normalised."""
+    out = {}
+    for section in type(knowledge.lexicon).model_fields:
+        aliases = getattr(knowledge.lexicon, section)
+        if isinstance(aliases, Aliases):
+            out[section] = frozenset(n for n in (normalize(w) for w in (*aliases.en, *aliases.zh)) if n)
+    return out
 
 
 @cache
@@ -184,7 +183,9 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
         if any(op in knowledge.operations for op in family.operations):
             continue
         for pattern in family.patterns:
-            compiled = re.compile(pattern)
+            compiled = lexicon_pattern(pattern, norm, knowledge)
+            if compiled is None:
+                continue
             group = "m" if "m" in compiled.groupindex else 0
             for m in compiled.finditer(norm):
                 start, end = m.span(group)
@@ -193,3 +194,146 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
                 if end > start:
                     found.append((start, end, family.id))
     return sorted(set(found))
+
+
+# --------------------------------------------------------------------------- pattern prefilter
+# The lexicon holds a few hundred regular expressions (intent phrases, analysis families).
+# Compiling them all cost ~45 ms of every request, and most cannot match the request at all: each
+# needs one of a few literal strings ("gene", "pathway", "融合基因"). Those strings are read from
+# the parsed pattern once per knowledge (cached on disk beside it); a pattern is compiled, once
+# per process, only for a text that contains one of them.
+
+# A pattern's triggers: strings one of which occurs in every text it matches; None when the
+# pattern has no such set (then it is always compiled and run).
+Triggers = frozenset[str] | None
+_IGNORE_CASE_FLAG = re.compile(r"\(\?[a-zA-Z]*i")
+
+
+def required_literals(pattern: str) -> Triggers:
+    """Strings one of which occurs in every text that `pattern` matches (lower-cased for a pattern
+    with the ignore-case flag), from the parsed pattern: a run of literal characters in sequence,
+    or the union over the branches of a required alternation. None if no such set was found, or
+    if Python's regular expression parser (a private module) cannot be read."""
+    try:
+        sre_constants = importlib.import_module("re._constants")
+        parsed = importlib.import_module("re._parser").parse(pattern)
+    except Exception:  # another Python's parser or an invalid pattern: no prefilter, same result
+        return None
+    found = _sequence_literals(list(parsed), sre_constants)
+    if found is not None and (parsed.state.flags & re.IGNORECASE or _IGNORE_CASE_FLAG.search(pattern)):
+        found = frozenset(t.lower() for t in found)
+    return found
+
+
+def _sequence_literals(items: list, c: ModuleType) -> Triggers:
+    """The most selective required set of a sequence of parsed items: each literal run is one
+    candidate, and so is every required group, alternation or repetition of at least one."""
+    candidates: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, av in items:
+        if op == c.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            candidates.append(frozenset({"".join(run)}))
+            run = []
+        sub: Triggers = None
+        if op == c.SUBPATTERN:
+            sub = _sequence_literals(list(av[3]), c)
+        elif op == c.BRANCH:
+            sub = _branch_literals(av[1], c)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            sub = _sequence_literals(list(av[2]), c)
+        elif op == c.ATOMIC_GROUP:
+            sub = _sequence_literals(list(av), c)
+        if sub:
+            candidates.append(sub)
+    if run:
+        candidates.append(frozenset({"".join(run)}))
+    # the longest shortest string is the rarest; fewer alternatives break ties
+    return max(candidates, key=lambda t: (min(map(len, t)), -len(t)), default=None)
+
+
+def _branch_literals(branches: list, c: ModuleType) -> Triggers:
+    """The union of the branches' required sets; None if a branch has none."""
+    out: set[str] = set()
+    for branch in branches:
+        found = _sequence_literals(list(branch), c)
+        if not found:
+            return None  # a branch without a required string can match anything
+        out |= found
+    return frozenset(out)
+
+
+def pattern_triggers(knowledge: Knowledge) -> dict[str, Triggers]:
+    """Pattern -> its triggers, for every intent phrase and analysis-family pattern (`lexicon_index`)."""
+    return lexicon_index(knowledge).triggers
+
+
+def _triggers(knowledge: Knowledge) -> dict[str, Triggers]:
+    patterns = [rule.pattern for rule in knowledge.lexicon.phrases]
+    patterns += [p for family in knowledge.lexicon.unsupported_analyses for p in family.patterns]
+    return {p: required_literals(p) for p in dict.fromkeys(patterns)}
+
+
+# --------------------------------------------------------------------------- the cached index
+
+
+@dataclass(frozen=True)
+class LexiconIndex:
+    """What matching a request needs from the knowledge, built once per knowledge."""
+
+    content_hash: str
+    terms: tuple[Term, ...]  # every alias, longest first
+    by_start: dict[str, list[Term]]  # aliases by first word (Latin) or first character (Chinese)
+    triggers: dict[str, Triggers]  # lexicon pattern -> its triggers
+    words: dict[str, frozenset[str]]  # word list of the lexicon (filler, group_words, ...) -> its words
+
+
+# The code that builds the index: part of its cache key, with the Python version (its regular
+# expression parser reads the triggers, and `normalize` its Unicode tables).
+LEXICON_CODE = ("bioplan.request.lexicon", "bioplan.knowledge.words")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_LEXICON: dict[str, LexiconIndex] = {}
+
+
+def lexicon_index(knowledge: Knowledge) -> LexiconIndex:
+    """The knowledge's LexiconIndex: memoised per content hash, and cached on disk for knowledge
+    loaded from files (a content hash that is a sha256), so a request process normalises no
+    alias and parses no pattern."""
+    hit = _LEXICON.get(knowledge.content_hash)
+    if hit is not None:
+        return hit
+    from bioplan import cache as disk_cache
+
+    key = None
+    if _SHA256.fullmatch(knowledge.content_hash):
+        key = disk_cache.content_key([knowledge.content_hash.encode(), sys.version.encode(),
+                                      disk_cache.source_fingerprint(LEXICON_CODE).encode()])
+        cached = disk_cache.read("lexicon", key, LexiconIndex)
+        if cached is not None and cached.content_hash == knowledge.content_hash:
+            _LEXICON[knowledge.content_hash] = cached
+            return cached
+    terms = _build_terms(knowledge)
+    index = LexiconIndex(knowledge.content_hash, terms, _by_start(terms), _triggers(knowledge), _word_lists(knowledge))
+    _LEXICON[knowledge.content_hash] = index
+    if key is not None:
+        disk_cache.write("lexicon", key, index)
+    return index
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def lexicon_pattern(pattern: str, text: str, knowledge: Knowledge) -> re.Pattern[str] | None:
+    """The compiled `pattern` of the lexicon, or None when it cannot match `text` (none of its
+    triggers occurs in it): the pattern is then neither compiled nor run."""
+    known = pattern_triggers(knowledge)
+    triggers = known[pattern] if pattern in known else required_literals(pattern)
+    if triggers is not None:
+        lowered = text.lower()
+        if not any(t in lowered for t in triggers):
+            return None
+    return _compiled(pattern)

@@ -28,6 +28,7 @@ from bioplan.request.lexicon import (
     build_terms,
     find_aliases,
     is_cjk,
+    lexicon_pattern,
     lexicon_words,
     normalize,
     singular,
@@ -124,7 +125,9 @@ def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple
     found, target, constraints = [], None, []
     text_and_context = norm + _CONTEXT_SEPARATOR + context if context else norm
     for rule in knowledge.lexicon.phrases:
-        pattern = re.compile(rule.pattern)
+        pattern = lexicon_pattern(rule.pattern, text_and_context, knowledge)
+        if pattern is None:
+            continue
         # context look-arounds anchor at the start; the intent words are group "m" when present
         group = "m" if "m" in pattern.groupindex else 0
         for m in pattern.finditer(text_and_context):

@@ -1,0 +1,58 @@
+"""The lexicon's pattern prefilter (request/lexicon.py): a pattern is compiled and run only for a
+text containing one of its triggers, so the triggers must be necessary: every text a pattern
+matches contains one of them. Checked on every pattern of the knowledge against every request of
+the development sets, and on hand-made patterns."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from bioplan.request.lexicon import lexicon_index, lexicon_pattern, normalize, required_literals
+from conftest import ROOT
+
+CASE_FILES = [ROOT / "compiler" / "bioplan" / "evaluate" / name for name in ("dev_set.yaml", "from_others.yaml")]
+
+
+def _requests() -> list[str]:
+    out = []
+    for path in CASE_FILES:
+        out += [normalize(case["request"]) for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
+    return out
+
+
+@pytest.mark.parametrize("pattern, triggers", [
+    (r"\bgenes? (that )?differ\b", {"differ"}),  # the longest run of literals
+    (r"(up|down) ?regulat\w*", {"regulat"}),
+    (r"\b(go|goes|went) (up|down)\b", {"up", "down"}),  # a required alternation: any of its branches
+    (r"^(?!.*single cell).*?(?P<m>\bpathway (enrichment|analysis)\b)", {"pathway "}),
+    (r"融合基因|\bfusions?\b", {"融合基因", "fusion"}),
+    (r"(?i)KEGG", {"kegg"}),
+    (r"\w+ome\b", {"ome"}),
+    (r"(a|\d)+", None),  # no literal is required: always compiled
+    (r"x?y*", None),
+])
+def test_the_triggers_of_a_pattern(pattern, triggers):
+    found = required_literals(pattern)
+    assert (set(found) if found is not None else None) == triggers
+
+
+def test_every_text_a_lexicon_pattern_matches_holds_one_of_its_triggers(knowledge):
+    texts = _requests()
+    assert len(texts) > 300
+    triggers = lexicon_index(knowledge).triggers
+    assert len(triggers) > 200 and sum(t is None for t in triggers.values()) < 10
+    for pattern, needed in triggers.items():
+        compiled = re.compile(pattern)
+        for text in texts:
+            if compiled.search(text):
+                assert needed is None or any(t in text.lower() for t in needed), (pattern, text)
+
+
+def test_a_pattern_is_not_compiled_for_a_text_without_its_triggers(knowledge):
+    rule = next(r for r in knowledge.lexicon.phrases if "pathway" in r.pattern)
+    assert lexicon_pattern(rule.pattern, "count reads per gene", knowledge) is None
+    compiled = lexicon_pattern(rule.pattern, "which pathways are enriched", knowledge)
+    assert compiled is not None and compiled.pattern == rule.pattern
