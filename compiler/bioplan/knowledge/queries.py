@@ -30,20 +30,35 @@ def made_within(knowledge: Knowledge, sources: Iterable[str], steps: int) -> fro
     """Datatypes that chains of one to `steps` operations make from `sources`, where an operation
     runs as soon as one of its input ports (optional ones too) is fed: the optimistic forward
     sweep that asks "does this data lead there at all", not "can the inputs alone make it"."""
-    frontier, seen, made = list(sources), set(), set()
+    readers = _readers(knowledge)
+    frontier, made = set(sources), set()
+    seen: set[str] = set()
     for _ in range(steps):
-        following = []
-        for d in frontier:
-            if d in seen:
-                continue
+        following: set[str] = set()
+        for d in frontier - seen:
             seen.add(d)
-            for op in knowledge.operations.values():
-                if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values()):
-                    outs = [p.datatype for p in op.outputs.values()]
+            # the operations with a port that `d` may feed: a port of `d` or of an ancestor
+            for port_type in is_a_closure(knowledge, d):
+                for op_id in readers.get(port_type, ()):
+                    outs = [p.datatype for p in knowledge.operations[op_id].outputs.values()]
                     made.update(outs)
-                    following += outs
+                    following.update(outs)
         frontier = following
     return frozenset(made)
+
+
+_READERS: dict[str, dict[str, tuple[str, ...]]] = {}
+
+
+def _readers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations with an input port (optional ones too) of exactly that type."""
+    if knowledge.content_hash not in _READERS:
+        readers: dict[str, list[str]] = {}
+        for op_id, op in knowledge.operations.items():
+            for d in dict.fromkeys(p.datatype for p in op.inputs.values()):
+                readers.setdefault(d, []).append(op_id)
+        _READERS[knowledge.content_hash] = {d: tuple(ops) for d, ops in readers.items()}
+    return _READERS[knowledge.content_hash]
 
 
 def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
@@ -51,15 +66,16 @@ def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
     references the user may supply through config counting as given: salmon outputs do not lead
     back to reads."""
     have = set(given) | {d for d, dt in knowledge.datatypes.items() if dt.config_provided}
+    feeds = set(closure(knowledge, have))  # every port type something in `have` may feed
     grew = True
     while grew:
         grew = False
         for op in knowledge.operations.values():
-            needs = [p.datatype for p in op.inputs.values() if not p.optional]
-            if all(any(is_subtype(knowledge, h, d) for h in have) for d in needs):
+            if all(p.datatype in feeds for p in op.inputs.values() if not p.optional):
                 new = {p.datatype for p in op.outputs.values()} - have
                 if new:
                     have |= new
+                    feeds |= closure(knowledge, new)
                     grew = True
     return frozenset(have)
 
