@@ -37,7 +37,7 @@ def sniff_kallisto_h5(src: Source, f: Any, np: Any, prefixes: Mapping[str, str])
     n = int(f["est_counts"].shape[0])
     version = attr_str(f["aux"]["kallisto_version"][()]) if "kallisto_version" in f["aux"] else ""
     boots = int(f["aux"]["num_bootstrap"][0]) if "num_bootstrap" in f["aux"] else 0
-    layout = next(q for q in QUANT_LAYOUTS if q.tool == "kallisto")
+    layout = next(q for q in QUANT_LAYOUTS if q.quantifier == "kallisto")
     sample, why = _quant_sample(src.path)
     evidence = [f"kallisto HDF5 output: est_counts for {n} transcripts, aux/ids"
                 + (f" (kallisto {version})" if version else "") + (f", {boots} bootstraps" if boots else ""), why]
@@ -134,7 +134,7 @@ class _QuantLayout:
     """Column layout of one quantifier's per-sample output table."""
 
     columns: tuple[str, ...]  # normalised header, leading columns
-    tool: str
+    quantifier: str  # the `quantifier` fact: salmon, sailfish, kallisto, rsem
     format: str  # format id of ontology/formats.yaml
     level: str  # "transcript" or "gene"
 
@@ -183,8 +183,8 @@ def _quant_sample(path: Path) -> tuple[str, str]:
 def _quant_facts(layout: _QuantLayout, n_rows: int, ids: Sequence[str], prefixes: Mapping[str, str],
                  version: str = "") -> list[Fact]:
     what = "genes" if layout.level == "gene" else "transcripts"
-    facts = [Fact(name="quantifier", value=layout.tool,
-                  evidence=f"{layout.tool} column layout" + (f" ({version})" if version else "")),
+    facts = [Fact(name="quantifier", value=layout.quantifier,
+                  evidence=f"{layout.quantifier} column layout" + (f" ({version})" if version else "")),
              Fact(name="quant_level", value=layout.level, evidence=f"one row per {what[:-1]}"),
              Fact(name=f"n_{what}", value=n_rows, evidence=count_noun(n_rows, "row"))]
     if layout.level == "transcript":
@@ -203,16 +203,16 @@ def quant_table(src: Source, layout: _QuantLayout, names: list[str], cols: list[
                  comments: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile:
     """A quantifier's per-sample table (quant.sf, abundance.tsv, *.results): one sample's estimates."""
     version = next((c.lstrip("# ").strip() for c in comments if re.search(r"sailfish|salmon", c, re.I)), "")
-    if layout.tool == "salmon" and re.search("sailfish", " ".join(comments), re.I):
-        layout = dataclasses.replace(layout, tool="sailfish")
+    if layout.quantifier == "salmon" and re.search("sailfish", " ".join(comments), re.I):
+        layout = dataclasses.replace(layout, quantifier="sailfish")
     bad = [c.name for c in cols[1:len(layout.columns)] if not c.numeric and c.name.lower() not in ("gene_id",
                                                                                                  "transcript_id(s)")]
     if bad:
-        raise unreadable(src.shown, f"{layout.tool} output whose column(s) {quote_list(bad)} are not numeric",
-                          ["give the quantifier's output file unchanged"], expected=f"{layout.tool} output")
+        raise unreadable(src.shown, f"{layout.quantifier} output whose column(s) {quote_list(bad)} are not numeric",
+                          ["give the quantifier's output file unchanged"], expected=f"{layout.quantifier} output")
     sample, why = _quant_sample(src.path)
     level = "gene-level" if layout.level == "gene" else "transcript-level"
-    evidence = evidence + [f"{layout.tool} {level} output: columns {quote_list(names[:len(layout.columns)], 7)}",
+    evidence = evidence + [f"{layout.quantifier} {level} output: columns {quote_list(names[:len(layout.columns)], 7)}",
                            why]
     facts = _quant_facts(layout, len(cols[0].values), cols[0].values, prefixes, version=version)
     return SniffedFile(path=src.shown, datatype="transcript_quantification", format=layout.format,

@@ -332,9 +332,10 @@ def _peak_table(src: Source, cols: list[Column], fmt: str, evidence: list[str]) 
         return None
     ext = src.ext
     if ext in (".narrowpeak", ".broadpeak") or len(cols) in (9, 10) and fmt == "tsv":
-        kind = "narrowpeak" if ext == ".narrowpeak" or (ext != ".broadpeak" and len(cols) == 10) else "broadpeak"
-        return SniffedFile(path=src.shown, datatype="peak_calls", format=kind,
-                           evidence=tuple(evidence + [f"{kind} intervals: chrom, start <= end, {len(cols)} columns"]),
+        peak_fmt = "narrowpeak" if ext == ".narrowpeak" or (ext != ".broadpeak" and len(cols) == 10) else "broadpeak"
+        return SniffedFile(path=src.shown, datatype="peak_calls", format=peak_fmt,
+                           evidence=tuple(evidence + [f"{peak_fmt} intervals: chrom, start <= end, "
+                                                      f"{len(cols)} columns"]),
                            facts=tuple([Fact(name="n_peaks", value=len(cols[0].values),
                                              evidence=count_noun(len(cols[0].values), "row"))] + compressed_fact(src)))
     raise unreadable(src.shown, "looks like a BED interval file (chromosome, start, end), which bioplan does not "
