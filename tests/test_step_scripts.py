@@ -1,0 +1,588 @@
+"""Unit tests of the step scripts (templates/scripts/), run in-process through the `snakemake`
+object that the Nextflow runner (templates/nextflow/bin/bioplan_run.py) builds from a command
+line, on tiny hand-made inputs: each script's output on good input, and its one-line
+"ERROR [rule]: ..." message (exit status 1) on bad input.
+
+In-process, so that pandas, scanpy and matplotlib are imported once for the whole file (a
+subprocess per case would cost a second or more each). R scripts run through bin/bioplan_run.R
+when Rscript and the script's R packages are installed, else they are skipped. The steps whose
+libraries take tens of seconds to start (PyDESeq2, scanpy's graph and Leiden, DESeq2) are marked
+e2e; the rest run in the fast tier.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "templates" / "scripts"
+RUNNER_PY = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
+RUNNER_R = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.R"
+
+
+def _load_runner():
+    spec = importlib.util.spec_from_file_location("bioplan_run", RUNNER_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RUNNER = _load_runner()
+
+
+@dataclass
+class StepRun:
+    code: int  # 0: the script ended normally; 1: fail() or an uncaught exception
+    terminal: str  # what the step printed on the terminal (stderr)
+    log: str  # the rule's log file
+
+
+def _argv(script: str, tmp_path: Path, inputs: dict, outputs: dict, params: dict, rule: str) -> list[str]:
+    argv = [str(SCRIPTS / script)]
+    for name, value in inputs.items():
+        if isinstance(value, list):
+            argv += [x for path in value for x in ("--list-input", f"{name}={path}")]
+        else:
+            argv += ["--input", f"{name}={value}"]
+    for name, value in outputs.items():
+        argv += ["--output", f"{name}={value}"]
+    params_file = tmp_path / f"{rule}.params.json"
+    params_file.write_text(json.dumps(params))
+    return argv + ["--params", str(params_file), "--log", str(tmp_path / f"{rule}.log"), "--rule", rule]
+
+
+@pytest.fixture
+def step(tmp_path, capfd):
+    """step(script, inputs, outputs, params) runs one step script in this process and returns
+    StepRun; an uncaught exception goes through the script's excepthook, as the interpreter would."""
+
+    def run(script: str, inputs: dict, outputs: dict, params: dict | None = None, rule: str = "step") -> StepRun:
+        smk = RUNNER.build_snakemake(RUNNER.parse_args(_argv(script, tmp_path, inputs, outputs, params or {}, rule)))
+        saved = sys.stdout, sys.stderr, sys.excepthook
+        code = 0
+        try:
+            RUNNER.run_script(str(SCRIPTS / script), smk)
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        except Exception as exc:  # what Python does with an uncaught exception: the hook, status 1
+            sys.excepthook(type(exc), exc, exc.__traceback__)
+            code = 1
+        finally:
+            import bioplan_step
+
+            bioplan_step.finish()
+            sys.stdout, sys.stderr, sys.excepthook = saved
+        return StepRun(code, capfd.readouterr().err, (tmp_path / f"{rule}.log").read_text(encoding="utf-8"))
+
+    return run
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def tsv(rows: list[list]) -> str:
+    return "".join("\t".join(map(str, r)) + "\n" for r in rows)
+
+
+def assert_failed(run: StepRun, *fragments: str, rule: str = "step") -> None:
+    """One clear message: exit 1, 'ERROR [rule]: ...' on the terminal naming what is wrong, no traceback there."""
+    assert run.code == 1, run.terminal + run.log
+    assert f"ERROR [{rule}]: " in run.terminal, run.terminal
+    for fragment in fragments:
+        assert fragment in run.terminal, (fragment, run.terminal)
+    assert "Traceback" not in run.terminal
+
+
+def read_tsv(path: Path) -> list[list[str]]:
+    return [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+# --- the helper module itself ---------------------------------------------------------------------
+def test_an_unforeseen_exception_is_one_message_with_the_traceback_in_the_log(step, tmp_path):
+    # de_rank with a metric column that parses but a table whose gene ids clash is not this; use a
+    # directory where a file is expected: open() raises IsADirectoryError, which no check foresaw
+    run = step("table_to_csv.py", {"table": tmp_path}, {"csv": tmp_path / "out.csv"})
+    assert_failed(run, "unexpected IsADirectoryError", "traceback in")
+    assert "Traceback (most recent call last)" in run.log
+
+
+def test_a_missing_python_package_names_the_tools_extra(step, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "gseapy", None)  # `import gseapy` raises ModuleNotFoundError
+    genes = write(tmp_path / "genes.txt", "1\n2\n")
+    gmt = write(tmp_path / "sets.gmt", "SET\tdesc\t1\t2\t3\n")
+    run = step("gseapy_enrich.py", {"genes": genes, "gene_sets": gmt}, {"table": tmp_path / "out.tsv"},
+               {"min_size": 1, "max_size": 500})
+    assert_failed(run, "Python package 'gseapy' is not installed: pip install 'bioplan[tools]'")
+
+
+# --- tables ---------------------------------------------------------------------------------------
+def test_table_to_csv(step, tmp_path):
+    table = write(tmp_path / "t.tsv", tsv([["gene", "note"], ["g1", "a,b"], ["g2", ""]]))
+    run = step("table_to_csv.py", {"table": table}, {"csv": tmp_path / "t.csv"})
+    assert run.code == 0, run.log
+    assert (tmp_path / "t.csv").read_text() == 'gene,note\ng1,"a,b"\ng2,\n'
+    empty = write(tmp_path / "empty.tsv", "")
+    assert_failed(step("table_to_csv.py", {"table": empty}, {"csv": tmp_path / "e.csv"}), "is empty", str(empty))
+
+
+DE_TABLE = tsv([["gene_id", "baseMean", "log2FoldChange", "stat", "pvalue", "padj"],
+                ["ENSG1", 100, 3.0, 8.0, 1e-10, 1e-8],
+                ["ENSG2", 100, -2.5, -6.0, 1e-6, 1e-4],
+                ["ENSG3", 100, 0.2, 0.5, 0.6, 0.8],
+                ["ENSG4", 100, 1.5, 3.0, 0.01, 0.2]])
+
+
+def test_de_filter_keeps_significant_genes_of_the_direction(step, tmp_path):
+    table = write(tmp_path / "de.tsv", DE_TABLE)
+    run = step("de_filter.py", {"table": table}, {"genes": tmp_path / "up.txt"},
+               {"alpha": 0.05, "lfc_threshold": 1.0, "direction": "up"})
+    assert run.code == 0, run.log
+    assert "ENSG1" in (tmp_path / "up.txt").read_text() and "ENSG2" not in (tmp_path / "up.txt").read_text()
+    run = step("de_filter.py", {"table": table}, {"genes": tmp_path / "x.txt"},
+               {"alpha": 0.05, "lfc_threshold": 1.0, "direction": "sideways"})
+    assert_failed(run, "params.direction must be both, up or down")
+
+
+def test_de_rank_orders_by_the_statistic(step, tmp_path):
+    table = write(tmp_path / "de.tsv", DE_TABLE)
+    run = step("de_rank.py", {"table": table}, {"ranked": tmp_path / "ranked.rnk"}, {"metric": "stat"})
+    assert run.code == 0, run.log
+    genes = [r[0] for r in read_tsv(tmp_path / "ranked.rnk") if r[0] != "gene_id"]
+    assert genes[0] == "ENSG1" and genes[-1] == "ENSG2"
+    no_lfc = write(tmp_path / "bad.tsv", tsv([["gene_id", "something"], ["g1", "1"]]))
+    assert_failed(step("de_rank.py", {"table": no_lfc}, {"ranked": tmp_path / "r.rnk"}, {"metric": "stat"}),
+                  "lacks ['log2FoldChange', 'pvalue'], needed for the signed_p ranking", str(no_lfc))
+
+
+def test_volcano_plot(step, tmp_path):
+    table = write(tmp_path / "de.tsv", DE_TABLE)
+    params = {"alpha": 0.05, "lfc_threshold": 1.0, "label_top": 2, "title": None}
+    run = step("volcano_plot.py", {"table": table}, {"plot": tmp_path / "v.png"}, params)
+    assert run.code == 0, run.log
+    assert (tmp_path / "v.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "1 up, 1 down" in run.log
+    no_p = write(tmp_path / "nop.tsv", tsv([["gene_id", "log2FoldChange"], ["g1", "1"]]))
+    assert_failed(step("volcano_plot.py", {"table": no_p}, {"plot": tmp_path / "x.png"}, params),
+                  "has neither a pvalue nor a padj column")
+
+
+COUNTS = tsv([["gene_id", "s1", "s2", "s3", "s4", "s5", "s6"]]
+             + [[f"ENSG{i:011d}", *(10 + (i * k) % 37 + (30 if k > 3 and i % 3 == 0 else 0) for k in range(1, 7))]
+                for i in range(1, 41)])
+SAMPLES = tsv([["sample", "condition"], ["s1", "control"], ["s2", "control"], ["s3", "control"],
+               ["s4", "treated"], ["s5", "treated"], ["s6", "treated"]])
+
+
+def test_sample_pca_plot(step, tmp_path):
+    counts, samples = write(tmp_path / "norm.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
+    params = {"condition_column": "condition", "ntop": 500, "title": None}
+    run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples}, {"plot": tmp_path / "pca.png"}, params)
+    assert run.code == 0, run.log
+    assert (tmp_path / "pca.png").read_bytes()[:4] == b"\x89PNG"
+    run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples}, {"plot": tmp_path / "x.png"},
+               {**params, "condition_column": "group"})
+    assert_failed(run, "group")
+
+
+def test_expression_heatmap(step, tmp_path):
+    counts = write(tmp_path / "norm.tsv", COUNTS)
+    genes = write(tmp_path / "genes.txt", "gene_id\nENSG00000000001\nENSG00000000002\nENSG00000000003\n")
+    params = {"max_genes": 50, "title": None}
+    run = step("expression_heatmap.py", {"normalized": counts, "genes": genes}, {"plot": tmp_path / "h.png"}, params)
+    assert run.code == 0, run.log
+    assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+    empty = write(tmp_path / "empty.tsv", "")
+    run = step("expression_heatmap.py", {"normalized": empty, "genes": genes}, {"plot": tmp_path / "x.png"}, params)
+    assert_failed(run, str(empty))
+
+
+# PyDESeq2's fit, scanpy's neighbour graph and Leiden, and DESeq2 in R take tens of seconds even on
+# tiny inputs (library start-up, numba compilation): integration runs, in the e2e tier.
+heavy = pytest.mark.e2e
+
+
+@heavy
+def test_pydeseq2_de_and_vst(step, tmp_path):
+    pytest.importorskip("pydeseq2")
+    counts, samples = write(tmp_path / "counts.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
+    params = {"condition_column": "condition", "reference_level": None, "test_level": None, "alpha": 0.05}
+    run = step("pydeseq2_de.py", {"counts": counts, "samples": samples}, {"table": tmp_path / "de.tsv"}, params)
+    assert run.code == 0, run.log
+    rows = read_tsv(tmp_path / "de.tsv")
+    assert rows[0][:3] == ["gene_id", "baseMean", "log2FoldChange"] and len(rows) == 41
+    run = step("pydeseq2_vst.py", {"counts": counts}, {"normalized": tmp_path / "vst.tsv"}, {"fit_type": "parametric"})
+    assert run.code == 0, run.log
+    assert read_tsv(tmp_path / "vst.tsv")[0][0] == "gene_id" and len(read_tsv(tmp_path / "vst.tsv")) == 41
+    wrong = write(tmp_path / "wrong.tsv", SAMPLES.replace("s6", "s7"))
+    run = step("pydeseq2_de.py", {"counts": counts, "samples": wrong}, {"table": tmp_path / "x.tsv"}, params)
+    assert_failed(run, "s7")
+
+
+# --- gene lists and gene set libraries ------------------------------------------------------------
+GMT = "".join(f"SET_{k}\tdesc\t" + "\t".join(str(g) for g in range(k, k + 20)) + "\n" for k in (1, 30, 60))
+
+
+def test_gseapy_enrich(step, tmp_path):
+    pytest.importorskip("gseapy")
+    genes = write(tmp_path / "genes.txt", "entrez_id\n" + "\n".join(str(g) for g in range(1, 16)) + "\n")
+    gmt = write(tmp_path / "sets.gmt", GMT)
+    params = {"min_size": 5, "max_size": 500}
+    run = step("gseapy_enrich.py", {"genes": genes, "gene_sets": gmt}, {"table": tmp_path / "enr.tsv"}, params)
+    assert run.code == 0, run.log
+    rows = read_tsv(tmp_path / "enr.tsv")
+    assert rows[0] == ["Term", "Overlap", "P-value", "Adjusted P-value", "Genes"] and rows[1][0] == "SET_1"
+    bad = write(tmp_path / "bad.gmt", "SET_ONLY_NAME\n")
+    run = step("gseapy_enrich.py", {"genes": genes, "gene_sets": bad}, {"table": tmp_path / "x.tsv"}, params)
+    assert_failed(run, "is not GMT", str(bad))
+
+
+def test_gseapy_prerank(step, tmp_path):
+    pytest.importorskip("gseapy")
+    ranked = write(tmp_path / "ranked.rnk", "".join(f"{g}\t{100 - g}.5\n" for g in range(1, 90)))
+    gmt = write(tmp_path / "sets.gmt", GMT)
+    params = {"permutation_num": 20, "min_size": 5, "max_size": 500, "weight": 1.0, "seed": 42}
+    run = step("gseapy_prerank.py", {"ranked": ranked, "gene_sets": gmt}, {"table": tmp_path / "gsea.tsv"}, params)
+    assert run.code == 0, run.log
+    terms = {r[0] for r in read_tsv(tmp_path / "gsea.tsv")[1:]}
+    assert {"SET_1", "SET_30", "SET_60"} <= terms
+    unranked = write(tmp_path / "bad.rnk", "g1\t1.5\ng2\tnot_a_number\n")
+    run = step("gseapy_prerank.py", {"ranked": unranked, "gene_sets": gmt}, {"table": tmp_path / "x.tsv"}, params)
+    assert_failed(run, "has a non-numeric score for gene 'g2'", str(unranked))
+
+
+def test_idmap_table_converts_ensembl_to_entrez(step, tmp_path):
+    mapping = write(tmp_path / "map.tsv", tsv([["ensembl_gene_id", "entrez_id"], ["ENSG00000000001", 7157],
+                                               ["ENSG00000000002", 1956]]))
+    genes = write(tmp_path / "genes.txt", "ENSG00000000001.5\nENSG00000000002\nENSG00000000009\n")
+    run = step("idmap_table.py", {"genes": genes, "mapping": mapping}, {"entrez": tmp_path / "entrez.txt"})
+    assert run.code == 0, run.log
+    assert (tmp_path / "entrez.txt").read_text().split()[-2:] == ["7157", "1956"]
+    nothing = write(tmp_path / "none.txt", "ENSG00000000042\n")
+    run = step("idmap_table.py", {"genes": nothing, "mapping": mapping}, {"entrez": tmp_path / "x.txt"})
+    assert_failed(run)
+
+
+def test_merge_pathway_tables(step, tmp_path):
+    header = ["Term", "Overlap", "P-value", "Adjusted P-value", "Genes"]
+    go = write(tmp_path / "go.tsv", tsv([header, ["GO:1 apoptosis", "3/20", 0.001, 0.01, "1;2;3"]]))
+    kegg = write(tmp_path / "kegg.tsv", tsv([header, ["hsa04110 Cell cycle", "2/30", 0.01, 0.05, "4;5"]]))
+    run = step("merge_pathway_tables.py", {"go": go, "kegg": kegg}, {"merged": tmp_path / "merged.tsv"})
+    assert run.code == 0, run.log
+    text = (tmp_path / "merged.tsv").read_text()
+    assert "GO:1 apoptosis" in text and "hsa04110 Cell cycle" in text
+    no_term = write(tmp_path / "bad.tsv", tsv([["x", "y"], ["1", "2"]]))
+    run = step("merge_pathway_tables.py", {"go": no_term, "kegg": kegg}, {"merged": tmp_path / "x.tsv"})
+    assert_failed(run, str(no_term))
+
+
+# --- precondition checks --------------------------------------------------------------------------
+def check_params(constraint: str, datatypes: dict, **extra) -> dict:
+    return {"constraint": constraint, "guarded_step": "guarded", "datatypes": datatypes, **extra}
+
+
+def test_check_integer_counts(step, tmp_path):
+    good = write(tmp_path / "counts.tsv",
+                 tsv([["gene", "name", "s1", "s2"], ["g1", "TP53", 1, 2], ["g2", "EGFR", 3, "4.0"]]))
+    params = check_params("raw_integer_counts", {"counts": "raw_count_matrix"})
+    run = step("check_integer_counts.py", {"counts": good}, {"ok": tmp_path / "ok"}, params, rule="check_counts")
+    assert run.code == 0, run.log
+    assert (tmp_path / "ok").read_text().startswith("raw_integer_counts: OK - ")
+    bad = write(tmp_path / "tpm.tsv", tsv([["gene", "s1", "s2"], ["g1", 1.5, 2]]))
+    run = step("check_integer_counts.py", {"counts": bad}, {"ok": tmp_path / "ok2"}, params, rule="check_counts")
+    assert_failed(run, "precondition 'raw_integer_counts' of step 'guarded' failed", "'1.5'", rule="check_counts")
+
+
+def test_check_replicates(step, tmp_path):
+    params = check_params("requires_replicates", {"samples": "sample_metadata"}, condition_column="condition",
+                          min_replicates=2)
+    good = write(tmp_path / "samples.tsv", SAMPLES)
+    run = step("check_replicates.py", {"samples": good}, {"ok": tmp_path / "ok"}, params)
+    assert run.code == 0, run.log
+    single = write(tmp_path / "one.tsv", tsv([["sample", "condition"], ["s1", "a"], ["s2", "b"], ["s3", "b"]]))
+    assert_failed(step("check_replicates.py", {"samples": single}, {"ok": tmp_path / "x"}, params),
+                  "requires_replicates")
+
+
+def test_check_entrez_ids(step, tmp_path):
+    params = check_params("entrez_ids", {"genes": "entrez_gene_list"})
+    good = write(tmp_path / "genes.txt", "entrez_id\n7157\n1956\n")
+    run = step("check_entrez_ids.py", {"genes": good}, {"ok": tmp_path / "ok"}, params)
+    assert run.code == 0, run.log
+    assert "2 Entrez ids" in (tmp_path / "ok").read_text()
+    ensembl = write(tmp_path / "ens.txt", "ENSG00000141510\nENSG00000146648\n")
+    assert_failed(step("check_entrez_ids.py", {"genes": ensembl}, {"ok": tmp_path / "x"}, params),
+                  "must hold Entrez Gene ids", "ENSG00000141510")
+
+
+def test_check_vcf_fields(step, tmp_path):
+    if shutil.which("bcftools") is None:
+        pytest.skip("bcftools is not on PATH")
+    head = "##fileformat=VCFv4.2\n##contig=<ID=1,length=1000>\n"
+    cols = "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n"
+    params = check_params("variant_fields", {"vcf": "variant_calls"})
+    good = write(tmp_path / "good.vcf", head + '##INFO=<ID=DP,Number=1,Type=Integer,Description="depth">\n' + cols
+                 + "1\t10\t.\tA\tG\t50\tPASS\tDP=12\n")
+    run = step("check_vcf_fields.py", {"vcf": good}, {"ok": tmp_path / "ok"}, params)
+    assert run.code == 0, run.log
+    assert "INFO/DP" in (tmp_path / "ok").read_text()
+    bare = write(tmp_path / "bare.vcf", head + cols + "1\t10\t.\tA\tG\t.\tPASS\t.\n")
+    assert_failed(step("check_vcf_fields.py", {"vcf": bare}, {"ok": tmp_path / "x"}, params),
+                  "holds none of the fields the variant filter tests")
+
+
+def test_check_reference_genome(step, tmp_path):
+    params = check_params("reference_genome", {"genome": "reference_genome"})
+    good = tmp_path / "genome.fa.gz"
+    with gzip.open(good, "wt") as handle:
+        handle.write(">chr1 first\nACGTNNacgt\n>chr2\nGGCC\n")
+    run = step("check_reference_genome.py", {"genome": good}, {"ok": tmp_path / "ok"}, params)
+    assert run.code == 0, run.log
+    assert "sequences\t2\ntotal_length\t14\n" in (tmp_path / "ok").read_text()
+    protein = write(tmp_path / "protein.fa", ">p1\nMKVLEQW\n")
+    assert_failed(step("check_reference_genome.py", {"genome": protein}, {"ok": tmp_path / "x"}, params),
+                  "not nucleotide codes", str(protein))
+
+
+GTF = ('chr1\tsrc\tgene\t1\t100\t.\t+\t.\tgene_id "G1";\n'
+       'chr1\tsrc\texon\t1\t50\t.\t+\t.\tgene_id "G1"; transcript_id "T1";\n')
+
+
+def test_check_gene_annotation(step, tmp_path):
+    params = check_params("gene_annotation", {"annotation": "gene_annotation", "genome": "reference_genome"})
+    gtf = write(tmp_path / "genes.gtf", GTF)
+    genome = write(tmp_path / "genome.fa", ">chr1\n" + "A" * 200 + "\n")
+    run = step("check_gene_annotation.py", {"annotation": gtf, "genome": genome}, {"ok": tmp_path / "ok"}, params)
+    assert run.code == 0, run.log
+    other = write(tmp_path / "other.fa", ">1\n" + "A" * 200 + "\n")
+    run = step("check_gene_annotation.py", {"annotation": gtf, "genome": other}, {"ok": tmp_path / "x"}, params)
+    assert_failed(run, "'chr' prefix")
+
+
+def fastq_gz(path: Path, mate: int, reads: range) -> Path:
+    with gzip.open(path, "wt") as handle:
+        handle.writelines(f"@r{i}/{mate}\nACGT\n+\nIIII\n" for i in reads)
+    return path
+
+
+def test_check_paired_mates(step, tmp_path):
+    params = check_params("paired_end_reads", {"reads_1": "raw_reads", "reads_2": "raw_reads"})
+    mate1, mate2 = fastq_gz(tmp_path / "s_R1.fastq.gz", 1, range(3)), fastq_gz(tmp_path / "s_R2.fastq.gz", 2, range(3))
+    run = step("check_paired_mates.py", {"reads_1": mate1, "reads_2": mate2}, {"ok": tmp_path / "ok"}, params)
+    assert run.code == 0, run.log
+    assert "3 read pairs" in (tmp_path / "ok").read_text()
+    short = fastq_gz(tmp_path / "short_R2.fastq.gz", 2, range(2))
+    run = step("check_paired_mates.py", {"reads_1": mate1, "reads_2": short}, {"ok": tmp_path / "x"}, params)
+    assert_failed(run, "one mate file is truncated or has reads the other lacks", str(short))
+    plain = write(tmp_path / "plain_R2.fastq", "@r0/2\nACGT\n+\nIIII\n")
+    run = step("check_paired_mates.py", {"reads_1": mate1, "reads_2": plain}, {"ok": tmp_path / "y"}, params)
+    assert_failed(run, "is not gzip-compressed", str(plain))
+
+
+# --- quantification, variants, metagenomics -------------------------------------------------------
+def test_salmon_to_gene_counts(step, tmp_path):
+    gtf = write(tmp_path / "genes.gtf", 'chr1\tsrc\ttranscript\t1\t100\t.\t+\t.\tgene_id "G1"; transcript_id "T1";\n'
+                'chr1\tsrc\ttranscript\t1\t100\t.\t+\t.\tgene_id "G1"; transcript_id "T2";\n'
+                'chr1\tsrc\ttranscript\t1\t100\t.\t+\t.\tgene_id "G2"; transcript_id "T3";\n')
+    quants = []
+    for sample, reads in (("a", (10.4, 5, 7)), ("b", (1, 2, 3))):
+        (tmp_path / sample).mkdir()
+        write(tmp_path / sample / "quant.sf", "Name\tLength\tEffectiveLength\tTPM\tNumReads\n"
+              + "".join(f"T{i}\t100\t90\t1.0\t{r}\n" for i, r in enumerate(reads, 1)))
+        quants.append(tmp_path / sample)
+    run = step("salmon_to_gene_counts.py", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "counts.tsv"},
+               {"samples": ["a", "b"]})
+    assert run.code == 0, run.log
+    rows = read_tsv(tmp_path / "counts.tsv")
+    assert rows[0] == ["gene_id", "a", "b"] and rows[1][0] == "G1" and rows[2][0] == "G2"
+    run = step("salmon_to_gene_counts.py", {"quants": [tmp_path / "missing"], "annotation": gtf},
+               {"counts": tmp_path / "x.tsv"}, {"samples": ["missing"]})
+    assert_failed(run, "missing")
+
+
+VCF_ANN = ("##fileformat=VCFv4.2\n"
+           '##INFO=<ID=ANN,Number=.,Type=String,Description="Functional annotations: \'Allele | Annotation | '
+           "Annotation_Impact | Gene_Name | Gene_ID | Feature_Type | Feature_ID | Transcript_BioType | Rank | "
+           "HGVS.c | HGVS.p | cDNA.pos / cDNA.length | CDS.pos / CDS.length | AA.pos / AA.length | Distance | "
+           "ERRORS / WARNINGS / INFO' \">\n"
+           "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n"
+           "1\t10\t.\tA\tG\t50\tPASS\tANN=G|missense_variant|MODERATE|TP53|ENSG1|transcript|T1|protein_coding"
+           "|1/2|c.1A>G|p.M1V|1/10|1/9|1/3||\n"
+           "1\t20\t.\tAT\tA\t50\tPASS\tANN=A|frameshift_variant|HIGH|EGFR|ENSG2|transcript|T2|protein_coding"
+           "|1/2|c.2del|p.X|2/10|2/9|1/3||\n")
+
+
+def test_variant_summary_table(step, tmp_path):
+    vcf = write(tmp_path / "ann.vcf", VCF_ANN)
+    run = step("variant_summary_table.py", {"vcf": vcf}, {"table": tmp_path / "summary.tsv"})
+    assert run.code == 0, run.log
+    text = (tmp_path / "summary.tsv").read_text()
+    assert "missense_variant" in text and "frameshift_variant" in text and "TP53" in text
+    not_vcf = write(tmp_path / "bad.vcf", "hello\n")
+    assert_failed(step("variant_summary_table.py", {"vcf": not_vcf}, {"table": tmp_path / "x.tsv"}), str(not_vcf))
+
+
+KRAKEN = ("  50.00\t50\t50\tU\t0\tunclassified\n  50.00\t50\t0\tR\t1\troot\n"
+          "  30.00\t30\t30\tS\t562\t      Escherichia coli\n  20.00\t20\t20\tS\t1280\t      Staphylococcus aureus\n")
+
+
+def test_merge_kraken_reports(step, tmp_path):
+    a = write(tmp_path / "a.report", KRAKEN)
+    b = write(tmp_path / "b.report", KRAKEN.replace("\t30\t30\tS", "\t7\t7\tS"))
+    run = step("merge_kraken_reports.py", {"profiles": [a, b]}, {"table": tmp_path / "merged.tsv"},
+               {"rank": "S", "samples": ["a", "b"]})
+    assert run.code == 0, run.log
+    rows = {r[0]: r for r in read_tsv(tmp_path / "merged.tsv")}
+    assert rows["562"][-2:] == ["30", "7"]
+    run = step("merge_kraken_reports.py", {"profiles": [a, b]}, {"table": tmp_path / "x.tsv"},
+               {"rank": "S", "samples": ["a"]})
+    assert_failed(run, "2 input files but 1 sample names")
+
+
+ABUNDANCE = tsv([["taxid", "name", "s1", "s2", "s3", "s4"], [562, "E. coli", 30, 28, 2, 3],
+                 [1280, "S. aureus", 5, 6, 40, 38], [1423, "B. subtilis", 10, 12, 11, 9]])
+
+
+def test_diversity_metrics(step, tmp_path):
+    table = write(tmp_path / "abundance.tsv", ABUNDANCE)
+    run = step("diversity_metrics.py", {"table": table},
+               {"table": tmp_path / "alpha.tsv", "beta": tmp_path / "beta.tsv"}, {"min_count": 0})
+    assert run.code == 0, run.log
+    alpha = read_tsv(tmp_path / "alpha.tsv")
+    assert len(alpha) == 5 and "shannon" in alpha[0]
+    negative = write(tmp_path / "neg.tsv", ABUNDANCE.replace("\t30\t", "\t-30\t"))
+    run = step("diversity_metrics.py", {"table": negative}, {"table": tmp_path / "x.tsv", "beta": tmp_path / "y.tsv"},
+               {"min_count": 0})
+    assert_failed(run, "counts must be non-negative numbers")
+
+
+def test_da_clr_welch(step, tmp_path):
+    pytest.importorskip("scipy")
+    table = write(tmp_path / "abundance.tsv", ABUNDANCE)
+    samples = write(tmp_path / "samples.tsv", tsv([["sample", "condition"], ["s1", "a"], ["s2", "a"], ["s3", "b"],
+                                                   ["s4", "b"]]))
+    params = {"condition_column": "condition", "group_a": "", "group_b": "", "test": "welch", "pseudocount": 0.5,
+              "min_prevalence": 0.1}
+    run = step("da_clr_welch.py", {"table": table, "samples": samples}, {"table": tmp_path / "da.tsv"}, params)
+    assert run.code == 0, run.log
+    rows = read_tsv(tmp_path / "da.tsv")
+    assert rows[0][0] == "taxid" and len(rows) == 4
+    run = step("da_clr_welch.py", {"table": table, "samples": samples}, {"table": tmp_path / "x.tsv"},
+               {**params, "test": "ttest"})
+    assert_failed(run, "must be 'welch' or 'mannwhitney'")
+
+
+# --- single cell ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cells(tmp_path_factory):
+    """A small AnnData of raw counts: 90 cells in three groups with their own marker genes."""
+    anndata = pytest.importorskip("anndata")
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(0)
+    counts = rng.poisson(1.0, size=(90, 60)).astype("float32")
+    for group in range(3):
+        counts[group * 30:(group + 1) * 30, group * 10:(group + 1) * 10] += rng.poisson(12, size=(30, 10))
+    genes = [f"MT-{i}" if i < 2 else f"GENE{i}" for i in range(60)]
+    adata = anndata.AnnData(X=counts)
+    adata.obs_names = [f"cell{i}" for i in range(90)]
+    adata.var_names = genes
+    path = tmp_path_factory.mktemp("cells") / "raw.h5ad"
+    adata.write_h5ad(path)
+    return path
+
+
+@heavy
+def test_scanpy_chain_qc_normalize_leiden_markers(step, tmp_path, cells):
+    pytest.importorskip("scanpy")
+    pytest.importorskip("leidenalg")
+    qc = {"nmads": 5.0, "min_genes": 0, "max_pct_mt": 20, "min_cells": 3, "min_cells_kept": 50, "mt_prefix": ""}
+    run = step("scanpy_qc.py", {"adata": cells}, {"adata": tmp_path / "qc.h5ad"}, qc)
+    assert run.code == 0, run.log
+    run = step("scanpy_normalize.py", {"adata": tmp_path / "qc.h5ad"}, {"adata": tmp_path / "norm.h5ad"},
+               {"target_sum": 10000, "n_top_genes": 40, "hvg_flavor": "seurat"})
+    assert run.code == 0, run.log
+    run = step("scanpy_leiden.py", {"adata": tmp_path / "norm.h5ad"}, {"adata": tmp_path / "clustered.h5ad"},
+               {"n_comps": 10, "n_neighbors": 10, "resolution": 0.5, "random_state": 0, "cluster_key": "leiden",
+                "neighbors_method": "umap"})
+    assert run.code == 0, run.log
+    run = step("scanpy_rank_genes_groups.py", {"adata": tmp_path / "clustered.h5ad"},
+               {"markers": tmp_path / "markers.tsv"}, {"cluster_key": "leiden", "method": "wilcoxon", "n_genes": 0})
+    assert run.code == 0, run.log
+    header = read_tsv(tmp_path / "markers.tsv")[0]
+    assert header[:2] == ["cluster", "rank"]
+
+    gmt = write(tmp_path / "cell_types.gmt", "".join(
+        f"TYPE_{g}\tdesc\t" + "\t".join(f"GENE{i}" for i in range(g * 10 + 2, g * 10 + 10)) + "\n" for g in range(3)))
+    run = step("marker_overlap_annotation.py",
+               {"adata": tmp_path / "clustered.h5ad", "markers": tmp_path / "markers.tsv"},
+               {"labels": tmp_path / "labels.tsv", "cells": tmp_path / "cells.tsv"},
+               {"cell_markers_gmt": str(gmt), "cluster_key": "leiden", "top_n": 50, "max_padj": 0.05, "min_logfc": 0.25,
+                "min_overlap": 2, "max_pval": 0.05})
+    assert run.code == 0, run.log
+    assert "TYPE_" in (tmp_path / "labels.tsv").read_text()
+    run = step("gseapy_marker_enrich.py", {"markers": tmp_path / "markers.tsv", "gene_sets": gmt},
+               {"table": tmp_path / "marker_enrich.tsv"}, {"top_n": 100, "max_padj": 0.05, "min_logfc": 0.25,
+                                                           "min_genes": 3})
+    assert run.code == 0, run.log
+
+    # bad inputs: counts already normalised, a missing cluster column, a marker table without genes
+    run = step("scanpy_normalize.py", {"adata": tmp_path / "norm.h5ad"}, {"adata": tmp_path / "x.h5ad"},
+               {"target_sum": 10000, "n_top_genes": 40, "hvg_flavor": "seurat"})
+    assert_failed(run, "already log-transformed")
+    run = step("scanpy_rank_genes_groups.py", {"adata": tmp_path / "clustered.h5ad"}, {"markers": tmp_path / "x.tsv"},
+               {"cluster_key": "celltype", "method": "wilcoxon", "n_genes": 0})
+    assert_failed(run, "celltype")
+    no_gene = write(tmp_path / "nogene.tsv", tsv([["cluster", "score"], ["0", "1"]]))
+    run = step("gseapy_marker_enrich.py", {"markers": no_gene, "gene_sets": gmt}, {"table": tmp_path / "x.tsv"},
+               {"top_n": 100, "max_padj": 0.05, "min_logfc": 0.25, "min_genes": 3})
+    assert_failed(run, "lacks column(s) gene")
+    run = step("scanpy_qc.py", {"adata": no_gene}, {"adata": tmp_path / "x.h5ad"}, qc)
+    assert_failed(run, str(no_gene))
+
+
+def test_scanpy_umap_refuses_data_without_clusters(step, tmp_path, cells):
+    pytest.importorskip("scanpy")
+    run = step("scanpy_umap.py", {"adata": cells}, {"plot": tmp_path / "u.png", "coordinates": tmp_path / "u.tsv"},
+               {"cluster_key": "leiden", "min_dist": 0.5, "random_state": 0, "dpi": 72})
+    assert_failed(run, "has no obs column 'leiden'")
+
+
+# --- R scripts (bin/bioplan_run.R, as the Nextflow target runs them) -------------------------------
+def _r_ready(*packages: str) -> None:
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    names = ", ".join(f'"{p}"' for p in ("jsonlite", *packages))
+    probe = f"quit(status = !all(vapply(c({names}), requireNamespace, logical(1), quietly = TRUE)))"
+    if subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode != 0:
+        pytest.skip(f"R packages {', '.join(packages)} are not installed")
+
+
+def run_r(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict, rule: str = "step") -> StepRun:
+    argv = _argv(script, tmp_path, inputs, outputs, params, rule)
+    proc = subprocess.run(["Rscript", str(RUNNER_R), *argv], capture_output=True, text=True, timeout=300)
+    log = tmp_path / f"{rule}.log"
+    return StepRun(proc.returncode, proc.stderr, log.read_text(encoding="utf-8") if log.exists() else "")
+
+
+@heavy
+def test_deseq2_de_r(tmp_path):
+    _r_ready("DESeq2")
+    counts, samples = write(tmp_path / "counts.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
+    params = {"condition_column": "condition", "alpha": 0.05}
+    run = run_r(tmp_path, "deseq2_de.R", {"counts": counts, "samples": samples}, {"table": tmp_path / "de.tsv"}, params)
+    assert run.code == 0, run.terminal + run.log
+    rows = read_tsv(tmp_path / "de.tsv")
+    assert rows[0][:3] == ["gene_id", "baseMean", "log2FoldChange"] and len(rows) == 41
+    wrong = write(tmp_path / "wrong.tsv", SAMPLES.replace("condition", "group"))
+    run = run_r(tmp_path, "deseq2_de.R", {"counts": counts, "samples": wrong}, {"table": tmp_path / "x.tsv"}, params)
+    assert_failed(run, "has no column 'condition'")
