@@ -12,7 +12,7 @@ blocked the request and what would unblock it.
 
 from __future__ import annotations
 
-from bioplan.errors import ConstraintViolationError, UnsatisfiableError
+from bioplan.errors import BioplanError, ConstraintViolationError, UnsatisfiableError
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
@@ -268,9 +268,8 @@ def _producers(knowledge: Knowledge, datatype: str) -> list[str]:
                   if any(is_subtype(knowledge, p.datatype, datatype) for p in op.outputs.values()))
 
 
-def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
-    """The error that says what blocked the request and what would unblock it."""
-    # reachable facts with every unblocked operation (no relevance pruning)
+def _derivable(knowledge: Knowledge, spec: TaskSpec) -> set[str]:
+    """Facts reachable from the inputs with every unblocked operation (no relevance pruning)."""
     facts = set(closure(knowledge, spec.input_types))
     all_actions = _all_unblocked_actions(knowledge, spec)
     changed = True
@@ -280,22 +279,25 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
             if pre <= facts and not add <= facts:
                 facts |= add
                 changed = True
+    return facts
+
+
+def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
+    """The error that says what blocked the request and what would unblock it."""
+    facts = _derivable(knowledge, spec)
     # the search judged only the operations the inputs reach; a refusal names every blocked one
     context = _Context(knowledge, spec)
     blocks = {op: block for op in knowledge.operations if (block := context.block(op)) is not None}
-    blocked = {op: block.reason for op, block in blocks.items()}
-    hints: list[str] = []
-    details: dict = {"blocked_operations": dict(sorted(blocked.items()))}
-    have = ", ".join(spec.input_types) or "no input files"
+    details: dict = {"blocked_operations": dict(sorted((op, b.reason) for op, b in blocks.items()))}
 
     # 1. an anchor the context or the data ruled out
     for anchor in spec.required_operations:
-        if anchor in blocked:
+        if anchor in blocks:
             block = blocks[anchor]
             # a context or data constraint rules it out (not only the lack of a tool)
             violated = any(b.cause in ("assay", "data", "unsupported") for b in block.all())
             cls = ConstraintViolationError if violated else UnsatisfiableError
-            hints.append(_unblock_hint(knowledge, spec, anchor, block))
+            hints = [_unblock_hint(knowledge, spec, anchor, block)]
             return cls(f"operation {anchor!r} cannot run: it {block.reason}", hints, details)
 
     # 2. a datatype nothing can derive from the inputs
@@ -304,38 +306,48 @@ def explain_failure(knowledge: Knowledge, spec: TaskSpec, problem: Problem):
     ]
     missing = [g for g in dict.fromkeys(goals) if g not in facts]
     if missing:
-        leaves = _direct_missing(knowledge, facts, missing[0], blocked)
-        deeper = {leaf: [d for d in _missing_leaves(knowledge, facts, leaf, blocked) if d not in leaves]
-                  for leaf in leaves}
-        # operations that would have made the missing datatype but the context ruled out
-        blocked_on_path = sorted(op for op in _producers(knowledge, missing[0]) if op in blocked)
-        for leaf in leaves[:4]:
-            dt = knowledge.datatypes.get(leaf)
-            formats = f" ({', '.join(dt.formats)})" if dt and dt.formats else ""
-            hints.append(f"add an input of type {leaf!r}{formats} with -i FILE")
-        for leaf, sources in deeper.items():
-            if sources:
-                hints.append(f"or add {' + '.join(repr(d) for d in sources)}, from which bioplan derives {leaf!r}")
-        for op in blocked_on_path[:3]:
-            hints.append(_unblock_hint(knowledge, spec, op, blocks[op]))
-        if not hints:
-            hints.append("state what you start from (the input files) and what you want at the end")
-        details.update({"missing_datatype": missing[0], "missing_inputs": leaves, "available": sorted(facts)})
-        is_target = missing[0] == spec.target_output.semantic_type
-        needed_by = "the requested result" if is_target else "a requested operation"
-        if blocked_on_path and not leaves:
-            op = blocked_on_path[0]
-            return ConstraintViolationError(
-                f"no plan produces {missing[0]!r} ({needed_by}): operation {op!r} {blocked[op]}", hints, details)
-        return UnsatisfiableError(
-            f"no plan produces {missing[0]!r} ({needed_by}) from {have}; "
-            f"nothing derives it without {', '.join(repr(x) for x in leaves) or 'a missing input'}", hints, details)
+        return _missing_datatype_error(knowledge, spec, missing[0], facts, blocks, details)
 
     # 3. everything is reachable on its own, but not within max_hops or not together
     return UnsatisfiableError(
         f"no plan reaches {spec.target_output.semantic_type!r} through "
         f"{', '.join(spec.required_operations) or 'the graph'} within max_hops={spec.max_hops}",
         ["raise --max-hops, or drop one of the required operations"], details)
+
+
+def _missing_datatype_error(knowledge: Knowledge, spec: TaskSpec, missing: str, facts: set[str],
+                            blocks: dict[str, Block], details: dict) -> BioplanError:
+    """No plan makes `missing` (the target, or an anchor's input): which inputs to add, or which
+    blocked operation on the way to unblock."""
+    blocked = {op: block.reason for op, block in blocks.items()}
+    leaves = _direct_missing(knowledge, facts, missing, blocked)
+    deeper = {leaf: [d for d in _missing_leaves(knowledge, facts, leaf, blocked) if d not in leaves]
+              for leaf in leaves}
+    # operations that would have made the missing datatype but the context ruled out
+    blocked_on_path = sorted(op for op in _producers(knowledge, missing) if op in blocked)
+    hints: list[str] = []
+    for leaf in leaves[:4]:
+        dt = knowledge.datatypes.get(leaf)
+        formats = f" ({', '.join(dt.formats)})" if dt and dt.formats else ""
+        hints.append(f"add an input of type {leaf!r}{formats} with -i FILE")
+    for leaf, sources in deeper.items():
+        if sources:
+            hints.append(f"or add {' + '.join(repr(d) for d in sources)}, from which bioplan derives {leaf!r}")
+    for op in blocked_on_path[:3]:
+        hints.append(_unblock_hint(knowledge, spec, op, blocks[op]))
+    if not hints:
+        hints.append("state what you start from (the input files) and what you want at the end")
+    details = {**details, "missing_datatype": missing, "missing_inputs": leaves, "available": sorted(facts)}
+    is_target = missing == spec.target_output.semantic_type
+    needed_by = "the requested result" if is_target else "a requested operation"
+    if blocked_on_path and not leaves:
+        op = blocked_on_path[0]
+        return ConstraintViolationError(
+            f"no plan produces {missing!r} ({needed_by}): operation {op!r} {blocked[op]}", hints, details)
+    have = ", ".join(spec.input_types) or "no input files"
+    return UnsatisfiableError(
+        f"no plan produces {missing!r} ({needed_by}) from {have}; "
+        f"nothing derives it without {', '.join(repr(x) for x in leaves) or 'a missing input'}", hints, details)
 
 
 def _all_unblocked_actions(knowledge: Knowledge, spec: TaskSpec):
