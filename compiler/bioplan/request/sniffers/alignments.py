@@ -168,7 +168,7 @@ def _sniff_sam(src: Source) -> SniffedFile:
             break
     if first_record is not None and not _looks_like_sam_record(first_record):
         raise unreadable(src.shown, f"not a valid SAM file: line {lines.lineno} is not an alignment record of 11 "
-                          "tab-separated columns", expected="SAM")
+                         "tab-separated columns", expected="SAM")
     evidence = ["SAM text: @HD/@SQ header lines" if header else "SAM text: 11-column alignment records"]
     evidence += compression_evidence(src)
     return _alignment_result(src, "sam", "\n".join(header), evidence)

@@ -129,8 +129,8 @@ def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         f = _gff_fields(line)
         if f is None:
             raise unreadable(src.shown, f"not a valid GTF/GFF file: line {lines.lineno} is not 9 tab-separated "
-                              "columns (seqid, source, type, start, end, score, strand, phase, attributes)",
-                              ["check the file is tab-separated and complete"], expected="GTF/GFF3")
+                             "columns (seqid, source, type, start, end, score, strand, phase, attributes)",
+                             ["check the file is tab-separated and complete"], expected="GTF/GFF3")
         if f[0] not in seqids and len(seqids) < 10:
             seqids.append(f[0])
         sources[f[1]] += 1
@@ -157,8 +157,8 @@ def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         fmt, why = "gtf", f'gene_id "..." attributes on {gtf} of {n} lines'
     else:
         raise unreadable(src.shown, "9-column annotation whose attributes are neither GTF (gene_id \"...\";) nor "
-                          "GFF3 (ID=...;Parent=...)", ["give an Ensembl/GENCODE GTF or a GFF3 file"],
-                          expected="GTF/GFF3")
+                         "GFF3 (ID=...;Parent=...)", ["give an Ensembl/GENCODE GTF or a GFF3 file"],
+                         expected="GTF/GFF3")
     facts = [Fact(name="seqids", value=seqids, evidence=f"first sequence names: {quote_list(seqids, 5)}")]
     chr_prefixed = bool(seqids) and all(s.startswith("chr") for s in seqids)
     chr1_length = next((int(end) for seqid, start, end in regions

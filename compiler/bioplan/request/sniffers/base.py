@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from bioplan.errors import AmbiguousInputError, UnreadableInputError
 from bioplan.models import Fact, SniffedFile
@@ -125,7 +125,7 @@ def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str],
 
 
 def organism_fact(ids: Sequence[str], prefixes: Mapping[str, str], what: str,
-                   transcripts: bool = False) -> Fact | None:
+                  transcripts: bool = False) -> Fact | None:
     found = _organism_of(ids, prefixes, transcripts)
     if found is None:
         return None
@@ -176,7 +176,7 @@ class Source:
         return sfx[-1] if sfx else ""
 
     def open(self) -> IO[bytes]:
-        return gzip.open(self.path, "rb") if self.compression == "gzip" else open(self.path, "rb")
+        return cast(IO[bytes], gzip.open(self.path, "rb")) if self.compression == "gzip" else open(self.path, "rb")
 
     @functools.cached_property
     def text_lines(self) -> list[str]:
@@ -259,7 +259,7 @@ def _with_override(shown: str, hints: Sequence[str], readings: Sequence[str] = (
 
 
 def unreadable(shown: str, problem: str, hints: Sequence[str] = (),
-                expected: str | None = None, override: bool = True) -> UnreadableInputError:
+               expected: str | None = None, override: bool = True) -> UnreadableInputError:
     details: dict[str, Any] = {"path": shown}
     if expected:
         details["expected"] = expected
@@ -275,7 +275,7 @@ def ambiguous(shown: str, problem: str, readings: Sequence[str], hints: Sequence
 
 def corrupt(shown: str, exc: BaseException) -> UnreadableInputError:
     return unreadable(shown, f"compressed data is corrupt or truncated ({exc})",
-                       ["re-download or re-compress the file (gzip -t FILE checks it)"])
+                      ["re-download or re-compress the file (gzip -t FILE checks it)"])
 
 
 def decode(raw: bytes) -> str:
@@ -323,7 +323,7 @@ class Lines:
 
 def _is_bgzf(magic: bytes) -> bool:
     # gzip member with FEXTRA whose first subfield is 'BC' (SAM/BAM spec, section 4.1)
-    return len(magic) >= 14 and magic[:2] == _GZIP_MAGIC and magic[3] & 4 and magic[12:14] == b"BC"
+    return len(magic) >= 14 and magic[:2] == _GZIP_MAGIC and bool(magic[3] & 4) and magic[12:14] == b"BC"
 
 
 def looks_binary(head: bytes) -> bool:
@@ -343,18 +343,18 @@ def open_source(shown: str) -> Source | Path:
         st = path.stat()
     except FileNotFoundError:
         raise unreadable(shown, "no such file or directory",
-                          ["check the path (relative paths are taken from the current directory)"],
-                          override=False) from None
+                         ["check the path (relative paths are taken from the current directory)"],
+                         override=False) from None
     except OSError as exc:
         raise unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None
     if stat.S_ISDIR(st.st_mode):
         return path
     if not stat.S_ISREG(st.st_mode):
         raise unreadable(shown, "is not a regular file (a pipe, socket or device cannot be sniffed)",
-                          ["save the data to a file and give its path"])
+                         ["save the data to a file and give its path"])
     if st.st_size == 0:
         raise unreadable(shown, "is empty (0 bytes)",
-                          ["give the file that holds the data; an empty file has no datatype"])
+                         ["give the file that holds the data; an empty file has no datatype"])
     try:
         with open(path, "rb") as fh:
             magic = fh.read(HEAD_BYTES)
@@ -369,7 +369,7 @@ def open_source(shown: str) -> Source | Path:
         raise corrupt(shown, exc) from None
     if not head:
         raise unreadable(shown, "is empty once decompressed (a gzip file holding 0 bytes)",
-                          ["give the file that holds the data"])
+                         ["give the file that holds the data"])
     return Source(shown, path, "gzip", bool(_is_bgzf(magic)), magic, head)
 
 

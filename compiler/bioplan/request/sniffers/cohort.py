@@ -34,11 +34,12 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
         # a folder of per-sample folders is one input per sample
         results += [(f, Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
     matrices = [f for f, _ in results if f.format == "mtx"]
-    parts = [(f, n) for f, n in results if f.format != "mtx" and mtx_part_of(f.path, matrices) is not None]
-    for f, n in parts:  # a features.tsv.gz also reads as a gene table: beside its matrix it is part of it
+    parts = [(f, n, owner) for f, n in results
+             if f.format != "mtx" and (owner := mtx_part_of(f.path, matrices)) is not None]
+    for f, n, owner in parts:  # a features.tsv.gz also reads as a gene table: beside its matrix it is part of it
         results.remove((f, n))
-        warnings.append(f"{f.path} is read as part of the 10x matrix {mtx_part_of(f.path, matrices).path}")
-    for p, exc in deferred:
+        warnings.append(f"{f.path} is read as part of the 10x matrix {owner.path}")
+    for p, error in deferred:
         if p.lower().endswith(INDEX_SUFFIXES):
             data = next((f.path for f, _ in results if os.path.abspath(p).startswith(os.path.abspath(f.path) + ".")
                          or os.path.abspath(p)
@@ -46,14 +47,14 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
                         None)
             if data is None:
                 raise unreadable(p, "is an index file (tabix .tbi/.csi, BAM .bai, CRAM .crai, FASTA .fai) without "
-                                  "its data file among the inputs", ["give the data file it indexes (the index is "
+                                 "its data file among the inputs", ["give the data file it indexes (the index is "
                                                                      "found next to it)"]) from None
             warnings.append(f"{p} is read as the index of {data}")
             continue
-        owner = mtx_part_of(p, matrices)
-        if owner is None:
-            raise exc
-        warnings.append(f"{p} is read as part of the 10x matrix {owner.path}")
+        part_of = mtx_part_of(p, matrices)
+        if part_of is None:
+            raise error
+        warnings.append(f"{p} is read as part of the 10x matrix {part_of.path}")
     for f, _ in results:
         if f.fact("index_stale"):
             warnings.append(f"{f.path}: " + next(x.evidence for x in f.facts if x.name == "index_stale"))
@@ -61,9 +62,9 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
     files = [sniffed for sniffed, _ in results]
     files = _pair_mates(files, [notes for _, notes in results], warnings)
     _check_cohort(files, [notes for _, notes in results], warnings)
-    for path, n in Counter(paths).items():
-        if n > 1:
-            warnings.append(f"{path} is given {n} times")
+    for path, times in Counter(paths).items():
+        if times > 1:
+            warnings.append(f"{path} is given {times} times")
     return InputProfile(files=tuple(files), warnings=tuple(warnings))
 
 
@@ -95,7 +96,7 @@ def _pair_mates(files: list[SniffedFile], notes: list[Notes], warnings: list[str
     out: list[SniffedFile] = []
     for f, note in zip(files, notes):
         named = note.mate_name
-        if (f.datatype == "raw_reads" and named is not None and named.mate and not named.strong
+        if (f.datatype == "raw_reads" and f.sample is not None and named is not None and named.mate and not named.strong
                 and note.read_id_mate in (None, 1) and mates_of.get(f.sample, set()) == {named.mate}):
             # "x_1.fastq" alone: a single-end sample called "x_1", not mate 1 of "x"
             # (single-end Illumina reads all say read 1, so such ids do not make it a mate)

@@ -11,18 +11,18 @@ from bioplan.request.sniffers.base import FASTQ_PATH_RE, id_namespace
 
 NA = frozenset({"", "na", "nan", "n/a", "null", "none", "-", "."})
 SAMPLE_COLUMNS = ("sample", "sample_id", "sampleid", "sample_name", "samplename", "samples", "sample id",
-                   "sample name", "sample.id", "id", "name")
+                  "sample name", "sample.id", "id", "name")
 CONDITION_COLUMNS = ("condition", "group", "treatment", "genotype", "status", "disease", "phenotype", "diagnosis",
-                      "state", "class", "cell_type", "celltype", "tissue", "timepoint", "time", "stage", "dex",
-                      "infection", "strain", "line")
+                     "state", "class", "cell_type", "celltype", "tissue", "timepoint", "time", "stage", "dex",
+                     "infection", "strain", "line")
 GENE_HEADERS = frozenset({"gene", "genes", "gene_id", "geneid", "gene_name", "genename", "symbol", "gene_symbol",
-                           "ensembl", "ensembl_gene_id", "ensembl_id", "entrez", "entrez_id", "entrezid", "entrezgene",
-                           "entrezgene_id", "ncbi_gene_id", "feature", "feature_id", "features", "id_ref",
-                           "external_gene_name", "hgnc_symbol", "mgi_symbol"})
+                          "ensembl", "ensembl_gene_id", "ensembl_id", "entrez", "entrez_id", "entrezid", "entrezgene",
+                          "entrezgene_id", "ncbi_gene_id", "feature", "feature_id", "features", "id_ref",
+                          "external_gene_name", "hgnc_symbol", "mgi_symbol"})
 ENTREZ_HEADERS = frozenset({"entrez", "entrez_id", "entrezid", "entrezgene", "entrezgene_id", "ncbi_gene_id",
-                             "ncbi_id", "gene_id_entrez", "geneid_entrez"})
+                            "ncbi_id", "gene_id_entrez", "geneid_entrez"})
 DE_STATS = (("log2foldchange", "logfc", "log2fc", "log2_fold_change"),
-             ("pvalue", "p.value", "p_value", "pval", "padj", "fdr", "adj.p.val", "qvalue", "q_value"))
+            ("pvalue", "p.value", "p_value", "pval", "padj", "fdr", "adj.p.val", "qvalue", "q_value"))
 FEATURECOUNTS_COLUMNS = ["geneid", "chr", "start", "end", "strand", "length"]
 
 def norm_header(h: str) -> str:

@@ -200,7 +200,7 @@ def _quant_facts(layout: _QuantLayout, n_rows: int, ids: Sequence[str], prefixes
 
 
 def quant_table(src: Source, layout: _QuantLayout, names: list[str], cols: list[Column], evidence: list[str],
-                 comments: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile:
+                comments: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile:
     """A quantifier's per-sample table (quant.sf, abundance.tsv, *.results): one sample's estimates."""
     version = next((c.lstrip("# ").strip() for c in comments if re.search(r"sailfish|salmon", c, re.I)), "")
     if layout.quantifier == "salmon" and re.search("sailfish", " ".join(comments), re.I):
@@ -209,7 +209,7 @@ def quant_table(src: Source, layout: _QuantLayout, names: list[str], cols: list[
                                                                                                  "transcript_id(s)")]
     if bad:
         raise unreadable(src.shown, f"{layout.quantifier} output whose column(s) {quote_list(bad)} are not numeric",
-                          ["give the quantifier's output file unchanged"], expected=f"{layout.quantifier} output")
+                         ["give the quantifier's output file unchanged"], expected=f"{layout.quantifier} output")
     sample, why = _quant_sample(src.path)
     level = "gene-level" if layout.level == "gene" else "transcript-level"
     evidence = evidence + [f"{layout.quantifier} {level} output: columns {quote_list(names[:len(layout.columns)], 7)}",
@@ -233,11 +233,11 @@ def _transcript_of(tx: str, gene: str) -> bool:
     """`tx` reads as a transcript id: a known transcript id form, or the gene id plus a suffix (AT1G01010.1)."""
     base = tx.split("|", 1)[0]
     return bool(TX_ID_RE.match(base)) or (gene != "" and base.startswith(gene)
-                                           and bool(_TX_SUFFIX_RE.match(base[len(gene):])))
+                                          and bool(_TX_SUFFIX_RE.match(base[len(gene):])))
 
 
 def tx2gene_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapping[str, str],
-                   evidence: list[str]) -> SniffedFile | None:
+                  evidence: list[str]) -> SniffedFile | None:
     """A tximport tx2gene table: transcript ids, then the gene of each (with or without a header row)."""
     if not 2 <= len(rows[0]) <= 4:
         return None

@@ -62,7 +62,7 @@ def _mate_from_name(name: str, parent: str = "") -> MateName:
         if m:
             sample = m.group("sample")
             return MateName(sample, int(m.group("mate")), strong, stem[len(sample):], stem,
-                             m.groupdict().get("lane"))
+                            m.groupdict().get("lane"))
     return MateName(stem, None, False, "", stem)
 
 
@@ -102,7 +102,7 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
         rec = len(lengths) + 1
         start = lines.lineno
         seq, plus, qual = next(it, None), next(it, None), next(it, None)
-        if qual is None:
+        if seq is None or plus is None or qual is None:  # the file (or the budget) ends inside the record
             if not lines.complete:
                 break  # budget reached inside a (long) record
             raise _bad_fastq(src, rec, start, "is truncated: the file ends before its 4 lines")
@@ -298,13 +298,13 @@ def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
             continue
         if current is None:
             raise unreadable(src.shown,
-                              f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
-                              ["a FASTA file starts with a '>name' line followed by sequence lines"], expected="FASTA")
+                             f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
+                             ["a FASTA file starts with a '>name' line followed by sequence lines"], expected="FASTA")
         bad = line.translate(None, _FASTA_ALLOWED)
         if bad:
             raise unreadable(src.shown, f"not a valid FASTA file: line {lines.lineno} holds characters that are not "
-                              f"sequence letters ({decode(bad[:10])!r})",
-                              ["sequence lines may hold only letters (and '*', '-')"], expected="FASTA")
+                             f"sequence letters ({decode(bad[:10])!r})",
+                             ["sequence lines may hold only letters (and '*', '-')"], expected="FASTA")
         current += len(line)
         total += len(line)
         if len(short_seqs) <= _ADAPTER_MAX_N and current <= _ADAPTER_MAX_LEN:
@@ -320,7 +320,7 @@ def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         nuc = sum(1 for b in residues if b in _NUCLEOTIDES) / len(residues)
         if nuc < 0.9:
             raise unreadable(src.shown, f"holds protein sequences (only {nuc:.0%} of the letters are A/C/G/T/U/N)",
-                              ["bioplan takes nucleotide FASTA: a genome, a transcriptome or reference genomes"])
+                             ["bioplan takes nucleotide FASTA: a genome, a transcriptome or reference genomes"])
 
     complete = lines.complete
     at_least = "" if complete else "at least "
@@ -382,14 +382,14 @@ def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         return done("reference_genome", f"few long sequences (longest {max(lengths)} letters)")
     # the ids do not tell: the file name may (GRCh38.dna.toplevel.fa, gencode.transcripts.fa, ex1_genome.fa)
     name = src.name.lower()
-    if _GENOME_NAME_RE.search(name) and not _TX_NAME_RE.search(name):
+    if (genome_word := _GENOME_NAME_RE.search(name)) and not _TX_NAME_RE.search(name):
         return done("reference_genome", f"sequence names ({shown_ids}) do not tell; the file name "
-                    f"'{src.name}' says genome ({_GENOME_NAME_RE.search(name).group(0)!r})")
+                    f"'{src.name}' says genome ({genome_word.group(0)!r})")
     # a build in the name (Homo_sapiens.GRCh38.cdna.all.fa) names the assembly, not genome vs transcripts
     without_build = re.sub(r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b", "", name)
-    if _TX_NAME_RE.search(name) and not _GENOME_NAME_RE.search(without_build):
+    if (tx_word := _TX_NAME_RE.search(name)) and not _GENOME_NAME_RE.search(without_build):
         return done("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
-                    f"'{src.name}' says transcripts ({_TX_NAME_RE.search(name).group(0)!r})")
+                    f"'{src.name}' says transcripts ({tx_word.group(0)!r})")
     readings = ["reference_genome", "transcriptome", "reference_sequences"]
     if max(lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
         readings.append("adapter_sequences")

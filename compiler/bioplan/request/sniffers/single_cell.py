@@ -43,7 +43,7 @@ def _sniff_hdf5(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         import numpy as np
     except ImportError:
         raise unreadable(src.shown, "is an HDF5 file (AnnData .h5ad?) but reading it needs the Python package h5py",
-                          ["install h5py (pip install h5py) in bioplan's environment"]) from None
+                         ["install h5py (pip install h5py) in bioplan's environment"]) from None
     try:
         with h5py.File(src.path, "r") as f:
             return _sniff_h5ad(src, f, h5py, np, prefixes)
@@ -51,14 +51,14 @@ def _sniff_hdf5(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         raise
     except Exception as exc:  # h5py/HDF5 raise OSError, KeyError, RuntimeError ... on damaged files
         raise unreadable(src.shown, f"HDF5 file that could not be read as AnnData ({exc})",
-                          ["write it with anndata (adata.write_h5ad(path))"], expected="h5ad") from None
+                         ["write it with anndata (adata.write_h5ad(path))"], expected="h5ad") from None
 
 
 _STATE_WORDS = {"raw_counts": "raw counts", "log_normalized": "log-normalised", "scaled": "scaled (z-scores)",
                 "normalized": "normalised (non-integer)"}
 
 
-def _h5_matrix_sample(src: Source, node: Any, h5py: Any, np: Any, where: str) -> tuple[tuple[int, int], Any, str]:
+def _h5_matrix_sample(src: Source, node: Any, h5py: Any, np: Any, where: str) -> tuple[tuple[int, ...], Any, str]:
     """(shape, first stored values, layout) of a dense or sparse matrix of an AnnData file."""
     if isinstance(node, h5py.Dataset):
         shape = tuple(int(s) for s in node.shape)
@@ -103,8 +103,8 @@ def _sniff_10x_h5(src: Source, m: Any, np: Any, prefixes: Mapping[str, str]) -> 
     """Cell Ranger's filtered_feature_bc_matrix.h5: matrix/{data,indices,indptr,shape,barcodes,features}."""
     if "shape" not in m or "data" not in m:
         raise unreadable(src.shown, "HDF5 file with a 'matrix' group that is not a 10x Genomics matrix (no "
-                          "shape/data)", ["give Cell Ranger's filtered_feature_bc_matrix.h5 unchanged"],
-                          expected="10x HDF5 matrix")
+                         "shape/data)", ["give Cell Ranger's filtered_feature_bc_matrix.h5 unchanged"],
+                         expected="10x HDF5 matrix")
     n_genes, n_cells = (int(x) for x in m["shape"][:2])
     sample = np.asarray(m["data"][:_H5_SAMPLE])
     integer = bool(np.issubdtype(sample.dtype, np.integer) or np.all(np.mod(sample, 1) == 0))
@@ -142,12 +142,12 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
         return _sniff_10x_h5(src, f["matrix"], np, prefixes)
     if not {"obs", "var"} <= keys or "X" not in keys:
         raise unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
-                          ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
+                         ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
     shape, sample, layout = _h5_matrix_sample(src, f["X"], h5py, np, "X")
     n_cells, n_genes = shape
     if n_cells == 0 or n_genes == 0:
         raise unreadable(src.shown, f"AnnData with {n_cells} cells x {n_genes} genes: nothing to analyse",
-                          expected="h5ad")
+                         expected="h5ad")
     log1p = "uns" in keys and isinstance(f["uns"], h5py.Group) and "log1p" in f["uns"]
     x_state, x_why = _value_state(sample, np, log1p)
     integer = x_state == "raw_counts"
@@ -271,7 +271,7 @@ def _mtx_header(path: Path, shown: str) -> tuple[str, int, int, int]:
     if len(fields) < 4 or fields[0] != "%%matrixmarket" or fields[2] != "coordinate" or len(size) != 3 \
             or not all(x.isdigit() for x in size):
         raise unreadable(shown, "not a MatrixMarket coordinate matrix (first line '%%MatrixMarket matrix "
-                          "coordinate integer general', then 'rows columns entries')", expected="10x matrix.mtx")
+                         "coordinate integer general', then 'rows columns entries')", expected="10x matrix.mtx")
     return fields[3], int(size[0]), int(size[1]), int(size[2])
 
 
@@ -282,7 +282,7 @@ def _mtx_result(shown: str, folder: Path, matrix: str, parts: dict[str, str],
     missing = [p for p in ("barcodes", "features") if p not in parts]
     if missing:
         raise unreadable(shown, f"10x matrix without its {' and '.join(missing)} file (next to {matrix})",
-                          ["keep matrix.mtx.gz, barcodes.tsv.gz and features.tsv.gz (genes.tsv for Cell Ranger 2) "
+                         ["keep matrix.mtx.gz, barcodes.tsv.gz and features.tsv.gz (genes.tsv for Cell Ranger 2) "
                            "together in one folder"], expected="10x MTX folder")
     gene_ids: list[str] = []
     try:
@@ -339,7 +339,8 @@ def mtx_part_of(path: str, matrices: Sequence[SniffedFile]) -> SniffedFile | Non
     for m in matrices:
         mp = Path(m.path)
         base = mp if mp.is_dir() else mp.parent
-        prefix = "" if mp.is_dir() else (_MTX_RE.match(mp.name).group("prefix") if _MTX_RE.match(mp.name) else "")
+        named = None if mp.is_dir() else _MTX_RE.match(mp.name)
+        prefix = named.group("prefix") if named else ""
         if os.path.abspath(p.parent) == os.path.abspath(base) and any(
                 p.name in (f"{prefix}{part}", f"{prefix}{part}.gz") for part in MTX_PARTS):
             return m

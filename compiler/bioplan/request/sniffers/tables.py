@@ -120,7 +120,7 @@ def _sniff_table(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     for i, r in enumerate(rows):
         if len(r) != width:
             raise unreadable(src.shown, f"malformed table: row {i + 1} has {len(r)} fields but most rows have {width}",
-                              ["every row of a table needs the same number of columns (check quoting and "
+                             ["every row of a table needs the same number of columns (check quoting and "
                                "stray delimiters)"], expected="TSV/CSV table")
     keep = [j for j in range(width) if any(r[j] for r in rows)]  # trailing delimiters make empty columns
     if len(keep) < width:
@@ -233,8 +233,8 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
         bad = [c.name for c in value_cols if not c.numeric]
         if bad:
             raise unreadable(src.shown,
-                              f"featureCounts table whose count column(s) {quote_list(bad)} are not numeric",
-                              expected="count matrix")
+                             f"featureCounts table whose count column(s) {quote_list(bad)} are not numeric",
+                             expected="count matrix")
     if not value_cols:
         raise unreadable(src.shown, "table without numeric sample columns", expected="count matrix")
     gene_named = [c.name for c in value_cols if is_ensembl_gene(c.name, prefixes)]
@@ -267,8 +267,9 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
         why = f"integer values in all {n} numeric columns"
         datatype = "raw_count_matrix"
     else:
+        assert example is not None  # kept with the first value that is not a non-negative integer
         v, col, row = example
-        kind = "negative" if num(v) < 0 else "non-integer"
+        kind = "negative" if (num(v) or 0.0) < 0 else "non-integer"
         why = f"{kind} values (e.g. {v} in column '{col}', row '{row}'): normalised, not raw counts"
         datatype = "normalized_count_matrix"
     evidence.append(why)
@@ -339,7 +340,7 @@ def _peak_table(src: Source, cols: list[Column], fmt: str, evidence: list[str]) 
                            facts=tuple([Fact(name="n_peaks", value=len(cols[0].values),
                                              evidence=count_noun(len(cols[0].values), "row"))] + compressed_fact(src)))
     raise unreadable(src.shown, "looks like a BED interval file (chromosome, start, end), which bioplan does not "
-                      "take as an input", [RECOGNISED_HINT, INPUT_TYPE_HINT], expected="a recognised input")
+                     "take as an input", [RECOGNISED_HINT, INPUT_TYPE_HINT], expected="a recognised input")
 
 
 def _mapping_table(src: Source, cols: list[Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
@@ -386,9 +387,9 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
     samples = list(dict.fromkeys(v for v in sample_col.values if v.lower() not in NA))
     if ".." in (s.strip() for s in samples):
         raise unreadable(src.shown, f"the sample name '..' in column '{sample_col.name}' cannot name a sample "
-                          "(outputs go to one folder per sample)",
-                          ["rename the sample to letters, digits, '_' or '-' (and the matching count column)"],
-                          override=False)
+                         "(outputs go to one folder per sample)",
+                         ["rename the sample to letters, digits, '_' or '-' (and the matching count column)"],
+                         override=False)
     numeric = sum(c.numeric for c in cols)
     evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
     evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
@@ -477,7 +478,7 @@ def _sniff_gene_list(src: Source, values: list[str], fmt: str, prefixes: Mapping
         if values and all(FASTQ_PATH_RE.search(v) for v in values[:50]):
             hints.insert(0, "give the FASTQ files themselves, or a sample sheet with a 'sample' column")
         raise unreadable(src.shown, f"one-column file whose values ({example}) are not gene ids of one namespace "
-                          "(Ensembl, Entrez or symbols)", hints, expected="gene list")
+                         "(Ensembl, Entrez or symbols)", hints, expected="gene list")
     evidence = [f"one column of {len(values)}{'' if complete else '+'} {NAMESPACE_WORDS[ns]} ({share:.0%}), e.g. "
                 f"{quote_list(values, 3)}"] + compression_evidence(src)
     if header:
@@ -500,7 +501,7 @@ def _sniff_gmt(src: Source, rows: list[list[str]], prefixes: Mapping[str, str]) 
     if ns == "unknown" or len(set(names)) < len(names) or (ns == "entrez" and src.ext != ".gmt"):
         if src.ext == ".gmt":
             raise unreadable(src.shown, "not a valid GMT file: each line must be a unique set name, a description, "
-                              "then gene ids of one namespace", expected="GMT")
+                             "then gene ids of one namespace", expected="GMT")
         return None
     sizes = [len([g for g in r[2:] if g]) for r in rows]
     evidence = [f"GMT: {len(rows)} gene sets (name, description, {min(sizes)}-{max(sizes)} genes each)",

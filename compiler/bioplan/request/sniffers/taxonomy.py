@@ -40,9 +40,9 @@ def _dmp_kind(shown: str, first_line: str, name: str) -> str:
         kind = ""
     if not f[0].isdigit() or not kind or (kind == "nodes.dmp" and not (len(f) >= 3 and f[1].isdigit())):
         raise unreadable(shown, "'\\t|\\t'-separated file that is neither an NCBI nodes.dmp (taxid | parent | rank) "
-                          "nor names.dmp (taxid | name | unique name | class)",
-                          ["give the directory holding nodes.dmp and names.dmp from NCBI taxdump.tar.gz"],
-                          expected="taxonomy dump")
+                         "nor names.dmp (taxid | name | unique name | class)",
+                         ["give the directory holding nodes.dmp and names.dmp from NCBI taxdump.tar.gz"],
+                         expected="taxonomy dump")
     return kind
 
 

@@ -87,19 +87,19 @@ def _sniff_vcf(src: Source) -> SniffedFile:
             cols = line.split("\t")
             if cols[:8] != ["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO"]:
                 raise unreadable(src.shown, f"not a valid VCF file: the #CHROM line (line {lines.lineno}) is not "
-                                  "tab-separated #CHROM POS ID REF ALT QUAL FILTER INFO", expected="VCF")
+                                 "tab-separated #CHROM POS ID REF ALT QUAL FILTER INFO", expected="VCF")
             samples = cols[9:]
             continue
         if not line.strip():
             continue
         if samples is None:
             raise unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is a record but no #CHROM header "
-                              "line came before it", expected="VCF")
+                             "line came before it", expected="VCF")
         f = line.split("\t")
         first_chrom = first_chrom or f[0]
         if len(f) < 8 or not f[1].isdigit():
             raise unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is not a record of at least 8 "
-                              "tab-separated columns with a numeric POS", expected="VCF")
+                             "tab-separated columns with a numeric POS", expected="VCF")
         n += 1
         if n >= _VCF_RECORDS:
             break
