@@ -41,7 +41,7 @@ def test_csv_in_either_language_exports_the_de_table_as_csv(knowledge, counts, q
     assert [p.ref.path for p in export.outputs if p.port == "csv"] == ["results/csv_export/deseq2_results.csv"]
     assert '"results/csv_export/deseq2_results.csv"' in files["rules/csv_export.smk"]
     _, nf = emit_files(knowledge, result, result.plans[0], "nextflow", tmp_path / "nf")
-    assert '"${prefix}.deseq2_results.csv"' in nf["modules/local/table/to_csv/main.nf"]
+    assert '"${prefix}.deseq2_results.csv"' in nf["modules/local/table/tocsv/main.nf"]
 
 
 def test_without_a_format_no_export_step(knowledge, counts):

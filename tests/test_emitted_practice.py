@@ -50,7 +50,7 @@ def test_star_index_carries_the_gtf_snakemake(emitted):
 
 
 def test_star_index_carries_the_gtf_nextflow(emitted):
-    module = (emitted("rnaseq_fastq", "nextflow") / "modules/local/star/genome_generate/main.nf").read_text()
+    module = (emitted("rnaseq_fastq", "nextflow") / "modules/local/star/genomegenerate/main.nf").read_text()
     assert "path(annotation)" in module
     assert '--sjdbGTFfile "\\$gtf"' in module and "--sjdbOverhang '${sjdb_overhang}'" in module
     workflow = (emitted("rnaseq_fastq", "nextflow") / "workflows/bioplan.nf").read_text()

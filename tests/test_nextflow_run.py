@@ -16,6 +16,7 @@ Without a runtime or a tool the tests skip with the install command; under CI=tr
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import shutil
@@ -122,6 +123,20 @@ def test_sample_sheet_is_checked_by_nf_schema_before_any_task(base):
     assert proc.returncode != 0
     assert "do not start with '-'" in proc.stdout, proc.stdout[-3000:]
     assert not list((workdir / "work").glob("*/*")), "a task ran before the sample sheet was checked"
+
+
+def test_a_bad_parameter_stops_the_run_before_any_task(base):
+    """validateParameters() (nf-schema) holds every parameter to nextflow_schema.json first: a
+    text where the schema wants an integer is refused with the schema's message, and nothing runs."""
+    nextflow_bin()
+    workdir = compile_nextflow(base, "rnaseq_fastq", "params")
+    schema = json.loads((workdir / "nextflow_schema.json").read_text())
+    assert schema["$defs"]["tool_options"]["properties"]["featurecounts_strandedness"]["type"] == "integer"
+    proc = run_nextflow(workdir, "-stub-run", "--featurecounts_strandedness", "reverse")
+    assert proc.returncode != 0
+    assert "Validation of pipeline parameters failed" in proc.stdout, proc.stdout[-3000:]
+    assert "--featurecounts_strandedness (reverse)" in proc.stdout and "[integer]" in proc.stdout, proc.stdout[-3000:]
+    assert not list((workdir / "work").glob("*/*")), "a task ran before the parameters were checked"
 
 
 # --------------------------------------------------------------------------- real runs

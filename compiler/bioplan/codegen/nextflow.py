@@ -31,6 +31,7 @@ import yaml
 from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
 from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
 from bioplan.codegen.step_scripts import step_script_files
@@ -65,12 +66,6 @@ def process_label(threads: int, mem_mb: int) -> str:
     if threads <= 6 and mem_mb <= 36000:
         return "process_medium"
     return "process_high"
-
-
-def module_path(tool_id: str) -> str:
-    """modules/local/<tool>/<subtool> from a tool id: bcftools_csq -> bcftools/csq."""
-    head, _, rest = tool_id.partition("_")
-    return f"modules/local/{head}/{rest}" if rest else f"modules/local/{head}"
 
 
 def container_expr(image: str) -> str:
@@ -190,7 +185,7 @@ class NextflowGenerator:
         tool = self.knowledge.tools[step.tool] if step.tool else None
         lines, has_meta = self.input_lines(step)
         if tool is not None:
-            name = tool.id.upper()
+            name = process_name(tool)  # TOOL_SUBTOOL of its nf-core module (STAR_ALIGN)
             tool_name = package_name(tool.software)  # versions are keyed by package, as in nf-core
             version = tool.software.version_command
         else:
@@ -416,7 +411,7 @@ class NextflowGenerator:
     def module_dir(self, step: WorkflowStep) -> str:
         if step.kind == "check":
             return f"modules/local/bioplan/{step.id}"
-        return module_path(step.tool)
+        return module_path(self.knowledge.tools[step.tool])
 
     # ------------------------------------------------------------------ files
     def files(self, workflow: Workflow) -> dict[str, str]:

@@ -215,6 +215,9 @@ class Tool(Frozen):
     quality: float = 0.5  # ranking prior in [0, 1]: maturity, adoption, fitness for the task
     templates: dict[str, str]  # target -> template path under templates/
     scripts: tuple[str, ...] = ()  # step scripts under templates/scripts/ the template uses
+    # nf-core module path (tool/subtool) where the id does not give a leaf: a tool sharing its first
+    # word with others (star beside star_genome_generate) is star/align (codegen/nf_core_names.py)
+    nf_module: str | None = None
     runnable_offline: bool = True  # false if the tool needs the network at run time
     aliases: Aliases = Aliases()
 
