@@ -1,5 +1,6 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
-MEGAHIT and Prodigal, SeqKit stats.
+MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats; the ChIP-seq tools (Picard MarkDuplicates,
+MACS3, deepTools bamCoverage) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -30,6 +31,10 @@ KALLISTO = "mouse RNA-seq: quantify with kallisto, then gene-level counts with t
 TRIM_COUNT = ("mouse RNA-seq FASTQ: trim with Trim Galore, align the reads to the reference genome "
               "and count reads per gene with htseq-count")
 ASSEMBLY = "shotgun metagenomics: assemble each sample with MEGAHIT, then predict genes on the contigs with Prodigal"
+CHIPSEQ = ("ChIP-seq: align the reads with Bowtie2, mark duplicates with Picard, call peaks with MACS3 "
+           "and make CPM-normalised bigWig coverage tracks with deepTools bamCoverage")
+VCF_NORM_STATS = ("left-align and normalise the variants in this VCF with bcftools norm, "
+                  "then report call set statistics with bcftools stats")
 # (request, the -i files besides the reads, {operation: tool} the plan must bind)
 CASES = {
     "kallisto": (KALLISTO, ("transcripts.fa", "genes.gtf", "samples.tsv"),
@@ -39,7 +44,13 @@ CASES = {
                          {"read_trimming": "trimgalore", "read_alignment": "star", "read_counting": "htseq_count"}),
     "assembly_genes": (ASSEMBLY, (), {"genome_assembly": "megahit", "gene_prediction": "prodigal"}),
     "read_stats": ("mouse RNA-seq reads: read statistics with seqkit stats", (), {"read_qc": "seqkit_stats"}),
+    "chipseq": (CHIPSEQ, ("genome.fa",), {"read_alignment": "bowtie2", "duplicate_marking": "picard_markduplicates",
+                                          "peak_calling": "macs3_callpeak", "coverage_computation": "bamcoverage"}),
+    # a call set, no reads (the variants example's VCF and genome)
+    "vcf_norm_stats": (VCF_NORM_STATS, ("../variants/calls.vcf", "../variants/genome.fa"),
+                       {"variant_normalization": "bcftools_norm", "variant_statistics": "bcftools_stats"}),
 }
+NO_READS = {"vcf_norm_stats"}
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
     "kallisto_index": ("kallisto", "workflow/rules/transcriptome_indexing.smk", "modules/local/kallisto/index/main.nf"),
@@ -49,6 +60,14 @@ GOLDEN_FILES = {
     "megahit": ("assembly_genes", "workflow/rules/genome_assembly.smk", "modules/local/megahit/main.nf"),
     "prodigal": ("assembly_genes", "workflow/rules/gene_prediction.smk", "modules/local/prodigal/main.nf"),
     "seqkit_stats": ("read_stats", "workflow/rules/read_qc.smk", "modules/local/seqkit/stats/main.nf"),
+    "picard_markduplicates": ("chipseq", "workflow/rules/duplicate_marking.smk",
+                              "modules/local/picard/markduplicates/main.nf"),
+    "macs3_callpeak": ("chipseq", "workflow/rules/peak_calling.smk", "modules/local/macs3/callpeak/main.nf"),
+    "bamcoverage": ("chipseq", "workflow/rules/coverage_computation.smk", "modules/local/bamcoverage/main.nf"),
+    "bcftools_norm": ("vcf_norm_stats", "workflow/rules/variant_normalization.smk",
+                      "modules/local/bcftools/norm/main.nf"),
+    "bcftools_stats": ("vcf_norm_stats", "workflow/rules/variant_statistics.smk",
+                       "modules/local/bcftools/stats/main.nf"),
 }
 
 
@@ -107,6 +126,8 @@ def single_end(data: Path) -> Path:
 
 
 def case_inputs(data: Path, case: str, layout: str) -> list[str]:
+    if case in NO_READS:  # the same files for both layouts
+        return [str(data / f) for f in CASES[case][1]]
     if layout == "paired":
         reads = [str(data / "reads" / f"{s}_R{m}.fastq.gz") for s in SAMPLES for m in (1, 2)]
         return reads + [str(data / f) for f in CASES[case][1]]
