@@ -7,6 +7,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bioplan.errors import UnreadableInputError
@@ -273,25 +274,31 @@ def _adapter_reading(name: str, headers: Sequence[str], lengths: Sequence[int], 
     return None
 
 
-def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
+@dataclass
+class _FastaScan:
+    """What one bounded pass over a FASTA file saw."""
+
+    headers: list[str] = field(default_factory=list)  # the first 5000 (later ones counted as "")
+    lengths: list[int] = field(default_factory=list)
+    total: int = 0
+    residues: bytearray = field(default_factory=bytearray)  # the first 200 000 letters
+    short_seqs: list[bytearray] = field(default_factory=list)  # each sequence, while the file could be adapters
+    complete: bool = False
+
+
+def _scan_fasta(src: Source) -> _FastaScan:
+    """Headers, lengths and a sample of the letters, up to the byte budget; malformed lines are errors."""
     lines = Lines(src, _FASTA_BUDGET)
-    headers: list[str] = []
-    lengths: list[int] = []
+    scan = _FastaScan()
     current: int | None = None
-    total = 0
-    residues = bytearray()
-    short_seqs: list[bytearray] = []  # each sequence, while the file could still be adapters
     for raw in lines.raw():
         if raw.startswith(b">"):
             if current is not None:
-                lengths.append(current)
+                scan.lengths.append(current)
             current = 0
-            if len(short_seqs) <= _ADAPTER_MAX_N:
-                short_seqs.append(bytearray())
-            if len(headers) < 5000:
-                headers.append(decode(raw[1:]).strip())
-            else:
-                headers.append("")  # only counted
+            if len(scan.short_seqs) <= _ADAPTER_MAX_N:
+                scan.short_seqs.append(bytearray())
+            scan.headers.append(decode(raw[1:]).strip() if len(scan.headers) < 5000 else "")  # later: counted
             continue
         line = raw.strip()
         if not line:
@@ -306,97 +313,111 @@ def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
                              f"sequence letters ({decode(bad[:10])!r})",
                              ["sequence lines may hold only letters (and '*', '-')"], expected="FASTA")
         current += len(line)
-        total += len(line)
-        if len(short_seqs) <= _ADAPTER_MAX_N and current <= _ADAPTER_MAX_LEN:
-            short_seqs[-1] += line
-        if len(residues) < 200_000:
-            residues += line[:200_000]
+        scan.total += len(line)
+        if len(scan.short_seqs) <= _ADAPTER_MAX_N and current <= _ADAPTER_MAX_LEN:
+            scan.short_seqs[-1] += line
+        if len(scan.residues) < 200_000:
+            scan.residues += line[:200_000]
     if current is not None:
-        lengths.append(current)
-    n = len(lengths)
-    if n == 0:
+        scan.lengths.append(current)
+    scan.complete = lines.complete
+    return scan
+
+
+def _require_nucleotides(src: Source, scan: _FastaScan) -> None:
+    if not scan.lengths:
         raise unreadable(src.shown, "not a valid FASTA file: no '>' header found", expected="FASTA")
-    if residues:
-        nuc = sum(1 for b in residues if b in _NUCLEOTIDES) / len(residues)
+    if scan.residues:
+        nuc = sum(1 for b in scan.residues if b in _NUCLEOTIDES) / len(scan.residues)
         if nuc < 0.9:
             raise unreadable(src.shown, f"holds protein sequences (only {nuc:.0%} of the letters are A/C/G/T/U/N)",
                              ["bioplan takes nucleotide FASTA: a genome, a transcriptome or reference genomes"])
 
-    complete = lines.complete
+
+def _fasta_facts(scan: _FastaScan) -> list[Fact]:
+    n, complete = len(scan.lengths), scan.complete
     at_least = "" if complete else "at least "
     scope = "" if complete else f" (in the first {_FASTA_BUDGET >> 20} MB read)"
-    facts = [
+    return [
         Fact(name="n_sequences", value=n,
              evidence=f"{at_least}{count_noun(n, chr(39) + '>' + chr(39) + ' header')}{scope}"),
-        Fact(name="total_length", value=total, evidence=f"{at_least}{total} sequence letters{scope}"),
+        Fact(name="total_length", value=scan.total, evidence=f"{at_least}{scan.total} sequence letters{scope}"),
         Fact(name="scanned_whole_file", value=complete,
              evidence="whole file read" if complete
              else f"stopped after {_FASTA_BUDGET >> 20} MB: counts are lower bounds"),
     ]
-    named = [h for h in headers if h]
-    ids = [h.split(maxsplit=1)[0] for h in named if h.split()]
-    evidence = [f"FASTA: {at_least}{count_noun(n, 'sequence')}, {at_least}{total} letters, nucleotide alphabet"]
-    evidence += compression_evidence(src)
-    fmt = "fasta.gz" if src.compression else "fasta"
-    shown_ids = quote_list(ids, 3)
 
-    def done(datatype: str, why: str, extra: Sequence[Fact] = ()) -> SniffedFile:
-        return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence + [why]),
-                           facts=tuple(facts) + tuple(extra))
 
-    adapter = _adapter_reading(src.name, named, lengths, [bytes(x) for x in short_seqs], complete)
+def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    scan = _scan_fasta(src)
+    _require_nucleotides(src, scan)
+    at_least = "" if scan.complete else "at least "
+    evidence = [f"FASTA: {at_least}{count_noun(len(scan.lengths), 'sequence')}, {at_least}{scan.total} letters, "
+                "nucleotide alphabet", *compression_evidence(src)]
+    datatype, why, extra = _fasta_reading(src, scan, prefixes)
+    return SniffedFile(path=src.shown, datatype=datatype, format="fasta.gz" if src.compression else "fasta",
+                       evidence=tuple(evidence + [why]), facts=tuple(_fasta_facts(scan)) + tuple(extra))
+
+
+def _fasta_reading(src: Source, scan: _FastaScan, prefixes: Mapping[str, str]) -> tuple[str, str, list[Fact]]:
+    """(datatype, why, facts it adds): adapters, classifier genomes, a transcriptome or a genome, from
+    the sequences, then the names, then the file name; else ambiguous."""
+    named = [h for h in scan.headers if h]
+    adapter = _adapter_reading(src.name, named, scan.lengths, [bytes(x) for x in scan.short_seqs], scan.complete)
     if adapter is not None:
         why, motifs = adapter
-        return SniffedFile(path=src.shown, datatype="adapter_sequences", format=fmt,
-                           evidence=tuple(evidence + [why]),
-                           facts=tuple(facts) + (Fact(name="adapter_motifs", value=motifs,
-                                                      evidence="known adapter motifs: "
-                                                      + (", ".join(motifs) or "none")),))
+        return "adapter_sequences", why, [Fact(name="adapter_motifs", value=motifs,
+                                               evidence="known adapter motifs: " + (", ".join(motifs) or "none"))]
     taxids = list(dict.fromkeys(m.group(1) for h in named for m in [_KRAKEN_TAXID_RE.search(h)] if m))
     if taxids:
-        return done("reference_sequences", f"headers carry kraken:taxid ({quote_list(taxids, 5)}): genomes for a "
-                    f"classifier database",
-                    [Fact(name="taxids", value=taxids[:20],
-                          evidence=f"kraken:taxid| with {count_noun(len(taxids), 'distinct taxid')}")])
+        distinct = count_noun(len(taxids), "distinct taxid")
+        fact = Fact(name="taxids", value=taxids[:20], evidence=f"kraken:taxid| with {distinct}")
+        return ("reference_sequences", f"headers carry kraken:taxid ({quote_list(taxids, 5)}): genomes for a "
+                "classifier database", [fact])
     species = list(dict.fromkeys(
         m.group(0) for h in named for parts in [h.split(maxsplit=1)] if len(parts) > 1
         for m in [_BINOMIAL_RE.match(parts[1])] if m and _CHROM_DESC_RE.search(parts[1])))
     if len(species) >= 2:
-        return done("reference_sequences", f"genomes of {len(species)} species ({quote_list(species, 4)}): a "
-                    "collection for a classifier database")
+        return ("reference_sequences", f"genomes of {len(species)} species ({quote_list(species, 4)}): a "
+                "collection for a classifier database", [])
+    return _genome_or_transcriptome(src, scan, named, prefixes)
+
+
+def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
+                             prefixes: Mapping[str, str]) -> tuple[str, str, list[Fact]]:
+    ids = [h.split(maxsplit=1)[0] for h in named if h.split()]
+    shown_ids = quote_list(ids, 3)
     tx_share = sum(map(_transcript_like, named)) / max(1, len(named))
     chrom_share = sum(map(_chromosome_like, named)) / max(1, len(named))
     if tx_share >= 0.5 and tx_share >= chrom_share:
-        extra = []
         gene_ids = [m.group(0) for h in named for m in [_GENE_IN_HEADER_RE.search(h)] if m]
         org = organism_fact(gene_ids, prefixes, "gene ids in the headers") if gene_ids else None
         org = org or organism_fact(ids, prefixes, "transcript ids", transcripts=True)
-        if org:
-            extra.append(org)
-        return done("transcriptome",
-                    f"transcript-like headers ({tx_share:.0%} of {len(named)}, e.g. {shown_ids})", extra)
+        return ("transcriptome", f"transcript-like headers ({tx_share:.0%} of {len(named)}, e.g. {shown_ids})",
+                [org] if org else [])
     if chrom_share >= 0.5:
-        return done("reference_genome", f"chromosome-like sequence names ({chrom_share:.0%} of {len(named)}, "
-                    f"e.g. {shown_ids})")
-    if n <= 500 and max(lengths) >= 1_000_000:
-        return done("reference_genome", f"few long sequences (longest {max(lengths)} letters)")
+        return ("reference_genome", f"chromosome-like sequence names ({chrom_share:.0%} of {len(named)}, "
+                f"e.g. {shown_ids})", [])
+    if len(scan.lengths) <= 500 and max(scan.lengths) >= 1_000_000:
+        return "reference_genome", f"few long sequences (longest {max(scan.lengths)} letters)", []
     # the ids do not tell: the file name may (GRCh38.dna.toplevel.fa, gencode.transcripts.fa, ex1_genome.fa)
     name = src.name.lower()
     if (genome_word := _GENOME_NAME_RE.search(name)) and not _TX_NAME_RE.search(name):
-        return done("reference_genome", f"sequence names ({shown_ids}) do not tell; the file name "
-                    f"'{src.name}' says genome ({genome_word.group(0)!r})")
+        return ("reference_genome", f"sequence names ({shown_ids}) do not tell; the file name "
+                f"'{src.name}' says genome ({genome_word.group(0)!r})", [])
     # a build in the name (Homo_sapiens.GRCh38.cdna.all.fa) names the assembly, not genome vs transcripts
     without_build = re.sub(r"\bgrc[hm]\d+|\bhg\d{2}\b|\bmm\d{2}\b", "", name)
     if (tx_word := _TX_NAME_RE.search(name)) and not _GENOME_NAME_RE.search(without_build):
-        return done("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
-                    f"'{src.name}' says transcripts ({tx_word.group(0)!r})")
+        return ("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
+                f"'{src.name}' says transcripts ({tx_word.group(0)!r})", [])
     readings = ["reference_genome", "transcriptome", "reference_sequences"]
-    if max(lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
+    if max(scan.lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
         readings.append("adapter_sequences")
+    at_least = "" if scan.complete else "at least "
     raise ambiguous(
         src.shown,
-        f"FASTA with {at_least}{n} sequences named like {shown_ids}: cannot tell a genome from a transcriptome "
-        "(names are neither chromosome-like nor transcript ids)",
+        f"FASTA with {at_least}{len(scan.lengths)} sequences named like {shown_ids}: cannot tell a genome from a "
+        "transcriptome (names are neither chromosome-like nor transcript ids)",
         readings,
         ["name genome sequences like chromosomes (chr1, 1, X, MT, NC_...) or transcripts by their ids "
          "(ENST..., NM_...), or name the file after what it holds (genome.fa, transcripts.fa, adapters.fa)",
