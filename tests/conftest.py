@@ -1,4 +1,17 @@
-"""Shared fixtures: the shipped knowledge, generated example data, compiled reference workflows."""
+"""Shared fixtures: the shipped knowledge, generated example data, compiled reference workflows.
+
+Test tiers (markers in pyproject.toml):
+- fast: `pytest -m "not e2e and not slurm"`: units, properties with few examples, compiles
+  that need no real run; aimed at under a minute on 2 idle cores.
+- e2e: runs of real tools and whole loops: emitted workflows run end to end (tests/e2e/),
+  Nextflow runs and its Java parser, `snakemake` processes beyond a compile's own pre-check,
+  wheels built and installed, the whole development set, the README's blocks. Whole modules
+  say so with `pytestmark = pytest.mark.e2e`; the single integration tests of mixed modules
+  are listed in INTEGRATION below, with the reason, and get the marker at collection.
+- slurm: needs a SLURM cluster (scripts/slurm-local.sh).
+`.ci/run` runs every tier (CI=true: Hypothesis tests draw their full example counts, see
+`examples()`).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +27,57 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SLURM_LOCAL = ROOT / "scripts" / "slurm-local.sh"  # the local SLURM cluster of the `slurm` tests
 NF_LINT = ROOT / "scripts" / "nf-lint.sh"  # Nextflow's strict parser (nf-lang) on Java
+
+# Integration tests inside otherwise fast modules: node id prefix -> why it is an e2e run.
+INTEGRATION = {
+    "tests/test_wheel.py::": "builds a wheel and installs it into fresh virtualenvs",
+    "tests/test_nextflow_run.py::": "runs Nextflow (stub and real runs)",
+    "tests/test_signals.py::": "signals compiles whose Snakemake pre-check runs in a child process",
+    "tests/test_precheck_plugins.py::": "starts Snakemake processes to watch which plugins they load",
+    "tests/test_benchmarks.py::": "runs the compile and planner benchmarks",
+    "tests/test_cluster_fit.py::test_the_start_check_reads_the_real_dag_without_a_cluster": "runs snakemake's DAG",
+    "tests/test_cluster_fit.py::test_dry_run_lowers_requests_to_the_caps": "runs snakemake -n on a workflow",
+    "tests/test_names.py::test_plan_and_compile_exit_only_0_or_2_on_odd_input_paths": "a CLI compile per odd path",
+    "tests/test_names.py::test_compile_exits_only_0_or_2_on_odd_output_paths": "a CLI compile per odd path",
+    "tests/test_injection.py::test_a_line_end_in_the_request_runs_nothing_in_the_snakemake_workflow":
+        "runs the emitted Snakemake workflow",
+    "tests/test_injection.py::test_the_nextflow_config_of_a_hostile_request_passes_the_strict_parser":
+        "Nextflow's strict parser on Java",
+    "tests/test_output_dir.py::test_two_concurrent_compiles_into_one_new_output": "two CLI compiles racing",
+    "tests/test_output_dir.py::test_impossible_output_is_exit_2_naming_path_and_reason": "a CLI compile per path",
+    "tests/test_output_dir.py::test_read_only_file_system_is_exit_2": "a CLI compile on a read-only mount",
+    "tests/test_eval.py::test_dev_set_meets_the_committed_baseline": "compiles the whole development set",
+    "tests/test_eval.py::test_compile_runs_snakemake_dry_run": "runs snakemake -n",
+    "tests/test_nextflow.py::test_reference_pipelines_pass_the_strict_parser": "Nextflow's strict parser on Java",
+    "tests/test_nextflow.py::test_a_broken_pipeline_fails_the_strict_parser": "Nextflow's strict parser on Java",
+    "tests/test_nextflow.py::test_process_graph_equals_snakemake_rule_graph": "runs snakemake --rulegraph",
+    "tests/test_examples_generate.py::test_generation_is_byte_identical": "generates every example twice",
+    "tests/test_examples_generate.py::test_metagenomic_reads_and_planted_abundance": "simulates and classifies reads",
+    "tests/test_emitted_practice.py::test_single_cell_qc_": "runs scanpy QC on the example cells",
+    "tests/test_compile.py::test_hostile_names_compile_and_pass_checks": "snakemake --lint and snakefmt runs",
+    "tests/test_references.py::test_genome_and_annotation_follow_organism_and_build":
+        "compiles one workflow per organism and build",
+    "tests/test_reference_fetch.py::test_fetch_rules_download_verify_and_share_one_cache":
+        "runs the fetch rules against a local HTTP server",
+    "tests/test_reference_fetch.py::test_nextflow_fetch_process_downloads_verifies_and_stores_once":
+        "runs the fetch process against a local HTTP server",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(item.nodeid.startswith(prefix) for prefix in INTEGRATION):
+            item.add_marker(pytest.mark.e2e)
+
+
+def examples(full: int) -> int:
+    """Hypothesis example count: `full` under CI (CI=true, .ci/run), a tenth (at least 10) in the
+    fast tier, or BIOPLAN_PROPERTY_EXAMPLES when set."""
+    if os.environ.get("BIOPLAN_PROPERTY_EXAMPLES"):
+        return int(os.environ["BIOPLAN_PROPERTY_EXAMPLES"])
+    return full if os.environ.get("CI") == "true" else max(10, full // 10)
+
 
 # The five reference task classes, with the example each compiles from.
 REFERENCE_CLASSES = ("bulk_de", "rnaseq_fastq", "variants", "single_cell", "metagenomics")

@@ -19,7 +19,7 @@ from bioplan.cli import main
 from bioplan.planner.graph import Action, Problem, build_problem
 from bioplan.planner.pddl import cost_scale, to_pddl
 from bioplan.planner.search import astar_plan
-from conftest import example_inputs, example_request
+from conftest import example_inputs, example_request, examples
 from test_planner_properties import problems
 
 
@@ -99,7 +99,7 @@ def _check_plan_in_pddl(p: Problem) -> None:
     assert total == round(plan.cost * ex.cost_scale)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(problems())
 def test_astar_plans_are_valid_plans_of_the_export(problem):
     _check_plan_in_pddl(problem)
@@ -154,7 +154,7 @@ def test_fast_downward_agrees_on_a_small_problem():
     assert _fast_downward_cost(p) == astar_plan(p).cost == 2.75
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(problems())
 def test_fast_downward_agrees_with_astar(problem):
     plan = astar_plan(problem)

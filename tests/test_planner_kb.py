@@ -19,6 +19,7 @@ from bioplan.planner.bind import bind_plan
 from bioplan.planner.graph import build_problem, operation_block_reason
 from bioplan.planner.plan import search_plans
 from bioplan.planner.search import astar_plan, bfs_plan
+from conftest import examples
 
 ASSAYS = [None, "bulk_rna_seq", "single_cell_rna_seq", "whole_genome_sequencing", "shotgun_metagenomics", "chip_seq"]
 
@@ -73,7 +74,7 @@ def kb(knowledge):
 
 
 def test_random_requests_give_valid_plans_or_explained_errors(kb):
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(specs(kb))
     def check(spec):
         try:
@@ -97,7 +98,7 @@ def test_random_requests_give_valid_plans_or_explained_errors(kb):
 
 
 def test_astar_is_never_worse_than_bfs_on_the_knowledge_base(kb):
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(specs(kb))
     def check(spec):
         problem = build_problem(kb, spec)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from bioplan.planner.graph import Action, Problem, relevant_only
 from bioplan.planner.search import astar_plan, bfs_plan
+from conftest import examples
 
 
 @st.composite
@@ -70,7 +71,7 @@ def brute_force_cost(problem: Problem) -> float | None:
     return best
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(problems())
 def test_astar_plan_is_valid_and_optimal(problem):
     plan = astar_plan(problem)
@@ -88,7 +89,7 @@ def test_astar_plan_is_valid_and_optimal(problem):
     assert abs(plan.cost - sum(problem.actions[a].cost for a in plan.actions)) < 1e-6
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(problems())
 def test_relevance_pruning_keeps_the_optimum(problem):
     full = astar_plan(problem)
@@ -98,7 +99,7 @@ def test_relevance_pruning_keeps_the_optimum(problem):
         assert abs(full.cost - pruned.cost) < 1e-6
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(problems())
 def test_bfs_baseline_finds_a_plan_iff_astar_does_and_never_a_cheaper_one(problem):
     a = astar_plan(problem)

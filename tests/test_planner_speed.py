@@ -29,6 +29,7 @@ from bioplan.planner.graph import (
 )
 from bioplan.planner.index import build_index, planning_index
 from bioplan.planner.search import _Compiled
+from conftest import examples
 from test_planner_properties import brute_force_cost, problems
 
 
@@ -83,7 +84,7 @@ def test_region_gives_the_whole_graph_problem(knowledge):
     datatypes = sorted(d for d, v in knowledge.datatypes.items() if not v.config_provided)
     data = sorted(c for c, v in knowledge.constraints.items() if v.kind == "data")
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.lists(st.sampled_from(datatypes), min_size=1, max_size=3, unique=True),
            st.sampled_from(sorted(knowledge.datatypes)),
            st.lists(st.sampled_from(sorted(knowledge.operations)), max_size=2, unique=True),
@@ -108,7 +109,7 @@ def test_region_gives_the_whole_graph_problem(knowledge):
     check()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(problems())
 def test_lmcut_is_admissible_and_dominates_hmax(problem):
     if any(a not in problem.actions for a in problem.anchors):

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bioplan.errors import AmbiguousInputError, UnreadableInputError
 from bioplan.models import InputProfile, SniffedFile
 from bioplan.request.sniff import sniff_file, sniff_inputs
+from conftest import examples
 
 PREFIXES = {
     "ENSMUSG": "organism_mouse",
@@ -542,7 +543,8 @@ def test_de_table(tmp_path):
     assert one(write(tmp_path / "res.tsv", text)).datatype == "differential_expression_table"
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(30), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     matrix=st.integers(1, 12).flatmap(
         lambda n_samples: st.lists(
@@ -840,7 +842,8 @@ def test_deterministic_and_ordered(tmp_path):
     assert sniff_file(paths[0], PREFIXES) == first.files[0]
 
 
-@settings(max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     data=st.one_of(
         st.binary(min_size=1, max_size=300),
