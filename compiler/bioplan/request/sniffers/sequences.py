@@ -88,69 +88,89 @@ def _bad_fastq(src: Source, record: int, lineno: int, what: str) -> UnreadableIn
         expected="FASTQ")
 
 
-def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
+@dataclass
+class _FastqScan:
+    """What the first records of a FASTQ file say."""
+
+    lengths: list[int] = field(default_factory=list)
+    qmin: int = 255
+    qmax: int = 0
+    mates: list[int | None] = field(default_factory=list)  # each record's mate from its read id
+    first_header: str = ""
+
+
+def _check_record(src: Source, rec: int, start: int, header: str, seq: str, plus: str, qual: str) -> None:
+    if not header.startswith("@"):
+        raise _bad_fastq(src, rec, start, f"should start with '@' but starts with {header[:20]!r}")
+    if not plus.startswith("+"):
+        raise _bad_fastq(src, rec, start + 2, f"should be the '+' separator but is {plus[:20]!r}")
+    if not _SEQ_CHARS.match(seq):
+        raise _bad_fastq(src, rec, start + 1, f"holds characters that are not bases: {seq[:20]!r}")
+    if len(seq) != len(qual):
+        raise _bad_fastq(src, rec, start + 3, f"has {len(seq)} bases but {len(qual)} quality characters")
+
+
+def _scan_fastq(src: Source) -> _FastqScan:
+    """The first `_FASTQ_RECORDS` records (within the byte budget), each checked for the 4-line form."""
     lines = Lines(src, _FASTQ_BUDGET, max_line=_FASTQ_BUDGET)  # long (nanopore) reads are one line
     it = iter(lines)
-    lengths: list[int] = []
-    qmin, qmax = 255, 0
-    mates: list[int | None] = []
-    first_header = ""
+    scan = _FastqScan()
     for header in it:
         if not header.strip():
             if any(rest.strip() for rest in it):
-                raise _bad_fastq(src, len(lengths) + 1, lines.lineno, "is a blank line inside the file")
+                raise _bad_fastq(src, len(scan.lengths) + 1, lines.lineno, "is a blank line inside the file")
             break
-        rec = len(lengths) + 1
+        rec = len(scan.lengths) + 1
         start = lines.lineno
         seq, plus, qual = next(it, None), next(it, None), next(it, None)
         if seq is None or plus is None or qual is None:  # the file (or the budget) ends inside the record
             if not lines.complete:
                 break  # budget reached inside a (long) record
             raise _bad_fastq(src, rec, start, "is truncated: the file ends before its 4 lines")
-        if not header.startswith("@"):
-            raise _bad_fastq(src, rec, start, f"should start with '@' but starts with {header[:20]!r}")
-        if not plus.startswith("+"):
-            raise _bad_fastq(src, rec, start + 2, f"should be the '+' separator but is {plus[:20]!r}")
-        if not _SEQ_CHARS.match(seq):
-            raise _bad_fastq(src, rec, start + 1, f"holds characters that are not bases: {seq[:20]!r}")
-        if len(seq) != len(qual):
-            raise _bad_fastq(src, rec, start + 3,
-                             f"has {len(seq)} bases but {len(qual)} quality characters")
-        if not first_header:
-            first_header = header
-        lengths.append(len(seq))
+        _check_record(src, rec, start, header, seq, plus, qual)
+        scan.first_header = scan.first_header or header
+        scan.lengths.append(len(seq))
         if qual:
-            qmin, qmax = min(qmin, min(map(ord, qual))), max(qmax, max(map(ord, qual)))
-        mates.append(_mate_from_read_id(header))
-        if len(lengths) >= _FASTQ_RECORDS:
+            scan.qmin, scan.qmax = min(scan.qmin, min(map(ord, qual))), max(scan.qmax, max(map(ord, qual)))
+        scan.mates.append(_mate_from_read_id(header))
+        if len(scan.lengths) >= _FASTQ_RECORDS:
             break
-    if not lengths:
+    if not scan.lengths:
         raise _bad_fastq(src, 1, 1, "is missing: no complete record found")
+    return scan
 
-    evidence = [f"FASTQ: {count_noun(len(lengths), 'well-formed 4-line record')} checked"] + compression_evidence(src)
-    lo, hi = min(lengths), max(lengths)
+
+def _fastq_facts(scan: _FastqScan) -> list[Fact]:
+    """Read length and quality encoding."""
+    n, lo, hi = len(scan.lengths), min(scan.lengths), max(scan.lengths)
     span = f"{hi} bp" if lo == hi else f"{lo}-{hi} bp"
-    are = "is" if len(lengths) == 1 else "are"
-    facts = [Fact(name="read_length", value=hi, evidence=f"first {count_noun(len(lengths), 'read')} {are} {span}")]
-    if qmin >= 64 and ord("J") < qmax <= ord("h"):  # 'J' = Q41 in phred33, 'h' = Q40 in phred64
-        facts.append(Fact(name="quality_encoding", value="phred64",
-                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' "
-                                   "(all >= '@': Illumina 1.3-1.7 offset 64)"))
+    are = "is" if n == 1 else "are"
+    chars = f"quality characters '{chr(scan.qmin)}'..'{chr(scan.qmax)}'"
+    if scan.qmin >= 64 and ord("J") < scan.qmax <= ord("h"):  # 'J' = Q41 in phred33, 'h' = Q40 in phred64
+        encoding = Fact(name="quality_encoding", value="phred64",
+                        evidence=f"{chars} (all >= '@': Illumina 1.3-1.7 offset 64)")
     else:
-        facts.append(Fact(name="quality_encoding", value="phred33",
-                          evidence=f"quality characters '{chr(qmin)}'..'{chr(qmax)}' (Sanger/Illumina 1.8+ offset 33)"))
+        encoding = Fact(name="quality_encoding", value="phred33", evidence=f"{chars} (Sanger/Illumina 1.8+ offset 33)")
+    return [Fact(name="read_length", value=hi, evidence=f"first {count_noun(n, 'read')} {are} {span}"), encoding]
 
-    # mate from the read ids
-    id_mate: int | None = None
-    interleaved = False
+
+def _read_id_mate(mates: Sequence[int | None]) -> tuple[int | None, bool]:
+    """(the mate every read id says, whether the ids alternate mate 1 and 2: an interleaved file)."""
     if mates and all(m == 1 for m in mates):
-        id_mate = 1
-    elif mates and all(m == 2 for m in mates):
-        id_mate = 2
-    elif len(mates) >= 2 and all(m == (1 if i % 2 == 0 else 2) for i, m in enumerate(mates)):
-        interleaved = True
-    first_id = first_header.split()[0] if first_header else ""
-    shown_id = first_header if id_mate and not first_id.endswith(("/1", "/2")) else first_id
+        return 1, False
+    if mates and all(m == 2 for m in mates):
+        return 2, False
+    return None, len(mates) >= 2 and all(m == (1 if i % 2 == 0 else 2) for i, m in enumerate(mates))
+
+
+def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
+    scan = _scan_fastq(src)
+    evidence = [f"FASTQ: {count_noun(len(scan.lengths), 'well-formed 4-line record')} checked"]
+    evidence += compression_evidence(src)
+    facts = _fastq_facts(scan)
+    id_mate, interleaved = _read_id_mate(scan.mates)
+    first_id = scan.first_header.split()[0] if scan.first_header else ""
+    shown_id = scan.first_header if id_mate and not first_id.endswith(("/1", "/2")) else first_id
     shown_id = shown_id if len(shown_id) <= 60 else shown_id[:57] + "..."
 
     named = _mate_from_name(src.name, Path(os.path.abspath(src.path)).parent.name)
@@ -176,11 +196,7 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
     if named.lane:
         facts.append(Fact(name="lane", value=f"L{named.lane}", evidence=named.why))
     if mate:
-        why = []
-        if named.mate:
-            why.append(named.why)
-        if id_mate:
-            why.append(f"first read id {shown_id}")
+        why = ([named.why] if named.mate else []) + ([f"first read id {shown_id}"] if id_mate else [])
         evidence.append(f"mate {mate} of sample '{sample}': " + ", ".join(why))
     else:
         evidence.append(f"sample '{sample}' from the file name; no mate suffix (_R1/_R2, _1/_2) "
