@@ -82,3 +82,30 @@ def test_an_unwritable_cache_directory_is_not_an_error(tmp_path, monkeypatch):
 def test_content_key_separates_its_parts():
     assert cache.content_key([b"ab", b"c"]) != cache.content_key([b"a", b"bc"])
     assert cache.content_key([b"ab", b"c"]) == cache.content_key([b"ab", b"c"])
+
+
+def test_the_references_catalog_is_read_back_from_the_cache_until_its_file_changes(tmp_path, monkeypatch):
+    from bioplan.knowledge import references
+
+    shutil.copytree(ROOT / "ontology", tmp_path / "data" / "ontology")
+    monkeypatch.setenv("BIOPLAN_DATA_ROOT", str(tmp_path / "data"))
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    references.load_catalog.cache_clear()
+    first = references.load_catalog()
+    assert len(list((tmp_path / "cache" / "bioplan").glob("references-*.pickle"))) == 1
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("references.yaml parsed although its cached catalog is valid")
+
+    monkeypatch.setattr(references.yaml, "safe_load", no_parse)
+    references.load_catalog.cache_clear()
+    assert references.load_catalog() == first
+    monkeypatch.undo()  # parse again: the edited file has another key
+    monkeypatch.setenv("BIOPLAN_DATA_ROOT", str(tmp_path / "data"))
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    path = tmp_path / "data" / "ontology" / "references.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("version: 1", "version: 2", 1), encoding="utf-8")
+    references.load_catalog.cache_clear()
+    assert references.load_catalog().version == 2
+    assert len(list((tmp_path / "cache" / "bioplan").glob("references-*.pickle"))) == 2
+    references.load_catalog.cache_clear()

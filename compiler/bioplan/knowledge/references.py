@@ -17,6 +17,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from bioplan import cache as disk_cache
 from bioplan.errors import ConstraintViolationError, InvalidKnowledgeError
 from bioplan.paths import ontology_dir
 
@@ -24,7 +25,9 @@ ChecksumKind = Literal["bsd_sum", "md5", "recorded"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: a catalog read back from the cache is never validated, so a process that only
+    # plans does not pay for building the validators (they are built on the first validation)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Provider(_Frozen):
@@ -87,14 +90,26 @@ class Catalog(_Frozen):
     organisms: dict[str, OrganismReferences]
 
 
+# The code that turns references.yaml into a Catalog: part of the cached catalog's key.
+CATALOG_CODE = ("bioplan.knowledge.references",)
+
+
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
+    """The validated references.yaml, cached on disk (`bioplan.cache`) under the sha256 of the file
+    and of this module: reading it back costs a pickle load, not a YAML parse and a validation."""
     path = ontology_dir() / "references.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return Catalog.model_validate(data)
-    except (OSError, yaml.YAMLError, ValueError) as exc:
+        raw = path.read_bytes()
+        key = disk_cache.content_key([raw, disk_cache.source_fingerprint(CATALOG_CODE).encode()])
+        cached = disk_cache.read("references", key, Catalog)
+        if cached is not None:
+            return cached
+        catalog = Catalog.model_validate(yaml.safe_load(raw.decode("utf-8")))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError) as exc:
         raise InvalidKnowledgeError([f"{path}: {exc}"]) from None
+    disk_cache.write("references", key, catalog)
+    return catalog
 
 
 def check_catalog(catalog: Catalog, organism_ids: set[str], builds_of: dict[str, tuple[str, ...]]) -> list[str]:
