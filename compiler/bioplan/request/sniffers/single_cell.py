@@ -135,6 +135,7 @@ _CELL_LABEL_COLUMN_RE = re.compile(r"^(?:cell_?types?|cell_?type_\w+|celltypes?|
 
 
 def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
+    """An HDF5 file: kallisto's abundance.h5, a Cell Ranger matrix, or AnnData."""
     keys = set(f.keys())
     if {"aux", "est_counts"} <= keys:
         return sniff_kallisto_h5(src, f, np, prefixes)
@@ -143,6 +144,11 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
     if not {"obs", "var"} <= keys or "X" not in keys:
         raise unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
                          ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
+    return _sniff_anndata(src, f, keys, h5py, np, prefixes)
+
+
+def _sniff_anndata(src: Source, f: Any, keys: set[str], h5py: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
+    """What X holds (and .raw, layers), embeddings, gene ids, and the clusterings and labels of obs."""
     shape, sample, layout = _h5_matrix_sample(src, f["X"], h5py, np, "X")
     n_cells, n_genes = shape
     if n_cells == 0 or n_genes == 0:
@@ -151,26 +157,33 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
     log1p = "uns" in keys and isinstance(f["uns"], h5py.Group) and "log1p" in f["uns"]
     x_state, x_why = _value_state(sample, np, log1p)
     integer = x_state == "raw_counts"
-
-    obs = f["obs"]
-    if isinstance(obs, h5py.Group):
-        columns = [k for k in obs if not k.startswith("_")]
-        if "__categories" in obs:  # anndata 0.7 stored categoricals' levels apart
-            columns += [k for k in obs["__categories"] if k not in columns]
-    else:  # anndata < 0.7: obs as a compound dataset
-        columns = list(obs.dtype.names or ())
-    clusters = [c for c in columns if _CLUSTERING_COLUMN_RE.match(c)]
-    labels = [c for c in columns if c not in clusters and _CELL_LABEL_COLUMN_RE.match(c)]
-
-    evidence = [f"AnnData: {n_cells} cells x {n_genes} genes, X {layout} {sample.dtype}"]
+    evidence = [f"AnnData: {n_cells} cells x {n_genes} genes, X {layout} {sample.dtype}",
+                f"X is {_STATE_WORDS[x_state]}: {x_why}"]
     facts = [
         Fact(name="n_cells", value=n_cells, evidence=f"X has {n_cells} rows (cells)"),
         Fact(name="n_genes", value=n_genes, evidence=f"X has {n_genes} columns (genes)"),
         Fact(name="integer_counts", value=integer, evidence=f"X: {x_why}"),
         Fact(name="x_state", value=x_state, evidence=f"X: {x_why}"),
     ]
-    evidence.append(f"X is {_STATE_WORDS[x_state]}: {x_why}")
-    counts_at = "X" if integer else None
+    for more_facts, more_evidence in (_raw_and_layers(src, f, keys, h5py, np, "X" if integer else None),
+                                      _embeddings(f, keys, h5py), _var_gene_ids(f["var"], h5py, prefixes),
+                                      _obs_groups(_obs_columns(f["obs"], h5py))):
+        facts += more_facts
+        evidence += more_evidence
+    if integer:
+        datatype = "single_cell_matrix"
+        evidence.append("raw counts in X: the analysis starts with QC")
+    else:
+        datatype = "normalized_single_cell_matrix"
+        evidence.append(f"X is already {_STATE_WORDS[x_state]}: the analysis starts after normalisation")
+    return SniffedFile(path=src.shown, datatype=datatype, format="h5ad", evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _raw_and_layers(src: Source, f: Any, keys: set[str], h5py: Any, np: Any,
+                    counts_at: str | None) -> tuple[list[Fact], list[str]]:
+    """The state of .raw and of each layer, and where the raw counts are (`counts_at`: "X" when X has them)."""
+    facts: list[Fact] = []
+    evidence: list[str] = []
     # .raw: the group raw/ (anndata >= 0.7) or the dataset raw.X (older files, e.g. scanpy's pbmc68k_reduced)
     raw_x = f["raw"]["X"] if "raw" in keys and isinstance(f["raw"], h5py.Group) and "X" in f["raw"] else \
         f["raw.X"] if "raw.X" in keys else None
@@ -186,40 +199,63 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
         for name in sorted(f["layers"].keys()):
             _, lsample, _ = _h5_matrix_sample(src, f["layers"][name], h5py, np, f"layers/{name}")
             layers[name] = _value_state(lsample, np, False)[0]
-        if layers:
-            shown = ", ".join(f"{k} ({_STATE_WORDS[v]})" for k, v in layers.items())
-            facts.append(Fact(name="layers", value=layers, evidence=f"layers: {shown}"))
-            evidence.append(f"layers: {shown}")
-            if counts_at is None:
-                counts_at = next((f"layers/{k}" for k, v in layers.items() if v == "raw_counts"), None)
+    if layers:
+        shown = ", ".join(f"{k} ({_STATE_WORDS[v]})" for k, v in layers.items())
+        facts.append(Fact(name="layers", value=layers, evidence=f"layers: {shown}"))
+        evidence.append(f"layers: {shown}")
+        if counts_at is None:
+            counts_at = next((f"layers/{k}" for k, v in layers.items() if v == "raw_counts"), None)
     facts.append(Fact(name="raw_counts_at", value=counts_at,
                       evidence=f"raw counts in {counts_at}" if counts_at else
                       "no raw counts in X, .raw or a layer: steps that need counts (QC, normalisation) cannot run"))
-    obsm: list[str] = []
-    if "obsm" in keys:  # a group, or a compound dataset in files of anndata < 0.7
-        node = f["obsm"]
-        obsm = list(node.keys()) if isinstance(node, h5py.Group) else list(node.dtype.names or ())
-    if obsm:
-        facts.append(Fact(name="embeddings", value=obsm, evidence=f"obsm holds {quote_list(obsm, 4)}"))
-        evidence.append(f"obsm holds {quote_list(obsm, 4)}")
+    return facts, evidence
 
-    var = f["var"]
-    if isinstance(var, h5py.Group):
-        index_name = attr_str(var.attrs.get("_index", "_index"))
-        gene_ids: list[str] = []
-        for name in (index_name, "gene_ids", "gene_id", "ensembl_id"):
-            if name in var and isinstance(var[name], h5py.Dataset) and var[name].dtype.kind in "SOU":
-                gene_ids = h5_strings(var[name], 2000)
-                if id_namespace(gene_ids, prefixes)[0] == "ensembl":
-                    break
-        if gene_ids:
-            ns, _ = id_namespace(gene_ids, prefixes)
-            facts.append(Fact(name="id_namespace", value=ns, evidence=f"var names like {quote_list(gene_ids, 3)}"))
-            org = organism_fact(gene_ids, prefixes, "var gene ids")
-            if org:
-                facts.append(org)
-                evidence.append(org.evidence)
 
+def _embeddings(f: Any, keys: set[str], h5py: Any) -> tuple[list[Fact], list[str]]:
+    if "obsm" not in keys:
+        return [], []
+    node = f["obsm"]  # a group, or a compound dataset in files of anndata < 0.7
+    obsm = list(node.keys()) if isinstance(node, h5py.Group) else list(node.dtype.names or ())
+    if not obsm:
+        return [], []
+    return ([Fact(name="embeddings", value=obsm, evidence=f"obsm holds {quote_list(obsm, 4)}")],
+            [f"obsm holds {quote_list(obsm, 4)}"])
+
+
+def _var_gene_ids(var: Any, h5py: Any, prefixes: Mapping[str, str]) -> tuple[list[Fact], list[str]]:
+    """The id namespace and organism of the genes (var's index, or its gene_ids column when that is Ensembl)."""
+    if not isinstance(var, h5py.Group):
+        return [], []
+    index_name = attr_str(var.attrs.get("_index", "_index"))
+    gene_ids: list[str] = []
+    for name in (index_name, "gene_ids", "gene_id", "ensembl_id"):
+        if name in var and isinstance(var[name], h5py.Dataset) and var[name].dtype.kind in "SOU":
+            gene_ids = h5_strings(var[name], 2000)
+            if id_namespace(gene_ids, prefixes)[0] == "ensembl":
+                break
+    if not gene_ids:
+        return [], []
+    ns, _ = id_namespace(gene_ids, prefixes)
+    facts = [Fact(name="id_namespace", value=ns, evidence=f"var names like {quote_list(gene_ids, 3)}")]
+    org = organism_fact(gene_ids, prefixes, "var gene ids")
+    return (facts + [org], [org.evidence]) if org else (facts, [])
+
+
+def _obs_columns(obs: Any, h5py: Any) -> list[str]:
+    if not isinstance(obs, h5py.Group):  # anndata < 0.7: obs as a compound dataset
+        return list(obs.dtype.names or ())
+    columns = [k for k in obs if not k.startswith("_")]
+    if "__categories" in obs:  # anndata 0.7 stored categoricals' levels apart
+        columns += [k for k in obs["__categories"] if k not in columns]
+    return columns
+
+
+def _obs_groups(columns: list[str]) -> tuple[list[Fact], list[str]]:
+    """Earlier clusterings and published cell labels among the obs columns."""
+    clusters = [c for c in columns if _CLUSTERING_COLUMN_RE.match(c)]
+    labels = [c for c in columns if c not in clusters and _CELL_LABEL_COLUMN_RE.match(c)]
+    facts: list[Fact] = []
+    evidence: list[str] = []
     if clusters:
         # existing clusters are a fact about the file; what the data is comes from its values
         evidence.append(f"obs has earlier clustering column(s) {quote_list(clusters)} (kept; a new clustering "
@@ -229,13 +265,7 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
         # published cell labels (cell types, bulk labels): groups markers can be found for too
         evidence.append(f"obs has cell label column(s) {quote_list(labels)}")
         facts.append(Fact(name="label_columns", value=labels, evidence=f"obs columns {quote_list(labels)}"))
-    if integer:
-        datatype = "single_cell_matrix"
-        evidence.append("raw counts in X: the analysis starts with QC")
-    else:
-        datatype = "normalized_single_cell_matrix"
-        evidence.append(f"X is already {_STATE_WORDS[x_state]}: the analysis starts after normalisation")
-    return SniffedFile(path=src.shown, datatype=datatype, format="h5ad", evidence=tuple(evidence), facts=tuple(facts))
+    return facts, evidence
 
 
 # --------------------------------------------------------------------------- 10x Genomics matrices
