@@ -203,66 +203,64 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
 # the parsed pattern once per knowledge (cached on disk beside it); a pattern is compiled, once
 # per process, only for a text that contains one of them.
 
-# A pattern's triggers: strings one of which occurs in every text it matches; None when the
-# pattern has no such set (then it is always compiled and run).
-Triggers = frozenset[str] | None
+# A pattern's triggers: sets of strings such that every text the pattern matches holds a string of
+# each set. Empty when no such set was found: the pattern is then always compiled and run.
+Triggers = tuple[frozenset[str], ...]
 _IGNORE_CASE_FLAG = re.compile(r"\(\?[a-zA-Z]*i")
 
 
 def required_literals(pattern: str) -> Triggers:
-    """Strings one of which occurs in every text that `pattern` matches (lower-cased for a pattern
-    with the ignore-case flag), from the parsed pattern: a run of literal characters in sequence,
-    or the union over the branches of a required alternation. None if no such set was found, or
-    if Python's regular expression parser (a private module) cannot be read."""
+    """The triggers of `pattern` (lower-cased for a pattern with the ignore-case flag), from the
+    parsed pattern: each run of literal characters in sequence is one set, and so is each required
+    alternation (the union of one set of each branch). Empty if Python's regular expression parser
+    (a private module) cannot be read."""
     try:
         sre_constants = importlib.import_module("re._constants")
         parsed = importlib.import_module("re._parser").parse(pattern)
     except Exception:  # another Python's parser or an invalid pattern: no prefilter, same result
-        return None
-    found = _sequence_literals(list(parsed), sre_constants)
-    if found is not None and (parsed.state.flags & re.IGNORECASE or _IGNORE_CASE_FLAG.search(pattern)):
-        found = frozenset(t.lower() for t in found)
-    return found
+        return ()
+    found = _sequence_requirements(list(parsed), sre_constants)
+    if parsed.state.flags & re.IGNORECASE or _IGNORE_CASE_FLAG.search(pattern):
+        found = [frozenset(t.lower() for t in needed) for needed in found]
+    return tuple(dict.fromkeys(found))
 
 
-def _sequence_literals(items: list, c: ModuleType) -> Triggers:
-    """The most selective required set of a sequence of parsed items: each literal run is one
-    candidate, and so is every required group, alternation or repetition of at least one."""
-    candidates: list[frozenset[str]] = []
+def _sequence_requirements(items: list, c: ModuleType) -> list[frozenset[str]]:
+    """Every required set of a sequence of parsed items: its literal runs, and the requirements of
+    its groups, alternations and repetitions of at least one."""
+    out: list[frozenset[str]] = []
     run: list[str] = []
     for op, av in items:
         if op == c.LITERAL:
             run.append(chr(av))
             continue
         if run:
-            candidates.append(frozenset({"".join(run)}))
+            out.append(frozenset({"".join(run)}))
             run = []
-        sub: Triggers = None
         if op == c.SUBPATTERN:
-            sub = _sequence_literals(list(av[3]), c)
+            out += _sequence_requirements(list(av[3]), c)
         elif op == c.BRANCH:
-            sub = _branch_literals(av[1], c)
+            out += _branch_requirement(av[1], c)
         elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
-            sub = _sequence_literals(list(av[2]), c)
+            out += _sequence_requirements(list(av[2]), c)
         elif op == c.ATOMIC_GROUP:
-            sub = _sequence_literals(list(av), c)
-        if sub:
-            candidates.append(sub)
+            out += _sequence_requirements(list(av), c)
     if run:
-        candidates.append(frozenset({"".join(run)}))
-    # the longest shortest string is the rarest; fewer alternatives break ties
-    return max(candidates, key=lambda t: (min(map(len, t)), -len(t)), default=None)
+        out.append(frozenset({"".join(run)}))
+    return out
 
 
-def _branch_literals(branches: list, c: ModuleType) -> Triggers:
-    """The union of the branches' required sets; None if a branch has none."""
-    out: set[str] = set()
+def _branch_requirement(branches: list, c: ModuleType) -> list[frozenset[str]]:
+    """One set for an alternation: the union of the most selective set of each branch; none if a
+    branch has no required string (it can match anything)."""
+    union: set[str] = set()
     for branch in branches:
-        found = _sequence_literals(list(branch), c)
+        found = _sequence_requirements(list(branch), c)
         if not found:
-            return None  # a branch without a required string can match anything
-        out |= found
-    return frozenset(out)
+            return []
+        # the longest shortest string is the rarest; fewer alternatives break ties
+        union |= max(found, key=lambda t: (min(map(len, t)), -len(t)))
+    return [frozenset(union)]
 
 
 def pattern_triggers(knowledge: Knowledge) -> dict[str, Triggers]:
@@ -328,12 +326,12 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 def lexicon_pattern(pattern: str, text: str, knowledge: Knowledge) -> re.Pattern[str] | None:
-    """The compiled `pattern` of the lexicon, or None when it cannot match `text` (none of its
-    triggers occurs in it): the pattern is then neither compiled nor run."""
+    """The compiled `pattern` of the lexicon, or None when it cannot match `text` (a set of its
+    triggers has no string in it): the pattern is then neither compiled nor run."""
     known = pattern_triggers(knowledge)
     triggers = known[pattern] if pattern in known else required_literals(pattern)
-    if triggers is not None:
+    if triggers:
         lowered = text.lower()
-        if not any(t in lowered for t in triggers):
+        if not all(any(t in lowered for t in needed) for needed in triggers):
             return None
     return _compiled(pattern)
