@@ -1,9 +1,9 @@
 """The frozen Knowledge model: datatypes, operations, constraints, tools, motifs, lexicon.
 
-The YAML files under `ontology/` and `motifs/` are validated by the JSON Schemas
-in `compiler/bioplan/knowledge/schemas/` first, then loaded into these models, then
-checked semantically (`knowledge.checks`). See ontology/README.md for the
-format a domain expert edits.
+The YAML files under `ontology/` and `motifs/` are validated by JSON Schemas derived
+from these models (`knowledge.load.file_schemas`) first, then loaded into these
+models, then checked semantically (`knowledge.checks`). See ontology/README.md for
+the format a domain expert edits.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: the knowledge a process reads back from the cache is never validated, so a
+    # `bioplan plan` does not pay for building the validators (built on the first validation)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Aliases(Frozen):
