@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.sniffers.base import (
@@ -102,28 +103,61 @@ def _looks_like_gff(text_lines: Sequence[str]) -> bool:
     return bool(body) and all(_gff_fields(ln) for ln in body)
 
 
-def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
-    declared = None
-    gtf = gff3 = n = 0
-    header: list[str] = []
-    regions: list[list[str]] = []  # ##sequence-region seqid start end
-    sources: Counter = Counter()  # column 2: ensembl, havana, BestRefSeq, refGene, ...
-    seqids: list[str] = []
-    gene_ids: list[str] = []
+@dataclass
+class _GffScan:
+    """What the header and the first feature lines of a GTF/GFF3 file say."""
+
+    declared: str | None = None  # ##gff-version
+    gtf: int = 0  # lines with GTF attributes (gene_id "...")
+    gff3: int = 0  # lines with key=value attributes
+    n: int = 0  # feature lines read
+    header: list[str] = field(default_factory=list)  # Ensembl / GENCODE / NCBI build headers (issue 14)
+    regions: list[list[str]] = field(default_factory=list)  # ##sequence-region seqid start end
+    sources: Counter = field(default_factory=Counter)  # column 2: ensembl, havana, BestRefSeq, refGene, ...
+    seqids: list[str] = field(default_factory=list)
+    gene_ids: list[str] = field(default_factory=list)
+
+
+_BUILD_HEADERS = ("#!genome-build", "#!genome-version", "##description:", "##provider:", "##genome-build",
+                  "#!annotation-source", "#!processor", "##species")
+
+
+def _read_comment(scan: _GffScan, line: str) -> bool:
+    """Keep what a '#' line says; False at ##FASTA (the features end there)."""
+    if line.startswith(_BUILD_HEADERS):
+        scan.header.append(line.strip())
+    if line.startswith("##sequence-region") and len(line.split()) == 4:
+        scan.regions.append(line.split()[1:])
+    if line.startswith("##gff-version"):
+        parts = line.split()
+        scan.declared = parts[1] if len(parts) > 1 else "?"
+    return not line.startswith("##FASTA")
+
+
+def _read_feature(scan: _GffScan, f: list[str]) -> None:
+    if f[0] not in scan.seqids and len(scan.seqids) < 10:
+        scan.seqids.append(f[0])
+    scan.sources[f[1]] += 1
+    m = _GTF_GENE_RE.search(f[8])
+    if m:
+        scan.gtf += 1
+        scan.gene_ids.append(m.group(1))
+    elif _GFF3_ATTR_RE.search(f[8]) or "=" in f[8]:
+        scan.gff3 += 1
+        g = _GFF3_GENE_RE.search(f[8])
+        if g and (g.group(1) or f[2] == "gene"):
+            scan.gene_ids.append((g.group(1) or g.group(2)).strip())
+    scan.n += 1
+
+
+def _scan_gff(src: Source) -> _GffScan:
+    scan = _GffScan()
     lines = Lines(src, _GFF_BUDGET)
     for line in lines:
         if not line.strip():
             continue
         if line.startswith("#"):
-            if line.startswith(("#!genome-build", "#!genome-version", "##description:", "##provider:",
-                                "##genome-build", "#!annotation-source", "#!processor", "##species")):
-                header.append(line.strip())  # Ensembl / GENCODE / NCBI build headers (issue 14)
-            if line.startswith("##sequence-region") and len(line.split()) == 4:
-                regions.append(line.split()[1:])
-            if line.startswith("##gff-version"):
-                parts = line.split()
-                declared = parts[1] if len(parts) > 1 else "?"
-            if line.startswith("##FASTA"):
+            if not _read_comment(scan, line):
                 break
             continue
         f = _gff_fields(line)
@@ -131,21 +165,16 @@ def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
             raise unreadable(src.shown, f"not a valid GTF/GFF file: line {lines.lineno} is not 9 tab-separated "
                              "columns (seqid, source, type, start, end, score, strand, phase, attributes)",
                              ["check the file is tab-separated and complete"], expected="GTF/GFF3")
-        if f[0] not in seqids and len(seqids) < 10:
-            seqids.append(f[0])
-        sources[f[1]] += 1
-        m = _GTF_GENE_RE.search(f[8])
-        if m:
-            gtf += 1
-            gene_ids.append(m.group(1))
-        elif _GFF3_ATTR_RE.search(f[8]) or "=" in f[8]:
-            gff3 += 1
-            g = _GFF3_GENE_RE.search(f[8])
-            if g and (g.group(1) or f[2] == "gene"):
-                gene_ids.append((g.group(1) or g.group(2)).strip())
-        n += 1
-        if n >= _GFF_LINES:
+        _read_feature(scan, f)
+        if scan.n >= _GFF_LINES:
             break
+    return scan
+
+
+def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
+    scan = _scan_gff(src)
+    declared, gtf, gff3, n = scan.declared, scan.gtf, scan.gff3, scan.n
+    header, regions, sources, seqids, gene_ids = scan.header, scan.regions, scan.sources, scan.seqids, scan.gene_ids
     if n == 0:
         raise unreadable(src.shown, "GTF/GFF file with a header but no feature lines", expected="GTF/GFF3")
     evidence = compression_evidence(src)

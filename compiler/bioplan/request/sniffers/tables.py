@@ -221,6 +221,30 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
     return _sample_sheet(src, cols, normed, fmt, evidence, header)
 
 
+def _first_non_count(value_cols: list[Column], ids: Column) -> tuple[tuple[str, str, str] | None, int]:
+    """((value, column, row id) of the first value that is not a non-negative integer, or None; the
+    number of missing values seen). Reading stops at the end of a column once a negative value was
+    seen (the matrix cannot be counts), so `missing` is a lower bound then."""
+    integer, negative = True, False
+    example = None
+    missing = 0
+    for c in value_cols:
+        for i, v in enumerate(c.values):
+            x = num(v)
+            if x is None:
+                missing += 1
+                continue
+            if x < 0:
+                negative = True
+            if x < 0 or not x.is_integer():
+                if integer:
+                    example = (v, c.name, ids.values[i])
+                integer = False
+        if not integer and negative:
+            break
+    return example, missing
+
+
 def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[str, str], complete: bool,
                   evidence: list[str], annotation: int | None) -> SniffedFile:
     ids = cols[0]
@@ -244,30 +268,13 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
             "count matrices with one row per gene and one column per sample",
             ["transpose it (e.g. pandas: df.T.to_csv(...)) so that gene ids are the first column"],
             expected="count matrix")
-    integer = True
-    negative = False
-    example = None
-    missing = 0
-    for c in value_cols:
-        for i, v in enumerate(c.values):
-            x = num(v)
-            if x is None:
-                missing += 1
-                continue
-            if x < 0:
-                negative = True
-            if x < 0 or not x.is_integer():
-                if integer:
-                    example = (v, c.name, ids.values[i])
-                integer = False
-        if not integer and negative:
-            break
     n = len(value_cols)
-    if integer:
+    example, missing = _first_non_count(value_cols, ids)
+    integer = example is None
+    if example is None:
         why = f"integer values in all {n} numeric columns"
         datatype = "raw_count_matrix"
     else:
-        assert example is not None  # kept with the first value that is not a non-negative integer
         v, col, row = example
         kind = "negative" if (num(v) or 0.0) < 0 else "non-integer"
         why = f"{kind} values (e.g. {v} in column '{col}', row '{row}'): normalised, not raw counts"
@@ -291,19 +298,28 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
         Fact(name="n_samples", value=n, evidence=f"{n} numeric columns"),
         Fact(name="sample_names", value=names, evidence=f"numeric column names {quote_list(names)}"),
     ]
+    more_facts, more_evidence = _matrix_notes(src, annot, annotation is not None, missing, complete)
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence + more_evidence),
+                       facts=tuple(facts + more_facts))
+
+
+def _matrix_notes(src: Source, annot: list[Column], featurecounts: bool, missing: int,
+                  complete: bool) -> tuple[list[Fact], list[str]]:
+    """Annotation columns, the featureCounts layout, missing values, a partial read, compression."""
+    facts: list[Fact] = []
+    evidence: list[str] = []
     if annot:
         a = [c.name for c in annot]
         facts.append(Fact(name="annotation_columns", value=a, evidence=f"non-sample columns {quote_list(a)}"))
         evidence.append(f"annotation column(s) besides the counts: {quote_list(a)}")
-    if annotation is not None:
+    if featurecounts:
         facts.append(Fact(name="featurecounts", value=True, evidence="featureCounts column layout"))
     if missing:
         evidence.append(f"{missing} missing (NA/empty) values")
     if not complete:
         facts.append(Fact(name="scanned_whole_file", value=False,
                           evidence=f"stopped after {_TABLE_BUDGET >> 20} MB / {_TABLE_ROWS} rows"))
-    facts += compressed_fact(src)
-    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence), facts=tuple(facts))
+    return facts + compressed_fact(src), evidence
 
 
 def _de_table(src: Source, cols: list[Column], normed: list[str], fmt: str, prefixes: Mapping[str, str],
