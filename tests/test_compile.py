@@ -148,25 +148,25 @@ def test_hostile_names_compile_and_pass_checks(workspace, knowledge):
 
 
 def test_precheck_failure_falls_back_to_the_next_plan_once(workspace, knowledge, monkeypatch, tmp_path):
-    import bioplan.compile as compile_module
+    from bioplan.codegen.snakemake import SnakemakeGenerator
     from bioplan.errors import ValidationFailedError
     from bioplan.validate.snakemake_checks import CheckResult
 
     calls = []
 
-    def failing_first(stage, workflow, *where):  # where: the real -o, for inputs inside it
+    def failing_first(self, stage, workflow, *where):  # where: the real -o, for inputs inside it
         calls.append(stage)
         return CheckResult("dry_run", len(calls) > 1, "MissingInputException: planted failure")
 
-    monkeypatch.setattr(compile_module, "_precheck", failing_first)
+    monkeypatch.setattr(SnakemakeGenerator, "precheck", failing_first)
     name = "rnaseq_fastq"  # has a second-ranked plan
     res = compile_request(example_request(name), example_inputs(workspace, name), str(tmp_path / "a" / "Snakefile"),
                           knowledge=knowledge)
     assert res.plan.rank == 2 and len(calls) == 2
     assert any("plan 1" in n and "planted failure" in n for n in res.notes)
 
-    monkeypatch.setattr(compile_module, "_precheck",
-                        lambda stage, wf, *where: CheckResult("dry_run", False, "planted failure"))
+    monkeypatch.setattr(SnakemakeGenerator, "precheck",
+                        lambda self, stage, wf, *where: CheckResult("dry_run", False, "planted failure"))
     with pytest.raises(ValidationFailedError) as info:
         compile_request(example_request(name), example_inputs(workspace, name), str(tmp_path / "b" / "c" / "Snakefile"),
                         knowledge=knowledge)

@@ -2,6 +2,10 @@
 
     plan_request:    parse -> sniff -> spec -> search/rank -> bind      (bioplan plan)
     compile_request: plan_request -> synthesize -> emit -> pre-check -> atomic write (bioplan compile)
+
+Emit and pre-check belong to the target's Generator (codegen/generator.py): this module looks it up
+by name in the registry (which imports a generator's module only when a workflow is emitted, so
+`bioplan plan` never pays for Jinja and the templates) and never branches on a target.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bioplan import __version__
+from bioplan.codegen.generator import DEFAULT_TARGET, EmitOptions, Generator, generator_class, make_generator
 from bioplan.errors import (
     BioplanError,
     InvalidKnowledgeError,
@@ -38,13 +43,10 @@ from bioplan.request.parse import parse_request
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.signals import deferred_signals
-from bioplan.validate.snakemake_checks import CheckResult, validate_workflow
+from bioplan.validate.snakemake_checks import CheckResult
 
 if TYPE_CHECKING:
     from bioplan.codegen.ir import Workflow
-
-TARGETS = ("snakemake", "nextflow")
-ENTRY_FILE = {"snakemake": "Snakefile", "nextflow": "main.nf"}
 
 
 def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
@@ -125,28 +127,23 @@ class CompileResult:
 
 def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path,
                cluster: dict[str, str | None] | None = None) -> tuple[Workflow, dict]:
-    # the generators load only when a workflow is emitted: `bioplan plan` never pays for them
-    from bioplan.codegen.ir import refuse_target_unsafe_names, synthesize
-    from bioplan.codegen.nextflow import NextflowGenerator
-    from bioplan.codegen.snakemake import SnakemakeGenerator
-    from bioplan.validate.nextflow_checks import check_pipeline
+    return _emit(make_generator(target, knowledge), knowledge, result, plan, workdir, cluster)
 
-    if target not in TARGETS:
-        raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
+
+def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: Plan, workdir: Path,
+          cluster: dict[str, str | None] | None) -> tuple[Workflow, dict]:
+    from bioplan.codegen.ir import synthesize
+
     cluster = cluster or {}
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
                           slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"),
                           cluster_limits=cluster.get("limits"), fetch_references=bool(cluster.get("fetch")),
                           reference_cache=cluster.get("reference_cache"))
-    refuse_target_unsafe_names(workflow, target)
-    if target == "nextflow":
-        generator = NextflowGenerator(knowledge)
-        files = generator.files(workflow)
-        problems = check_pipeline(files, generator.uses)
-        if problems:  # a template or the wiring is wrong: never write a pipeline that would not run
-            raise InvalidKnowledgeError([f"nextflow: {p}" for p in problems])
-        return workflow, files
-    return workflow, SnakemakeGenerator(knowledge).files(workflow)
+    emitted = generator.emit(workflow, EmitOptions(partition=cluster.get("partition"),
+                                                   account=cluster.get("account")))
+    if emitted.problems:  # a template or the wiring is wrong: never write a workflow that would not run
+        raise InvalidKnowledgeError([f"{generator.name}: {p}" for p in emitted.problems])
+    return workflow, dict(emitted.files)
 
 
 def _write_tree(root: Path, files: dict) -> None:
@@ -157,69 +154,6 @@ def _write_tree(root: Path, files: dict) -> None:
         path.write_bytes(data)
         # Nextflow puts bin/ on the PATH of every task: its scripts must be executable
         path.chmod(0o755 if rel.startswith("bin/") else 0o644)
-
-
-# directory-valued references: the pre-check makes them as empty directories
-_DIRECTORY_FORMATS = ("kraken2_db", "dmp", "hisat2_index", "star_index", "bwa_index", "bowtie2_index", "salmon_index")
-
-
-def _workflow_paths(scratch: Path) -> tuple[dict[str, str], list[str]]:
-    """(references key -> path, input file paths) that the staged workflow reads, as written in its config."""
-    import csv
-
-    import yaml
-
-    config = yaml.safe_load((scratch / "config" / "config.yaml").read_text(encoding="utf-8")) or {}
-    inputs = [str(v) for v in (config.get("inputs") or {}).values() if v]
-    sheet = scratch / "config" / "samples.tsv"
-    if sheet.is_file():
-        with sheet.open(encoding="utf-8", newline="") as fh:
-            for row in csv.DictReader(fh, delimiter="\t"):
-                inputs += [v for k, v in row.items() if k != "sample" and v]
-    references = {str(k): str(v) for k, v in (config.get("references") or {}).items() if v}
-    return references, inputs
-
-
-def _link_inputs_inside_output(scratch: Path, out_real: Path, inputs: list[str]) -> None:
-    """Inputs that live inside -o (proj/data/x + -o proj/Snakefile) are relative paths into -o;
-    the scratch copy is a sibling of -o, so it gets a symlink to each of them."""
-    for rel in inputs:
-        if os.path.isabs(rel) or rel.split("/", 1)[0] == "..":
-            continue  # absolute, or beside -o: the same path from the sibling scratch copy
-        source = out_real / rel
-        link = scratch / rel
-        if os.path.lexists(link) or not os.path.lexists(source):
-            continue
-        link.parent.mkdir(parents=True, exist_ok=True)
-        link.symlink_to(source)
-
-
-def _precheck(stage: Path, workflow: Workflow, out_real: Path) -> CheckResult:
-    """`snakemake -n` on a scratch copy where references the user must still supply exist as empty files."""
-    scratch = Path(tempfile.mkdtemp(prefix=".bioplan-check-", dir=stage.parent))
-    try:
-        shutil.copytree(stage, scratch, dirs_exist_ok=True)
-        references, inputs = _workflow_paths(scratch)
-        _link_inputs_inside_output(scratch, out_real, inputs + list(references.values()))
-        folders = {r.key for r in workflow.references if r.directory}
-        elsewhere = False
-        for key, path in references.items():
-            if os.path.isabs(path):  # in a shared --reference-cache: never touched by the pre-check
-                elsewhere = elsewhere or not os.path.lexists(path)
-                continue
-            p = scratch / path
-            if not os.path.lexists(p):
-                p.parent.mkdir(parents=True, exist_ok=True)
-                directory = key in folders or any(s for s in workflow.config_inputs
-                                                  if s.key == key and s.format in _DIRECTORY_FORMATS)
-                p.mkdir(exist_ok=True) if directory else p.touch()
-        if elsewhere:  # references still to download into the cache: dry-run the download rules for them
-            config = scratch / "config" / "config.yaml"
-            config.write_text(config.read_text(encoding="utf-8").replace("\nfetch: false\n", "\nfetch: true\n"),
-                              encoding="utf-8")
-        return validate_workflow(scratch, ("dry_run",))[0]
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 # The cluster's per-job limits (bioplan compile --max-threads/--max-mem-mb/--max-runtime): the
@@ -251,7 +185,7 @@ def cluster_limits(max_threads: int | str | None = None, max_mem_mb: int | str |
     return limits
 
 
-def compile_request(query: str, inputs: list[str], output: str, target: str = "snakemake", force: bool = False,
+def compile_request(query: str, inputs: list[str], output: str, target: str = DEFAULT_TARGET, force: bool = False,
                     validate: bool = True, top_k: int = 3, max_hops: int = 8,
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
                     partition: str | None = None, account: str | None = None, substitute: bool = False,
@@ -261,10 +195,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = "s
     limits = cluster_limits(max_threads, max_mem_mb, max_runtime)  # a bad value fails before any work
     if reference_cache is not None:  # one folder whatever directory the workflow runs from
         reference_cache = os.path.abspath(os.path.expanduser(reference_cache))
+    entry = generator_class(target).entry_file  # an unknown target fails before any work
     knowledge = knowledge or load_knowledge()
-    if target not in TARGETS:
-        raise TargetUnsupportedError(f"unknown target {target!r}", [f"use one of: {', '.join(TARGETS)}"])
-    entry = ENTRY_FILE[target]
     if not output or "\0" in output:
         raise OutputUnwritableError(f"-o {output!r}: not a path", [f"give the file to write, e.g. -o out/{entry}"],
                                     {"path": output})
@@ -422,8 +354,9 @@ def _acquire_lock(lock: Path, out_dir: Path) -> int:
 
 def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_real: Path, target: str,
                    force: bool, validate: bool, tried: list[str], cluster: dict[str, str | None]) -> CompileResult:
+    generator = make_generator(target, knowledge)
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
-        workflow, files = emit_files(knowledge, result, plan, target, out_dir, cluster)
+        workflow, files = _emit(generator, knowledge, result, plan, out_dir, cluster)
         _refuse_symlinks_out(out_dir, out_real, files)
         _refuse_overwriting_inputs(out_dir, out_real, files, [i.path for i in result.spec.inputs])
         # lexists: a dangling symlink where a file goes is a clash too
@@ -439,23 +372,24 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
             with _output_errors(out_dir):
                 _write_tree(stage, files)
             checks: list[CheckResult] = []
-            if validate and target == "snakemake":
-                with slow_step("checking the emitted workflow with snakemake -n"):
-                    check = _precheck(stage, workflow, out_real)
-                checks.append(check)
-                if not check.ok:
-                    tried.append(f"plan {plan.rank}: snakemake -n failed:\n{check.output[-2000:]}")
-                    continue
+            if validate and generator.precheck_name:
+                with slow_step(f"checking the emitted workflow with {generator.precheck_name}"):
+                    check = generator.precheck(stage, workflow, out_real)
+                if check is not None:
+                    checks.append(check)
+                    if not check.ok:
+                        tried.append(f"plan {plan.rank}: {generator.precheck_name} failed:\n{check.output[-2000:]}")
+                        continue
             _refuse_symlinks_out(out_dir, out_real, files)  # again: the pre-check took a while
             with _output_errors(out_dir), deferred_signals():
                 _install(stage, out_real, files)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
         notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
-        return CompileResult(out_dir, out_dir / ENTRY_FILE[target], sorted(files), plan, result, checks,
+        return CompileResult(out_dir, out_dir / generator.entry_file, sorted(files), plan, result, checks,
                              notes + tried, workflow)
     raise ValidationFailedError(
-        "the emitted workflow failed `snakemake -n` for the best plan and the next-ranked one:\n"
+        f"the emitted workflow failed `{generator.precheck_name}` for the best plan and the next-ranked one:\n"
         + "\n".join(t[-1500:] for t in tried),
         ["this is a bug in bioplan's knowledge or templates; please report it with the request",
          "use --no-validate to write the workflow anyway and inspect it"],

@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict
 
 from bioplan.errors import AmbiguousInputError, TargetUnsupportedError, UnreadableInputError
 from bioplan.knowledge.models import Knowledge
-from bioplan.planner.bind import topological_order
 from bioplan.planner.graph import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
 
@@ -61,9 +60,8 @@ class WorkflowStep(Frozen):
     mem_mb: int
     runtime: int
     params: tuple[tuple[str, str], ...]  # name -> config dotted path ("params.pydeseq2.alpha") or "@samples"
-    env: str  # env file name under envs/
-    container: str
-    template: str  # template path (tool) or "snakemake/_check.smk.j2"
+    env: str  # conda env file name (envs/ in Snakemake, environment.yml beside a Nextflow module)
+    container: str  # image reference (quay.io/biocontainers/fastp:0.23.4--h5f740d0_0); each target writes its form
     script: str | None = None  # check script for check steps
     constraint: str | None = None  # check steps: the constraint it checks
     guards: str | None = None  # check steps: the step id it runs before
@@ -73,7 +71,7 @@ class WorkflowStep(Frozen):
 class Software(Frozen):
     env: str
     conda: tuple[str, ...]
-    container: str
+    container: str  # image reference, no engine prefix
 
 
 class ConfigInput(Frozen):
@@ -152,7 +150,7 @@ CHECK_ENV = Software(
     env="bioplan_checks.yaml",
     # the env pins what the container carries (tests/test_emitted_practice.py checks every pair)
     conda=("conda-forge::python=3.12", "conda-forge::pandas=2.2.1"),
-    container="docker://quay.io/biocontainers/pandas:2.2.1",
+    container="quay.io/biocontainers/pandas:2.2.1",
 )
 
 
@@ -189,208 +187,17 @@ def _named_after_inputs(path: str, stems: Mapping[str, str]) -> str:
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None,
                slurm_partition: str | None = None, slurm_account: str | None = None,
-               cluster_limits: dict[str, int | None] | None = None, fetch_references: bool = False,
+               cluster_limits: Mapping[str, int | None] | None = None, fetch_references: bool = False,
                reference_cache: str | None = None) -> Workflow:
-    """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths)."""
-    paired = spec.constraints.get("layout") == "paired"
-    steps_by_id = {s.id: s for s in plan.steps}
-    has_samples = any(knowledge.datatypes[i.datatype].scope == "sample" for i in spec.inputs) or any(
-        knowledge.datatypes[dt].scope == "sample"
-        for s in plan.steps for src, dt in ((s.sources.get(p), d) for p, d in s.inputs.items())
-        if src and src.startswith("input:"))
-    # per step: its scope
-    scope: dict[str, Scope] = {}
-    for s in plan.steps:
-        out_scopes = {knowledge.datatypes[d].scope for d in s.outputs.values()}
-        scope[s.id] = "sample" if "sample" in out_scopes else ("reference" if out_scopes == {"reference"} else "cohort")
+    """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths).
 
-    condition_column = _condition_column(spec)
-    out_refs: dict[tuple[str, str], FileRef] = {}  # (step, port) -> FileRef
-    out_ports: dict[str, list[IOPort]] = {}
-    config_inputs: dict[str, ConfigInput] = {}
-    software: dict[str, Software] = {}
-    params: dict[str, dict[str, Any]] = {}
-    scripts: list[str] = []
-    wsteps: list[WorkflowStep] = []
-    checks_made: dict[tuple, IOPort] = {}
+    The work is done by the passes of codegen/passes.py, in the order `PASSES` lists."""
+    from bioplan.codegen import passes
 
-    def makes_clusters(step: PlanStep) -> bool:
-        return any(is_subtype(knowledge, d, "clustered_single_cell_data") for d in step.outputs.values())
-
-    def consumers(dt: str) -> int:
-        return sum(1 for st in plan.steps if dt in st.inputs.values())
-
-    def mates(dt: str) -> list[int | None]:
-        return [1, 2] if knowledge.datatypes[dt].mates and paired else [None]
-
-    for s in _ordered(plan):
-        tool = knowledge.tools[s.tool]
-        sc = scope[s.id]
-        base = f"results/{s.id}/{{sample}}" if sc == "sample" else f"results/{s.id}"
-        outputs: list[IOPort] = []
-        stems = _input_stems(s, tool.inputs, out_ports)
-        for port, tp in tool.outputs.items():
-            dt = s.outputs.get(port)
-            for mate in (mates(dt) if dt else [None]):
-                name = port if mate is None else f"{port}_{mate}"
-                fname = _named_after_inputs(tp.path, stems) if tp.path else f"{name}.{_ext(tp.format)}"
-                if mate is not None or (dt and knowledge.datatypes[dt].mates):
-                    fname = f"{name}.{_ext(tp.format)}"
-                ref = FileRef(kind="result", path=f"{base}/{fname}", per_sample=sc == "sample", directory=tp.directory)
-                outputs.append(IOPort(name=name, port=port, datatype=dt or "", format=tp.format, ref=ref))
-                out_refs[(s.id, name)] = ref
-        out_ports[s.id] = outputs
-        inputs: list[IOPort] = []
-        for port, tp in tool.inputs.items():
-            dt = s.inputs.get(port)
-            source = s.sources.get(port)
-            op_port = knowledge.operations[s.operation].inputs[port]
-            if dt is None:  # an optional port the tool uses: from config
-                dt = op_port.datatype
-                if not knowledge.datatypes[dt].config_provided or tp.when_available:
-                    continue  # only a file the workflow has (an adapter FASTA, STAR's GTF): else the tool does without
-                source = f"config:{dt}"
-            if source.startswith("input:") or source.startswith("config:"):
-                given = [i for i in spec.inputs if i.datatype == dt]
-                dtype = knowledge.datatypes[dt]
-                if dtype.scope == "sample":
-                    for mate in mates(dt):
-                        col = ("fastq" if mate is None else f"fastq_{mate}") if dtype.mates else dt
-                        name = port if mate is None else f"{port}_{mate}"
-                        ref = FileRef(kind="samplesheet", path=col, per_sample=sc == "sample",
-                                      gathered=sc != "sample")
-                        inputs.append(IOPort(name=name, port=port, datatype=dt, format=tp.format, ref=ref))
-                    continue
-                section = "inputs" if given else "references"
-                key = dt
-                if len(given) > 1:
-                    # several files of one reference kind (a KEGG and a GO gene set library):
-                    # each consumer takes the one whose name or content names its operation
-                    given = [pick_for_consumer(given, s.operation)]
-                    key = f"{dt}_{s.operation}"
-                elif not given and dt in _PER_CONSUMER and consumers(dt) > 1:
-                    # one library per analysis (KEGG sets for KEGG enrichment, GO sets for GO)
-                    key = f"{dt}_{s.operation}"
-                if key not in config_inputs:
-                    config_inputs[key] = ConfigInput(
-                        key=key, datatype=dt, section=section,
-                        path=_rel(given[0].path, workdir) if given else "",
-                        format=given[0].format if given else tp.format.split("|")[0],
-                        hint=dtype.sources[0] if dtype.sources else dtype.description)
-                kind = "config_input" if given else "config_reference"
-                inputs.append(IOPort(name=port, port=port, datatype=dt, format=tp.format,
-                                     ref=FileRef(kind=kind, path=key)))
-                continue
-            producer = steps_by_id[source]
-            prod_ports = [p for p in out_ports[producer.id] if p.port in producer.outputs
-                          and producer.outputs[p.port] == dt]
-            for p in prod_ports:
-                name = p.name.replace(p.port, port, 1)
-                gathered = p.ref.per_sample and sc != "sample"
-                ref = p.ref.model_copy(update={"gathered": gathered})
-                inputs.append(IOPort(name=name, port=port, datatype=dt, format=p.format, ref=ref))
-        env = f"{tool.id}.yaml"
-        software[env] = Software(env=env, conda=tool.software.conda, container=f"docker://{tool.software.container}")
-        # the sample sheet's condition column is set once for the workflow, not per tool
-        shared = {"condition_column"} if condition_column else set()
-        params[tool.id] = {k: v for k, v in tool.params.items() if k not in shared}
-        if spec.cluster_column and "cluster_key" in params[tool.id] and not makes_clusters(s):
-            # the plan uses the input's existing clustering (markers per 'louvain'), not one it makes
-            params[tool.id]["cluster_key"] = spec.cluster_column
-        step_params = [(name, "@condition_column" if name in shared else f"params.{tool.id}.{name}")
-                       for name in tool.params]
-        if any(p.ref.gathered for p in inputs):
-            step_params.append(("samples", "@samples"))
-        scripts += [sc_ for sc_ in tool.scripts if sc_ not in scripts]
-        log = f"logs/{s.id}/{{sample}}.log" if sc == "sample" else f"logs/{s.id}.log"
-        bench = f"benchmarks/{s.id}/{{sample}}.tsv" if sc == "sample" else f"benchmarks/{s.id}.tsv"
-        # precondition checks run first and gate the step
-        check_inputs: list[IOPort] = []
-        for constraint in s.preconditions:
-            con = knowledge.constraints.get(constraint)
-            if con is None or not con.check:
-                continue
-            checked = [p for p in inputs if not con.applies_to
-                       or any(is_subtype(knowledge, p.datatype, d) for d in con.applies_to)]
-            if not checked:
-                continue
-            check_scope: Scope = "sample" if any(p.ref.per_sample and not p.ref.gathered for p in checked) \
-                or any(p.ref.kind == "samplesheet" and sc == "sample" for p in checked) else "cohort"
-            key = (constraint, tuple(sorted((p.name, p.ref.kind, p.ref.path, p.ref.gathered) for p in checked)))
-            if key in checks_made:  # the same files were checked for another step: share the check
-                check_inputs.append(checks_made[key])
-                continue
-            short = constraint.removeprefix("requires_")
-            n_same = sum(1 for k_ in checks_made if k_[0] == constraint)
-            cid = f"check_{short}" if n_same == 0 else f"check_{short}_{s.id}"
-            ok = FileRef(kind="result", path=(f"results/checks/{cid}/{{sample}}.ok" if check_scope == "sample"
-                                              else f"results/checks/{cid}.ok"), per_sample=check_scope == "sample")
-            wsteps.append(WorkflowStep(
-                id=cid, kind="check", operation=None, tool=None, scope=check_scope,
-                inputs=tuple(checked),
-                outputs=(IOPort(name="ok", port="ok", datatype="", format="txt", ref=ok),),
-                log=f"logs/checks/{cid}/{{sample}}.log" if check_scope == "sample" else f"logs/checks/{cid}.log",
-                benchmark=None, threads=1, mem_mb=CHECK_MEM_MB,
-                runtime=CHECK_RUNTIME + CHECK_RUNTIME_PER_GB * _checked_gb(knowledge, spec, checked, check_scope),
-                params=(("constraint", constraint), ("guarded_step", s.id), ("datatypes", "@datatypes"))
-                + ((("condition_column", "@condition_column"),) if condition_column else ()),
-                env=CHECK_ENV.env, container=CHECK_ENV.container, template="snakemake/_check.smk.j2",
-                script=f"{con.check}.py", constraint=constraint, guards=s.id, paired=paired))
-            software[CHECK_ENV.env] = CHECK_ENV
-            if f"{con.check}.py" not in scripts:
-                scripts.append(f"{con.check}.py")
-            port = IOPort(name=cid, port=cid, datatype="", format="txt", ref=ok)
-            checks_made[key] = port
-            check_inputs.append(port)
-        mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _input_gb(spec, s)
-        wsteps.append(WorkflowStep(
-            id=s.id, kind="tool", operation=s.operation, tool=tool.id, scope=sc,
-            inputs=tuple(inputs + check_inputs), outputs=tuple(outputs), log=log, benchmark=bench,
-            threads=tool.resources.threads, mem_mb=int(mem), runtime=tool.resources.runtime,
-            params=tuple(step_params), env=env, container=f"docker://{tool.software.container}",
-            template=tool.templates["snakemake"], paired=paired))
-
-    targets = []
-    consumed = {src for s in plan.steps for src in s.sources.values()}
-    for s in plan.steps:
-        if s.id in consumed:
-            continue
-        for p in out_ports[s.id]:
-            if p.datatype:
-                targets.append(p.ref.model_copy(update={"gathered": p.ref.per_sample}))
-    samples, columns, condition = _sample_rows(knowledge, spec, workdir)
-    if has_samples and not samples:
-        # no per-sample files given: the sample sheet still gets its header, for the user to fill
-        sheet_cols = [p.ref.path for s in wsteps for p in s.inputs if p.ref.kind == "samplesheet"]
-        columns = ["sample", *dict.fromkeys(sheet_cols)]
-    organism = None
-    org_id = next((c for c in spec.constraint_ids if knowledge.constraints.get(c) and
-                   knowledge.constraints[c].kind == "organism"), None)
-    if org_id:
-        con = knowledge.constraints[org_id]
-        organism = {"id": org_id, "scientific_name": con.scientific_name, "kegg_code": con.kegg_code,
-                    "ensembl_prefix": con.ensembl_prefix, "taxon_id": con.taxon_id}
-    cache = reference_cache or "resources"
-    references = _references(knowledge, spec, wsteps, config_inputs, org_id, cache)
-    build, build_default = _genome_build(spec, org_id) if references else (spec.constraints.get("genome_build"), False)
-    by_key = {r.key: r for r in references}
-    config_inputs = {k: (c.model_copy(update={"path": by_key[k].path}) if k in by_key else c)
-                     for k, c in config_inputs.items()}
-    from bioplan.codegen.qc_report import add_qc_report  # passes on the IR (they import this module)
-    from bioplan.codegen.vcf_outputs import compress_vcf_outputs
-
-    # the IR passes after lowering the plan: plain VCFs bgzipped and indexed, then one MultiQC
-    # report of every QC report the steps write
-    return add_qc_report(knowledge, compress_vcf_outputs(knowledge, Workflow(
-        references=references, genome_build=build, genome_build_default=build_default,
-        fetch_references=fetch_references, reference_cache=cache,
-        name="bioplan_workflow", query=spec.query, deviations=spec.deviations, unrecognized=spec.unrecognized, layout=spec.constraints.get("layout"), organism=organism,
-        steps=tuple(wsteps), targets=tuple(targets),
-        config_inputs=tuple(sorted(config_inputs.values(), key=lambda c: (c.section, c.key))),
-        params=dict(sorted(params.items())), software=tuple(sorted(software.values(), key=lambda x: x.env)),
-        samples=tuple(samples), sample_columns=tuple(columns), condition_column=condition,
-        scripts=tuple(sorted(scripts)), has_samples=has_samples,
-        slurm_partition=slurm_partition, slurm_account=slurm_account, **(cluster_limits or {}))))
+    options = passes.SynthesisOptions(
+        workdir=workdir, slurm_partition=slurm_partition, slurm_account=slurm_account,
+        cluster_limits=dict(cluster_limits or {}), fetch_references=fetch_references, reference_cache=reference_cache)
+    return passes.synthesize(knowledge, spec, plan, options)
 
 
 def _references(knowledge: Knowledge, spec: TaskSpec, steps: list[WorkflowStep], config_inputs: dict[str, ConfigInput],
@@ -524,11 +331,6 @@ def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
                     except OSError:
                         pass
     return -(-total // (1 << 30))  # ceil to whole GB
-
-
-def _ordered(plan: Plan) -> list[PlanStep]:
-    by = {s.id: s for s in plan.steps}
-    return [by[i] for i in topological_order(list(plan.steps))]
 
 
 def _sample_rows(knowledge: Knowledge, spec: TaskSpec, workdir: str | None):

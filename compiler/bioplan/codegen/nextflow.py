@@ -30,10 +30,11 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.common import fetch_arguments, json_schema_type
+from bioplan.codegen.generator import EmitOptions, Emitted
+from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs, refuse_target_unsafe_names
 from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
-from bioplan.codegen.snakemake import fetch_arguments, json_schema_type
 from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
@@ -69,8 +70,7 @@ def process_label(threads: int, mem_mb: int) -> str:
 
 
 def container_expr(image: str) -> str:
-    """The nf-core biocontainer ternary (Singularity depot image vs Docker image)."""
-    image = image.removeprefix("docker://")
+    """The nf-core biocontainer ternary (Singularity depot image vs Docker image) of an image reference."""
     if image.startswith("quay.io/biocontainers/"):
         name = image.removeprefix("quay.io/biocontainers/")
         return ("${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?\n"
@@ -113,12 +113,38 @@ class PreparedProcess:
 
 
 class NextflowGenerator:
-    target = "nextflow"
+    """The Generator of the Nextflow target (codegen/generator.py)."""
+
+    name = "nextflow"
+    target = name
+    entry_file = "main.nf"
+    # nf-lang (scripts/nf-lint.sh) needs Java: the tests run it; emit runs the structural checks
+    precheck_name = None
 
     def __init__(self, knowledge):
         self.knowledge = knowledge
         self._producers: dict[str, WorkflowStep] = {}  # output path -> step, set per workflow
         self.env = escape.environment(jinja2.FileSystemLoader(str(templates_dir())))
+
+    # ------------------------------------------------------------------ the Generator protocol
+    def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted:
+        """The pipeline's files and what the structural checks (validate/nextflow_checks.py) find in them."""
+        from bioplan.validate.nextflow_checks import check_pipeline
+
+        refuse_target_unsafe_names(workflow, self.name)
+        files, uses = self.files_and_uses(workflow)
+        return Emitted(files, tuple(str(p) for p in check_pipeline(files, uses)))
+
+    def precheck(self, staged, workflow: Workflow, output_dir) -> None:
+        return None
+
+    @classmethod
+    def start_precheck_ahead(cls) -> None:
+        return None
+
+    @classmethod
+    def stop_precheck_ahead(cls) -> None:
+        return None
 
     # ------------------------------------------------------------------ what cannot be expressed
     def refuse_unsafe_names(self, workflow: Workflow) -> None:
@@ -267,8 +293,8 @@ class NextflowGenerator:
                 f"items.collect {{ item -> item[1] }}.flatten()] }}", "gathered")
         return Channel(base.expr, base.kind)
 
-    def workflow_files(self, workflow: Workflow) -> tuple[str, str, dict[str, str]]:
-        """(main.nf, workflows/bioplan.nf, channel arity per call) of the wiring."""
+    def workflow_files(self, workflow: Workflow) -> tuple[str, str, list[dict]]:
+        """(main.nf, workflows/bioplan.nf, what each call passes: channel arity and sources) of the wiring."""
         steps = list(workflow.steps)
         outputs_by_path: dict[str, WorkflowStep] = {}
         for s in steps:
@@ -278,22 +304,9 @@ class NextflowGenerator:
         uses: list[dict] = []
         includes: list[str] = []
         take: list[tuple[str, str]] = []
-        gate: dict[str, list[WorkflowStep]] = {}
-        for s in steps:
-            if s.kind == "check" and s.guards:
-                gate.setdefault(s.guards, []).append(s)
-        # checks guard every step that reads the checked files
-        guarded_by: dict[str, list[WorkflowStep]] = {}
-        for s in steps:
-            for p in s.inputs:
-                if p.port.startswith("check_") and p.datatype == "":
-                    check = next(c for c in steps if c.id == p.port)
-                    guarded_by.setdefault(s.id, []).append(check)
+        guarded_by = _checks_guarding(steps)
         seen_take: set[str] = set()
         self._take_kinds: dict[str, str] = {}
-
-        def g_has_meta(check: WorkflowStep) -> bool:
-            return self.input_lines(check)[1]
         for s in steps:
             proc = self.prepare(workflow, s)
             includes.append(f"include {{ {proc.name} as {proc.alias} }} from "
@@ -312,55 +325,52 @@ class NextflowGenerator:
                         take.append((name, shape))
                         self._take_kinds[name] = source_kind
                 args.append((port, kind, ch))
-            # gate on precondition checks: wait for their ok, then drop it
-            gates = guarded_by.get(s.id, [])
-            sample_args = [a for a in args if a[1] == "sample"]
-            lines = []
-            if sample_args:
-                expr = sample_args[0][2].expr
-                for _, _, ch in sample_args[1:]:
-                    expr = f"{expr}\n        .join({ch.expr}, failOnMismatch: true)"
-                for g in gates:
-                    if g.scope == "sample":
-                        n = len(sample_args)
-                        names = ", ".join(f"f{i}" for i in range(n))
-                        expr = (f"{expr}\n        .join({g.id.upper()}.out.ok, failOnMismatch: true)"
-                                f"\n        .map {{ meta, {names}, _ok -> [meta, {names}] }}")
-                lines.append(expr)
-            cohort_gates = [g for g in gates if g.scope != "sample"]
-            for port, kind, ch in args:
-                if kind == "sample":
-                    continue
-                expr = ch.expr
-                for g in cohort_gates:
-                    if any(p.port == port for p in g.inputs):
-                        # combine() returns a queue channel: .first() keeps a gated file a value
-                        # channel, so every sample of a per-sample consumer still gets it
-                        ok_items = "_ok_meta, _ok" if g_has_meta(g) else "_ok"
-                        if kind == "reference":
-                            expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
-                                    f"\n        .map {{ f, {ok_items} -> f }}\n        .first()")
-                        elif kind == "cohort":
-                            expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
-                                    f"\n        .map {{ meta, f, {ok_items} -> [meta, f] }}\n        .first()")
-                lines.append(expr)
+            lines = self.gated_arguments(args, guarded_by.get(s.id, []))
             joined = ",\n        ".join(line.replace("\n        .", "\n            .") for line in lines)
             calls.append(f"    {proc.alias} (\n        {joined}\n    )")
             uses.append(self._use(proc, s, args, outputs_by_path))
-        emits = []
-        for t in workflow.targets:
-            producer = outputs_by_path.get(t.path)
-            if producer is not None:
-                emit = _emit_name(t.path, producer)
-                emits.append(f"    {producer.id}_{emit} = {producer.id.upper()}.out.{emit}")
-        emits = list(dict.fromkeys(emits))
+        emits = _target_emits(workflow, outputs_by_path)
         wf = self.env.get_template("skeleton/nextflow/workflow.nf.j2").render(
             version=__version__, workflow=workflow, includes=sorted(set(includes)), take=take,
             calls=calls, emits=emits)
         main = self.env.get_template("skeleton/nextflow/main.nf.j2").render(
             version=__version__, workflow=workflow, take=take, channels=self.entry_channels(workflow, take))
-        self.uses = uses
-        return main, wf, {}
+        return main, wf, uses
+
+    def gated_arguments(self, args: list[tuple[str, str, Channel]], gates: list[WorkflowStep]) -> list[str]:
+        """A call's channel arguments, each waiting for the precondition checks of its files: the
+        per-sample channels joined on meta (with each per-sample check's ok, then dropped), the
+        others combined with their cohort checks' ok."""
+        sample_args = [a for a in args if a[1] == "sample"]
+        lines = []
+        if sample_args:
+            expr = sample_args[0][2].expr
+            for _, _, ch in sample_args[1:]:
+                expr = f"{expr}\n        .join({ch.expr}, failOnMismatch: true)"
+            names = ", ".join(f"f{i}" for i in range(len(sample_args)))
+            for g in gates:
+                if g.scope == "sample":
+                    expr = (f"{expr}\n        .join({g.id.upper()}.out.ok, failOnMismatch: true)"
+                            f"\n        .map {{ meta, {names}, _ok -> [meta, {names}] }}")
+            lines.append(expr)
+        cohort_gates = [g for g in gates if g.scope != "sample"]
+        for port, kind, ch in args:
+            if kind == "sample":
+                continue
+            expr = ch.expr
+            for g in cohort_gates:
+                if any(p.port == port for p in g.inputs):
+                    # combine() returns a queue channel: .first() keeps a gated file a value
+                    # channel, so every sample of a per-sample consumer still gets it
+                    ok_items = "_ok_meta, _ok" if self.input_lines(g)[1] else "_ok"
+                    if kind == "reference":
+                        expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
+                                f"\n        .map {{ f, {ok_items} -> f }}\n        .first()")
+                    elif kind == "cohort":
+                        expr = (f"{expr}\n        .combine({g.id.upper()}.out.ok)"
+                                f"\n        .map {{ meta, f, {ok_items} -> [meta, f] }}\n        .first()")
+            lines.append(expr)
+        return lines
 
     def _use(self, proc: PreparedProcess, step: WorkflowStep, args, outputs_by_path) -> dict:
         """What a call passes, for the structural arity check (validate/nextflow_checks.py)."""
@@ -415,6 +425,10 @@ class NextflowGenerator:
 
     # ------------------------------------------------------------------ files
     def files(self, workflow: Workflow) -> dict[str, str]:
+        return self.files_and_uses(workflow)[0]
+
+    def files_and_uses(self, workflow: Workflow) -> tuple[dict[str, str], list[dict]]:
+        """(the pipeline's files, what each process call passes: validate/nextflow_checks.py's `uses`)."""
         self.refuse_unsafe_names(workflow)
         escape.refuse_broken_slurm_settings(workflow)
         workflow = escape.mark_user_text(workflow)
@@ -431,7 +445,7 @@ class NextflowGenerator:
                     "jsonlite" in d for d in deps):
                 deps = (*deps, "conda-forge::r-jsonlite=1.8.9")  # bioplan_run.R reads params.json
             files[f"{d}/environment.yml"] = self.environment_yml(deps)
-        main, wf, _ = self.workflow_files(workflow)
+        main, wf, uses = self.workflow_files(workflow)
         files["main.nf"] = main
         if any(r.downloads for r in workflow.references):  # --fetch true: the download process and its script
             files["modules/local/fetch_reference/main.nf"] = (templates_dir() / "references" / "fetch_reference.nf"
@@ -453,7 +467,7 @@ class NextflowGenerator:
         files["nextflow_schema.json"] = self.params_schema(workflow)
         files["assets/schema_input.json"] = self.input_schema(workflow)
         files["assets/samplesheet.csv"] = self.samplesheet(workflow)
-        return dict(sorted(files.items()))
+        return dict(sorted(files.items())), uses
 
     def meta_yml(self, step: WorkflowStep) -> str:
         if step.kind == "check":
@@ -546,6 +560,28 @@ class NextflowGenerator:
     def samplesheet(workflow: Workflow) -> str:
         cols = list(workflow.sample_columns) or ["sample"]
         return escape.delimited([cols, *([row.get(c, "") for c in cols] for row in workflow.samples)], ",")
+
+
+def _checks_guarding(steps: list[WorkflowStep]) -> dict[str, list[WorkflowStep]]:
+    """step id -> the checks it waits for (a check guards every step that reads the checked files)."""
+    by_id = {s.id: s for s in steps}
+    guarded_by: dict[str, list[WorkflowStep]] = {}
+    for s in steps:
+        for p in s.inputs:
+            if p.port.startswith("check_") and p.datatype == "":
+                guarded_by.setdefault(s.id, []).append(by_id[p.port])
+    return guarded_by
+
+
+def _target_emits(workflow: Workflow, outputs_by_path: dict[str, WorkflowStep]) -> list[str]:
+    """The workflow's `emit:` lines: one per channel holding a target, in target order."""
+    emits = []
+    for t in workflow.targets:
+        producer = outputs_by_path.get(t.path)
+        if producer is not None:
+            emit = _emit_name(t.path, producer)
+            emits.append(f"    {producer.id}_{emit} = {producer.id.upper()}.out.{emit}")
+    return list(dict.fromkeys(emits))
 
 
 def _emit_name(path: str, producer: WorkflowStep) -> str:

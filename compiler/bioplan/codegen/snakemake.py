@@ -19,7 +19,17 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.ir import CHECK_ENV, FileRef, IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.common import fetch_arguments, json_schema_type
+from bioplan.codegen.generator import EmitOptions, Emitted
+from bioplan.codegen.ir import (
+    CHECK_ENV,
+    FileRef,
+    IOPort,
+    Workflow,
+    WorkflowStep,
+    intermediate_outputs,
+    refuse_target_unsafe_names,
+)
 from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
@@ -32,6 +42,11 @@ def q(text: str) -> str:
 
 def _env(loader_root: Path) -> jinja2.Environment:
     return escape.environment(jinja2.FileSystemLoader(str(loader_root)))
+
+
+def container_uri(image: str) -> str:
+    """Snakemake's `container:` takes a URI: the IR's image reference pulled from a Docker registry."""
+    return f"docker://{image}"
 
 
 class PreparedStep:
@@ -50,11 +65,38 @@ class PreparedStep:
 
 
 class SnakemakeGenerator:
-    target = "snakemake"
+    """The Generator of the Snakemake target (codegen/generator.py)."""
+
+    name = "snakemake"
+    target = name
+    entry_file = "Snakefile"
+    precheck_name = "snakemake -n"
 
     def __init__(self, knowledge):
         self.knowledge = knowledge
         self.env = _env(templates_dir())
+
+    # ------------------------------------------------------------ the Generator protocol
+    def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted:
+        refuse_target_unsafe_names(workflow, self.name)
+        return Emitted(self.files(workflow))
+
+    def precheck(self, staged: Path, workflow: Workflow, output_dir: Path):
+        from bioplan.validate.snakemake_precheck import precheck
+
+        return precheck(staged, workflow, output_dir)
+
+    @classmethod
+    def start_precheck_ahead(cls) -> None:
+        from bioplan.validate import snakemake_checks
+
+        snakemake_checks.start_dry_run_ahead()  # Snakemake imports on another core while bioplan plans
+
+    @classmethod
+    def stop_precheck_ahead(cls) -> None:
+        from bioplan.validate import snakemake_checks
+
+        snakemake_checks.stop_dry_run_ahead()
 
     # ------------------------------------------------------------ lowering of IR nodes
     def ref_expr(self, ref: FileRef, consumer_scope: str) -> str:
@@ -103,7 +145,7 @@ class SnakemakeGenerator:
             log_path=step.log,
             benchmark=q(step.benchmark) if step.benchmark else None,
             conda=q(f"../envs/{step.env}"),
-            container=q(step.container),
+            container=q(container_uri(step.container)),
             threads=step.threads,
             resources=[
                 ("mem_mb", f"lambda wildcards, attempt: {step.mem_mb} * attempt"),
@@ -119,8 +161,14 @@ class SnakemakeGenerator:
             guards=step.guards,
         )
 
+    def template_name(self, step: WorkflowStep) -> str:
+        """The step's template: the tool's Snakemake template, or the shared one of precondition checks."""
+        if step.kind == "check" or step.tool is None:
+            return "snakemake/_check.smk.j2"
+        return self.knowledge.tools[step.tool].templates["snakemake"]
+
     def rule_source(self, workflow: Workflow, step: WorkflowStep) -> str:
-        template = self.env.get_template(step.template)
+        template = self.env.get_template(self.template_name(step))
         return template.render(step=self.prepare(workflow, step)).strip() + "\n"
 
     # ------------------------------------------------------------ files
@@ -169,7 +217,8 @@ class SnakemakeGenerator:
 
     def reference_rules(self, downloads: list) -> str:
         return self.env.get_template("skeleton/snakemake/references.smk.j2").render(
-            downloads=downloads, args={r.key: fetch_arguments(r) for r in downloads}, container=CHECK_ENV.container)
+            downloads=downloads, args={r.key: fetch_arguments(r) for r in downloads},
+            container=container_uri(CHECK_ENV.container))
 
     def final_targets(self, workflow: Workflow) -> list[str]:
         return [self.ref_expr(t, "cohort") for t in workflow.targets]
@@ -273,22 +322,3 @@ def format_snakefile(source: str, name: str) -> str:
     except Exception as exc:  # snakefmt raises many kinds; all mean the template emitted bad code
         raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
 
-
-def fetch_arguments(reference) -> list[str]:
-    """scripts/fetch_reference.py's arguments for one reference (pinned URLs and checksum kinds)."""
-    args = ["--unpack", reference.unpack, "--derive", reference.derive]
-    for d in reference.downloads:
-        args += ["--source", d.url, d.checksum, d.checksum_url or "-"]
-    return args
-
-
-def json_schema_type(value: Any) -> dict[str, Any]:
-    if isinstance(value, bool):
-        return {"type": "boolean"}
-    if isinstance(value, int):
-        return {"type": "integer"}
-    if isinstance(value, float):
-        return {"type": "number"}
-    if value is None:
-        return {}
-    return {"type": "string"}
