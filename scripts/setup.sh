@@ -12,7 +12,9 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e ".[test,tools,slurm]"
 bash scripts/install-nextflow.sh .venv/bin  # Nextflow 25.04.4 + nf-schema, offline (docs/nextflow-runtime.md)
 .venv/bin/python examples/generate.py data --only bulk_de
+# a compile of an older bioplan (Snakefile at the top, before the workflow/ layout) is replaced whole
+if [ -f out/bulk_de/Snakefile ]; then rm -rf out/bulk_de; fi
 .venv/bin/bioplan compile "$(cat examples/bulk_de/request.txt)" \
     -i data/bulk_de/counts.csv -i data/bulk_de/samples.tsv \
     -i data/bulk_de/gene_sets_kegg.gmt -i data/bulk_de/gene_sets_go.gmt -i data/bulk_de/id_mapping.tsv \
-    -o out/bulk_de/Snakefile --force
+    -o out/bulk_de --force

@@ -65,6 +65,6 @@ def test_compile_benchmark_measures_compile_and_its_pre_check(bench, tmp_path):
     plan_cmd = [sys.executable, "-m", "bioplan.cli", "plan", request] + sum((["-i", f] for f in files), [])
     env = {**os.environ, "BIOPLAN_CACHE_DIR": str(tmp_path / "cache")}
     result = bench.compile_benchmark(sys.executable, plan_cmd, tmp_path, env, reps=1, log=lambda msg: None)
-    assert (tmp_path / "compiled" / "Snakefile").is_file()
+    assert (tmp_path / "compiled" / "workflow" / "Snakefile").is_file()
     assert 0 < result["compile_no_validate_seconds"] < result["compile_seconds"]
     assert result["dry_run_seconds"] > 0 and result["compile_cpu_seconds"] > 0

@@ -128,9 +128,9 @@ def test_without_json_the_error_goes_to_stderr():
 
 
 def test_compile_never_overwrites_without_force(workspace, tmp_path):
-    out = tmp_path / "wf" / "Snakefile"
+    out = tmp_path / "wf" / "workflow" / "Snakefile"
     args = ["compile", example_request("bulk_de"), *sum((["-i", p] for p in example_inputs(workspace, "bulk_de")), []),
-            "-o", str(out), "--no-validate"]
+            "-o", str(tmp_path / "wf"), "--no-validate"]
     assert run(*args).exit_code == 0
     out.write_text("# my own edits\n")
     err = error_of(run(*args, "--json"))

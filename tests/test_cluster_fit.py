@@ -250,8 +250,8 @@ def test_without_limits_the_profile_says_what_to_set(compiled):
 
 def test_the_guard_ships_with_the_workflow(compiled):
     wf = compiled["snakemake", "none"]
-    assert (wf / "scripts" / "slurm_guard.py").read_text() == GUARD_PATH.read_text()
-    common = (wf / "rules" / "common.smk").read_text()
+    assert (wf / "workflow" / "scripts" / "slurm_guard.py").read_text() == GUARD_PATH.read_text()
+    common = (wf / "workflow" / "rules" / "common.smk").read_text()
     assert re.search(r"^onstart:\n(    #.*\n)*    slurm_guard\(\)\.start\(workflow, logger\)$", common, re.M)
 
 

@@ -39,7 +39,7 @@ def test_csv_in_either_language_exports_the_de_table_as_csv(knowledge, counts, q
     workflow, files = emit_files(knowledge, result, result.plans[0], "snakemake", tmp_path / "smk")
     export = next(s for s in workflow.steps if s.id == "csv_export")
     assert [p.ref.path for p in export.outputs if p.port == "csv"] == ["results/csv_export/deseq2_results.csv"]
-    assert '"results/csv_export/deseq2_results.csv"' in files["rules/csv_export.smk"]
+    assert '"results/csv_export/deseq2_results.csv"' in files["workflow/rules/csv_export.smk"]
     _, nf = emit_files(knowledge, result, result.plans[0], "nextflow", tmp_path / "nf")
     assert '"${prefix}.deseq2_results.csv"' in nf["modules/local/table/tocsv/main.nf"]
 

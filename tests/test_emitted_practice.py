@@ -43,7 +43,7 @@ def _rule(snakefile_text: str, name: str) -> str:
 
 # --------------------------------------------------------------------------- 1. STAR index + GTF
 def test_star_index_carries_the_gtf_snakemake(emitted):
-    rule = _rule((emitted("rnaseq_fastq", "snakemake") / "rules/genome_indexing.smk").read_text(), "genome_indexing")
+    rule = _rule((emitted("rnaseq_fastq", "snakemake") / "workflow/rules/genome_indexing.smk").read_text(), "genome_indexing")
     assert 'annotation=config["inputs"]["gene_annotation"]' in rule
     assert '--sjdbGTFfile "$gtf"' in rule and "--sjdbOverhang {params.sjdb_overhang:q}" in rule
     assert 'sjdb_overhang=config["params"]["star_genome_generate"]["sjdb_overhang"]' in rule
@@ -62,7 +62,7 @@ def test_an_index_without_annotation_support_gets_no_gtf(workspace, knowledge):
     # HISAT2's index reads no GTF: the annotation adds neither an input nor a check to it
     query = "Mouse paired-end RNA-seq FASTQ: trim, align with hisat2 and count reads per gene"
     workdir = _compile(workspace, knowledge, "rnaseq_fastq", "snakemake", query, tag="_hisat2")
-    text = (workdir / "rules/genome_indexing.smk").read_text()
+    text = (workdir / "workflow/rules/genome_indexing.smk").read_text()
     assert "hisat2-build" in text and "annotation" not in text
 
 

@@ -162,9 +162,10 @@ def _loaded(reference_yaml: str) -> dict:
 
 def check_snakemake_files(files: dict[str, str], reference: dict[str, str], workflow: Workflow) -> None:
     assert files.keys() == reference.keys()
-    user_files = {"config/config.yaml", "config/samples.tsv", "profiles/slurm/config.yaml", "README.md"}
+    user_files = {"config/config.yaml", "config/samples.tsv", "config/README.md", "profiles/slurm/config.yaml",
+                  "README.md"}
     for name, source in files.items():
-        if (name == "Snakefile" or name.endswith(".smk")) and source != reference[name]:
+        if (name == "workflow/Snakefile" or name.endswith(".smk")) and source != reference[name]:
             assert python_tokens(source) == python_tokens(reference[name]), name
         if name not in user_files:
             assert source == reference[name], f"{name} changed with user text that never reaches it"

@@ -60,7 +60,7 @@ def emitted(knowledge) -> dict[str, Emitted]:
 def test_registry_names_each_target_with_its_entry_file():
     assert target_names() == ("snakemake", "nextflow")  # the first is the default target
     assert {name: generator_class(name).entry_file for name in target_names()} == {
-        "snakemake": "Snakefile", "nextflow": "main.nf"}
+        "snakemake": "workflow/Snakefile", "nextflow": "main.nf"}
     for name in target_names():
         assert generator_class(name).name == name
 
@@ -79,9 +79,9 @@ def test_every_generator_writes_its_entry_file_and_finds_no_problem(emitted):
 
 def test_snakemake_lowers_the_step_to_a_rule(emitted):
     files = emitted["snakemake"].files
-    assert {"Snakefile", "rules/common.smk", "rules/read_qc.smk", "envs/fastqc.yaml", "envs/bioplan_checks.yaml",
-            "scripts/check_paired_mates.py", "config/samples.tsv", "profiles/slurm/config.yaml"} <= set(files)
-    rule = files["rules/read_qc.smk"]
+    assert {"workflow/Snakefile", "workflow/rules/common.smk", "workflow/rules/read_qc.smk", "workflow/envs/fastqc.yaml",
+            "workflow/envs/bioplan_checks.yaml", "workflow/scripts/check_paired_mates.py", "config/samples.tsv", "profiles/slurm/config.yaml"} <= set(files)
+    rule = files["workflow/rules/read_qc.smk"]
     # the check guarding the step lives in the step's rule file, before it
     assert rule.index("rule check_paired_mates:") < rule.index("rule read_qc:")
     assert 'reads_1=sample_file("fastq_1")' in rule and 'reads_2=sample_file("fastq_2")' in rule
@@ -94,7 +94,7 @@ def test_snakemake_lowers_the_step_to_a_rule(emitted):
     assert files["config/samples.tsv"].splitlines() == [
         "sample\tfastq_1\tfastq_2", "ctrl_1\tdata/ctrl_1_R1.fastq.gz\tdata/ctrl_1_R2.fastq.gz",
         "treated_1\tdata/treated_1_R1.fastq.gz\tdata/treated_1_R2.fastq.gz"]
-    assert "bioconda::fastqc=0.12.1" in files["envs/fastqc.yaml"]
+    assert "bioconda::fastqc=0.12.1" in files["workflow/envs/fastqc.yaml"]
 
 
 def test_nextflow_lowers_the_step_to_a_module_and_a_call(emitted):

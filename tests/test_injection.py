@@ -58,7 +58,7 @@ def test_a_line_end_in_the_request_runs_nothing_in_the_snakemake_workflow(worksp
     assert dry.returncode == 0, dry.stdout + dry.stderr
     assert not canary.exists(), "the request ran as code under snakemake -n"
     # the text only ever lands inside string tokens of the Snakefile and the rule files
-    for path in [workdir / "Snakefile", workdir / "rules" / "common.smk", *(workdir / "rules").glob("*.smk")]:
+    for path in [workdir / "workflow" / "Snakefile", *(workdir / "workflow" / "rules").glob("*.smk")]:
         assert not [tok for tok in _non_string_tokens(path.read_text()) if "__import__" in tok or "pwn" in tok], path
     config_text = (workdir / "config" / "config.yaml").read_text()
     config = yaml.safe_load(config_text)

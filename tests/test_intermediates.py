@@ -55,7 +55,7 @@ def compiled(workspace, knowledge):
 
 
 def wrapped_outputs(workdir: Path) -> set[str]:
-    return {m.group(2) for rule in (workdir / "rules").glob("*.smk") for m in WRAPPED.finditer(rule.read_text())}
+    return {m.group(2) for rule in (workdir / "workflow" / "rules").glob("*.smk") for m in WRAPPED.finditer(rule.read_text())}
 
 
 @pytest.mark.parametrize("name", EXPECTED)
@@ -72,9 +72,9 @@ def test_intermediates_come_from_the_ir(compiled, knowledge, name):
 def test_rules_mark_exactly_the_intermediates(compiled, name):
     workdir = compiled[name, "snakemake"].output_dir
     assert wrapped_outputs(workdir) == EXPECTED[name]
-    rules = "\n".join(p.read_text() for p in (workdir / "rules").glob("*.smk") if p.name != "common.smk")
+    rules = "\n".join(p.read_text() for p in (workdir / "workflow" / "rules").glob("*.smk") if p.name != "common.smk")
     assert "temp(" not in rules  # only through intermediate(), which the config switch controls
-    common = (workdir / "rules" / "common.smk").read_text()
+    common = (workdir / "workflow" / "rules" / "common.smk").read_text()
     assert 'return path if config.get("keep_intermediates", False) else temp(path)' in common
 
 
@@ -82,7 +82,7 @@ def test_config_switch_with_schema(compiled):
     workdir = compiled["rnaseq_fastq", "snakemake"].output_dir
     config = yaml.safe_load((workdir / "config" / "config.yaml").read_text())
     assert config["keep_intermediates"] is False
-    schema = yaml.safe_load((workdir / "schemas" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load((workdir / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert schema["properties"]["keep_intermediates"]["type"] == "boolean"
     assert schema["properties"]["keep_intermediates"]["default"] is False
     readme = (workdir / "README.md").read_text()

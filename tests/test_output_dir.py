@@ -50,7 +50,7 @@ def test_inputs_in_the_data_folder_with_output_dot_snakefile(workspace, knowledg
     monkeypatch.chdir(data)
     res = compile_request(DE_REQUEST, ["counts.csv", "samples.tsv"], "./Snakefile", knowledge=knowledge)
     assert res.checks and all(c.ok for c in res.checks), res.checks[0].output[-2000:]
-    assert (data / "Snakefile").is_file() and (data / "counts.csv").is_file()
+    assert (data / "workflow" / "Snakefile").is_file() and (data / "counts.csv").is_file()
     assert _config_inputs(data) == {"raw_count_matrix": "counts.csv", "sample_metadata": "samples.tsv"}
     assert _leftovers(tmp_path) == []
 
@@ -110,7 +110,7 @@ def test_impossible_output_is_exit_2_naming_path_and_reason(workspace, tmp_path,
     err = json.loads(result.output)["error"]
     assert err["code"] == "output_unwritable"
     assert named in err["message"] and err["details"]["reason"] and err["hints"]
-    assert not (tmp_path / "data" / "Snakefile").exists()
+    assert not (tmp_path / "data" / "workflow").exists()
 
 
 def test_read_only_file_system_is_exit_2(workspace, tmp_path):
@@ -210,39 +210,40 @@ def test_symlinked_folder_leading_out_of_output_is_never_written_through(workspa
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out_dir.mkdir()
-    (out_dir / "rules").symlink_to("../elsewhere")
+    (out_dir / "workflow").symlink_to("../elsewhere")
     with pytest.raises(OutputUnwritableError) as info:
         compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), force=force,
                         validate=False, knowledge=knowledge)
-    assert "rules" in info.value.message and "symbolic link" in info.value.message
+    assert "workflow" in info.value.message and "symbolic link" in info.value.message
     assert list(elsewhere.iterdir()) == []
-    assert sorted(p.name for p in out_dir.iterdir()) == ["rules"]
+    assert sorted(p.name for p in out_dir.iterdir()) == ["workflow"]
     assert _leftovers(tmp_path) == []
 
 
 def test_symlinked_folder_inside_output_is_fine(workspace, knowledge, tmp_path):
     counts, samples = _bulk_inputs(workspace, tmp_path / "data")
     out_dir = tmp_path / "wf"
-    (out_dir / "rules_v2").mkdir(parents=True)
-    (out_dir / "rules").symlink_to("rules_v2")
+    (out_dir / "workflow_v2").mkdir(parents=True)
+    (out_dir / "workflow").symlink_to("workflow_v2")
     compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), validate=False,
                     knowledge=knowledge)
-    assert (out_dir / "rules_v2" / "common.smk").is_file()
+    assert (out_dir / "workflow_v2" / "rules" / "common.smk").is_file()
 
 
 def test_dangling_symlink_where_a_file_goes_is_a_clash_and_is_replaced_not_followed(workspace, knowledge, tmp_path):
     counts, samples = _bulk_inputs(workspace, tmp_path / "data")
     out_dir = tmp_path / "wf"
-    out_dir.mkdir()
+    (out_dir / "workflow").mkdir(parents=True)
     target = tmp_path / "outside.txt"
-    (out_dir / "Snakefile").symlink_to(target)
+    (out_dir / "workflow" / "Snakefile").symlink_to(target)
     with pytest.raises(OutputExistsError):
         compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), validate=False,
                         knowledge=knowledge)
     compile_request(DE_REQUEST, [str(counts), str(samples)], str(out_dir / "Snakefile"), force=True,
                     validate=False, knowledge=knowledge)
     assert not target.exists()  # the link was replaced by the Snakefile, never written through
-    assert (out_dir / "Snakefile").is_file() and not (out_dir / "Snakefile").is_symlink()
+    snakefile = out_dir / "workflow" / "Snakefile"
+    assert snakefile.is_file() and not snakefile.is_symlink()
 
 
 def test_an_input_where_bioplan_writes_its_own_file_is_never_overwritten(workspace, knowledge, tmp_path):
@@ -262,4 +263,4 @@ def test_an_input_where_bioplan_writes_its_own_file_is_never_overwritten(workspa
                         validate=False, knowledge=knowledge)
     assert str(sheet) in info.value.message and info.value.details["inputs"] == [str(sheet)]
     assert sheet.read_bytes() == before
-    assert not (proj / "Snakefile").exists()
+    assert not (proj / "workflow").exists()

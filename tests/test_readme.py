@@ -97,5 +97,5 @@ def test_every_bash_block_of_the_readme_runs(tmp_path):
         ran.append(block.line)
     assert len(ran) >= 5
     # what the blocks promise: the headline workflow exists and the bulk example ran with real tools
-    assert (work / "out" / "de_enrichment" / "Snakefile").is_file()
+    assert (work / "out" / "de_enrichment" / "workflow" / "Snakefile").is_file()
     assert (work / "out" / "bulk_de" / "results" / "csv_export" / "merged_pathways.csv").is_file()

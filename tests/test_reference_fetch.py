@@ -138,7 +138,7 @@ def test_without_the_option_nothing_is_downloaded(workspace, tmp_path):
     res = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "wf" / "Snakefile"), validate=False)
     config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text())
     assert config["fetch"] is False
-    rules = (res.output_dir / "rules" / "references.smk").read_text()
+    rules = (res.output_dir / "workflow" / "rules" / "references.smk").read_text()
     assert "https://ftp.ensembl.org/pub/release-112/fasta/mus_musculus/dna/Mus_musculus.GRCm39.dna" in rules
     assert "CHECKSUMS" in rules
 

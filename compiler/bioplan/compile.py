@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bioplan import __version__
-from bioplan.codegen.generator import DEFAULT_TARGET, EmitOptions, Generator, generator_class, make_generator
+from bioplan.codegen.generator import (
+    DEFAULT_TARGET,
+    EmitOptions,
+    Generator,
+    generator_class,
+    make_generator,
+    target_names,
+)
 from bioplan.errors import (
     BioplanError,
     InvalidKnowledgeError,
@@ -132,6 +139,7 @@ def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str
 
 def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: Plan, workdir: Path,
           cluster: dict[str, str | None] | None) -> tuple[Workflow, dict]:
+    from bioplan.codegen.crate import CRATE_FILE, crate_metadata
     from bioplan.codegen.ir import synthesize
 
     cluster = cluster or {}
@@ -143,7 +151,10 @@ def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: 
                                                    account=cluster.get("account")))
     if emitted.problems:  # a template or the wiring is wrong: never write a workflow that would not run
         raise InvalidKnowledgeError([f"{generator.name}: {p}" for p in emitted.problems])
-    return workflow, dict(emitted.files)
+    files = dict(emitted.files)
+    # every workflow, whatever its language, is described as a Workflow RO-Crate beside its files
+    files[CRATE_FILE] = crate_metadata(knowledge, workflow, files, generator.name, generator.entry_file)
+    return workflow, dict(sorted(files.items()))
 
 
 def _write_tree(root: Path, files: dict) -> None:
@@ -197,18 +208,9 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
         reference_cache = os.path.abspath(os.path.expanduser(reference_cache))
     entry = generator_class(target).entry_file  # an unknown target fails before any work
     knowledge = knowledge or load_knowledge()
-    if not output or "\0" in output:
-        raise OutputUnwritableError(f"-o {output!r}: not a path", [f"give the file to write, e.g. -o out/{entry}"],
-                                    {"path": output})
-    out = Path(output)
-    out_dir = out if (output.endswith(os.sep) or os.path.isdir(out)) else out.parent  # isdir: no OSError
-    entry_name = entry if out_dir == out else out.name
-    if entry_name != entry:
-        raise TargetUnsupportedError(
-            f"-o {output}: the {target} target writes a file named {entry!r}",
-            [f"use -o {out_dir / entry}"])
-    out_dir = out_dir if str(out_dir) else Path(".")
+    out_dir = output_directory(output, target, entry)
     out_real = _writable_output_dir(out_dir)  # before planning: a bad -o fails at once
+    _refuse_shadowing_entry(out_dir, out_real, entry)
     result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
                           substitute=substitute, allow_partial=allow_partial)
 
@@ -228,6 +230,44 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
             except OSError:
                 pass
         raise
+
+
+def output_directory(output: str, target: str, entry: str) -> Path:
+    """The workflow directory -o names. `-o DIR` is the directory, and so are `-o DIR/<entry>` (the
+    target's entry file inside it: DIR/workflow/Snakefile, DIR/main.nf) and `-o DIR/<entry's name>`
+    (DIR/Snakefile: Snakemake run in DIR finds workflow/Snakefile by itself). Another target's entry
+    file name is refused: `-o wf/main.nf` with the Snakemake target is a mistake, not a folder name."""
+    if not output or "\0" in output or output == "-":
+        raise OutputUnwritableError(f"-o {output!r}: not a path",
+                                    ["give the workflow's directory, e.g. -o out/my_workflow"], {"path": output})
+    out = Path(output)
+    if output.endswith(os.sep) or os.path.isdir(out):  # isdir: no OSError
+        return out
+    entry_parts = Path(entry).parts
+    if out.parts[-len(entry_parts):] == entry_parts:
+        return Path(*out.parts[:-len(entry_parts)]) if len(out.parts) > len(entry_parts) else Path(".")
+    if out.name == Path(entry).name:
+        return out.parent
+    others = {Path(generator_class(t).entry_file).name: t for t in target_names() if t != target}
+    if out.name in others:
+        raise TargetUnsupportedError(
+            f"-o {output}: {out.name!r} is the {others[out.name]} target's entry file; the {target} target "
+            f"writes {entry!r} inside the workflow's directory",
+            [f"use -o {out.parent} (the directory), or pass --target {others[out.name]}"])
+    return out
+
+
+def _refuse_shadowing_entry(out_dir: Path, out_real: Path, entry: str) -> None:
+    """An entry file of the same name at the top of -o where the target's entry lies deeper (an older
+    layout's Snakefile beside a new workflow/Snakefile) would be the one the engine runs: refused, even
+    with --force, since bioplan does not write that file and so would never replace it."""
+    top = out_real / Path(entry).name
+    if Path(entry).parent != Path(".") and os.path.lexists(top):
+        raise OutputExistsError(
+            f"{out_dir / Path(entry).name} exists: run in {out_dir}, it would be used instead of the {entry} "
+            "bioplan writes",
+            ["remove it (and the folders an older bioplan wrote beside it: rules/, envs/, scripts/, schemas/), "
+             "or choose another -o directory"], {"path": str(out_dir / Path(entry).name)})
 
 
 # Kernel interfaces, not storage: writing "files" there is never what -o means.

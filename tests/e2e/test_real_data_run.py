@@ -82,7 +82,7 @@ def test_pbmc68k_markers_per_its_existing_clusters(tmp_path):
     h5ad = tmp_path / "pbmc68k_reduced.h5ad"
     shutil.copy(_need(Path(sc.__file__).parent / "datasets" / "10x_pbmc68k_reduced.h5ad"), h5ad)
     work = compile_workflow("find marker genes", [str(h5ad)], tmp_path / "wf")
-    assert not (work / "rules" / "cell_clustering.smk").exists()
+    assert not (work / "workflow" / "rules" / "cell_clustering.smk").exists()
     run_ok(work)
     obs = ad.read_h5ad(h5ad).obs
     markers = pd.read_csv(work / "results" / "marker_gene_detection" / "markers.tsv", sep="\t")

@@ -156,6 +156,7 @@ class Result:
     datatype: str
     format: str
     per_sample: bool
+    port: str = ""  # the writing step's output port (names an output that has no datatype of its own)
 
 
 def final_results(workflow: Workflow) -> list[Result]:
@@ -165,7 +166,7 @@ def final_results(workflow: Workflow) -> list[Result]:
     for target in workflow.targets:
         if target.path in ports:
             step_id, port = ports[target.path]
-            out.append(Result(target.path, step_id, port.datatype, port.format, target.per_sample))
+            out.append(Result(target.path, step_id, port.datatype, port.format, target.per_sample, port.name))
     return out
 
 
@@ -173,4 +174,5 @@ def result_description(knowledge: Knowledge, result: Result) -> str:
     """'Result table (Comma-separated values)': the datatype's label and the format's."""
     datatype = knowledge.datatypes.get(result.datatype)
     fmt = knowledge.formats.get(result.format)
-    return f"{datatype.label if datatype else result.datatype} ({fmt.label if fmt else result.format})"
+    what = datatype.label if datatype else (result.datatype or result.port.replace("_", " "))
+    return f"{what} ({fmt.label if fmt else result.format})"

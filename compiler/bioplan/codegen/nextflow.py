@@ -460,6 +460,7 @@ class NextflowGenerator:
                    request=escape.request_text(workflow.query),
                    intermediates=intermediate_outputs(self.knowledge, workflow),
                    steps=[self.prepare(workflow, s) for s in workflow.steps])
+        ctx.update(readme_dag_and_results(self.knowledge, workflow, ctx["steps"]))
         for name, rel in (("nextflow.config", "nextflow.config.j2"), ("conf/base.config", "base.config.j2"),
                           ("conf/modules.config", "modules.config.j2"), ("conf/test.config", "test.config.j2"),
                           ("README.md", "README.md.j2")):
@@ -589,3 +590,14 @@ def _emit_name(path: str, producer: WorkflowStep) -> str:
         if p.ref.path == path:
             return p.port
     raise AssertionError(f"{path} is not an output of {producer.id}")
+
+
+def readme_dag_and_results(knowledge, workflow: Workflow, steps: list) -> dict:
+    """The README's Mermaid DAG and its table of results (published under results/<process>/)."""
+    from bioplan.codegen.dag import final_results, result_description, to_mermaid
+
+    alias = {p.step.id: p.alias for p in steps}
+    results = [{"folder": f"results/{alias[r.step].lower()}/", "name": r.path.rsplit("/", 1)[-1],
+                "process": alias[r.step], "per_sample": r.per_sample, "what": result_description(knowledge, r)}
+               for r in final_results(workflow)]
+    return {"dag": to_mermaid(workflow), "results": results}

@@ -1,9 +1,14 @@
 """Snakemake generator: Workflow IR -> files of a Snakemake workflow.
 
-Layout written beside the Snakefile (snakemake-workflows conventions):
-    Snakefile, rules/common.smk, rules/<step>.smk, envs/<tool>.yaml, scripts/,
-    schemas/{config,samples}.schema.yaml, config/config.yaml, config/samples.tsv,
+The snakemake-workflows standardized layout, in the workflow directory (-o DIR, where Snakemake runs
+and finds workflow/Snakefile by itself):
+    workflow/Snakefile, workflow/rules/common.smk, workflow/rules/<step>.smk, workflow/envs/<tool>.yaml,
+    workflow/scripts/, workflow/schemas/{config,samples}.schema.yaml,
+    config/config.yaml, config/samples.tsv, config/README.md,
     profiles/{default,slurm}/config.yaml, README.md
+The generator writes the workflow/ part with paths relative to workflow/ (rules/, envs/, ...), which
+are also the paths rules use among themselves ("../envs/x.yaml" from rules/); `standard_layout`
+places them.
 Each `*_expr` method lowers one IR node to Python source for a rule; templates
 receive only these prepared strings (StrictUndefined).
 """
@@ -69,7 +74,7 @@ class SnakemakeGenerator:
 
     name = "snakemake"
     target = name
-    entry_file = "Snakefile"
+    entry_file = "workflow/Snakefile"
     precheck_name = "snakemake -n"
 
     def __init__(self, knowledge):
@@ -204,7 +209,8 @@ class SnakemakeGenerator:
         # the SLURM run's fit check and pending watcher (rules/common.smk starts them)
         files["scripts/slurm_guard.py"] = (templates_dir() / "cluster" / "slurm_guard.py").read_text(encoding="utf-8")
         files["README.md"] = self.readme(workflow)
-        return dict(sorted(files.items()))
+        files["config/README.md"] = self.config_readme(workflow, files["config/config.yaml"])
+        return dict(sorted(standard_layout(files).items()))
 
     def render_skeleton(self, name: str, **values: Any) -> str:
         return self.env.get_template(f"skeleton/snakemake/{name}").render(
@@ -286,9 +292,34 @@ class SnakemakeGenerator:
     def profile_slurm(self, workflow: Workflow) -> str:
         return self.render_skeleton("profile_slurm.yaml.j2", workflow=workflow)
 
+    def config_readme(self, workflow: Workflow, config_text: str | bytes) -> str:
+        """config/README.md: what every key of config/config.yaml means (codegen/config_doc.py)."""
+        from bioplan.codegen.config_doc import config_keys
+
+        text = config_text.decode("utf-8") if isinstance(config_text, bytes) else config_text
+        return self.render_skeleton("config_README.md.j2", workflow=workflow,
+                                    keys=config_keys(self.knowledge, workflow, text))
+
     def readme(self, workflow: Workflow) -> str:
+        from bioplan.codegen.dag import final_results, result_description, to_mermaid
+
+        results = [{"path": r.path, "step": r.step, "per_sample": r.per_sample,
+                    "what": result_description(self.knowledge, r)} for r in final_results(workflow)]
         return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge,
+                                    dag=to_mermaid(workflow), results=results,
                                     intermediates=intermediate_outputs(self.knowledge, workflow))
+
+
+# What stays at the top of the workflow directory; everything else goes under workflow/.
+_TOP_LEVEL_DIRS = ("config/", "profiles/")
+_TOP_LEVEL_FILES = ("README.md",)
+
+
+def standard_layout(files: dict[str, str | bytes]) -> dict[str, str | bytes]:
+    """The snakemake-workflows layout: config/, profiles/ and README.md at the top, the Snakefile,
+    rules, envs, scripts and schemas under workflow/."""
+    return {(rel if rel in _TOP_LEVEL_FILES or rel.startswith(_TOP_LEVEL_DIRS) else f"workflow/{rel}"): content
+            for rel, content in files.items()}
 
 
 def _shfmt_on_path() -> None:

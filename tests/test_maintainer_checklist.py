@@ -1,0 +1,220 @@
+"""The maintainer checklist of issue 15, per reference class and target: what a snakemake-workflows or
+nf-core maintainer looks for before accepting a pipeline (layout, per-rule log/threads/resources,
+quoted paths, env and container pins that agree, temp() where files are intermediate, validation of
+config and sample sheet inside the workflow, config/README.md covering every key, results and DAG in
+the README, RO-Crate metadata; nf-core module shape, versions, leaf module paths)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bioplan.codegen.ir import intermediate_outputs
+from bioplan.compile import compile_request
+from conftest import REFERENCE_CLASSES, example_inputs, example_request
+
+TARGETS = ("snakemake", "nextflow")
+
+
+@pytest.fixture(scope="module")
+def compiled(workspace, knowledge, tmp_path_factory):
+    base = tmp_path_factory.mktemp("checklist")
+    out = {}
+    for name in REFERENCE_CLASSES:
+        for target in TARGETS:
+            # -o DIR: the workflow's directory (the Snakemake pre-check runs `snakemake -n` in it)
+            out[name, target] = compile_request(example_request(name), example_inputs(workspace, name),
+                                                str(base / f"{name}_{target}"), target=target, knowledge=knowledge)
+    return out
+
+
+def _rules(text: str) -> dict[str, str]:
+    """rule name -> its text, for every `rule` of a Snakemake file."""
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"^rule (\w+):", text, re.M)]
+    ends = [a for a, _ in starts[1:]] + [len(text)] if starts else []
+    return {name: text[a:b] for (a, name), b in zip(starts, ends, strict=True)}
+
+
+def _directive(rule: str, name: str) -> str | None:
+    m = re.search(rf"^    {name}:\n((?:        .*\n|\n)+)", rule, re.M)
+    return m.group(1) if m else None
+
+
+def _pins(conda_deps: list[str]) -> dict[str, str]:
+    """package -> version of pinned conda specs ('bioconda::fastp=0.23.4')."""
+    pins = {}
+    for dep in conda_deps:
+        spec = dep.split("::")[-1]
+        if "=" in spec:
+            package, version = spec.split("=", 1)
+            pins[package] = version
+    return pins
+
+
+def _container_agrees(image: str, pins: dict[str, str]) -> bool:
+    """A single-tool biocontainer carries the version its env pins; a multi-tool (mulled) image is
+    named by a hash of its pins (the knowledge checks that pair), so only its tag is asked for."""
+    image = image.removeprefix("docker://")
+    name, _, tag = image.rpartition("/")[2].partition(":")
+    if name.startswith("mulled-v2"):
+        return bool(tag)
+    if image.startswith("community.wave.seqera.io/library/"):  # Wave: named by its packages, tagged by a hash
+        return bool(tag) and set(name.split("_")) <= set(pins)
+    return name in pins and tag.split("--")[0] == pins[name]
+
+
+# ------------------------------------------------------------------------------------ Snakemake
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_snakemake_standardized_layout(compiled, name):
+    res = compiled[name, "snakemake"]
+    wf = res.output_dir
+    assert res.snakefile == wf / "workflow" / "Snakefile"
+    for rel in ("workflow/Snakefile", "workflow/rules/common.smk", "workflow/schemas/config.schema.yaml",
+                "config/config.yaml", "config/README.md", "profiles/default/config.yaml",
+                "profiles/slurm/config.yaml", "README.md", "ro-crate-metadata.json"):
+        assert (wf / rel).is_file(), rel
+    assert list((wf / "workflow" / "envs").glob("*.yaml")) and list((wf / "workflow" / "scripts").iterdir())
+    if res.workflow.has_samples:
+        assert (wf / "config/samples.tsv").is_file() and (wf / "workflow/schemas/samples.schema.yaml").is_file()
+    # nothing of the workflow's code at the top: Snakemake finds workflow/Snakefile by itself
+    assert sorted(p.name for p in wf.iterdir() if not p.name.startswith(".")) == sorted(
+        ["README.md", "config", "profiles", "ro-crate-metadata.json", "workflow"])
+    snakefile = (wf / "workflow/Snakefile").read_text()
+    assert 'min_version("8.0")' in snakefile and 'configfile: "config/config.yaml"' in snakefile
+    assert snakefile.index("rule all:") == snakefile.index("rule ")  # the default target is the first rule
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_snakemake_validates_config_and_sheet_inside_the_workflow(compiled, name):
+    res = compiled[name, "snakemake"]
+    common = (res.output_dir / "workflow/rules/common.smk").read_text()
+    assert "from snakemake.utils import validate" in common
+    assert 'validate(config, schema="../schemas/config.schema.yaml")' in common
+    if res.workflow.has_samples:
+        assert 'validate(samples, schema="../schemas/samples.schema.yaml")' in common
+        schema = yaml.safe_load((res.output_dir / "workflow/schemas/samples.schema.yaml").read_text())
+        assert set(schema["required"]) == set(res.workflow.sample_columns)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_snakemake_every_rule_has_log_threads_resources_and_software(compiled, name):
+    wf = compiled[name, "snakemake"].output_dir
+    seen = 0
+    for smk in sorted((wf / "workflow/rules").glob("*.smk")):
+        for rule_name, rule in _rules(smk.read_text()).items():
+            seen += 1
+            assert _directive(rule, "log"), (smk.name, rule_name, "log:")
+            conda = _directive(rule, "conda")
+            container = _directive(rule, "container")
+            assert conda and container, (smk.name, rule_name, "conda: and container:")
+            env_file = (smk.parent / conda.strip().strip(",").strip('"')).resolve()
+            assert env_file.is_file(), (rule_name, env_file)
+            pins = _pins(yaml.safe_load(env_file.read_text())["dependencies"])
+            assert pins, (rule_name, "the env pins its packages")
+            assert _container_agrees(container.strip().strip(",").strip('"'), pins), (rule_name, container, pins)
+            if rule_name.startswith("fetch_"):  # local download rules: one thread, the head node
+                continue
+            assert re.search(r"^    threads: \d+", rule, re.M), (smk.name, rule_name, "threads:")
+            resources = _directive(rule, "resources") or ""
+            assert "mem_mb=" in resources and "runtime=" in resources, (smk.name, rule_name, resources)
+            shell = _directive(rule, "shell") or ""
+            # every file a shell command names is quoted by Snakemake (:q), whatever its characters
+            assert not re.search(r"\{(input|output|log)(\.\w+|\[\d+\])?\}", shell), (rule_name, shell)
+    assert seen >= len(compiled[name, "snakemake"].workflow.steps)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_snakemake_intermediates_are_temp(compiled, knowledge, name):
+    res = compiled[name, "snakemake"]
+    rules = "\n".join(p.read_text() for p in (res.output_dir / "workflow/rules").glob("*.smk"))
+    expected = intermediate_outputs(knowledge, res.workflow)
+    wrapped = set(re.findall(r'intermediate\(\s*"([^"]+)"', rules))
+    assert wrapped == set(expected)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_config_readme_explains_every_key(compiled, name):
+    wf = compiled[name, "snakemake"].output_dir
+    config = yaml.safe_load((wf / "config/config.yaml").read_text())
+    readme = (wf / "config/README.md").read_text()
+
+    def leaves(value, prefix=""):
+        if isinstance(value, dict) and value:
+            for k, v in value.items():
+                yield from leaves(v, f"{prefix}.{k}" if prefix else k)
+        else:
+            yield prefix
+
+    rows = {m.group(1) for m in re.finditer(r"^\| `([^`]+)` \|", readme, re.M)}
+    assert set(leaves(config)) <= rows
+    for row in re.finditer(r"^\| `[^`]+` \| .* \| (.+) \|$", readme, re.M):
+        assert len(row.group(1)) > 20  # a meaning, not a placeholder
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_readme_says_how_to_run_where_results_are_and_draws_the_dag(compiled, name, target):
+    res = compiled[name, target]
+    readme = (res.output_dir / "README.md").read_text()
+    assert "```mermaid\nflowchart TD\n" in readme
+    for step in res.workflow.steps:
+        assert f'"{step.id}' in readme  # a node of the DAG
+    assert "## Results" in readme
+    for t in res.workflow.targets:
+        assert t.path.rsplit("/", 1)[-1] in readme, t.path
+    if target == "snakemake":
+        assert "snakemake --cores 4 " in readme and "--sdm conda" in readme and "--sdm apptainer" in readme
+        assert "--profile profiles/slurm" in readme
+    else:
+        assert "-profile local" in readme and "-profile docker" in readme and "slurm" in readme
+
+
+# ------------------------------------------------------------------------------------ Nextflow
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_nf_core_layout_and_module_shape(compiled, name):
+    res = compiled[name, "nextflow"]
+    wf = res.output_dir
+    for rel in ("main.nf", "nextflow.config", "nextflow_schema.json", "conf/base.config", "conf/modules.config",
+                "conf/test.config", "README.md", "ro-crate-metadata.json"):
+        assert (wf / rel).is_file(), rel
+    assert list((wf / "workflows").glob("*.nf"))
+    modules = sorted((wf / "modules").rglob("main.nf"))
+    assert modules
+    for module in modules:
+        text = module.read_text()
+        folder = module.parent
+        assert (folder / "meta.yml").is_file() and (folder / "environment.yml").is_file(), folder
+        assert re.search(r"^\s+tag ", text, re.M), module
+        assert len(re.findall(r"^\s+label 'process_\w+'", text, re.M)) == 1, module
+        assert 'conda "${moduleDir}/environment.yml"' in text, module
+        assert "stub:" in text and "topic: versions" in text, module
+        pins = _pins(yaml.safe_load((folder / "environment.yml").read_text())["dependencies"])
+        start = text.index("    container ")
+        block = text[start:text.index("\n\n", start)]  # the directive: one image, or the engine ternary
+        images = re.findall(r"""['"]([\w./-]+:[\w.-]+)['"]""", block)
+        assert images, module
+        for image in images:
+            assert _container_agrees(image.replace("https://depot.galaxyproject.org/singularity/", ""), pins), (
+                module, image, pins)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_collects_versions(compiled, name):
+    wf = compiled[name, "nextflow"].output_dir
+    code = "\n".join(p.read_text() for p in [wf / "main.nf", *sorted((wf / "workflows").glob("*.nf"))])
+    assert "channel.topic('versions')" in code or 'channel.topic("versions")' in code
+    assert "software_versions.yml" in code
+
+
+def test_crate_names_the_main_workflow_of_each_target(compiled):
+    for (name, target), res in compiled.items():
+        graph = {e["@id"]: e for e in json.loads((res.output_dir / "ro-crate-metadata.json").read_text())["@graph"]}
+        main = graph["./"]["mainEntity"]["@id"]
+        assert main == ("workflow/Snakefile" if target == "snakemake" else "main.nf"), (name, target)
+        assert Path(res.output_dir / main).is_file()
