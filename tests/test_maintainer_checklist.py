@@ -14,6 +14,8 @@ import pytest
 import yaml
 
 from bioplan.codegen.ir import intermediate_outputs
+from bioplan.codegen.qc_report import OPERATION as QC_AGGREGATION
+from bioplan.codegen.qc_report import qc_report_ports
 from bioplan.compile import compile_request
 from conftest import REFERENCE_CLASSES, example_inputs, example_request
 
@@ -174,6 +176,25 @@ def test_readme_says_how_to_run_where_results_are_and_draws_the_dag(compiled, na
         assert "-profile local" in readme and "-profile docker" in readme and "slurm" in readme
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_qc_reports_end_in_one_multiqc_report(compiled, knowledge, name, target):
+    """Every QC report a step writes (FastQC, fastp, STAR, featureCounts, Kraken2, ...) reaches MultiQC."""
+    res = compiled[name, target]
+    workflow = res.workflow
+    reports = qc_report_ports(knowledge, workflow)
+    aggregators = [s for s in workflow.steps if s.operation == QC_AGGREGATION]
+    if not reports:
+        assert aggregators == [], name  # no QC step, no empty report
+        return
+    assert len(aggregators) == 1 and aggregators[0].tool == "multiqc", [s.id for s in aggregators]
+    read = {p.ref.path for p in aggregators[0].inputs}
+    assert {port.ref.path for _, port in reports} <= read
+    assert any(t.path.endswith("multiqc_report.html") for t in workflow.targets)
+    emitted = "\n".join(p.read_text() for p in res.output_dir.rglob("*") if p.is_file() and p.suffix in (".smk", ".nf"))
+    assert "multiqc" in emitted
+
+
 # ------------------------------------------------------------------------------------ Nextflow
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
@@ -202,6 +223,17 @@ def test_nextflow_nf_core_layout_and_module_shape(compiled, name):
         for image in images:
             assert _container_agrees(image.replace("https://depot.galaxyproject.org/singularity/", ""), pins), (
                 module, image, pins)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_modules_are_nf_core_leaves_and_params_are_validated(compiled, name):
+    wf = compiled[name, "nextflow"].output_dir
+    modules = sorted((wf / "modules").rglob("main.nf"))
+    folders = {m.parent for m in modules}
+    for folder in folders:  # nf-core: tool/subtool leaves, never a module above another module
+        assert not any(other != folder and folder in other.parents for other in folders), folder
+    main_nf = (wf / "main.nf").read_text()
+    assert "validateParameters()" in main_nf and "include { " in main_nf and "plugin/nf-schema" in main_nf
 
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
