@@ -188,25 +188,7 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
     # count matrix (mostly numbers) vs sample sheet (mostly words)
     rest = cols[1:]
     numeric = [c for c in rest if c.numeric]
-    frac = len(numeric) / len(rest)
-    sheet_signal = 0.0
-    if any(n in CONDITION_COLUMNS for n in normed) or any(c.paths for c in cols):
-        sheet_signal = 1.0
-    elif any(n in SAMPLE_COLUMNS[:-2] for n in normed):
-        sheet_signal = 0.5
-    count_signal = 0.0
-    ids_unique = cols[0].distinct == len(data) - cols[0].n_missing
-    row_numbers = cols[0].values == [str(i) for i in range(1, len(data) + 1)]
-    if ids_unique and (cols[0].namespace == "ensembl" or cols[0].namespace == "entrez" and not row_numbers
-                       and normed[0] not in SAMPLE_COLUMNS):
-        count_signal = 1.0
-    elif normed[0] in GENE_HEADERS:
-        count_signal = 0.5
-    score = (frac - 0.5) * 2 + count_signal - sheet_signal
-    if len(data) > 200:
-        score += 0.3  # sheets rarely have hundreds of rows; gene tables have thousands
-    if not numeric:
-        score = min(score, -1.0)
+    score = _matrix_score(cols, normed, len(data))
     if abs(score) < 0.2:
         raise ambiguous(
             src.shown,
@@ -219,6 +201,29 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
     if score > 0:
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence, annotation=None)
     return _sample_sheet(src, cols, normed, fmt, evidence, header)
+
+
+def _matrix_score(cols: list[Column], normed: list[str], n_rows: int) -> float:
+    """> 0: a count matrix (numbers, gene ids); < 0: a sample sheet (words, sample and condition columns)."""
+    rest = cols[1:]
+    numeric = [c for c in rest if c.numeric]
+    sheet_signal = 0.0
+    if any(n in CONDITION_COLUMNS for n in normed) or any(c.paths for c in cols):
+        sheet_signal = 1.0
+    elif any(n in SAMPLE_COLUMNS[:-2] for n in normed):
+        sheet_signal = 0.5
+    count_signal = 0.0
+    ids_unique = cols[0].distinct == n_rows - cols[0].n_missing
+    row_numbers = cols[0].values == [str(i) for i in range(1, n_rows + 1)]
+    if ids_unique and (cols[0].namespace == "ensembl" or cols[0].namespace == "entrez" and not row_numbers
+                       and normed[0] not in SAMPLE_COLUMNS):
+        count_signal = 1.0
+    elif normed[0] in GENE_HEADERS:
+        count_signal = 0.5
+    score = (len(numeric) / len(rest) - 0.5) * 2 + count_signal - sheet_signal
+    if n_rows > 200:
+        score += 0.3  # sheets rarely have hundreds of rows; gene tables have thousands
+    return min(score, -1.0) if not numeric else score
 
 
 def _first_non_count(value_cols: list[Column], ids: Column) -> tuple[tuple[str, str, str] | None, int]:
