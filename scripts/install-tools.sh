@@ -26,6 +26,7 @@ PACKAGES=(
     snpeff gffread                  # variant annotation from a custom database (GFF3 -> GTF)
     megahit prodigal                # de novo assembly, prokaryotic gene prediction
     seqkit                          # read statistics (seqkit stats)
+    stringtie                       # reference-guided transcript assembly
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
@@ -53,7 +54,7 @@ fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
-           trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal seqkit \
+           trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal seqkit stringtie \
            Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done

@@ -1,5 +1,5 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
-MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats; the ChIP-seq tools (Picard MarkDuplicates,
+MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie; the ChIP-seq tools (Picard MarkDuplicates,
 MACS3, deepTools bamCoverage) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
@@ -49,6 +49,9 @@ CASES = {
     # a call set, no reads (the variants example's VCF and genome)
     "vcf_norm_stats": (VCF_NORM_STATS, ("../variants/calls.vcf", "../variants/genome.fa"),
                        {"variant_normalization": "bcftools_norm", "variant_statistics": "bcftools_stats"}),
+    "stringtie": ("mouse RNA-seq: align the reads with HISAT2 and assemble the transcripts with StringTie guided by "
+                  "the annotation", ("genome.fa", "genes.gtf"),
+                  {"read_alignment": "hisat2", "transcript_assembly": "stringtie"}),
 }
 NO_READS = {"vcf_norm_stats"}
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
@@ -68,6 +71,7 @@ GOLDEN_FILES = {
                       "modules/local/bcftools/norm/main.nf"),
     "bcftools_stats": ("vcf_norm_stats", "workflow/rules/variant_statistics.smk",
                        "modules/local/bcftools/stats/main.nf"),
+    "stringtie": ("stringtie", "workflow/rules/transcript_assembly.smk", "modules/local/stringtie/main.nf"),
 }
 
 
@@ -162,7 +166,8 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("count reads with htseq-count", "htseq_count"),
                                            ("assemble the metagenome with MEGAHIT", "megahit"),
                                            ("predict genes with Prodigal", "prodigal"),
-                                           ("read statistics with seqkit stats", "seqkit_stats")])
+                                           ("read statistics with seqkit stats", "seqkit_stats"),
+                                           ("assemble transcripts with StringTie", "stringtie")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)
