@@ -5,6 +5,7 @@ target's entry file, '-', and an older layout's top-level Snakefile are refused 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -76,3 +77,19 @@ def test_cli_reports_the_snakefile_inside_workflow(workspace, tmp_path):
     report = json.loads(result.stdout)
     assert report["output"] == str(tmp_path / "wf" / "workflow" / "Snakefile")
     assert "workflow/rules/common.smk" in report["files"] and "config/README.md" in report["files"]
+
+
+def test_user_text_in_config_readme_and_crate_stays_data(workspace, knowledge, tmp_path):
+    """Hostile file names and a request with Markdown and JSON syntax: config/README.md keeps its table
+    (every row has exactly the table's pipes) and ro-crate-metadata.json reads back to the same text."""
+    request = example_request("hostile") + ' | `x` | "quoted" \\ <b>**bold**</b>'
+    res = compile_request(request, example_inputs(workspace, "hostile"), str(tmp_path / "wf"), validate=False,
+                          knowledge=knowledge)
+    readme = (res.output_dir / "config" / "README.md").read_text()
+    rows = [line for line in readme.splitlines() if line.startswith("| `")]
+    assert rows and all(len(re.findall(r"(?<!\\)\|", row)) == 4 for row in rows), rows
+    assert any("touch INJECTED" in row for row in rows)  # the path is there, as text
+    raw = (res.output_dir / "ro-crate-metadata.json").read_text()
+    assert raw.isascii()
+    root = next(e for e in json.loads(raw)["@graph"] if e["@id"] == "./")
+    assert root["description"] == res.workflow.query
