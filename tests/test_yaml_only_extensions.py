@@ -133,6 +133,15 @@ def test_a_new_reference_format_is_a_folder_when_formats_yaml_says_so(data_copy,
     assert reference.directory is is_folder
 
 
+def test_a_tool_writing_a_folder_format_must_say_its_port_is_a_folder(data_copy):
+    edit_yaml(data_copy / "ontology" / "tools" / "bowtie2_build.yaml",
+              lambda d: d["outputs"]["index"].pop("directory"))
+    with pytest.raises(InvalidKnowledgeError) as e:
+        load_knowledge(use_cache=False)
+    assert any("outputs/index" in p and "bowtie2_index" in p and "directory: true" in p
+               for p in e.value.details["problems"])
+
+
 # --------------------------------------------------------------------------- a new precondition
 
 

@@ -179,6 +179,12 @@ def check_formats(k: Knowledge, sources: dict[str, Path]) -> list[str]:
                 fmt.sniff.magic.encode("latin-1")
             except UnicodeEncodeError:
                 out.append(f"{where}: {key}/magic: bytes are written as characters \\x00-\\xff")
+    for tool in k.tools.values():  # a tool writing a folder format says so on its port
+        for name, port in tool.outputs.items():
+            made = k.formats.get(port.format)
+            if made is not None and made.directory and not port.directory:
+                out.append(f"{_where(sources, f'tools/{tool.id}')}: outputs/{name}: format {port.format!r} is a folder "
+                           "(formats.yaml directory: true): give the port directory: true")
     return out
 
 
