@@ -148,9 +148,10 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
     same_words: dict[tuple[int, int], list[str]] = {}
     for m in ops:
         same_words.setdefault((m.start, m.end), []).extend([m.id, *m.alternatives])
+    files_assay = assay_of_files(knowledge, files)
     for options in same_words.values():
         options = list(dict.fromkeys(options))
-        if len(options) < 2 or not assay_of_files(knowledge, files):
+        if len(options) < 2 or not files_assay:
             continue
         best = max(options, key=lambda o: (fit(o), own_kind(o)))
         for o in options:
