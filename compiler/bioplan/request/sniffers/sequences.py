@@ -131,7 +131,8 @@ def _scan_fastq(src: Source) -> _FastqScan:
         scan.first_header = scan.first_header or header
         scan.lengths.append(len(seq))
         if qual:
-            scan.qmin, scan.qmax = min(scan.qmin, min(map(ord, qual))), max(scan.qmax, max(map(ord, qual)))
+            # min/max of the string compare code points in C: the same as over map(ord, ...), ~10x faster
+            scan.qmin, scan.qmax = min(scan.qmin, ord(min(qual))), max(scan.qmax, ord(max(qual)))
         scan.mates.append(_mate_from_read_id(header))
         if len(scan.lengths) >= _FASTQ_RECORDS:
             break
