@@ -7,7 +7,8 @@ Test tiers (markers in pyproject.toml):
   Nextflow runs and its Java parser, `snakemake` processes beyond a compile's own pre-check,
   wheels built and installed, the whole development set, the README's blocks. Whole modules
   say so with `pytestmark = pytest.mark.e2e`; the single integration tests of mixed modules
-  are listed in INTEGRATION below, with the reason, and get the marker at collection.
+  are listed in INTEGRATION below, with the reason, and get the marker at collection, as does
+  every test that uses the `nf_lint` fixture (Nextflow's parser on Java).
 - slurm: needs a SLURM cluster (scripts/slurm-local.sh).
 `.ci/run` runs every tier (CI=true: Hypothesis tests draw their full example counts, see
 `examples()`).
@@ -67,7 +68,9 @@ INTEGRATION = {
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if any(item.nodeid.startswith(prefix) for prefix in INTEGRATION):
+        listed = any(item.nodeid.startswith(prefix) for prefix in INTEGRATION)
+        # a test using nf_lint runs Nextflow's strict parser on Java (seconds per pipeline)
+        if listed or "nf_lint" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.e2e)
 
 

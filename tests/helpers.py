@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -33,3 +34,65 @@ def snakemake_rule_graph_edges(workdir: Path, steps: set[str]) -> set[tuple[str,
     edges = {(step_of(labels[a], steps), step_of(labels[b], steps))
              for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)}
     return {(a, b) for a, b in edges if "all" not in (a, b) and a != b}
+
+
+# One Python process imports Snakemake once and dry-runs many workflows (`snakemake -n` each costs
+# about a second, most of it the import): jobs are JSON lines {cwd, args} on stdin, results JSON
+# lines {code, output} on stdout, in order. Executor plugins are hidden as in bioplan's pre-check.
+_DRY_RUN_LOOP = r'''
+import contextlib, io, json, os, pkgutil, sys
+_iter_modules = pkgutil.iter_modules
+pkgutil.iter_modules = lambda *a, **k: (m for m in _iter_modules(*a, **k)
+                                        if not m.name.startswith("snakemake_executor_plugin_"))
+sys.argv[0] = "snakemake"
+from snakemake.cli import main
+for line in sys.stdin:
+    job = json.loads(line)
+    os.chdir(job["cwd"])
+    output, code = io.StringIO(), 0
+    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+        try:
+            main(job["args"])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except Exception as exc:  # reported as the job's failure, the loop goes on
+            code, _ = 1, output.write(f"{type(exc).__name__}: {exc}")
+    print(json.dumps({"code": code, "output": output.getvalue()}), flush=True)
+'''
+
+
+class DryRunLoop:
+    """`snakemake -n` of many workflow directories in one Snakemake process. submit() queues a
+    directory (the loop works while the caller emits the next one), results() returns
+    (exit code, output) per submitted directory, in order."""
+
+    ARGS = ["-n", "--cores", "1", "--quiet", "rules"]
+
+    def __init__(self) -> None:
+        env = dict(os.environ, SLURM_CONF=os.devnull)  # never ask a SLURM controller
+        self.proc = subprocess.Popen([sys.executable, "-c", _DRY_RUN_LOOP], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+        self.pending = 0
+
+    def submit(self, workdir: Path) -> None:
+        self.proc.stdin.write(json.dumps({"cwd": str(workdir), "args": self.ARGS}) + "\n")
+        self.proc.stdin.flush()
+        self.pending += 1
+
+    def results(self) -> list[tuple[int, str]]:
+        out = []
+        for _ in range(self.pending):
+            line = self.proc.stdout.readline()
+            assert line, "the dry-run loop ended early"
+            result = json.loads(line)
+            out.append((result["code"], result["output"]))
+        self.pending = 0
+        return out
+
+    def close(self) -> None:
+        """End the loop; jobs still queued (the caller failed before reading them) are dropped."""
+        if self.pending:
+            self.proc.kill()
+        else:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
