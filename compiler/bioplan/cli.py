@@ -182,10 +182,12 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_query
 @_inputs
 @_declared
-@click.option("-o", "--output", required=True, metavar="PATH",
-              help="The Snakefile (or main.nf) to write; everything it needs goes beside it.")
+@click.option("-o", "--output", required=True, metavar="DIR",
+              help="The workflow's directory (created if missing; DIR/Snakefile, DIR/workflow/Snakefile and "
+                   "DIR/main.nf name the same directory).")
 @click.option("--target", type=click.Choice(target_names()), default=DEFAULT_TARGET, show_default=True,
-              help="snakemake: -o DIR/Snakefile; nextflow: -o DIR/main.nf (nf-core layout).")
+              help="snakemake: DIR/workflow/Snakefile (snakemake-workflows layout); nextflow: DIR/main.nf "
+                   "(nf-core layout).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option("--partition", default=None, help="SLURM partition for profiles/slurm (else a marked placeholder).")
 @click.option("--account", default=None, help="SLURM account for profiles/slurm (else a marked placeholder).")
