@@ -183,8 +183,8 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_inputs
 @_declared
 @click.option("-o", "--output", required=True, metavar="DIR",
-              help="The workflow's directory (created if missing; DIR/Snakefile, DIR/workflow/Snakefile and "
-                   "DIR/main.nf name the same directory).")
+              help="The workflow's directory (created if missing). DIR/Snakefile or DIR/workflow/Snakefile "
+                   "(Snakemake) and DIR/main.nf (Nextflow) name the same directory.")
 @click.option("--target", type=click.Choice(target_names()), default=DEFAULT_TARGET, show_default=True,
               help="snakemake: DIR/workflow/Snakefile (snakemake-workflows layout); nextflow: DIR/main.nf "
                    "(nf-core layout).")
