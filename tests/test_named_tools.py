@@ -57,7 +57,8 @@ NO_READS = {"vcf_norm_stats"}
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
     "kallisto_index": ("kallisto", "workflow/rules/transcriptome_indexing.smk", "modules/local/kallisto/index/main.nf"),
-    "kallisto_quant": ("kallisto", "workflow/rules/transcript_quantification.smk", "modules/local/kallisto/quant/main.nf"),
+    "kallisto_quant": ("kallisto", "workflow/rules/transcript_quantification.smk",
+                       "modules/local/kallisto/quant/main.nf"),
     "trimgalore": ("trimgalore_htseq", "workflow/rules/read_trimming.smk", "modules/local/trimgalore/main.nf"),
     "htseq_count": ("trimgalore_htseq", "workflow/rules/read_counting.smk", "modules/local/htseq/count/main.nf"),
     "megahit": ("assembly_genes", "workflow/rules/genome_assembly.smk", "modules/local/megahit/main.nf"),

@@ -21,7 +21,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok
 
 pytestmark = pytest.mark.e2e
@@ -149,9 +148,10 @@ def test_prodigal_finds_every_planted_gene_in_frame(assembled):
 
 def test_nextflow_pipeline_predicts_the_same_proteins(isolates, assembled):
     import yaml
-    from test_nextflow_run import nextflow_bin, run_ok as nextflow_run_ok
 
     from bioplan.compile import compile_request
+    from test_nextflow_run import nextflow_bin
+    from test_nextflow_run import run_ok as nextflow_run_ok
 
     nextflow_bin()  # skips (fails under CI) without a Nextflow runtime
     base, reads, truth = isolates

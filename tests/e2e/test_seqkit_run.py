@@ -13,7 +13,6 @@ import os
 import shutil
 
 import pytest
-
 from e2e_support import INSTALL_HINT, compile_workflow, env, generate, run_ok, truth
 
 pytestmark = pytest.mark.e2e

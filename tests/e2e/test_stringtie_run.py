@@ -19,7 +19,6 @@ import shutil
 from collections import defaultdict
 
 import pytest
-
 from e2e_support import INSTALL_HINT, compile_workflow, env, generate, run_ok, truth
 
 pytestmark = pytest.mark.e2e

@@ -18,7 +18,6 @@ import random
 import shutil
 
 import pytest
-
 from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok
 
 pytestmark = pytest.mark.e2e
@@ -106,9 +105,10 @@ def test_bcftools_stats_counts_the_normalised_calls(normalised):
 
 def test_nextflow_pipeline_gives_the_same_statistics(inputs, normalised):
     import yaml
-    from test_nextflow_run import nextflow_bin, run_ok as nextflow_run_ok
 
     from bioplan.compile import compile_request
+    from test_nextflow_run import nextflow_bin
+    from test_nextflow_run import run_ok as nextflow_run_ok
 
     nextflow_bin()  # skips (fails under CI) without a Nextflow runtime
     base, _, _ = inputs
