@@ -225,6 +225,17 @@ def read_gmt(path, strip=True):
     return sets
 
 
+# --- AnnData -------------------------------------------------------------------------------------
+def read_h5ad(path, **kwargs):
+    """An AnnData file (.h5ad); a file anndata cannot read is fail()'s message naming it."""
+    import anndata
+
+    try:
+        return anndata.read_h5ad(path, **kwargs)
+    except Exception as exc:  # any reader error is the file's problem: say which file
+        fail(f"cannot read {path} as AnnData (.h5ad): {exc}")
+
+
 # --- clusters and markers ------------------------------------------------------------------------
 def cluster_sort_key(label):
     """Cluster labels in numeric order ("2" before "10"), then named clusters alphabetically."""

@@ -28,12 +28,11 @@ import math
 import os
 
 import bioplan_step
-from bioplan_step import LOG, cluster_sort_key, fail, read_marker_table
+from bioplan_step import LOG, cluster_sort_key, fail, read_h5ad, read_marker_table
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-import anndata
 import pandas as pd
 from scipy.stats import hypergeom
 
@@ -90,10 +89,7 @@ missing = [c for c in ("cluster", "gene") if c not in markers.columns]
 if missing:
     fail(f"the marker table {markers_path} lacks column(s) {', '.join(missing)}; columns are {list(markers.columns)}")
 
-try:
-    adata = anndata.read_h5ad(adata_path, backed="r")
-except Exception as exc:  # noqa: BLE001
-    fail(f"cannot read {adata_path} as AnnData (.h5ad): {exc}")
+adata = read_h5ad(adata_path, backed="r")
 if key not in adata.obs:
     fail(f"{adata_path} has no obs column {key!r}; set params.{TOOL}.cluster_key.")
 obs_clusters = adata.obs[key].astype(str)

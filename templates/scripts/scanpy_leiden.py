@@ -18,7 +18,7 @@ computed by the embedding step, not here.
 import inspect
 
 import bioplan_step
-from bioplan_step import LOG, fail
+from bioplan_step import LOG, fail, read_h5ad
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -44,10 +44,7 @@ neighbors_method = str(getattr(params, "neighbors_method", "umap") or "umap")
 if neighbors_method not in {"umap", "gauss"}:
     fail(f"params.scanpy_leiden.neighbors_method must be 'umap' or 'gauss', not {neighbors_method!r}")
 
-try:
-    adata = sc.read_h5ad(in_path)
-except Exception as exc:  # noqa: BLE001
-    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+adata = read_h5ad(in_path)
 if "log1p" not in adata.uns:
     LOG.warning("%s has no uns['log1p']: is X log-normalised? Clustering it as it is.", in_path)
 if adata.n_obs <= n_neighbors:

@@ -9,7 +9,7 @@ params        target_sum (1e4), n_top_genes (2000), hvg_flavor ("seurat")
 """
 
 import bioplan_step
-from bioplan_step import LOG, fail
+from bioplan_step import LOG, fail, read_h5ad
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -32,10 +32,7 @@ except (TypeError, ValueError):
     fail("params.scanpy_normalize.target_sum and n_top_genes must be numbers (config.yaml)")
 flavor = str(getattr(params, "hvg_flavor", "seurat") or "seurat")
 
-try:
-    adata = sc.read_h5ad(in_path)
-except Exception as exc:  # noqa: BLE001
-    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+adata = read_h5ad(in_path)
 if adata.n_obs < 3 or adata.n_vars < 3:
     fail(f"{in_path} is too small to normalise ({adata.n_obs} cells x {adata.n_vars} genes).")
 

@@ -13,7 +13,7 @@ log-normalised matrix there when X is scaled), else a log-normalised layer.
 """
 
 import bioplan_step
-from bioplan_step import LOG, cluster_sort_key, fail
+from bioplan_step import LOG, cluster_sort_key, fail, read_h5ad
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -38,10 +38,7 @@ except (TypeError, ValueError):
 if method not in {"wilcoxon", "t-test", "t-test_overestim_var", "logreg"}:
     fail(f"method {method!r} is not one of wilcoxon, t-test, t-test_overestim_var, logreg")
 
-try:
-    adata = sc.read_h5ad(in_path)
-except Exception as exc:  # noqa: BLE001
-    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+adata = read_h5ad(in_path)
 if key not in adata.obs:
     found = ", ".join(map(str, adata.obs.columns)) or "none"
     fail(f"{in_path} has no obs column {key!r} (columns: {found}); set params.scanpy_rank_genes_groups.cluster_key.")

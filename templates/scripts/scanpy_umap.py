@@ -9,7 +9,7 @@ params               cluster_key ("leiden"), min_dist (0.5), random_state (0), d
 """
 
 import bioplan_step
-from bioplan_step import LOG, fail
+from bioplan_step import LOG, fail, read_h5ad
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -36,10 +36,7 @@ try:
 except (TypeError, ValueError):
     fail("params.scanpy_umap.min_dist, random_state and dpi must be numbers (config.yaml)")
 
-try:
-    adata = sc.read_h5ad(in_path)
-except Exception as exc:  # noqa: BLE001
-    fail(f"cannot read {in_path} as AnnData (.h5ad): {exc}")
+adata = read_h5ad(in_path)
 if key not in adata.obs:
     found = ", ".join(map(str, adata.obs.columns)) or "none"
     fail(f"{in_path} has no obs column {key!r} (columns: {found}); set params.scanpy_umap.cluster_key.")
