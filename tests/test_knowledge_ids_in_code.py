@@ -21,6 +21,7 @@ Each must resolve in the namespace the name says (any namespace for ids of uncle
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -179,8 +180,9 @@ def ids_in(tree: ast.AST) -> Iterator[tuple[str, str | None, int]]:
             yield node.value, "constraints", node.lineno
 
 
+@functools.cache
 def scan() -> list[tuple[str, str | None, str]]:
-    """(literal, namespace, where) over the package."""
+    """(literal, namespace, where) over the package (read once per test session)."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
