@@ -48,7 +48,6 @@ def sniff_kallisto_h5(src: Source, f: Any, np: Any, prefixes: Mapping[str, str])
 
 # The file a quantifier's output folder is read through, by tool (first present wins).
 _QUANT_DIR_FILES = (("quant.sf", "salmon"), ("abundance.tsv", "kallisto"), ("abundance.h5", "kallisto"))
-_QUANT_RUN_INFO = ("cmd_info.json", "lib_format_counts.json", "aux_info/meta_info.json", "run_info.json")
 
 
 def _json_of(path: Path) -> dict:
