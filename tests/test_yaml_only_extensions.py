@@ -127,6 +127,16 @@ def test_a_format_with_a_header_signature_is_sniffed_from_yaml_alone(shipped, ex
     assert found.format == "fasta"
 
 
+def test_the_hint_for_an_unrecognised_file_names_the_declared_formats(shipped, extended, tmp_path):
+    prose = tmp_path / "notes.txt"
+    prose.write_text("hello there world\nthis is prose, really\n", encoding="utf-8")
+    for knowledge, named in ((shipped, False), (extended, True)):
+        with pytest.raises(BioplanError) as e:
+            sniff_with_declarations(knowledge, [str(prose)], {})
+        recognises = next(h for h in e.value.hints if h.startswith("bioplan recognises"))
+        assert ("GenBank flat file (.gb, .gbk, .gbff)" in recognises) is named
+
+
 def test_a_binary_format_with_magic_bytes_is_sniffed_from_yaml_alone(shipped, extended, tmp_path):
     twobit = tmp_path / "genome.2bit"
     twobit.write_bytes(TWOBIT)

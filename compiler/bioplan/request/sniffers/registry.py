@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from bioplan.errors import BioplanError
+from bioplan.errors import BioplanError, UnreadableInputError
 from bioplan.models import SniffedFile
 from bioplan.request.sniffers import (
     alignments,
@@ -83,12 +83,22 @@ def guarded(path: str, ctx: Context) -> tuple[SniffedFile, Notes]:
     """`sniff_path`, with a reader's unforeseen failure turned into a user-facing error."""
     try:
         return sniff_path(path, ctx)
+    except UnreadableInputError as exc:
+        _name_declared_formats(exc, ctx.signatures)
+        raise
     except BioplanError:
         raise
     except (OSError, EOFError, zlib.error, UnicodeError, csv.Error, struct.error) as exc:
         # a reader failed in a way the sniffers did not foresee: still a user-facing error, not a traceback
         raise unreadable(path, f"could not be read ({type(exc).__name__}: {exc})",
                          [RECOGNISED_HINT, INPUT_TYPE_HINT]) from None
+
+
+def _name_declared_formats(exc: UnreadableInputError, declared: Sequence[FormatSignature]) -> None:
+    """The "bioplan recognises: ..." hint also names the formats the knowledge declares (formats.yaml `sniff`)."""
+    if declared and RECOGNISED_HINT in exc.hints:
+        also = "; ".join(f"{s.label} ({', '.join(s.extensions)})" for s in declared)
+        exc.hints[exc.hints.index(RECOGNISED_HINT)] = f"{RECOGNISED_HINT}; {also}"
 
 
 def sniff_path(shown: str, ctx: Context) -> tuple[SniffedFile, Notes]:
