@@ -75,6 +75,11 @@ def test_crate_describes_inputs_steps_and_results_with_edam(compiled, knowledge,
             assert param["encodingFormat"].startswith(EDAM + "format_"), param
             described += 1
     assert described >= len(inputs + outputs) / 2  # most are typed
+    # where the knowledge has an EDAM id, the crate carries it
+    for param in inputs:
+        config_input = next((c for c in workflow.config_inputs if f"{c.section}.{c.key}" == param["name"]), None)
+        if config_input is not None and knowledge.datatypes[config_input.datatype].edam:
+            assert param["additionalType"] == {"@id": EDAM + knowledge.datatypes[config_input.datatype].edam}
     steps = [graph[s["@id"]] for s in main["step"]]
     assert [s["name"] for s in steps] == [s.id for s in workflow.steps]
     assert [s["position"] for s in steps] == list(range(1, len(steps) + 1))
