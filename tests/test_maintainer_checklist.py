@@ -167,6 +167,10 @@ def test_readme_says_how_to_run_where_results_are_and_draws_the_dag(compiled, na
     for step in res.workflow.steps:
         assert f'"{step.id}' in readme  # a node of the DAG
     assert "## Results" in readme
+    for step in res.workflow.steps:  # what each check guards
+        if step.kind == "check":
+            name_of = str if target == "snakemake" else str.upper
+            assert f"`{name_of(step.id)}` guards `{name_of(step.guards)}`: " in readme, step.id
     for t in res.workflow.targets:
         assert t.path.rsplit("/", 1)[-1] in readme, t.path
     if target == "snakemake":
