@@ -279,8 +279,7 @@ class UnsupportedAnalysis(Frozen):
 class Lexicon(Frozen):
     phrases: tuple[PhraseRule, ...] = ()
     output_formats: tuple[OutputFormatTerm, ...] = ()
-    # words that say "prefer this tool" / "avoid this tool"
-    prefer_markers: Aliases = Aliases()
+    # words that say "not this tool" (a tool named without one is wanted)
     exclude_markers: Aliases = Aliases()
     absent_tools: tuple[AbsentTool, ...] = ()
     unsupported_analyses: tuple[UnsupportedAnalysis, ...] = ()
