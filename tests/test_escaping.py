@@ -19,6 +19,7 @@ import yaml
 from jinja2 import nodes
 
 from bioplan.codegen import escape
+from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import ConfigInput, Workflow
 from bioplan.errors import EmptyQueryError, InvalidOptionError, UnreadableInputError
 from bioplan.request.text import clean_request_text
@@ -186,11 +187,11 @@ def test_text_that_was_not_utf8_is_refused_by_every_filter(f):
 
 
 @pytest.mark.parametrize("value", ["debug\n#SBATCH --wrap=id", "gpu\r", "a\u2028b", "\x00", "  "])
-@pytest.mark.parametrize("option", ["slurm_partition", "slurm_account"])
+@pytest.mark.parametrize("option", ["partition", "account"])
 def test_slurm_names_that_would_break_a_job_script_line_are_refused(value, option):
     with pytest.raises(InvalidOptionError, match="--partition|--account"):
-        escape.refuse_broken_slurm_settings(_workflow(**{option: value}))
-    escape.refuse_broken_slurm_settings(_workflow(slurm_partition="it's \"x\" $(y)", slurm_account="a b"))
+        escape.refuse_broken_slurm_settings(EmitOptions(**{option: value}))
+    escape.refuse_broken_slurm_settings(EmitOptions(partition="it's \"x\" $(y)", account="a b"))
 
 
 # ----------------------------------------------------------------------------- finalize
@@ -226,16 +227,19 @@ def test_every_user_derived_workflow_field_is_marked():
     unclassified = set(Workflow.model_fields) - bioplan_fields - set(escape.USER_FIELDS)
     assert not unclassified, f"classify these Workflow fields in bioplan.codegen.escape.USER_FIELDS: {unclassified}"
     marked = escape.mark_user_text(_workflow(query="q", samples=({"sample": "s", "fastq_1": "f"},),
-                                             condition_column="c", slurm_partition="p", slurm_account="a"))
+                                             condition_column="c"))
     assert all(isinstance(x, escape.UserText) for x in (
-        marked.query, marked.samples[0]["sample"], marked.samples[0]["fastq_1"], marked.condition_column,
-        marked.slurm_partition, marked.slurm_account))
+        marked.query, marked.samples[0]["sample"], marked.samples[0]["fastq_1"], marked.condition_column))
+    # the scheduler settings reach templates as `cluster`, from the emit options
+    cluster = escape.mark_options(EmitOptions(partition="p", account="a"))
+    assert set(cluster) == set(escape.USER_OPTION_FIELDS) == set(EmitOptions.__dataclass_fields__)
+    assert all(isinstance(v, escape.UserText) for v in cluster.values())
 
 
 # ----------------------------------------------------------------------------- the template scan
 # What a template may reach that holds user text: these attributes of any object (workflow.query,
 # c.path, row.sample ...) and these top-level names; loop variables over them inherit it.
-USER_ATTRIBUTES = frozenset(escape.USER_FIELDS) | {"path", "sample"}
+USER_ATTRIBUTES = frozenset(escape.USER_FIELDS) | frozenset(escape.USER_OPTION_FIELDS) | {"path", "sample"}
 USER_NAMES = frozenset({"request"})
 
 

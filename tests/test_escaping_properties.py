@@ -38,6 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bioplan.codegen.snakemake as snakemake_generator
+from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import Workflow, synthesize
 from bioplan.codegen.nextflow import NextflowGenerator
 from bioplan.codegen.snakemake import SnakemakeGenerator
@@ -74,8 +75,7 @@ safe_name = st.text(alphabet=SAFE[:-1], min_size=1, max_size=12).filter(lambda s
 @pytest.fixture(scope="module")
 def benign(workspace, knowledge) -> Workflow:
     result = plan_request(example_request("rnaseq_fastq"), example_inputs(workspace, "rnaseq_fastq"), knowledge)
-    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(workspace / "out"),
-                          slurm_partition="debug", slurm_account="lab")
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(workspace / "out"))
     assert workflow.has_samples and len(workflow.sample_columns) == 3 and workflow.config_inputs
     return workflow
 
@@ -116,8 +116,15 @@ def substitute(workflow: Workflow, values: dict) -> Workflow:
                     for name in values["names"])
     config_inputs = tuple(c.model_copy(update={"path": next(paths)}) for c in workflow.config_inputs)
     return workflow.model_copy(update={"query": values["query"], "samples": samples, "config_inputs": config_inputs,
-                                       "condition_column": values["condition"],
-                                       "slurm_partition": values["partition"], "slurm_account": values["account"]})
+                                       "condition_column": values["condition"]})
+
+
+# the scheduler settings of the reference rendering; an example's come from its drawn values
+BENIGN_OPTIONS = EmitOptions(partition="debug", account="lab")
+
+
+def options_of(values: dict) -> EmitOptions:
+    return EmitOptions(partition=values["partition"], account=values["account"])
 
 
 # ----------------------------------------------------------------------------- Snakemake
@@ -130,13 +137,13 @@ def snakemake_render(knowledge, benign):
     conda_env = lru_cache(maxsize=None)(generator.conda_env)
     config_schema, samples_schema = generator.config_schema(benign), generator.samples_schema(benign)
 
-    def render(workflow: Workflow) -> dict[str, str]:
+    def render(workflow: Workflow, options: EmitOptions = BENIGN_OPTIONS) -> dict[str, str]:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(snakemake_generator, "format_snakefile", lambda source, name: source)
             patch.setattr(generator, "conda_env", conda_env)
             patch.setattr(generator, "config_schema", lambda _: config_schema)
             patch.setattr(generator, "samples_schema", lambda _: samples_schema)
-            return generator.files(workflow)
+            return generator.files(workflow, options)
 
     return render
 
@@ -161,7 +168,8 @@ def _loaded(reference_yaml: str) -> dict:
     return yaml.safe_load(reference_yaml)
 
 
-def check_snakemake_files(files: dict[str, str], reference: dict[str, str], workflow: Workflow) -> None:
+def check_snakemake_files(files: dict[str, str], reference: dict[str, str], workflow: Workflow,
+                          options: EmitOptions) -> None:
     assert files.keys() == reference.keys()
     user_files = {"config/config.yaml", "config/samples.tsv", "config/README.md", "profiles/slurm/config.yaml",
                   "README.md"}
@@ -176,8 +184,8 @@ def check_snakemake_files(files: dict[str, str], reference: dict[str, str], work
     assert sheet.to_dict("records") == [dict(row) for row in workflow.samples]
     resources = yaml.safe_load(files["profiles/slurm/config.yaml"])["default-resources"]
     # Snakemake evaluates resource strings as Python expressions: each must be one string literal
-    assert ast.literal_eval(resources["slurm_partition"]) == workflow.slurm_partition
-    assert ast.literal_eval(resources["slurm_account"]) == workflow.slurm_account
+    assert ast.literal_eval(resources["slurm_partition"]) == options.partition
+    assert ast.literal_eval(resources["slurm_account"]) == options.account
     readme, reference_readme = files["README.md"].splitlines(), reference["README.md"].splitlines()
     assert len(readme) == len(reference_readme)
     assert [i for i, (a, b) in enumerate(zip(readme, reference_readme)) if a != b] in ([], [4]), "only the quote"
@@ -191,11 +199,11 @@ def test_snakemake_files_keep_their_structure(benign, snakemake_render):
     def prop(values):
         workflow = substitute(benign, values)
         try:
-            files = snakemake_render(workflow)
+            files = snakemake_render(workflow, options_of(values))
         except TargetUnsupportedError as exc:
             assert_refusal_names_the_values(exc, values)
             return
-        check_snakemake_files(files, reference, workflow)
+        check_snakemake_files(files, reference, workflow, options_of(values))
 
     prop()
 
@@ -203,13 +211,14 @@ def test_snakemake_files_keep_their_structure(benign, snakemake_render):
 def test_formatted_files_keep_their_structure(benign, knowledge):
     """The full generator, snakefmt included, on fewer examples (it formats every rule file)."""
     generator = SnakemakeGenerator(knowledge)
-    reference = generator.files(benign)
+    reference = generator.files(benign, BENIGN_OPTIONS)
 
     @settings(SETTINGS, max_examples=max(5, EXAMPLES // 100))
     @given(values=user_values(benign))
     def prop(values):
         workflow = substitute(benign, values)
-        check_snakemake_files(generator.files(workflow), reference, workflow)
+        options = options_of(values)
+        check_snakemake_files(generator.files(workflow, options), reference, workflow, options)
 
     prop()
 
@@ -292,18 +301,18 @@ def nextflow_render(knowledge):
     meta = lru_cache(maxsize=None)(generator.meta_yml)
     environment = lru_cache(maxsize=None)(generator.environment_yml)
 
-    def render(workflow: Workflow) -> tuple[dict[str, str], list[dict]]:
+    def render(workflow: Workflow, options: EmitOptions = BENIGN_OPTIONS) -> tuple[dict[str, str], list[dict]]:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(generator, "meta_yml", meta)  # knowledge only: the same for every example
             patch.setattr(generator, "environment_yml", environment)
-            files, uses = generator.files_and_uses(workflow)
+            files, uses = generator.files_and_uses(workflow, options)
         return files, uses
 
     return render
 
 
 def check_nextflow_files(files: dict[str, str], uses: list[dict], reference: dict[str, str],
-                         workflow: Workflow) -> None:
+                         workflow: Workflow, options: EmitOptions) -> None:
     assert files.keys() == reference.keys()
     assert not check_pipeline(files, uses), check_pipeline(files, uses)
     for name, source in files.items():
@@ -315,9 +324,9 @@ def check_nextflow_files(files: dict[str, str], uses: list[dict], reference: dic
     assert decode_groovy(description[0].removeprefix("    description = ")) == clean_request_text(workflow.query)
     for line in config.splitlines():
         if line.lstrip().startswith("process.queue = "):
-            assert decode_groovy(line.split(" = ", 1)[1]) == workflow.slurm_partition
+            assert decode_groovy(line.split(" = ", 1)[1]) == options.partition
         if line.lstrip().startswith("process.clusterOptions = "):
-            assert decode_groovy(line.split(" = ", 1)[1]) == "--account=" + workflow.slurm_account
+            assert decode_groovy(line.split(" = ", 1)[1]) == f"--account={options.account}"
     for c in workflow.config_inputs:
         line = next(x for x in config.splitlines() if x.startswith(f"    {c.key} = "))
         assert decode_groovy(line.split(" = ", 1)[1]) == c.path
@@ -335,10 +344,10 @@ def test_nextflow_files_keep_their_structure(benign, nextflow_render):
     def prop(values):
         workflow = substitute(benign, values)
         try:
-            files, uses = nextflow_render(workflow)
+            files, uses = nextflow_render(workflow, options_of(values))
         except TargetUnsupportedError as exc:
             assert_refusal_names_the_values(exc, values)
             return
-        check_nextflow_files(files, uses, reference, workflow)
+        check_nextflow_files(files, uses, reference, workflow, options_of(values))
 
     prop()

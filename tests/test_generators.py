@@ -115,6 +115,18 @@ def test_nextflow_lowers_the_step_to_a_module_and_a_call(emitted):
     assert files["assets/samplesheet.csv"].splitlines()[0] == "sample,fastq_1,fastq_2"
 
 
+def test_scheduler_settings_come_from_the_emit_options(knowledge):
+    options = EmitOptions(partition="short", account="lab42")
+    smk = make_generator("snakemake", knowledge).emit(fastqc_workflow(), options).files
+    nf = make_generator("nextflow", knowledge).emit(fastqc_workflow(), options).files
+    assert 'slurm_partition: "\\"short\\""' in smk["profiles/slurm/config.yaml"]  # a Python literal in YAML
+    assert 'slurm_account: "\\"lab42\\""' in smk["profiles/slurm/config.yaml"]
+    assert "process.queue = 'short'" in nf["nextflow.config"]
+    assert "process.clusterOptions = '--account=lab42'" in nf["nextflow.config"]
+    unset = make_generator("snakemake", knowledge).emit(fastqc_workflow(), EmitOptions()).files
+    assert "# slurm_partition: " in unset["profiles/slurm/config.yaml"]  # the marked placeholder
+
+
 def test_a_generator_instance_keeps_no_state_between_workflows(knowledge):
     """compile.py may reuse a generator for the next-ranked plan: emitting another workflow in between
     changes nothing, and each emit returns everything (files and problems) it produced."""

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bioplan import __version__
 from bioplan.codegen.generator import (
@@ -133,18 +133,17 @@ class CompileResult:
 
 
 def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str, workdir: Path,
-               cluster: dict[str, str | None] | None = None) -> tuple[Workflow, dict]:
+               cluster: dict[str, Any] | None = None) -> tuple[Workflow, dict]:
     return _emit(make_generator(target, knowledge), knowledge, result, plan, workdir, cluster)
 
 
 def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: Plan, workdir: Path,
-          cluster: dict[str, str | None] | None) -> tuple[Workflow, dict]:
+          cluster: dict[str, Any] | None) -> tuple[Workflow, dict]:
     from bioplan.codegen.crate import CRATE_FILE, crate_metadata
     from bioplan.codegen.ir import synthesize
 
     cluster = cluster or {}
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
-                          slurm_partition=cluster.get("partition"), slurm_account=cluster.get("account"),
                           cluster_limits=cluster.get("limits"), fetch_references=bool(cluster.get("fetch")),
                           reference_cache=cluster.get("reference_cache"))
     emitted = generator.emit(workflow, EmitOptions(partition=cluster.get("partition"),
@@ -393,7 +392,7 @@ def _acquire_lock(lock: Path, out_dir: Path) -> int:
 
 
 def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_real: Path, target: str,
-                   force: bool, validate: bool, tried: list[str], cluster: dict[str, str | None]) -> CompileResult:
+                   force: bool, validate: bool, tried: list[str], cluster: dict[str, Any]) -> CompileResult:
     generator = make_generator(target, knowledge)
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
         workflow, files = _emit(generator, knowledge, result, plan, out_dir, cluster)

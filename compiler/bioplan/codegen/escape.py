@@ -36,6 +36,7 @@ from typing import Any
 import jinja2
 import yaml as pyyaml
 
+from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import Workflow
 from bioplan.errors import InvalidOptionError, UnreadableInputError
 from bioplan.request.text import clean_request_text, require_utf8
@@ -222,11 +223,11 @@ def delimited(rows: list[list[str]], delimiter: str) -> str:
     return "".join(delimiter.join(field(v) for v in row) + "\n" for row in rows)
 
 
-def refuse_broken_slurm_settings(workflow: Workflow) -> None:
+def refuse_broken_slurm_settings(options: EmitOptions) -> None:
     """--partition and --account end up on `#SBATCH` lines of job scripts (Nextflow writes them
     there verbatim): a line break or other non-printable character would start a new line of
     the script, i.e. a command. Quoting cannot help there, so such a value is refused."""
-    for option, value in (("--partition", workflow.slurm_partition), ("--account", workflow.slurm_account)):
+    for option, value in (("--partition", options.partition), ("--account", options.account)):
         if value is not None and (not value.strip() or not value.isprintable()):
             bad = next((c for c in value if not c.isprintable()), None)
             raise InvalidOptionError(
@@ -238,8 +239,14 @@ def refuse_broken_slurm_settings(workflow: Workflow) -> None:
 
 # Workflow IR fields whose strings come from the user (the request, the sample sheet, the
 # command line); config_inputs[].path is marked separately.
-USER_FIELDS = ("query", "samples", "condition_column", "slurm_partition", "slurm_account", "unrecognized",
-               "deviations", "reference_cache")
+USER_FIELDS = ("query", "samples", "condition_column", "unrecognized", "deviations", "reference_cache")
+# EmitOptions fields from the command line (--partition, --account): templates see them as `cluster.*`
+USER_OPTION_FIELDS = ("partition", "account")
+
+
+def mark_options(options: EmitOptions) -> dict[str, Any]:
+    """The emit options a template sees (`cluster`), every value from the user marked `UserText`."""
+    return {name: mark(getattr(options, name)) for name in USER_OPTION_FIELDS}
 
 
 def mark_user_text(workflow: Workflow) -> Workflow:

@@ -36,6 +36,9 @@ class EmitOptions:
     account: str | None = None
 
 
+NO_OPTIONS = EmitOptions()  # the default: profiles mark the scheduler lines to fill in
+
+
 @dataclass(frozen=True)
 class Emitted:
     """A generator's output: file path (relative to the workflow directory) -> content, and what

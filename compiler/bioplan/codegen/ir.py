@@ -8,6 +8,7 @@ run before the step they guard. Generators only lower this IR to their syntax.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Mapping
@@ -18,8 +19,8 @@ from pydantic import BaseModel, ConfigDict
 
 from bioplan.errors import AmbiguousInputError, TargetUnsupportedError, UnreadableInputError
 from bioplan.knowledge.models import Knowledge
-from bioplan.planner.graph import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
+from bioplan.planner.graph import is_subtype
 
 Scope = Literal["sample", "cohort", "reference"]
 
@@ -125,9 +126,6 @@ class Workflow(Frozen):
     condition_column: str | None
     scripts: tuple[str, ...]  # step scripts copied into scripts/
     has_samples: bool
-    # cluster settings for the SLURM profiles (None: a clearly marked placeholder)
-    slurm_partition: str | None = None
-    slurm_account: str | None = None
     # the most one job may ask for on the cluster (one node; the partition's time limit), written
     # into both targets' SLURM profiles (None: a clearly marked placeholder)
     max_threads: int | None = None
@@ -186,7 +184,6 @@ def _named_after_inputs(path: str, stems: Mapping[str, str]) -> str:
 
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | None = None,
-               slurm_partition: str | None = None, slurm_account: str | None = None,
                cluster_limits: Mapping[str, int | None] | None = None, fetch_references: bool = False,
                reference_cache: str | None = None) -> Workflow:
     """Lower a bound plan to the Workflow IR. `workdir`: where the workflow will live (for relative paths).
@@ -195,8 +192,8 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, workdir: str | 
     from bioplan.codegen import passes
 
     options = passes.SynthesisOptions(
-        workdir=workdir, slurm_partition=slurm_partition, slurm_account=slurm_account,
-        cluster_limits=dict(cluster_limits or {}), fetch_references=fetch_references, reference_cache=reference_cache)
+        workdir=workdir, cluster_limits=dict(cluster_limits or {}), fetch_references=fetch_references,
+        reference_cache=reference_cache)
     return passes.synthesize(knowledge, spec, plan, options)
 
 
@@ -326,10 +323,8 @@ def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
         if src.startswith("input:"):
             for i in spec.inputs:
                 if i.datatype == step.inputs[port]:
-                    try:
+                    with contextlib.suppress(OSError):  # a file gone since sniffing counts as empty
                         total += os.path.getsize(i.path)
-                    except OSError:
-                        pass
     return -(-total // (1 << 30))  # ceil to whole GB
 
 
@@ -424,9 +419,10 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
     annotation). Not intermediate: check sentinels (`ok` files gate steps and record what was
     checked); whatever a reference-scope step makes (aligner indexes, single-file ones like
     kallisto's too, databases, converted annotations: built once from references, reused by every
-    sample and by the next run); directories; a file its step indexes beside it (a sorted BAM with its .bai, a bgzipped VCF with its
-    .tbi: an indexed file is a deliverable one opens in a viewer); tables and text
-    (TABLE_EDAM_FORMATS); variant calls and alignments (RECORD_EDAM_FORMATS). Decided from the IR alone, never per tool."""
+    sample and by the next run); directories; a file its step indexes beside it (a sorted BAM with
+    its .bai, a bgzipped VCF with its .tbi: an indexed file is a deliverable one opens in a viewer);
+    tables and text (TABLE_EDAM_FORMATS); variant calls and alignments (RECORD_EDAM_FORMATS).
+    Decided from the IR alone, never per tool."""
     targets = {t.path for t in workflow.targets}
     read = {p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "result"}
     found = set()

@@ -31,7 +31,7 @@ import yaml
 from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.common import fetch_arguments, json_schema_type
-from bioplan.codegen.generator import EmitOptions, Emitted
+from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs, refuse_target_unsafe_names
 from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
@@ -132,7 +132,7 @@ class NextflowGenerator:
         from bioplan.validate.nextflow_checks import check_pipeline
 
         refuse_target_unsafe_names(workflow, self.name)
-        files, uses = self.files_and_uses(workflow)
+        files, uses = self.files_and_uses(workflow, options)
         return Emitted(files, tuple(str(p) for p in check_pipeline(files, uses)))
 
     def precheck(self, staged, workflow: Workflow, output_dir) -> None:
@@ -424,13 +424,14 @@ class NextflowGenerator:
         return module_path(self.knowledge.tools[step.tool])
 
     # ------------------------------------------------------------------ files
-    def files(self, workflow: Workflow) -> dict[str, str]:
-        return self.files_and_uses(workflow)[0]
+    def files(self, workflow: Workflow, options: EmitOptions = NO_OPTIONS) -> dict[str, str]:
+        return self.files_and_uses(workflow, options)[0]
 
-    def files_and_uses(self, workflow: Workflow) -> tuple[dict[str, str], list[dict]]:
+    def files_and_uses(self, workflow: Workflow, options: EmitOptions = NO_OPTIONS
+                       ) -> tuple[dict[str, str], list[dict]]:
         """(the pipeline's files, what each process call passes: validate/nextflow_checks.py's `uses`)."""
         self.refuse_unsafe_names(workflow)
-        escape.refuse_broken_slurm_settings(workflow)
+        escape.refuse_broken_slurm_settings(options)
         workflow = escape.mark_user_text(workflow)
         self._producers = {p.ref.path: s for s in workflow.steps for p in s.outputs}
         files: dict[str, str] = {}
@@ -457,7 +458,7 @@ class NextflowGenerator:
         for runner in ("bioplan_run.py", "bioplan_run.R"):
             files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
         ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge,
-                   request=escape.request_text(workflow.query),
+                   request=escape.request_text(workflow.query), cluster=escape.mark_options(options),
                    intermediates=intermediate_outputs(self.knowledge, workflow),
                    steps=[self.prepare(workflow, s) for s in workflow.steps])
         ctx.update(readme_dag_and_results(self.knowledge, workflow, ctx["steps"]))

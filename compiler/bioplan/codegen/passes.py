@@ -50,11 +50,10 @@ from bioplan.planner.graph import is_subtype
 @dataclass(frozen=True)
 class SynthesisOptions:
     """What the user chose beside the plan: where the workflow lives (relative paths are written
-    from there), cluster settings, and whether and where references are downloaded."""
+    from there), the cluster's per-job limits, and whether and where references are downloaded.
+    (The scheduler's queue and account are not the workflow's: the generators get them, EmitOptions.)"""
 
     workdir: str | None = None
-    slurm_partition: str | None = None
-    slurm_account: str | None = None
     cluster_limits: Mapping[str, int | None] = field(default_factory=dict)
     fetch_references: bool = False
     reference_cache: str | None = None
@@ -454,7 +453,7 @@ def to_workflow(draft: Draft) -> Workflow:
         config_inputs=tuple(sorted(draft.config_inputs.values(), key=lambda c: (c.section, c.key))),
         params={k: dict(v) for k, v in draft.params.items()}, software=draft.software, samples=draft.samples,
         sample_columns=draft.sample_columns, condition_column=_condition_column(spec), scripts=draft.scripts,
-        has_samples=draft.has_samples, slurm_partition=options.slurm_partition, slurm_account=options.slurm_account,
+        has_samples=draft.has_samples,
         deviations=spec.deviations, unrecognized=spec.unrecognized, references=draft.references,
         genome_build=draft.genome_build, genome_build_default=draft.genome_build_default,
         fetch_references=options.fetch_references, reference_cache=options.reference_cache or "resources",

@@ -25,7 +25,7 @@ import yaml
 from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.common import fetch_arguments, json_schema_type
-from bioplan.codegen.generator import EmitOptions, Emitted
+from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
 from bioplan.codegen.ir import (
     CHECK_ENV,
     FileRef,
@@ -84,7 +84,7 @@ class SnakemakeGenerator:
     # ------------------------------------------------------------ the Generator protocol
     def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted:
         refuse_target_unsafe_names(workflow, self.name)
-        return Emitted(self.files(workflow))
+        return Emitted(self.files(workflow, options))
 
     def precheck(self, staged: Path, workflow: Workflow, output_dir: Path):
         from bioplan.validate.snakemake_precheck import precheck
@@ -177,8 +177,8 @@ class SnakemakeGenerator:
         return template.render(step=self.prepare(workflow, step)).strip() + "\n"
 
     # ------------------------------------------------------------ files
-    def files(self, workflow: Workflow) -> dict[str, str | bytes]:
-        escape.refuse_broken_slurm_settings(workflow)
+    def files(self, workflow: Workflow, options: EmitOptions = NO_OPTIONS) -> dict[str, str | bytes]:
+        escape.refuse_broken_slurm_settings(options)
         workflow = escape.mark_user_text(workflow)
         files: dict[str, str | bytes] = {}
         rule_files: dict[str, list[str]] = {}
@@ -205,7 +205,7 @@ class SnakemakeGenerator:
             files["schemas/samples.schema.yaml"] = self.samples_schema(workflow)
             files["config/samples.tsv"] = self.samples_tsv(workflow)
         files["profiles/default/config.yaml"] = self.profile_default(workflow)
-        files["profiles/slurm/config.yaml"] = self.profile_slurm(workflow)
+        files["profiles/slurm/config.yaml"] = self.profile_slurm(workflow, options)
         # the SLURM run's fit check and pending watcher (rules/common.smk starts them)
         files["scripts/slurm_guard.py"] = (templates_dir() / "cluster" / "slurm_guard.py").read_text(encoding="utf-8")
         files["README.md"] = self.readme(workflow)
@@ -289,8 +289,8 @@ class SnakemakeGenerator:
     def profile_default(self, workflow: Workflow) -> str:
         return self.render_skeleton("profile_default.yaml.j2", workflow=workflow)
 
-    def profile_slurm(self, workflow: Workflow) -> str:
-        return self.render_skeleton("profile_slurm.yaml.j2", workflow=workflow)
+    def profile_slurm(self, workflow: Workflow, options: EmitOptions) -> str:
+        return self.render_skeleton("profile_slurm.yaml.j2", workflow=workflow, cluster=escape.mark_options(options))
 
     def config_readme(self, workflow: Workflow, config_text: str | bytes) -> str:
         """config/README.md: what every key of config/config.yaml means (codegen/config_doc.py)."""
