@@ -217,9 +217,9 @@ def required_literals(pattern: str) -> Triggers:
     try:
         sre_constants = importlib.import_module("re._constants")
         parsed = importlib.import_module("re._parser").parse(pattern)
+        found = _sequence_requirements(list(parsed), sre_constants)
     except Exception:  # another Python's parser or an invalid pattern: no prefilter, same result
         return ()
-    found = _sequence_requirements(list(parsed), sre_constants)
     if parsed.state.flags & re.IGNORECASE or _IGNORE_CASE_FLAG.search(pattern):
         found = [frozenset(t.lower() for t in needed) for needed in found]
     return tuple(dict.fromkeys(found))
