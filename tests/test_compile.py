@@ -11,7 +11,6 @@ import pytest
 
 from bioplan.compile import compile_request
 from bioplan.validate.snakemake_checks import validate_workflow
-
 from conftest import GOLDEN, REFERENCE_CLASSES, example_inputs, example_request
 
 # The operations a bioinformatician would build each class from (and the motif's branch-join).

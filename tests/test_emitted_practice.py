@@ -43,7 +43,8 @@ def _rule(snakefile_text: str, name: str) -> str:
 
 # --------------------------------------------------------------------------- 1. STAR index + GTF
 def test_star_index_carries_the_gtf_snakemake(emitted):
-    rule = _rule((emitted("rnaseq_fastq", "snakemake") / "workflow/rules/genome_indexing.smk").read_text(), "genome_indexing")
+    rules = emitted("rnaseq_fastq", "snakemake") / "workflow" / "rules"
+    rule = _rule((rules / "genome_indexing.smk").read_text(), "genome_indexing")
     assert 'annotation=config["inputs"]["gene_annotation"]' in rule
     assert '--sjdbGTFfile "$gtf"' in rule and "--sjdbOverhang {params.sjdb_overhang:q}" in rule
     assert 'sjdb_overhang=config["params"]["star_genome_generate"]["sjdb_overhang"]' in rule

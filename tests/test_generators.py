@@ -79,8 +79,9 @@ def test_every_generator_writes_its_entry_file_and_finds_no_problem(emitted):
 
 def test_snakemake_lowers_the_step_to_a_rule(emitted):
     files = emitted["snakemake"].files
-    assert {"workflow/Snakefile", "workflow/rules/common.smk", "workflow/rules/read_qc.smk", "workflow/envs/fastqc.yaml",
-            "workflow/envs/bioplan_checks.yaml", "workflow/scripts/check_paired_mates.py", "config/samples.tsv", "profiles/slurm/config.yaml"} <= set(files)
+    assert {"workflow/Snakefile", "workflow/rules/common.smk", "workflow/rules/read_qc.smk",
+            "workflow/envs/fastqc.yaml", "workflow/envs/bioplan_checks.yaml", "workflow/scripts/check_paired_mates.py",
+            "config/samples.tsv", "profiles/slurm/config.yaml"} <= set(files)
     rule = files["workflow/rules/read_qc.smk"]
     # the check guarding the step lives in the step's rule file, before it
     assert rule.index("rule check_paired_mates:") < rule.index("rule read_qc:")

@@ -55,7 +55,8 @@ def compiled(workspace, knowledge):
 
 
 def wrapped_outputs(workdir: Path) -> set[str]:
-    return {m.group(2) for rule in (workdir / "workflow" / "rules").glob("*.smk") for m in WRAPPED.finditer(rule.read_text())}
+    rules = (workdir / "workflow" / "rules").glob("*.smk")
+    return {m.group(2) for rule in rules for m in WRAPPED.finditer(rule.read_text())}
 
 
 @pytest.mark.parametrize("name", EXPECTED)
