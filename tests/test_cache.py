@@ -109,3 +109,17 @@ def test_the_references_catalog_is_read_back_from_the_cache_until_its_file_chang
     assert references.load_catalog().version == 2
     assert len(list((tmp_path / "cache" / "bioplan").glob("references-*.pickle"))) == 2
     references.load_catalog.cache_clear()
+
+
+def test_the_knowledge_key_follows_which_templates_exist_not_their_text(tmp_path):
+    from bioplan.knowledge.load import content_hash, default_roots, knowledge_files
+
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates, ignore=shutil.ignore_patterns("__pycache__"))
+    files = knowledge_files(default_roots())
+    key = content_hash(files, templates)
+    script = templates / "scripts" / "check_replicates.py"
+    script.write_text(script.read_text() + "\n# an edit the knowledge checks never read\n")
+    assert content_hash(files, templates) == key
+    (templates / "scripts" / "new_step.py").write_text("")
+    assert content_hash(files, templates) != key  # a check may name this script now

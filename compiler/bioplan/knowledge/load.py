@@ -5,9 +5,10 @@ each with file and key path) -> pydantic models -> semantic checks
 (`knowledge.checks`). Any problem raises one InvalidKnowledgeError listing all.
 
 The validated Knowledge is cached on disk (`bioplan.cache`) keyed by the sha256 of
-every file it was built from and of the code that builds it (`KNOWLEDGE_CODE`), so a
-CLI call does not re-validate unchanged YAML, and an edit of the ontology, of the
-models or of a check invalidates the cache.
+every knowledge file, the names of the templates (the checks test that the templates
+tools name exist) and the code that builds it (`KNOWLEDGE_CODE`), so a CLI call does
+not re-validate unchanged YAML, and an edit of the ontology, of the models or of a
+check, or a template added or removed, invalidates the cache.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def knowledge_files(roots: list[Path]) -> list[tuple[str, Path]]:
 
 
 def content_hash(files: list[tuple[str, Path]], templates: Path) -> str:
-    """The knowledge's key: the code that builds it, every knowledge file, every template."""
+    """The knowledge's key: the code that builds it, every knowledge file, and which templates
+    exist (the checks read no template's content, only whether the ones tools name are there)."""
 
     def parts() -> Iterator[bytes]:
         yield disk_cache.source_fingerprint(KNOWLEDGE_CODE).encode()
@@ -134,7 +136,6 @@ def content_hash(files: list[tuple[str, Path]], templates: Path) -> str:
         for p in sorted(templates.rglob("*")):
             if p.is_file() and "__pycache__" not in p.parts:
                 yield str(p.relative_to(templates)).encode()
-                yield p.read_bytes()
 
     return disk_cache.content_key(parts())
 
