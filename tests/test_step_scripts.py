@@ -270,7 +270,7 @@ def test_idmap_table_converts_ensembl_to_entrez(step, tmp_path):
     assert (tmp_path / "entrez.txt").read_text().split()[-2:] == ["7157", "1956"]
     nothing = write(tmp_path / "none.txt", "ENSG00000000042\n")
     run = step("idmap_table.py", {"genes": nothing, "mapping": mapping}, {"entrez": tmp_path / "x.txt"})
-    assert_failed(run)
+    assert_failed(run, "contains the input ids", "ENSG00000000042")
 
 
 def test_merge_pathway_tables(step, tmp_path):
@@ -283,7 +283,7 @@ def test_merge_pathway_tables(step, tmp_path):
     assert "GO:1 apoptosis" in text and "hsa04110 Cell cycle" in text
     no_term = write(tmp_path / "bad.tsv", tsv([["x", "y"], ["1", "2"]]))
     run = step("merge_pathway_tables.py", {"go": no_term, "kegg": kegg}, {"merged": tmp_path / "x.tsv"})
-    assert_failed(run, str(no_term))
+    assert_failed(run, "no term column in the", str(no_term))
 
 
 # --- precondition checks --------------------------------------------------------------------------
@@ -407,7 +407,7 @@ def test_salmon_to_gene_counts(step, tmp_path):
     assert rows[0] == ["gene_id", "a", "b"] and rows[1][0] == "G1" and rows[2][0] == "G2"
     run = step("salmon_to_gene_counts.py", {"quants": [tmp_path / "missing"], "annotation": gtf},
                {"counts": tmp_path / "x.tsv"}, {"samples": ["missing"]})
-    assert_failed(run, "missing")
+    assert_failed(run, "(sample missing) does not exist")
 
 
 VCF_ANN = ("##fileformat=VCFv4.2\n"
