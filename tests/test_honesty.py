@@ -85,7 +85,7 @@ def test_a_successor_tool_runs_with_a_note(knowledge):
 @pytest.mark.parametrize(("query", "family"), [
     ("Predict fusion genes using STAR-Fusion", "fusion"),
     ("call peaks, then discover motifs within the peaks", "motif"),
-    ("Assemble contigs, predict genes, classify taxonomy, detect AMR genes", "antimicrobial"),
+    ("Assemble contigs, predict genes, bin the contigs into MAGs, detect AMR genes", "binning"),
     ("long-read assembly of the nanopore reads, then predict genes", "long-read assembly"),
     ("Taxonomic classification of the assembled contigs", "contigs"),
     ("somatic variant calling on tumour-normal pairs", "somatic"),

@@ -1,5 +1,5 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
-MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie; the ChIP-seq tools (Picard MarkDuplicates,
+MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates,
 MACS3, deepTools bamCoverage) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
@@ -52,8 +52,12 @@ CASES = {
     "stringtie": ("mouse RNA-seq: align the reads with HISAT2 and assemble the transcripts with StringTie guided by "
                   "the annotation", ("genome.fa", "genes.gtf"),
                   {"read_alignment": "hisat2", "transcript_assembly": "stringtie"}),
+    "assembly_amr": ("shotgun metagenomics: assemble each sample with MEGAHIT and screen the contigs for "
+                     "antimicrobial resistance genes with AMRFinderPlus", (),
+                     {"genome_assembly": "megahit", "amr_detection": "amrfinderplus"}),
 }
 NO_READS = {"vcf_norm_stats"}
+CONFIG_REFERENCES = {"assembly_amr": ("resources/amr_database.amrfinder_db",)}
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
     "kallisto_index": ("kallisto", "workflow/rules/transcriptome_indexing.smk", "modules/local/kallisto/index/main.nf"),
@@ -73,6 +77,7 @@ GOLDEN_FILES = {
     "bcftools_stats": ("vcf_norm_stats", "workflow/rules/variant_statistics.smk",
                        "modules/local/bcftools/stats/main.nf"),
     "stringtie": ("stringtie", "workflow/rules/transcript_assembly.smk", "modules/local/stringtie/main.nf"),
+    "amrfinderplus": ("assembly_amr", "workflow/rules/amr_detection.smk", "modules/local/amrfinderplus/main.nf"),
 }
 
 
@@ -151,6 +156,10 @@ def compiled(data, workspace, knowledge):
                 dest = workspace / "named_tools" / f"{case}_{layout}_{target}" / entry
                 out[case, layout, target] = compile_request(query, case_inputs(data, case, layout), str(dest),
                                                             target=target, force=True, knowledge=knowledge)
+                # a reference no input supplies (the AMRFinderPlus database) is checked before any job runs:
+                # an empty folder at its configured path stands in for it in the dry run
+                for ref in CONFIG_REFERENCES.get(case, ()):
+                    (dest.parent / ref).mkdir(parents=True, exist_ok=True)
     return out
 
 
@@ -168,7 +177,9 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("assemble the metagenome with MEGAHIT", "megahit"),
                                            ("predict genes with Prodigal", "prodigal"),
                                            ("read statistics with seqkit stats", "seqkit_stats"),
-                                           ("assemble transcripts with StringTie", "stringtie")])
+                                           ("assemble transcripts with StringTie", "stringtie"),
+                                           ("screen the contigs for resistance genes with AMRFinderPlus",
+                                            "amrfinderplus")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)
