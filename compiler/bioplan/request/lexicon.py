@@ -18,8 +18,9 @@ from bioplan.knowledge.models import Aliases, Knowledge
 from bioplan.knowledge.words import is_cjk, normalize, singular
 from bioplan.models import MatchKind
 
-__all__ = ["Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk", "lexicon_pattern",
-           "lexicon_words", "normalize", "required_literals", "singular", "unsupported_analysis_matches"]
+__all__ = ["TYPO_MIN_WORD", "Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk",
+           "lexicon_index", "lexicon_pattern", "lexicon_words", "normalize", "required_literals", "singular",
+           "unsupported_analysis_matches"]
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,23 @@ def pattern_triggers(knowledge: Knowledge) -> dict[str, Triggers]:
     return lexicon_index(knowledge).triggers
 
 
+TYPO_MIN_WORD = 5  # shorter words are never corrected as typos of a phrase's words
+
+
+def _phrase_vocabulary(knowledge: Knowledge, terms: tuple[Term, ...]) -> tuple[str, ...]:
+    """Latin words (5+ letters) of the aliases and of the literal text of the intent phrases: the
+    words a typo inside an intent phrase ("anotate the varaints") may stand for."""
+    words: set[str] = set()
+    for term in terms:
+        if not is_cjk(term.alias):
+            words.update(w for w in re.findall(r"[a-z]+", term.alias) if len(w) >= TYPO_MIN_WORD)
+    for rule in knowledge.lexicon.phrases:
+        # literal words of the pattern, not its escapes (\bword, \w*): strip backslash-letter pairs
+        literal = re.sub(r"\\[a-zA-Z]", " ", rule.pattern)
+        words.update(w for w in re.findall(r"[a-z]+", literal) if len(w) >= TYPO_MIN_WORD)
+    return tuple(sorted(words))
+
+
 def _triggers(knowledge: Knowledge) -> dict[str, Triggers]:
     patterns = [rule.pattern for rule in knowledge.lexicon.phrases]
     patterns += [p for family in knowledge.lexicon.unsupported_analyses for p in family.patterns]
@@ -286,6 +304,7 @@ class LexiconIndex:
     by_start: dict[str, list[Term]]  # aliases by first word (Latin) or first character (Chinese)
     triggers: dict[str, Triggers]  # lexicon pattern -> its triggers
     words: dict[str, frozenset[str]]  # word list of the lexicon (filler, group_words, ...) -> its words
+    vocabulary: tuple[str, ...]  # the words a typo inside an intent phrase may stand for, sorted
 
 
 # The code that builds the index: part of its cache key, with the Python version (its regular
@@ -313,7 +332,8 @@ def lexicon_index(knowledge: Knowledge) -> LexiconIndex:
             _LEXICON[knowledge.content_hash] = cached
             return cached
     terms = _build_terms(knowledge)
-    index = LexiconIndex(knowledge.content_hash, terms, _by_start(terms), _triggers(knowledge), _word_lists(knowledge))
+    index = LexiconIndex(knowledge.content_hash, terms, _by_start(terms), _triggers(knowledge), _word_lists(knowledge),
+                         _phrase_vocabulary(knowledge, terms))
     _LEXICON[knowledge.content_hash] = index
     if key is not None:
         disk_cache.write("lexicon", key, index)

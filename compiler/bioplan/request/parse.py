@@ -24,10 +24,12 @@ from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import AbsentTerm, Language, Match, Request, Span, SpanRole
 from bioplan.request.lexicon import (
+    TYPO_MIN_WORD,
     absent_tool_matches,
     build_terms,
     find_aliases,
     is_cjk,
+    lexicon_index,
     lexicon_pattern,
     lexicon_words,
     normalize,
@@ -148,32 +150,15 @@ def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple
     return found, target, constraints
 
 
-_TYPO_MIN_WORD = 5  # shorter words are corrected only by the alias matcher's exact rules
-
-
-_VOCAB: dict[str, tuple[str, ...]] = {}
-
-
 def _phrase_vocabulary(knowledge: Knowledge) -> tuple[str, ...]:
-    """Latin words (5+ letters) of the aliases and of the literal text of the intent phrases: the
-    words a typo inside an intent phrase ("anotate the varaints") may stand for."""
-    if knowledge.content_hash not in _VOCAB:
-        words: set[str] = set()
-        for term in build_terms(knowledge):
-            if not is_cjk(term.alias):
-                words.update(w for w in re.findall(r"[a-z]+", term.alias) if len(w) >= _TYPO_MIN_WORD)
-        for rule in knowledge.lexicon.phrases:
-            # literal words of the pattern, not its escapes (\bword, \w*): strip backslash-letter pairs
-            literal = re.sub(r"\\[a-zA-Z]", " ", rule.pattern)
-            words.update(w for w in re.findall(r"[a-z]+", literal) if len(w) >= _TYPO_MIN_WORD)
-        _VOCAB[knowledge.content_hash] = tuple(sorted(words))
-    return _VOCAB[knowledge.content_hash]
+    """The words a typo inside an intent phrase may stand for (`LexiconIndex.vocabulary`)."""
+    return lexicon_index(knowledge).vocabulary
 
 
 def _typo_correction(word: str, vocabulary: tuple[str, ...], common: frozenset[str]) -> str | None:
     """The vocabulary word a misspelt word stands for: one edit (a transposition counts as one) for
     words of 5-7 letters, two for longer ones, same first letter; never a common or known word."""
-    if len(word) < _TYPO_MIN_WORD or word in common or singular(word) in common:
+    if len(word) < TYPO_MIN_WORD or word in common or singular(word) in common:
         return None
     if word in vocabulary or singular(word) in vocabulary:
         return None
