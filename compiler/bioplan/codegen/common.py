@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bioplan.codegen.ir import Reference
+from bioplan.codegen.ir import Reference, Workflow
+from bioplan.errors import TargetUnsupportedError
 
 
 def fetch_arguments(reference: Reference) -> list[str]:
@@ -26,3 +27,21 @@ def json_schema_type(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     return {"type": "string"}
+
+
+def user_names(workflow: Workflow) -> tuple[list[str], list[str]]:
+    """(sample ids, input file paths) the user gave: what each target checks it can carry."""
+    samples = [row["sample"] for row in workflow.samples]
+    paths = [c.path for c in workflow.config_inputs if c.path]
+    paths += [v for row in workflow.samples for k, v in row.items() if k != "sample" and v]
+    return samples, paths
+
+
+def refuse_names(target: str, bad_samples: list[str], bad_paths: list[str], why: str, hints: list[str]) -> None:
+    """A TargetUnsupportedError naming the samples and files `target` cannot carry (at most six), if any."""
+    if not bad_samples and not bad_paths:
+        return
+    named = [f"sample {s!r}" for s in bad_samples] + [f"file {p!r}" for p in bad_paths]
+    raise TargetUnsupportedError(
+        f"the {target} target cannot use these names safely: {', '.join(named[:6])}"
+        + (" ..." if len(named) > 6 else "") + f" ({why})", hints, {"samples": bad_samples, "paths": bad_paths})

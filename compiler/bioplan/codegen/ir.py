@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bioplan.errors import AmbiguousInputError, TargetUnsupportedError, UnreadableInputError
+from bioplan.errors import AmbiguousInputError, UnreadableInputError
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import Plan, PlanStep, TaskSpec
 from bioplan.planner.graph import is_subtype
@@ -356,42 +356,6 @@ def refuse_unusable_sample_name(name: str, path: str) -> None:
             [f"rename {os.path.basename(path)!r} so that the sample part of the name is letters, digits, '_' or "
              "'-' (e.g. sample1_R1.fastq.gz), or set the BAM read group's SM tag to such a name"],
             {"sample": name, "path": path})
-
-
-# Snakemake reads `{name}` in any input or output path as a wildcard, and has no escape for it
-# (doubled braces are not literal braces in file patterns, only in shell commands).
-_SNAKEMAKE_WILDCARD = re.compile(r"\{\s*[.\w]+\s*(?:,[^{}]*)?\}")
-
-
-def refuse_target_unsafe_names(workflow: Workflow, target: str) -> None:
-    """Names a target cannot carry safely are refused, naming each sample or file and what to rename.
-
-    snakemake: braces in sample names (they become wildcard values inside patterns) and `{word}` in input
-    paths (read as wildcards). nextflow: sample ids and file names starting with '-' (modules pass them to
-    `mv`, `samtools index`, ... which would read them as options)."""
-    samples = [row["sample"] for row in workflow.samples]
-    paths = [c.path for c in workflow.config_inputs if c.path]
-    paths += [v for row in workflow.samples for k, v in row.items() if k != "sample" and v]
-    if target == "snakemake":
-        bad_samples = [s for s in samples if "{" in s or "}" in s]
-        bad_paths = [p for p in paths if _SNAKEMAKE_WILDCARD.search(p)]
-        why = ("Snakemake reads '{name}' in a file path as a wildcard and cannot escape braces in file "
-               "patterns")
-        rename = "rename them without '{' and '}' (e.g. counts_sample.csv)"
-    else:
-        bad_samples = [s for s in samples if s.startswith("-")]
-        bad_paths = [p for p in paths if os.path.basename(p).startswith("-")]
-        why = ("Nextflow modules pass sample ids and staged file names to commands such as mv and "
-               "samtools index, which read a leading '-' as an option")
-        rename = "rename them so they do not start with '-'"
-    if bad_samples or bad_paths:
-        named = [f"sample {s!r}" for s in bad_samples] + [f"file {p!r}" for p in bad_paths]
-        raise TargetUnsupportedError(
-            f"the {target} target cannot use these names safely: {', '.join(named[:6])}"
-            + (" ..." if len(named) > 6 else "") + f" ({why})",
-            [rename] + (["or use the Snakemake target (the default), which quotes every path"]
-                        if target == "nextflow" else []),
-            {"samples": bad_samples, "paths": bad_paths})
 
 
 def _condition_column(spec: TaskSpec) -> str | None:

@@ -30,9 +30,9 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.common import fetch_arguments, json_schema_type
+from bioplan.codegen.common import fetch_arguments, json_schema_type, refuse_names, user_names
 from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
-from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs, refuse_target_unsafe_names
+from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
 from bioplan.codegen.step_scripts import step_script_files
@@ -57,6 +57,18 @@ def version_number_command(command: str) -> str:
     missing tool or a version command that prints nothing fails the task instead of recording an
     empty version. No `$` nor backslash: Nextflow runs the command inside a shell string."""
     return "{ " + command + " ; } 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p | grep ."
+
+
+def refuse_option_like_names(workflow: Workflow) -> None:
+    """Sample ids and file names starting with '-' are refused (modules pass them to `mv`, `samtools
+    index`, ... which would read them as options), naming each and what to rename."""
+    samples, paths = user_names(workflow)
+    refuse_names("nextflow", [s for s in samples if s.startswith("-")],
+                 [p for p in paths if os.path.basename(p).startswith("-")],
+                 "Nextflow modules pass sample ids and staged file names to commands such as mv and samtools "
+                 "index, which read a leading '-' as an option",
+                 ["rename them so they do not start with '-'",
+                  "or use the Snakemake target (the default), which quotes every path"])
 
 
 def process_label(threads: int, mem_mb: int) -> str:
@@ -131,7 +143,7 @@ class NextflowGenerator:
         """The pipeline's files and what the structural checks (validate/nextflow_checks.py) find in them."""
         from bioplan.validate.nextflow_checks import check_pipeline
 
-        refuse_target_unsafe_names(workflow, self.name)
+        refuse_option_like_names(workflow)
         files, uses = self.files_and_uses(workflow, options)
         return Emitted(files, tuple(str(p) for p in check_pipeline(files, uses)))
 

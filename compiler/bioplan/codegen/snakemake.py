@@ -15,6 +15,7 @@ receive only these prepared strings (StrictUndefined).
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.common import fetch_arguments, json_schema_type
+from bioplan.codegen.common import fetch_arguments, json_schema_type, refuse_names, user_names
 from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
 from bioplan.codegen.ir import (
     CHECK_ENV,
@@ -33,7 +34,6 @@ from bioplan.codegen.ir import (
     Workflow,
     WorkflowStep,
     intermediate_outputs,
-    refuse_target_unsafe_names,
 )
 from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError
@@ -47,6 +47,20 @@ def q(text: str) -> str:
 
 def _env(loader_root: Path) -> jinja2.Environment:
     return escape.environment(jinja2.FileSystemLoader(str(loader_root)))
+
+
+# Snakemake reads `{name}` in any input or output path as a wildcard, and has no escape for it
+# (doubled braces are not literal braces in file patterns, only in shell commands).
+_WILDCARD = re.compile(r"\{\s*[.\w]+\s*(?:,[^{}]*)?\}")
+
+
+def refuse_wildcard_names(workflow: Workflow) -> None:
+    """Braces in sample names (they become wildcard values inside patterns) and `{word}` in input
+    paths (read as wildcards) are refused, naming each sample or file and what to rename."""
+    samples, paths = user_names(workflow)
+    refuse_names("snakemake", [s for s in samples if "{" in s or "}" in s], [p for p in paths if _WILDCARD.search(p)],
+                 "Snakemake reads '{name}' in a file path as a wildcard and cannot escape braces in file patterns",
+                 ["rename them without '{' and '}' (e.g. counts_sample.csv)"])
 
 
 def container_uri(image: str) -> str:
@@ -83,7 +97,7 @@ class SnakemakeGenerator:
 
     # ------------------------------------------------------------ the Generator protocol
     def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted:
-        refuse_target_unsafe_names(workflow, self.name)
+        refuse_wildcard_names(workflow)
         return Emitted(self.files(workflow, options))
 
     def precheck(self, staged: Path, workflow: Workflow, output_dir: Path):
