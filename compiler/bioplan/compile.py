@@ -16,7 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,8 +73,8 @@ def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile
     if not os.path.exists(path):
         raise UnreadableInputError(f"{path}: file not found", ["check the path"], {"path": path})
     name = os.path.basename(path).lower()
-    fmt = next((f.id for f in sorted(knowledge.formats.values(), key=lambda f: -max((len(e) for e in f.extensions), default=0))
-                if any(name.endswith(e) for e in f.extensions)), "txt")
+    longest_first = sorted(knowledge.formats.values(), key=lambda f: -max((len(e) for e in f.extensions), default=0))
+    fmt = next((f.id for f in longest_first if any(name.endswith(e) for e in f.extensions)), "txt")
     return SniffedFile(path=path, datatype=datatype, format=fmt, evidence=("declared with --input-type",))
 
 
@@ -224,10 +224,8 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
                                    "fetch": fetch_references, "reference_cache": reference_cache})
     except BaseException:
         for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
-            try:
+            with suppress(OSError):  # not empty: a concurrent compile wrote into it
                 d.rmdir()
-            except OSError:
-                pass
         raise
 
 
@@ -356,10 +354,8 @@ def _output_lock(out_dir: Path, out_real: Path) -> Iterator[None]:
     try:
         yield
     finally:
-        try:
+        with suppress(OSError):
             os.unlink(lock)  # removed while still held: a compile that opened it before retries on a new file
-        except OSError:
-            pass
         os.close(fd)
 
 

@@ -553,7 +553,8 @@ class NextflowGenerator:
         return json.dumps(schema, indent=4) + "\n"
 
     def input_schema(self, workflow: Workflow) -> str:
-        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+][A-Za-z0-9._+\-]*$", "meta": ["id"],
+        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+][A-Za-z0-9._+\-]*$",
+                                            "meta": ["id"],
                                             "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+' "
                                                             "and do not start with '-'"}}
         required = ["sample"]
