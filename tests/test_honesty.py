@@ -37,7 +37,7 @@ def test_the_new_codes_are_public():
 
 @pytest.mark.parametrize(("query", "tool", "operation_words", "ours"), [
     ("quantify transcripts with RSEM", "RSEM", "transcript quantification", "Salmon"),
-    ("call variants with GATK HaplotypeCaller", "GATK HaplotypeCaller", "variant calling", "bcftools"),
+    ("call variants with DeepVariant", "DeepVariant", "variant calling", "bcftools"),
     ("trim the adapters with Trimmomatic", "Trimmomatic", "read trimming", "fastp"),
 ])
 def test_a_named_tool_bioplan_lacks_is_refused_by_name(knowledge, query, tool, operation_words, ours):

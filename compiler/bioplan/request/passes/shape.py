@@ -67,6 +67,8 @@ def entry_inputs(knowledge: Knowledge, anchors: Iterable[str]) -> list[str]:
     """Inputs a request without files must start from: the earliest anchors' non-reference inputs."""
     anchors = list(anchors)
     earliest = [a for a in anchors if not any(b != a and feeds(knowledge, b, a) for b in anchors)]
+    # anchors that feed each other (duplicate marking, base recalibration) may leave none: the first named
+    earliest = earliest or anchors[:1]
     out = []
     for a in earliest:
         for p in knowledge.operations[a].inputs.values():

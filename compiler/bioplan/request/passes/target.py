@@ -81,12 +81,16 @@ def choose_target(draft: SpecDraft) -> SpecDraft:
     target: str | None = None
     if draft.anchors:
         analyses = [a for a in draft.anchors if not is_conversion(knowledge, a)] or list(draft.anchors)
-        sink = [a for a in analyses if a in sinks(knowledge, analyses)][-1]
+        # anchors that feed each other (duplicate marking and base recalibration both read and write
+        # alignments) may leave no sink: then the last one named is the end of the request
+        sink = ([a for a in analyses if a in sinks(knowledge, analyses)] or analyses)[-1]
         target = next(iter(knowledge.operations[sink].outputs.values())).datatype
     for d in reversed([d for d in draft.request.datatypes if d in knowledge.datatypes]):
         if d in input_types or any(is_subtype(knowledge, i, d) for i in input_types):
             continue
-        if target is None or (d != target and is_downstream(knowledge, target, d)):
+        # a datatype also upstream of the target (aligned reads around base recalibration) does not refine it
+        if target is None or (d != target and is_downstream(knowledge, target, d)
+                              and not is_downstream(knowledge, d, target)):
             target = d
         break
     return replace(draft, input_types=input_types, target=target)

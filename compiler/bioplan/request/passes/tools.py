@@ -29,12 +29,19 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
         if t.kind != "tool" or t.negated:
             continue
         does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)}
-        if does & asked:
+        if does & asked or any(_names_its_operation(knowledge, op, t.text) for op in does):
             continue
         before = [m for m in ops if m.end <= t.start and _ROLE_GAP.fullmatch(request.normalized[m.end:t.start])]
         if before:
             out.append((t, before[-1].id))
     return out
+
+
+def _names_its_operation(knowledge: Knowledge, op: str, text: str) -> bool:
+    """The tool's name holds a name of its own operation ("GATK BaseRecalibrator": BaseRecalibrator
+    is base recalibration): naming the tool asks for that step, whatever step's words precede it."""
+    words = f" {normalize(text)} "
+    return any(f" {normalize(a)} " in words for a in knowledge.operations[op].aliases.en)
 
 
 def _own_names(knowledge: Knowledge, tool_id: str) -> set[str]:
