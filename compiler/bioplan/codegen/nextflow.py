@@ -484,6 +484,7 @@ class NextflowGenerator:
         return dict(sorted(files.items())), uses
 
     def meta_yml(self, step: WorkflowStep) -> str:
+        body: dict[str, Any]
         if step.kind == "check":
             body = {"name": step.id, "description": f"bioplan precondition: {step.constraint} before {step.guards}",
                     "keywords": ["bioplan", "precondition", "validation"], "tools": [{"python": {
@@ -525,7 +526,7 @@ class NextflowGenerator:
                   "outdir": {"type": "string", "format": "directory-path", "description": "Where results go."},
                   "publish_dir_mode": {"type": "string", "default": "copy",
                                        "enum": ["symlink", "rellink", "link", "copy", "copyNoFollow", "move"]}}
-        refs = {c.key: {"type": "string", "format": "path", "description": c.hint[:200]}
+        refs: dict[str, dict[str, Any]] = {c.key: {"type": "string", "format": "path", "description": c.hint[:200]}
                 for c in workflow.config_inputs}
         if workflow.references:
             refs["fetch"] = {"type": "boolean", "default": workflow.fetch_references,

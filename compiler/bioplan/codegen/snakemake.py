@@ -71,6 +71,8 @@ def container_uri(image: str) -> str:
 class PreparedStep:
     """The `step` object a tool template sees (see templates/README.md)."""
 
+    log_path: str  # set with the other prepared values
+
     def __init__(self, **values: Any):
         self.__dict__.update(values)
 
