@@ -40,24 +40,39 @@ def snakemake_rule_graph_edges(workdir: Path, steps: set[str]) -> set[tuple[str,
 # about a second, most of it the import): jobs are JSON lines {cwd, args} on stdin, results JSON
 # lines {code, output} on stdout, in order. Executor plugins are hidden as in bioplan's pre-check.
 _DRY_RUN_LOOP = r'''
-import contextlib, io, json, os, pkgutil, sys
+import json, os, pkgutil, sys, tempfile
 _iter_modules = pkgutil.iter_modules
 pkgutil.iter_modules = lambda *a, **k: (m for m in _iter_modules(*a, **k)
                                         if not m.name.startswith("snakemake_executor_plugin_"))
 sys.argv[0] = "snakemake"
 from snakemake.cli import main
+results, saved_out, saved_err = os.fdopen(os.dup(1), "w"), os.dup(1), os.dup(2)
 for line in sys.stdin:
     job = json.loads(line)
     os.chdir(job["cwd"])
-    output, code = io.StringIO(), 0
-    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+    code = 0
+    # capture at the file descriptors: Snakemake's log handlers keep the stream they were made with
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 1)
+        os.dup2(capture.fileno(), 2)
         try:
             main(job["args"])
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if not isinstance(exc.code, (int, type(None))):  # sys.exit(message): Python prints it at exit
+                print(exc.code, file=sys.stderr)
         except Exception as exc:  # reported as the job's failure, the loop goes on
-            code, _ = 1, output.write(f"{type(exc).__name__}: {exc}")
-    print(json.dumps({"code": code, "output": output.getvalue()}), flush=True)
+            code = 1
+            print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved_out, 1)
+            os.dup2(saved_err, 2)
+        capture.seek(0)
+        output = capture.read().decode("utf-8", "replace")
+    results.write(json.dumps({"code": code, "output": output}) + "\n")
+    results.flush()
 '''
 
 

@@ -1,12 +1,15 @@
 """References (issue 14): every file a workflow reads that the user did not pass is named (compile's
 output, --json, config, README), checked before any job runs, and follows the organism and genome build.
 
-The development-set test plans every plannable case of compiler/bioplan/evaluate/dev_set.yaml and lowers it to
-the IR, then compiles (without the pre-check) one case per reference shape (each reference and the
-steps reading it) plus three without references, and dry-runs each: `snakemake -n` passes, or stops
-only with the start-check message naming exactly the references compile named, and with those in
-place it passes (so nothing unnamed is read). Dry-running all ~180 compiles took 12 minutes on the
-shared 2 cores; the sample is what keeps this near two minutes.
+The development-set test (marked e2e) dry-runs every plannable case of
+compiler/bioplan/evaluate/dev_set.yaml: `snakemake -n` passes, or stops only with the start-check
+message naming exactly the references compile named, and with those in place it passes (so
+nothing unnamed is read). Cases whose workflow IR is the same apart from the request's own words
+(the request text, the workflow name, deviations and unrecognised words, which reach only config
+`request:` and the READMEs, never a rule or an input path) emit the same rules over the same files,
+so one dry run stands for the group (about 180 cases, about 110 workflows). The dry runs share one
+Snakemake process (tests/helpers.py DryRunLoop), which works while the next workflow is emitted:
+dry-running all ~180 compiles one `snakemake` process each took 12 minutes on the shared 2 cores.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from bioplan.evaluate.cases import DEV_SET, load_cases
 from bioplan.evaluate.fixtures import ensure_data, needed_classes, resolve_inputs, write_fixtures
 from bioplan.knowledge.references import check_catalog, load_catalog
 from bioplan.validate.snakemake_checks import dry_run
+from helpers import DryRunLoop
 
 START_CHECK = re.compile(r"bioplan: (\d+) reference file\(s\) missing")
 NAMED = re.compile(r"^  references\.([A-Za-z0-9_]+): ", re.MULTILINE)
@@ -33,76 +37,95 @@ NAMED = re.compile(r"^  references\.([A-Za-z0-9_]+): ", re.MULTILINE)
 # --------------------------------------------------------------------------- the development set
 
 
-@pytest.fixture(scope="module")
-def dev_compiles(knowledge, workspace, tmp_path_factory):
-    """(case id, CompileResult) for one dev-set case per reference shape (each reference and the steps
-    reading it), plus three without references. Every plannable case is planned and lowered to the IR
-    (cheap); only the representatives are emitted (snakefmt makes emitting the costly part)."""
+# The request's own words: they reach config `request:` and the READMEs, never a rule or a path.
+REQUEST_WORDS = {"query", "name", "deviations", "unrecognized"}
+
+
+def _dev_set_workflows(knowledge, workspace, base):
+    """{IR without the request's own words: [(case, inputs, declared)]} over every plannable case."""
     from bioplan.codegen.ir import synthesize
 
-    base = tmp_path_factory.mktemp("devset")
     cf = load_cases(DEV_SET, knowledge)
     cases = [c for c in cf.cases if c.expect.error is None]
     data, fixtures = workspace / "data", base / "fixtures"  # the session's example data, generated once
     fixtures.mkdir()
     failed = ensure_data(data, needed_classes(cases, cf.fixtures))
     write_fixtures(cf, fixtures, data, cases)
-    shapes: dict[tuple, tuple] = {}
-    without: list[tuple] = []
-    planned = 0
-    for i, case in enumerate(cases):
+    groups: dict[str, list[tuple]] = {}
+    for case in cases:
         if any(f"{{data}}/{c}" in s for c in failed for s in (*case.inputs, *case.declared)):
             continue  # example data this machine cannot generate
         inputs, declared = resolve_inputs(case, data, fixtures)
-        out = base / "out" / f"{i:03d}"
         try:
             result = plan_request(case.request, inputs, knowledge, declared=declared)
-            workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(out))
+            workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(base / "out" / "w"))
         except BioplanError:
             continue  # a case bioplan refuses is the eval's business, not this test's
-        planned += 1
-        shape = tuple((r.key, r.format, r.read_by) for r in workflow.references)
-        if shape:
-            shapes.setdefault(shape, (case, inputs, declared, out))
-        elif len(without) < 3:
-            without.append((case, inputs, declared, out))
-    assert planned > 50, "most development-set cases should plan"
-    compiled = []
-    for case, inputs, declared, out in [*shapes.values(), *without]:
-        res = compile_request(case.request, inputs, str(out / "Snakefile"), validate=False, knowledge=knowledge,
-                              declared=declared)
-        compiled.append((case.id, res))
-    return compiled
+        groups.setdefault(workflow.model_dump_json(exclude=REQUEST_WORDS), []).append((case, inputs, declared))
+    return groups
 
 
-def test_every_dev_set_plan_dry_runs_or_stops_naming_only_its_references(dev_compiles):
-    with_refs = 0
-    for case_id, res in dev_compiles:
+@pytest.fixture(scope="module")
+def dev_dry_runs(knowledge, workspace, tmp_path_factory):
+    """(case ids, CompileResult, first dry run) for one compile per distinct workflow of the development
+    set; each is dry-run in the shared Snakemake process while the next one is emitted."""
+    base = tmp_path_factory.mktemp("devset")
+    groups = _dev_set_workflows(knowledge, workspace, base)
+    assert sum(map(len, groups.values())) > 150, "most development-set cases should plan"
+    loop = DryRunLoop()
+    try:
+        compiled = []
+        for i, members in enumerate(groups.values()):
+            case, inputs, declared = members[0]
+            res = compile_request(case.request, inputs, str(base / "out" / f"{i:03d}" / "Snakefile"), validate=False,
+                                  knowledge=knowledge, declared=declared)
+            loop.submit(res.output_dir)
+            compiled.append(([m[0].id for m in members], res))
+        firsts = loop.results()
+    finally:
+        loop.close()
+    return [(ids, res, first) for (ids, res), first in zip(compiled, firsts)]
+
+
+@pytest.mark.e2e
+def test_every_dev_set_plan_dry_runs_or_stops_naming_only_its_references(dev_dry_runs):
+    with_refs = []
+    for case_ids, res, (code, output) in dev_dry_runs:
         workdir = res.output_dir
         named = {r.key for r in res.workflow.references}
         config = yaml.safe_load((workdir / "config" / "config.yaml").read_text(encoding="utf-8"))
         # config and README name the same references compile named
-        assert set(config.get("references") or {}) == named, case_id
+        assert set(config.get("references") or {}) == named, case_ids
         readme = (workdir / "README.md").read_text(encoding="utf-8")
-        assert all(f"`references.{k}`" in readme for k in named), case_id
-        first = dry_run(workdir)
-        assert "MissingInputException" not in first.output, f"{case_id}: a raw MissingInputException\n{first.output}"
-        if first.ok:
-            assert not named, f"{case_id}: passed although references are missing"
+        assert all(f"`references.{k}`" in readme for k in named), case_ids
+        assert "MissingInputException" not in output, f"{case_ids}: a raw MissingInputException\n{output}"
+        if code == 0:
+            assert not named, f"{case_ids}: passed although references are missing"
             continue
-        m = START_CHECK.search(first.output)
-        assert m, f"{case_id}: snakemake -n failed other than on references:\n{first.output[-2000:]}"
-        in_message = set(NAMED.findall(first.output))
-        assert in_message == named and int(m.group(1)) == len(named), (case_id, first.output)
-        with_refs += 1
-        # with the named references in place, nothing else is missing
-        for r in res.workflow.references:
-            path = workdir / config["references"][r.key]
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.mkdir(exist_ok=True) if r.directory else path.touch()
-        second = dry_run(workdir)
-        assert second.ok, f"{case_id}: with every named reference present:\n{second.output[-2000:]}"
-    assert with_refs >= 3, "the development set has plans that need references"
+        m = START_CHECK.search(output)
+        assert m, f"{case_ids}: snakemake -n failed other than on references:\n{output[-2000:]}"
+        in_message = set(NAMED.findall(output))
+        assert in_message == named and int(m.group(1)) == len(named), (case_ids, output)
+        with_refs.append((case_ids, res))
+    assert len(with_refs) >= 3, "the development set has plans that need references"
+    # the shared Snakemake process judges as a fresh `snakemake -n` does (one workflow checked both ways)
+    fresh = dry_run(with_refs[0][1].output_dir)
+    assert not fresh.ok and set(NAMED.findall(fresh.output)) == {r.key for r in with_refs[0][1].workflow.references}
+    # with the named references in place, nothing else is missing
+    loop = DryRunLoop()
+    try:
+        for _, res in with_refs:
+            config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text(encoding="utf-8"))
+            for r in res.workflow.references:
+                path = res.output_dir / config["references"][r.key]
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.mkdir(exist_ok=True) if r.directory else path.touch()
+            loop.submit(res.output_dir)
+        seconds = loop.results()
+    finally:
+        loop.close()
+    for (case_ids, _), (code, output) in zip(with_refs, seconds):
+        assert code == 0, f"{case_ids}: with every named reference present:\n{output[-2000:]}"
 
 
 def test_compile_json_lists_references_with_the_steps_reading_them(workspace, tmp_path):
