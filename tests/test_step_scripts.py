@@ -67,7 +67,7 @@ def step(tmp_path, capfd):
 
     def run(script: str, inputs: dict, outputs: dict, params: dict | None = None, rule: str = "step") -> StepRun:
         smk = RUNNER.build_snakemake(RUNNER.parse_args(_argv(script, tmp_path, inputs, outputs, params or {}, rule)))
-        saved = sys.stdout, sys.stderr, sys.excepthook
+        saved, saved_path = (sys.stdout, sys.stderr, sys.excepthook), list(sys.path)
         code = 0
         try:
             RUNNER.run_script(str(SCRIPTS / script), smk)
@@ -81,6 +81,7 @@ def step(tmp_path, capfd):
 
             bioplan_step.finish()
             sys.stdout, sys.stderr, sys.excepthook = saved
+            sys.path[:] = saved_path  # the scripts' folder was put first, as Snakemake does
         return StepRun(code, capfd.readouterr().err, (tmp_path / f"{rule}.log").read_text(encoding="utf-8"))
 
     return run
