@@ -587,3 +587,25 @@ def test_deseq2_de_r(tmp_path):
     wrong = write(tmp_path / "wrong.tsv", SAMPLES.replace("condition", "group"))
     run = run_r(tmp_path, "deseq2_de.R", {"counts": counts, "samples": wrong}, {"table": tmp_path / "x.tsv"}, params)
     assert_failed(run, "has no column 'condition'")
+
+
+@heavy
+def test_tximport_counts_r(tmp_path):
+    _r_ready("tximport")
+    gtf = write(tmp_path / "genes.gtf", "".join(
+        f'chr1\tsrc\ttranscript\t1\t100\t.\t+\t.\tgene_id "{g}"; transcript_id "{t}";\n'
+        for t, g in (("T1", "G1"), ("T2", "G1"), ("T3", "G2"))))
+    quants = []
+    for sample, reads in (("a", (10.4, 5, 7)), ("b", (1, 2, 3))):
+        (tmp_path / sample).mkdir()
+        write(tmp_path / sample / "quant.sf", "Name\tLength\tEffectiveLength\tTPM\tNumReads\n"
+              + "".join(f"T{i}\t100\t90\t1.0\t{r}\n" for i, r in enumerate(reads, 1)))
+        quants.append(tmp_path / sample)
+    run = run_r(tmp_path, "tximport_counts.R", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "c.tsv"},
+                {"samples": ["a", "b"]})
+    assert run.code == 0, run.terminal + run.log
+    rows = read_tsv(tmp_path / "c.tsv")
+    assert rows[0] == ["gene_id", "a", "b"] and [r[0] for r in rows[1:]] == ["G1", "G2"]
+    run = run_r(tmp_path, "tximport_counts.R", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "x.tsv"},
+                {"samples": ["a"]})
+    assert_failed(run, "2 quantification outputs but 1 sample names")
