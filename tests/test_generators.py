@@ -4,6 +4,8 @@ failure names the generator and the file, not "a golden file differs"."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bioplan.codegen.generator import EmitOptions, Emitted, generator_class, make_generator, target_names
@@ -126,6 +128,19 @@ def test_scheduler_settings_come_from_the_emit_options(knowledge):
     assert "process.clusterOptions = '--account=lab42'" in nf["nextflow.config"]
     unset = make_generator("snakemake", knowledge).emit(fastqc_workflow(), EmitOptions()).files
     assert "# slurm_partition: " in unset["profiles/slurm/config.yaml"]  # the marked placeholder
+
+
+def test_what_a_target_runs_as_a_program_is_written_executable(knowledge, tmp_path):
+    from bioplan.compile import _make_executable, _write_tree
+
+    for name in target_names():
+        files = make_generator(name, knowledge).emit(fastqc_workflow(), EmitOptions()).files
+        root = tmp_path / name
+        _write_tree(root, files)
+        _make_executable(root, files, generator_class(name).executable_dirs)
+        executable = {rel for rel in files if os.access(root / rel, os.X_OK)}
+        assert executable == ({rel for rel in files if rel.startswith("bin/")} if name == "nextflow" else set())
+        assert name != "nextflow" or "bin/bioplan_run.py" in executable
 
 
 def test_a_generator_instance_keeps_no_state_between_workflows(knowledge):

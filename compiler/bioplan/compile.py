@@ -50,7 +50,7 @@ from bioplan.request.parse import parse_request
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.signals import deferred_signals
-from bioplan.validate.snakemake_checks import CheckResult
+from bioplan.validate.check_result import CheckResult
 
 if TYPE_CHECKING:
     from bioplan.codegen.ir import Workflow
@@ -162,8 +162,14 @@ def _write_tree(root: Path, files: dict) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = content.encode("utf-8") if isinstance(content, str) else content
         path.write_bytes(data)
-        # Nextflow puts bin/ on the PATH of every task: its scripts must be executable
-        path.chmod(0o755 if rel.startswith("bin/") else 0o644)
+        path.chmod(0o644)
+
+
+def _make_executable(root: Path, files: dict, executable_dirs: tuple[str, ...]) -> None:
+    """What the target runs as programs (Nextflow's bin/, on the PATH of every task) is executable."""
+    for rel in files:
+        if rel.startswith(executable_dirs):
+            (root / rel).chmod(0o755)
 
 
 # The cluster's per-job limits (bioplan compile --max-threads/--max-mem-mb/--max-runtime): the
@@ -406,6 +412,7 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
         try:
             with _output_errors(out_dir):
                 _write_tree(stage, files)
+                _make_executable(stage, files, generator.executable_dirs)
             checks: list[CheckResult] = []
             if validate and generator.precheck_name:
                 with slow_step(f"checking the emitted workflow with {generator.precheck_name}"):

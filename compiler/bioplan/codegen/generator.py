@@ -24,7 +24,7 @@ from bioplan.errors import TargetUnsupportedError
 if TYPE_CHECKING:
     from bioplan.codegen.ir import Workflow
     from bioplan.knowledge.models import Knowledge
-    from bioplan.validate.snakemake_checks import CheckResult
+    from bioplan.validate.check_result import CheckResult
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ class Generator(Protocol):
     name: ClassVar[str]
     entry_file: ClassVar[str]  # the file -o names (Snakefile, main.nf)
     precheck_name: ClassVar[str | None]  # how the pre-check is called in messages ("snakemake -n")
+    executable_dirs: ClassVar[tuple[str, ...]]  # folders whose files are written executable (Nextflow's bin/)
 
     def __init__(self, knowledge: Knowledge) -> None: ...
 

@@ -132,6 +132,7 @@ class NextflowGenerator:
     entry_file = "main.nf"
     # nf-lang (scripts/nf-lint.sh) needs Java: the tests run it; emit runs the structural checks
     precheck_name = None
+    executable_dirs = ("bin/",)  # Nextflow puts bin/ on the PATH of every task: its scripts must be executable
 
     def __init__(self, knowledge):
         self.knowledge = knowledge

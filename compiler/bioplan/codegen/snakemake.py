@@ -92,6 +92,7 @@ class SnakemakeGenerator:
     target = name
     entry_file = "workflow/Snakefile"
     precheck_name = "snakemake -n"
+    executable_dirs: tuple[str, ...] = ()  # scripts run through `script:` or an interpreter
 
     def __init__(self, knowledge):
         self.knowledge = knowledge

@@ -16,17 +16,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from bioplan.signals import deferred_signals
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    name: str
-    ok: bool
-    output: str
+from bioplan.validate.check_result import CheckResult
 
 
 def _tool(name: str) -> list[str]:
