@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict
 
 from bioplan.errors import AmbiguousInputError, UnreadableInputError
 from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
-from bioplan.planner.graph import is_subtype
 
 Scope = Literal["sample", "cohort", "reference"]
 

@@ -43,8 +43,8 @@ from bioplan.codegen.ir import (
 from bioplan.codegen.qc_report import add_qc_report
 from bioplan.codegen.vcf_outputs import compress_vcf_outputs
 from bioplan.knowledge.models import Knowledge, Tool
+from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec, topological_order
-from bioplan.planner.graph import is_subtype
 
 
 @dataclass(frozen=True)
