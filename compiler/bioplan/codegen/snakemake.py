@@ -369,4 +369,3 @@ def format_snakefile(source: str, name: str) -> str:
         return formatter.get_formatted()
     except Exception as exc:  # snakefmt raises many kinds; all mean the template emitted bad code
         raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
-
