@@ -88,7 +88,7 @@ def test_a_successor_tool_runs_with_a_note(knowledge):
     ("Assemble contigs, predict genes, bin the contigs into MAGs, detect AMR genes", "binning"),
     ("long-read assembly of the nanopore reads, then predict genes", "long-read assembly"),
     ("Taxonomic classification of the assembled contigs", "contigs"),
-    ("somatic variant calling on tumour-normal pairs", "somatic"),
+    ("variant calling on the RNA-seq alignments with SplitNCigarReads", "rna-seq"),
     ("extract methylation calls from bisulfite reads", "methylation"),
     ("denoise 16S amplicon reads into ASVs", "amplicon"),
     ("run Cell Ranger on the 10x FASTQ files", "single-cell"),

@@ -1,6 +1,8 @@
 """Tools bioinformaticians name that cannot run here (issue 18): not in Debian or on PyPI, so they get
 no end-to-end run, only every check short of one. GATK4 germline short variants as nf-core/sarek runs
-them (BaseRecalibrator + ApplyBQSR against the config's known sites, then HaplotypeCaller).
+them (BaseRecalibrator + ApplyBQSR against the config's known sites, then HaplotypeCaller); GATK4
+Mutect2 + FilterMutectCalls for one individual's tumour and normal samples (the normal named by the
+tool's `normal_sample` param: the sample sheet has no patient or status column).
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and Nextflow's
@@ -28,17 +30,23 @@ from test_named_tools import SAMPLES, TOOL_GOLDEN, single_end, write_transcripto
 GATK_GERMLINE = ("whole-genome sequencing: align the reads with BWA-MEM, mark duplicates with Picard, recalibrate "
                  "base qualities with GATK BaseRecalibrator and ApplyBQSR, and call germline variants with GATK "
                  "HaplotypeCaller")
+SOMATIC = ("tumour/normal pair: align the reads with BWA-MEM, mark duplicates with Picard and call somatic "
+           "variants with GATK Mutect2 and FilterMutectCalls")
 # (request, the -i files besides the reads, {operation: tool} the plan must bind)
 CASES = {
     "gatk_germline": (GATK_GERMLINE, ("genome.fa",),
                       {"read_alignment": "bwa_mem", "duplicate_marking": "picard_markduplicates",
                        "base_recalibration": "gatk4_bqsr", "variant_calling": "gatk4_haplotypecaller"}),
+    # GATK4 somatic short variants of one individual (nf-core/sarek somatic): Mutect2 + FilterMutectCalls
+    "somatic": (SOMATIC, ("genome.fa",),
+                {"duplicate_marking": "picard_markduplicates", "somatic_variant_calling": "gatk4_mutect2"}),
 }
 # golden file of each tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
     "gatk4_bqsr": ("gatk_germline", "workflow/rules/base_recalibration.smk", "modules/local/gatk4/bqsr/main.nf"),
     "gatk4_haplotypecaller": ("gatk_germline", "workflow/rules/variant_calling.smk",
                               "modules/local/gatk4/haplotypecaller/main.nf"),
+    "gatk4_mutect2": ("somatic", "workflow/rules/somatic_variant_calling.smk", "modules/local/gatk4/mutect2/main.nf"),
 }
 
 
@@ -103,9 +111,22 @@ def test_recalibration_sits_between_duplicate_marking_and_calling(compiled):
     assert steps["variant_calling"].sources["bams"] == "base_recalibration"
 
 
+def test_somatic_calling_is_not_germline_calling(compiled, knowledge):
+    """A somatic request plans Mutect2 alone (no germline caller beside it); the normal sample is the
+    tool's `normal_sample` param, passed as -normal only when set (tumour-only otherwise)."""
+    plan = compiled["somatic", "paired", "snakemake"].plan
+    assert "variant_calling" not in {s.operation for s in plan.steps}
+    rule = (compiled["somatic", "paired", "snakemake"].output_dir / GOLDEN_FILES["gatk4_mutect2"][1]).read_text()
+    assert 'normal_sample=config["params"]["gatk4_mutect2"]["normal_sample"]' in rule
+    assert 'inputs+=(-normal "$normal")' in rule
+    module = (compiled["somatic", "paired", "nextflow"].output_dir / GOLDEN_FILES["gatk4_mutect2"][2]).read_text()
+    assert "normal_sample ? \"--normal-sample ${normal_sample}\" : ''" in module
+
+
 @pytest.mark.parametrize(("query", "tool"), [
     ("base quality score recalibration with BaseRecalibrator", "gatk4_bqsr"),
     ("call variants with GATK HaplotypeCaller", "gatk4_haplotypecaller"),
+    ("call somatic variants with Mutect2", "gatk4_mutect2"),
 ])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
