@@ -1,6 +1,6 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
 MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates,
-MACS3, deepTools bamCoverage) get the same checks.
+MACS3, deepTools bamCoverage) and Harmony (on the single-cell example's AnnData) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -55,8 +55,12 @@ CASES = {
     "assembly_amr": ("shotgun metagenomics: assemble each sample with MEGAHIT and screen the contigs for "
                      "antimicrobial resistance genes with AMRFinderPlus", (),
                      {"genome_assembly": "megahit", "amr_detection": "amrfinderplus"}),
+    # the single-cell example's AnnData (two donors), no reads
+    "harmony": ("Correct the batch effect between the donors with Harmony, then cluster the cells with Leiden and "
+                "find marker genes", ("../single_cell/pbmc_tiny.h5ad",),
+                {"batch_correction": "harmonypy", "cell_clustering": "scanpy_leiden"}),
 }
-NO_READS = {"vcf_norm_stats"}
+NO_READS = {"vcf_norm_stats", "harmony"}
 CONFIG_REFERENCES = {"assembly_amr": ("resources/amr_database.amrfinder_db",)}
 # golden file of each new tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
@@ -78,6 +82,7 @@ GOLDEN_FILES = {
                        "modules/local/bcftools/stats/main.nf"),
     "stringtie": ("stringtie", "workflow/rules/transcript_assembly.smk", "modules/local/stringtie/main.nf"),
     "amrfinderplus": ("assembly_amr", "workflow/rules/amr_detection.smk", "modules/local/amrfinderplus/main.nf"),
+    "harmonypy": ("harmony", "workflow/rules/batch_correction.smk", "modules/local/harmonypy/main.nf"),
 }
 
 
@@ -179,7 +184,8 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("read statistics with seqkit stats", "seqkit_stats"),
                                            ("assemble transcripts with StringTie", "stringtie"),
                                            ("screen the contigs for resistance genes with AMRFinderPlus",
-                                            "amrfinderplus")])
+                                            "amrfinderplus"),
+                                           ("integrate the samples with Harmony", "harmonypy")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)

@@ -55,6 +55,12 @@ def accepts(func, name):
     return name in inspect.signature(func).parameters
 
 
+# A batch-corrected embedding (the batch_correction step's obsm["X_pca_harmony"]) is the one the
+# neighbour graph must use: recomputing PCA would bring the batch effect back.
+integrated = adata.uns.get("batch_integration", {}).get("use_rep")
+if integrated and integrated not in adata.obsm:
+    fail(f"{in_path} says its batch-corrected embedding is obsm[{integrated!r}], which it lacks.")
+
 # PCA on the highly variable genes when they are flagged.
 pca_kwargs = {"random_state": seed, "svd_solver": "arpack"}
 if "highly_variable" in adata.var and adata.var["highly_variable"].any():
@@ -72,9 +78,15 @@ if n_comps > max_comps:
     n_comps = max_comps
 if n_comps < 2:
     fail(f"too few cells or genes in {in_path} for PCA ({adata.n_obs} cells, {n_features} genes).")
-sc.pp.pca(adata, n_comps=n_comps, **pca_kwargs)
+if integrated:
+    n_comps = int(adata.obsm[integrated].shape[1])
+    LOG.info("neighbour graph on the batch-corrected embedding obsm[%r] (%d components)", integrated, n_comps)
+else:
+    sc.pp.pca(adata, n_comps=n_comps, **pca_kwargs)
 
 neighbors_kwargs = {"n_neighbors": n_neighbors, "n_pcs": n_comps, "random_state": seed, "method": neighbors_method}
+if integrated:
+    neighbors_kwargs["use_rep"] = integrated
 if accepts(sc.pp.neighbors, "transformer"):
     neighbors_kwargs["transformer"] = "sklearn"  # exact kNN, no pynndescent/numba JIT
 sc.pp.neighbors(adata, **neighbors_kwargs)
