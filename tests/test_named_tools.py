@@ -1,6 +1,7 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
-MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates,
-MACS3, deepTools bamCoverage) and Harmony (on the single-cell example's AnnData) get the same checks.
+MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable
+here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates, MACS3, deepTools
+bamCoverage) and Harmony (on the single-cell example's AnnData) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
