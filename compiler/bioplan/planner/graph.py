@@ -29,8 +29,6 @@ from typing import Literal
 
 from bioplan.knowledge.models import Knowledge, Tool
 
-# re-exported from its old home here for the stages being moved over to knowledge.queries
-from bioplan.knowledge.queries import is_subtype as is_subtype
 from bioplan.models import Pruned, TaskSpec
 from bioplan.planner.index import PlanningIndex, planning_index
 
