@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bioplan.knowledge.models import Knowledge, Tool
-
 from bioplan.models import Pruned, TaskSpec
 from bioplan.planner.index import PlanningIndex, planning_index
 
