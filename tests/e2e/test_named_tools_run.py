@@ -159,17 +159,18 @@ def test_htseq_count_table_matches_the_truth(trimmed_and_counted):
 
 # --------------------------------------------------------------------------- the same pipelines on Nextflow
 NEXTFLOW_CASES = {
-    # name: (request, reference files, published gene counts, {process: (tool, version)})
+    # name: (request, reference files, published gene counts, {process: (package, version)}): versions are
+    # keyed by the bioconda package, as in nf-core
     "kallisto": ("mouse paired-end RNA-seq: quantify with kallisto, then gene-level counts with tximport",
                  ("transcripts.fa", "genes.gtf", "samples.tsv"),
                  "quantification_aggregation/all_samples.gene_counts.tsv",
-                 {"TRANSCRIPTOME_INDEXING": ("kallisto_index", "0.48.0"),
-                  "TRANSCRIPT_QUANTIFICATION": ("kallisto_quant", "0.48.0")}),
+                 {"TRANSCRIPTOME_INDEXING": ("kallisto", "0.48.0"),
+                  "TRANSCRIPT_QUANTIFICATION": ("kallisto", "0.48.0")}),
     "trimgalore_htseq": ("mouse paired-end RNA-seq FASTQ: trim with Trim Galore, align the reads to the "
                          "reference genome and count reads per gene with htseq-count",
                          ("genome.fa", "genes.gtf", "samples.tsv"),
                          "read_counting/all_samples.counts.tsv",
-                         {"READ_TRIMMING": ("trimgalore", "0.6.10"), "READ_COUNTING": ("htseq_count", "2.1.2")}),
+                         {"READ_TRIMMING": ("trim-galore", "0.6.10"), "READ_COUNTING": ("htseq", "2.1.2")}),
 }
 
 
