@@ -57,7 +57,7 @@ def test_the_readme_starts_with_set_up_and_tests_and_says_how_to_use_the_venv():
     assert blocks[0].code.startswith("bash scripts/setup.sh") and blocks[0].skip is None
     assert blocks[1].code.startswith(".venv/bin/python -m pytest")
     assert "source .venv/bin/activate" in text
-    assert '-m "not e2e and not slow"' in text  # the fast subset
+    assert '-m "not e2e and not slurm"' in text  # the fast tier
     run = [b for b in blocks if b.skip is None]
     assert len(run) >= 5, "most command blocks must run"
     for b in blocks:  # every bioplan/snakemake call is reachable without an activated venv, or activates it
