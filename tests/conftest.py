@@ -7,9 +7,9 @@ Test tiers (markers in pyproject.toml):
   Nextflow runs and its Java parser, `snakemake` processes beyond a compile's own pre-check,
   wheels built and installed, the whole development set, the README's blocks. Whole modules
   say so with `pytestmark = pytest.mark.e2e`; the single integration tests of mixed modules
-  are listed in INTEGRATION below, with the reason, and get the marker at collection, as does
-  every test using a fixture of INTEGRATION_FIXTURES (the whole development set, Nextflow's
-  parser on Java).
+  are listed in INTEGRATION below, with the reason, and get the marker at collection, as do
+  the tests named with a word of INTEGRATION_NAMES (lint and snakefmt runs) and those using a
+  fixture of INTEGRATION_FIXTURES (the whole development set, Nextflow's parser on Java).
 - slurm: needs a SLURM cluster (scripts/slurm-local.sh).
 `.ci/run` runs every tier (CI=true: Hypothesis tests draw their full example counts, see
 `examples()`).
@@ -63,11 +63,14 @@ INTEGRATION = {
         "runs the fetch rules against a local HTTP server",
     "tests/test_reference_fetch.py::test_nextflow_fetch_process_downloads_verifies_and_stores_once":
         "runs the fetch process against a local HTTP server",
-    "tests/test_compile.py::test_emitted_workflow_passes_dry_run_lint_and_snakefmt": "snakemake --lint and snakefmt",
     "tests/test_compile.py::test_precheck_failure_falls_back_to_the_next_plan_once": "two real pre-checks",
     "tests/test_examples_generate.py::test_only_gives_the_same_bytes_as_a_full_run": "generates every example",
     "tests/test_provenance.py::test_version_command_prints_exactly_the_version": "runs each tool's version command",
+    "tests/test_intermediates.py::test_snakemake_deletes_intermediates_unless_kept": "runs the emitted workflow",
+    "tests/test_slurm.py::test_dry_run_with_the_slurm_profile_requests_the_rules_resources": "runs snakemake -n",
 }
+# Words of a test's name that make it an integration run, wherever it is.
+INTEGRATION_NAMES = {"dry_run_lint_and_snakefmt": "snakemake -n, snakemake --lint and snakefmt on emitted workflows"}
 # Fixtures that make a test an integration run: the whole development set compiled (`bioplan eval`),
 # Nextflow's strict parser on Java (seconds per pipeline).
 INTEGRATION_FIXTURES = {"dev_report", "nf_lint"}
@@ -76,7 +79,8 @@ INTEGRATION_FIXTURES = {"dev_report", "nf_lint"}
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        listed = any(item.nodeid.startswith(prefix) for prefix in INTEGRATION)
+        listed = any(item.nodeid.startswith(prefix) for prefix in INTEGRATION) or any(
+            word in item.name for word in INTEGRATION_NAMES)
         if listed or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
 
