@@ -84,7 +84,7 @@ def test_a_successor_tool_runs_with_a_note(knowledge):
 
 @pytest.mark.parametrize(("query", "family"), [
     ("Predict fusion genes using STAR-Fusion", "fusion"),
-    ("call peaks, then discover motifs within the peaks", "motif"),
+    ("call peaks, then find differentially bound regions between the conditions", "differential binding"),
     ("Assemble contigs, predict genes, bin the contigs into MAGs, detect AMR genes", "binning"),
     ("long-read assembly of the nanopore reads, then predict genes", "long-read assembly"),
     ("Taxonomic classification of the assembled contigs", "contigs"),
@@ -103,12 +103,12 @@ def test_an_analysis_bioplan_does_not_do_is_refused_with_what_it_can_do(knowledg
 
 def test_allow_partial_plans_the_rest_and_says_what_was_left_out(knowledge):
     with pytest.raises(UnsupportedAnalysisError) as err:
-        _spec("call peaks on the ChIP-seq BAMs, then discover motifs within the peaks", knowledge)
+        _spec("call peaks on the ChIP-seq BAMs, then test for differential binding between conditions", knowledge)
     assert any("--allow-partial" in h for h in err.value.hints)
-    spec = _spec("call peaks on the ChIP-seq BAMs, then discover motifs within the peaks", knowledge,
+    spec = _spec("call peaks on the ChIP-seq BAMs, then test for differential binding between conditions", knowledge,
                  allow_partial=True)
     assert "peak_calling" in spec.required_operations
-    assert any(d.startswith("not done: motif discovery") for d in spec.deviations)
+    assert any(d.startswith("not done: differential binding") for d in spec.deviations)
 
 
 def test_an_instruction_nothing_understood_is_refused_listing_its_words(knowledge):

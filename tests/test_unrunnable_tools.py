@@ -2,7 +2,8 @@
 no end-to-end run, only every check short of one. GATK4 germline short variants as nf-core/sarek runs
 them (BaseRecalibrator + ApplyBQSR against the config's known sites, then HaplotypeCaller); GATK4
 Mutect2 + FilterMutectCalls for one individual's tumour and normal samples (the normal named by the
-tool's `normal_sample` param: the sample sheet has no patient or status column).
+tool's `normal_sample` param: the sample sheet has no patient or status column); HOMER annotatePeaks and
+findMotifsGenome on MACS3's peaks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and Nextflow's
@@ -32,6 +33,8 @@ GATK_GERMLINE = ("whole-genome sequencing: align the reads with BWA-MEM, mark du
                  "HaplotypeCaller")
 SOMATIC = ("tumour/normal pair: align the reads with BWA-MEM, mark duplicates with Picard and call somatic "
            "variants with GATK Mutect2 and FilterMutectCalls")
+HOMER = ("ChIP-seq: align the reads with Bowtie2, mark duplicates, call peaks with MACS3, annotate the peaks with "
+         "HOMER annotatePeaks and find enriched motifs with HOMER findMotifsGenome")
 # (request, the -i files besides the reads, {operation: tool} the plan must bind)
 CASES = {
     "gatk_germline": (GATK_GERMLINE, ("genome.fa",),
@@ -40,6 +43,10 @@ CASES = {
     # GATK4 somatic short variants of one individual (nf-core/sarek somatic): Mutect2 + FilterMutectCalls
     "somatic": (SOMATIC, ("genome.fa",),
                 {"duplicate_marking": "picard_markduplicates", "somatic_variant_calling": "gatk4_mutect2"}),
+    # HOMER on MACS3's peaks (nf-core/chipseq's annotatePeaks; findMotifsGenome for motif discovery)
+    "homer": (HOMER, ("genome.fa", "genes.gtf"),
+              {"peak_calling": "macs3_callpeak", "peak_annotation": "homer_annotatepeaks",
+               "motif_discovery": "homer_findmotifsgenome"}),
 }
 # golden file of each tool: (case, the Snakemake rule file, the Nextflow module)
 GOLDEN_FILES = {
@@ -47,6 +54,9 @@ GOLDEN_FILES = {
     "gatk4_haplotypecaller": ("gatk_germline", "workflow/rules/variant_calling.smk",
                               "modules/local/gatk4/haplotypecaller/main.nf"),
     "gatk4_mutect2": ("somatic", "workflow/rules/somatic_variant_calling.smk", "modules/local/gatk4/mutect2/main.nf"),
+    "homer_annotatepeaks": ("homer", "workflow/rules/peak_annotation.smk", "modules/local/homer/annotatepeaks/main.nf"),
+    "homer_findmotifsgenome": ("homer", "workflow/rules/motif_discovery.smk",
+                               "modules/local/homer/findmotifsgenome/main.nf"),
 }
 
 
@@ -127,6 +137,8 @@ def test_somatic_calling_is_not_germline_calling(compiled, knowledge):
     ("base quality score recalibration with BaseRecalibrator", "gatk4_bqsr"),
     ("call variants with GATK HaplotypeCaller", "gatk4_haplotypecaller"),
     ("call somatic variants with Mutect2", "gatk4_mutect2"),
+    ("annotate the peaks with HOMER annotatePeaks", "homer_annotatepeaks"),
+    ("motif discovery with HOMER findMotifsGenome", "homer_findmotifsgenome"),
 ])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
