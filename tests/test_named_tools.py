@@ -1,7 +1,8 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
 MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable
 here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates, MACS3, deepTools
-bamCoverage) and Harmony (on the single-cell example's AnnData) get the same checks.
+bamCoverage), Harmony (on the single-cell example's AnnData) and kb-python count (not runnable here:
+kb-python 0.28.2 needs pandas < 2) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -60,6 +61,10 @@ CASES = {
     "harmony": ("Correct the batch effect between the donors with Harmony, then cluster the cells with Leiden and "
                 "find marker genes", ("../single_cell/pbmc_tiny.h5ad",),
                 {"batch_correction": "harmonypy", "cell_clustering": "scanpy_leiden"}),
+    # the rnaseq example's reads stand in for a droplet library's R1/R2 (compiled and checked, not run)
+    "kb_count": ("10x Genomics single-cell RNA-seq FASTQ: make the count matrix with kb-python, then cluster the "
+                 "cells and find marker genes", ("genome.fa", "genes.gtf"),
+                 {"single_cell_quantification": "kallistobustools_count", "cell_clustering": "scanpy_leiden"}),
 }
 NO_READS = {"vcf_norm_stats", "harmony"}
 CONFIG_REFERENCES = {"assembly_amr": ("resources/amr_database.amrfinder_db",)}
@@ -84,6 +89,8 @@ GOLDEN_FILES = {
     "stringtie": ("stringtie", "workflow/rules/transcript_assembly.smk", "modules/local/stringtie/main.nf"),
     "amrfinderplus": ("assembly_amr", "workflow/rules/amr_detection.smk", "modules/local/amrfinderplus/main.nf"),
     "harmonypy": ("harmony", "workflow/rules/batch_correction.smk", "modules/local/harmonypy/main.nf"),
+    "kallistobustools_count": ("kb_count", "workflow/rules/single_cell_quantification.smk",
+                               "modules/local/kallistobustools/count/main.nf"),
 }
 
 
@@ -186,7 +193,9 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("assemble transcripts with StringTie", "stringtie"),
                                            ("screen the contigs for resistance genes with AMRFinderPlus",
                                             "amrfinderplus"),
-                                           ("integrate the samples with Harmony", "harmonypy")])
+                                           ("integrate the samples with Harmony", "harmonypy"),
+                                           ("make the single-cell count matrix with kb-python",
+                                            "kallistobustools_count")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)
