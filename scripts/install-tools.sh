@@ -9,8 +9,9 @@
 # (pydeseq2, gseapy, scanpy, igraph, leidenalg, ...), installed with pip into the given Python.
 # Emitted workflows keep their per-rule conda envs and containers for users; the tests run the
 # tools from PATH. Not packaged in Debian and therefore not used by the examples: ALDEx2,
-# clusterProfiler, fgsea, Bracken, VEP (their knowledge entries stay for users' clusters); MACS3 comes
-# from PyPI with the `tools` extra (built from source: it has no Linux wheels).
+# clusterProfiler, fgsea, Bracken, VEP (their knowledge entries stay for users' clusters). MACS3 is not
+# installed either: it has no Linux wheels on PyPI (pip builds it from source, far beyond CI's budget);
+# the examples call peaks with Debian's MACS2 (package `macs`, binary `macs2`), as nf-core/chipseq does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +30,7 @@ PACKAGES=(
     seqkit                          # read statistics (seqkit stats)
     stringtie                       # reference-guided transcript assembly
     picard-tools python3-deeptools  # ChIP-seq: Picard MarkDuplicates, deepTools bamCoverage (with pyBigWig)
+    macs                            # ChIP/ATAC-seq peak calling: MACS2 callpeak (binary macs2)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
@@ -57,7 +59,7 @@ fi
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
            trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal seqkit stringtie \
-           PicardCommandLine bamCoverage \
+           PicardCommandLine bamCoverage macs2 \
            Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done

@@ -75,9 +75,18 @@ def test_a_tool_the_request_excludes_is_not_refused(knowledge):
 
 
 def test_a_successor_tool_runs_with_a_note(knowledge):
-    spec = _spec("call peaks with MACS2 on ChIP-seq alignments", knowledge)
-    assert "macs3_callpeak" in spec.preferred_tools
-    assert any("MACS2" in d and "MACS3" in d for d in spec.deviations)
+    spec = _spec("mark duplicates with GATK MarkDuplicates on the alignments", knowledge)
+    assert "picard_markduplicates" in spec.preferred_tools
+    assert any("GATK MarkDuplicates" in d and "Picard" in d for d in spec.deviations)
+
+
+def test_macs2_named_runs_macs2_and_macs_alone_the_current_macs3(knowledge):
+    """MACS2 is a tool of its own (nf-core/chipseq's peak caller), not MACS3 under another name;
+    "MACS", the name both share, and an unnamed peak caller mean the maintained MACS3."""
+    named = _spec("call peaks with MACS2 on ChIP-seq alignments", knowledge)
+    assert named.preferred_tools == ("macs2_callpeak",) and not named.deviations
+    assert _spec("call peaks with MACS on ChIP-seq alignments", knowledge).preferred_tools == ("macs3_callpeak",)
+    assert _spec("call peaks on ChIP-seq alignments", knowledge).preferred_tools == ()
 
 
 # --------------------------------------------------------------------------- nothing dropped silently

@@ -1,6 +1,6 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
 MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable
-here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates, MACS3, deepTools
+here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates, MACS2 and MACS3, deepTools
 bamCoverage), Harmony (on the single-cell example's AnnData) and kb-python count (not runnable here:
 kb-python 0.28.2 needs pandas < 2) get the same checks.
 
@@ -48,6 +48,10 @@ CASES = {
     "read_stats": ("mouse RNA-seq reads: read statistics with seqkit stats", (), {"read_qc": "seqkit_stats"}),
     "chipseq": (CHIPSEQ, ("genome.fa",), {"read_alignment": "bowtie2", "duplicate_marking": "picard_markduplicates",
                                           "peak_calling": "macs3_callpeak", "coverage_computation": "bamcoverage"}),
+    # MACS2 by name is MACS2 (nf-core/chipseq's peak caller, the one tests/e2e/test_chipseq_run.py runs)
+    "chipseq_macs2": ("ChIP-seq: align the reads with Bowtie2, mark duplicates and call peaks with MACS2",
+                      ("genome.fa",), {"read_alignment": "bowtie2", "duplicate_marking": "picard_markduplicates",
+                                       "peak_calling": "macs2_callpeak"}),
     # a call set, no reads (the variants example's VCF and genome)
     "vcf_norm_stats": (VCF_NORM_STATS, ("../variants/calls.vcf", "../variants/genome.fa"),
                        {"variant_normalization": "bcftools_norm", "variant_statistics": "bcftools_stats"}),
@@ -81,6 +85,7 @@ GOLDEN_FILES = {
     "picard_markduplicates": ("chipseq", "workflow/rules/duplicate_marking.smk",
                               "modules/local/picard/markduplicates/main.nf"),
     "macs3_callpeak": ("chipseq", "workflow/rules/peak_calling.smk", "modules/local/macs3/callpeak/main.nf"),
+    "macs2_callpeak": ("chipseq_macs2", "workflow/rules/peak_calling.smk", "modules/local/macs2/callpeak/main.nf"),
     "bamcoverage": ("chipseq", "workflow/rules/coverage_computation.smk", "modules/local/bamcoverage/main.nf"),
     "bcftools_norm": ("vcf_norm_stats", "workflow/rules/variant_normalization.smk",
                       "modules/local/bcftools/norm/main.nf"),
@@ -194,6 +199,7 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("screen the contigs for resistance genes with AMRFinderPlus",
                                             "amrfinderplus"),
                                            ("integrate the samples with Harmony", "harmonypy"),
+                                           ("call peaks on the ChIP-seq alignments with MACS2", "macs2_callpeak"),
                                            ("make the single-cell count matrix with kb-python",
                                             "kallistobustools_count")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):

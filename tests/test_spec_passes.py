@@ -114,8 +114,8 @@ def test_refuse_absent_tools_refuses_substitutes_or_runs_the_successor(knowledge
     out = honesty.refuse_absent_tools(draft(knowledge, "use RSEM", substitute=True))
     assert out.anchors == ("transcript_quantification",)
     assert "--substitute" in out.deviations[-1]
-    successor = honesty.refuse_absent_tools(draft(knowledge, "call peaks with MACS2"))
-    assert successor.successors == ("macs3_callpeak",) and "successor" in successor.deviations[0]
+    successor = honesty.refuse_absent_tools(draft(knowledge, "mark duplicates with GATK MarkDuplicates"))
+    assert successor.successors == ("picard_markduplicates",) and "successor" in successor.deviations[0]
 
 
 def test_refuse_not_understood_refuses_or_leaves_out_with_allow_partial(knowledge):
@@ -187,8 +187,9 @@ def test_read_data_facts_decides_data_constraints_from_the_files(knowledge):
 def test_bind_named_tools_prefers_the_tool_and_anchors_its_operation(knowledge):
     out = tools.bind_named_tools(draft(knowledge, "align the reads with hisat2"))
     assert out.preferred == ("hisat2",) and out.anchors == ("read_alignment",)
-    successor = tools.bind_named_tools(replace(draft(knowledge, "call peaks"), successors=("macs3_callpeak",)))
-    assert successor.preferred == ("macs3_callpeak",) and successor.anchors == ("peak_calling",)
+    successor = tools.bind_named_tools(replace(draft(knowledge, "mark duplicates"),
+                                               successors=("picard_markduplicates",)))
+    assert successor.preferred == ("picard_markduplicates",) and successor.anchors == ("duplicate_marking",)
 
 
 def test_bind_named_tools_refuses_a_tool_named_for_another_step(knowledge):

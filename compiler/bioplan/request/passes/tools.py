@@ -90,8 +90,10 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
         # a package name ("star", "samtools") with none of its operations requested means the
         # tool that carries the name itself ("STAR" the aligner, not its index builder)
         own = [t for t in family if normalize(m.text) in _own_names(knowledge, t)]
+        # a name one of them carries itself ("MACS2" beside the shared package name "macs") means that one
+        own_chosen = [t for t in chosen if normalize(m.text) in _own_names(knowledge, t)]
         if chosen:
-            out += chosen
+            out += own_chosen if len(own_chosen) == 1 else chosen
         elif len(own) == 1:
             out += own
         else:
