@@ -25,7 +25,7 @@ class SpecDraft:
     warnings: tuple[str, ...] = ()
     deviations: tuple[str, ...] = ()
     anchors: tuple[str, ...] = ()  # required operations, in order of decision
-    successors: tuple[str, ...] = ()  # tools that run for a named tool bioplan lacks (MACS3 for MACS2)
+    successors: tuple[str, ...] = ()  # tools that run for a named tool bioplan lacks (Picard for GATK MarkDuplicates)
     preferred: tuple[str, ...] = ()  # tools the request names
     organism: str | None = None  # the organism constraint id
     constraints: Mapping[str, str] = field(default_factory=dict)  # organism/assay/layout/... -> value

@@ -99,8 +99,9 @@ def _unknown_tool_error(knowledge: Knowledge, missing: list[AbsentTerm]) -> Unkn
 
 
 def refuse_absent_tools(draft: SpecDraft) -> SpecDraft:
-    """unknown_tool: a tool bioplan lacks. Its successor runs when bioplan has it (MACS3 for MACS2);
-    else --substitute runs bioplan's own tool for its step (added as an anchor), else refused."""
+    """unknown_tool: a tool bioplan lacks. Its successor runs when bioplan has it (Picard for GATK
+    MarkDuplicates); else --substitute runs bioplan's own tool for its step (added as an anchor), else
+    refused."""
     knowledge = draft.knowledge
     tools, asked = _absent_tools(knowledge), asked_analyses(knowledge, draft.request)
     named_tools = list({a.id: a for a in _named(draft.request) if a.kind == "tool"}.values())
