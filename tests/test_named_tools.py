@@ -1,8 +1,8 @@
 """Tools bioinformaticians name (issue 18): kallisto (index + quant), Trim Galore, htseq-count,
 MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable
 here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates, MACS2 and MACS3, deepTools
-bamCoverage), Harmony (on the single-cell example's AnnData) and kb-python count (not runnable here:
-kb-python 0.28.2 needs pandas < 2) get the same checks.
+bamCoverage), Harmony (on the single-cell example's AnnData), kb-python count (not runnable here:
+kb-python 0.28.2 needs pandas < 2) and STARsolo get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -69,6 +69,9 @@ CASES = {
     "kb_count": ("10x Genomics single-cell RNA-seq FASTQ: make the count matrix with kb-python, then cluster the "
                  "cells and find marker genes", ("genome.fa", "genes.gtf"),
                  {"single_cell_quantification": "kallistobustools_count", "cell_clustering": "scanpy_leiden"}),
+    "starsolo": ("Build the count matrix from the 10x single-cell FASTQ files with STARsolo, then cluster the cells "
+                 "and find marker genes", ("genome.fa", "genes.gtf"),
+                 {"single_cell_quantification": "star_starsolo", "cell_clustering": "scanpy_leiden"}),
 }
 NO_READS = {"vcf_norm_stats", "harmony"}
 CONFIG_REFERENCES = {"assembly_amr": ("resources/amr_database.amrfinder_db",)}
@@ -96,6 +99,8 @@ GOLDEN_FILES = {
     "harmonypy": ("harmony", "workflow/rules/batch_correction.smk", "modules/local/harmonypy/main.nf"),
     "kallistobustools_count": ("kb_count", "workflow/rules/single_cell_quantification.smk",
                                "modules/local/kallistobustools/count/main.nf"),
+    "star_starsolo": ("starsolo", "workflow/rules/single_cell_quantification.smk",
+                      "modules/local/star/starsolo/main.nf"),
 }
 
 
@@ -201,7 +206,8 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("integrate the samples with Harmony", "harmonypy"),
                                            ("call peaks on the ChIP-seq alignments with MACS2", "macs2_callpeak"),
                                            ("make the single-cell count matrix with kb-python",
-                                            "kallistobustools_count")])
+                                            "kallistobustools_count"),
+                                           ("make the single-cell count matrix with STARsolo", "star_starsolo")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)
