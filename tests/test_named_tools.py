@@ -2,7 +2,7 @@
 MEGAHIT and Prodigal, SeqKit stats, bcftools norm and stats, StringTie, AMRFinderPlus (not runnable
 here: compiled and checked only); the ChIP-seq tools (Picard MarkDuplicates, MACS2 and MACS3, deepTools
 bamCoverage), Harmony (on the single-cell example's AnnData), kb-python count (not runnable here:
-kb-python 0.28.2 needs pandas < 2) and STARsolo get the same checks.
+kb-python 0.28.2 needs pandas < 2), STARsolo and alevin-fry (simpleaf) get the same checks.
 
 Each is planned when a request names it, compiles for both targets and both read layouts, passes
 `snakemake -n`, `snakemake --lint`, `snakefmt --check`, the Nextflow structural checks and
@@ -72,6 +72,8 @@ CASES = {
     "starsolo": ("Build the count matrix from the 10x single-cell FASTQ files with STARsolo, then cluster the cells "
                  "and find marker genes", ("genome.fa", "genes.gtf"),
                  {"single_cell_quantification": "star_starsolo", "cell_clustering": "scanpy_leiden"}),
+    "alevin_fry": ("Quantify the 10x single-cell FASTQ files with alevin-fry (simpleaf), then cluster the cells",
+                   ("genome.fa", "genes.gtf"), {"single_cell_quantification": "simpleaf_quant"}),
 }
 NO_READS = {"vcf_norm_stats", "harmony"}
 CONFIG_REFERENCES = {"assembly_amr": ("resources/amr_database.amrfinder_db",)}
@@ -101,6 +103,8 @@ GOLDEN_FILES = {
                                "modules/local/kallistobustools/count/main.nf"),
     "star_starsolo": ("starsolo", "workflow/rules/single_cell_quantification.smk",
                       "modules/local/star/starsolo/main.nf"),
+    "simpleaf_quant": ("alevin_fry", "workflow/rules/single_cell_quantification.smk",
+                       "modules/local/simpleaf/quant/main.nf"),
 }
 
 
@@ -207,7 +211,8 @@ def test_the_named_tools_are_bound(compiled, case):
                                            ("call peaks on the ChIP-seq alignments with MACS2", "macs2_callpeak"),
                                            ("make the single-cell count matrix with kb-python",
                                             "kallistobustools_count"),
-                                           ("make the single-cell count matrix with STARsolo", "star_starsolo")])
+                                           ("make the single-cell count matrix with STARsolo", "star_starsolo"),
+                                           ("make the single-cell count matrix with simpleaf", "simpleaf_quant")])
 def test_naming_the_tool_is_no_longer_refused(knowledge, query, tool):
     """The absent-tools entries of lexicon.yaml are gone: the tool is preferred, not unknown_tool."""
     request = parse_request(query, knowledge)
