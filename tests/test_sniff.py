@@ -128,6 +128,17 @@ def test_weak_suffix_without_partner_is_single_end(tmp_path):
     assert "single-end" in evidence(f)
 
 
+def test_single_end_replicates_named_1_and_2_are_two_samples(tmp_path):
+    # ctrl_1/ctrl_2 single-end runs: every read id says read 1 (Casava '1:N'), so the _2 file is a
+    # replicate number, and ctrl_1 has no mate 2 either: two single-end samples, no mate warnings
+    ids1 = ["SYN:1:FC:1:1101:1000:24053 1:N:0:ATCACG", "SYN:1:FC:1:1101:1000:24054 1:N:0:ATCACG"]
+    ids2 = ["SYN:2:FC:1:1101:1000:14122 1:N:0:CGATGT", "SYN:2:FC:1:1101:1000:14123 1:N:0:CGATGT"]
+    profile = sniff_inputs([write(tmp_path / "ctrl_1.fastq.gz", fastq(ids1), gz=True),
+                            write(tmp_path / "ctrl_2.fastq.gz", fastq(ids2), gz=True)], PREFIXES)
+    assert [(f.sample, f.mate) for f in profile.files] == [("ctrl_1", None), ("ctrl_2", None)]
+    assert not profile.warnings
+
+
 def test_strong_mate_without_partner_warns(tmp_path):
     profile = sniff_inputs([write(tmp_path / "x_R1.fq", fastq(["a"]))], PREFIXES)
     assert profile.files[0].mate == 1

@@ -175,7 +175,8 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
     shown_id = shown_id if len(shown_id) <= 60 else shown_id[:57] + "..."
 
     named = _mate_from_name(src.name, Path(os.path.abspath(src.path)).parent.name)
-    if id_mate == 1 and named.mate == 2 and not named.strong:
+    replicate_number = id_mate == 1 and named.mate == 2 and not named.strong
+    if replicate_number:
         # "ctrl_2.fastq.gz" whose reads are all read 1: a replicate number, not a mate
         # (single-end Illumina reads are all read 1); a strong _R2 suffix still conflicts below
         named = dataclasses.replace(named, sample=named.stem, mate=None)
@@ -188,7 +189,8 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
             ["raw_reads mate 1", "raw_reads mate 2"],
             [f"rename the file so its _R1/_R2 suffix matches the read ids (mate {id_mate})",
              "check that the mate files were not swapped"])
-    mate = id_mate or named.mate
+    # a replicate number's reads say read 1 as every single-end read does: not mate 1 of a pair
+    mate = None if replicate_number else id_mate or named.mate
     sample = named.sample if named.mate else named.stem
     if interleaved:
         facts.append(Fact(name="interleaved", value=True,
