@@ -1,4 +1,4 @@
-"""The target-neutral Workflow IR and the synthesize stage (BoundPlan -> Workflow).
+"""The target-neutral Workflow IR and the synthesize stage (Plan with tools -> Workflow).
 
 Everything a generator needs is decided here, on the IR: file patterns,
 per-sample (scatter) vs cohort (gather) vs reference steps, mates, params

@@ -1,4 +1,4 @@
-"""The synthesize stage as a chain of small passes over a draft workflow (BoundPlan -> Workflow IR).
+"""The synthesize stage as a chain of small passes over a draft workflow (Plan with tools -> Workflow IR).
 
 Each pass is a pure function `Draft -> Draft` that fills in one part of the workflow from the
 plan, the task spec, the knowledge and what earlier passes decided; `PASSES` lists them in the
