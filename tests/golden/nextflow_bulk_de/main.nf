@@ -5,6 +5,7 @@
  */
 
 include { BIOPLAN } from './workflows/bioplan'
+include { validateParameters } from 'plugin/nf-schema'
 
 // The versions topic (process, tool, version) of every task as YAML: {process: {tool: version}}
 def softwareVersionsYaml(rows) {
@@ -22,6 +23,8 @@ def softwareVersionsYaml(rows) {
 
 workflow {
     main:
+    // every parameter against nextflow_schema.json (types, enums, files that must exist), before any task
+    validateParameters()
     ch_raw_count_matrix = channel.value([[id: 'study'], file(params.raw_count_matrix, checkIfExists: true)])
     ch_sample_metadata = channel.value([[id: 'study'], file(params.sample_metadata, checkIfExists: true)])
     ch_gene_id_mapping = channel.value(file(params.gene_id_mapping, checkIfExists: true))

@@ -5,7 +5,7 @@
  */
 
 include { BIOPLAN } from './workflows/bioplan'
-include { samplesheetToList } from 'plugin/nf-schema'
+include { samplesheetToList; validateParameters } from 'plugin/nf-schema'
 
 
 // Cross-row checks of the sample sheet (per-row checks are in assets/schema_input.json)
@@ -39,6 +39,8 @@ def softwareVersionsYaml(rows) {
 
 workflow {
     main:
+    // every parameter against nextflow_schema.json (types, enums, files that must exist), before any task
+    validateParameters()
     ch_rows = channel.fromList(samplesheetToList(params.input, "${projectDir}/assets/schema_input.json"))
         .map { meta, fastq_1, fastq_2 -> [meta + [single_end: !fastq_2], fastq_2 ? [fastq_1, fastq_2] : [fastq_1]] }
     ch_reads = ch_rows

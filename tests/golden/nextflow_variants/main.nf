@@ -5,6 +5,7 @@
  */
 
 include { BIOPLAN } from './workflows/bioplan'
+include { validateParameters } from 'plugin/nf-schema'
 
 // The versions topic (process, tool, version) of every task as YAML: {process: {tool: version}}
 def softwareVersionsYaml(rows) {
@@ -22,6 +23,8 @@ def softwareVersionsYaml(rows) {
 
 workflow {
     main:
+    // every parameter against nextflow_schema.json (types, enums, files that must exist), before any task
+    validateParameters()
     ch_gene_annotation = channel.value(file(params.gene_annotation, checkIfExists: true))
     ch_variant_calls = channel.value([[id: 'study'], file(params.variant_calls, checkIfExists: true)])
     ch_reference_genome = channel.value(file(params.reference_genome, checkIfExists: true))

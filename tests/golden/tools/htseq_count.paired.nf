@@ -14,7 +14,7 @@ process HTSEQ_COUNT {
     output:
     tuple val(meta), path("${prefix}.counts.tsv"), emit: counts
     tuple val(meta), path("${prefix}.htseq_counts.tsv"), emit: raw
-    tuple val("${task.process}"), val('htseq_count'), eval('{ htseq-count --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_htseq_count, topic: versions
+    tuple val("${task.process}"), val('htseq'), eval('{ htseq-count --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_htseq, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -12,7 +12,7 @@ process KALLISTO_INDEX {
 
     output:
     path("transcripts.idx"), emit: index
-    tuple val("${task.process}"), val('kallisto_index'), eval('{ kallisto version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_kallisto_index, topic: versions
+    tuple val("${task.process}"), val('kallisto'), eval('{ kallisto version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_kallisto, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -13,7 +13,7 @@ process KALLISTO_QUANT {
 
     output:
     tuple val(meta), path("${prefix}"), emit: quant
-    tuple val("${task.process}"), val('kallisto_quant'), eval('{ kallisto version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_kallisto_quant, topic: versions
+    tuple val("${task.process}"), val('kallisto'), eval('{ kallisto version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_kallisto, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -13,7 +13,7 @@ process TRIMGALORE {
     output:
     tuple val(meta), path("${prefix}_trimmed*.fastq.gz"), emit: trimmed
     tuple val(meta), path("${prefix}.trim_galore_report.txt"), emit: report
-    tuple val("${task.process}"), val('trimgalore'), eval('{ trim_galore --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_trimgalore, topic: versions
+    tuple val("${task.process}"), val('trim-galore'), eval('{ trim_galore --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_trim_galore, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

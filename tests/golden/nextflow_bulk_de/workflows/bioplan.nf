@@ -8,11 +8,11 @@ include { BIOPLAN_CHECK_RAW_INTEGER_COUNTS as CHECK_RAW_INTEGER_COUNTS } from '.
 include { BIOPLAN_CHECK_REPLICATES as CHECK_REPLICATES } from '../modules/local/bioplan/check_replicates/main'
 include { DESEQ2 as DIFFERENTIAL_EXPRESSION } from '../modules/local/deseq2/main'
 include { DE_FILTER as GENE_FILTERING } from '../modules/local/de/filter/main'
-include { GSEAPY_ENRICH_GO as GO_ENRICHMENT } from '../modules/local/gseapy/enrich_go/main'
-include { GSEAPY_ENRICH_KEGG as KEGG_ENRICHMENT } from '../modules/local/gseapy/enrich_kegg/main'
+include { GSEAPY_ENRICHGO as GO_ENRICHMENT } from '../modules/local/gseapy/enrichgo/main'
+include { GSEAPY_ENRICHKEGG as KEGG_ENRICHMENT } from '../modules/local/gseapy/enrichkegg/main'
 include { IDMAP_TABLE as GENE_ID_CONVERSION } from '../modules/local/idmap/table/main'
-include { MERGE_PATHWAY_TABLES as PATHWAY_MERGE } from '../modules/local/merge/pathway_tables/main'
-include { TABLE_TO_CSV as CSV_EXPORT } from '../modules/local/table/to_csv/main'
+include { MERGE_PATHWAYTABLES as PATHWAY_MERGE } from '../modules/local/merge/pathwaytables/main'
+include { TABLE_TOCSV as CSV_EXPORT } from '../modules/local/table/tocsv/main'
 
 workflow BIOPLAN {
     take:

@@ -7,11 +7,12 @@ include { BIOPLAN_CHECK_PAIRED_END_READS as CHECK_PAIRED_END_READS } from '../mo
 include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
 include { BIOPLAN_CHECK_REPLICATES as CHECK_REPLICATES } from '../modules/local/bioplan/check_replicates/main'
 include { BOWTIE2_BUILD as GENOME_INDEXING } from '../modules/local/bowtie2/build/main'
-include { BOWTIE2_HOST_REMOVAL as HOST_READ_REMOVAL } from '../modules/local/bowtie2/host_removal/main'
-include { DA_CLR_WELCH as DIFFERENTIAL_ABUNDANCE } from '../modules/local/da/clr_welch/main'
-include { KRAKEN2 as TAXONOMIC_CLASSIFICATION } from '../modules/local/kraken2/main'
-include { KRAKEN2_BUILD_CUSTOM as TAXONOMIC_DATABASE_BUILD } from '../modules/local/kraken2/build_custom/main'
-include { MERGE_KRAKEN_REPORTS as ABUNDANCE_TABLE_MERGE } from '../modules/local/merge/kraken_reports/main'
+include { BOWTIE2_HOSTREMOVAL as HOST_READ_REMOVAL } from '../modules/local/bowtie2/hostremoval/main'
+include { DA_CLRWELCH as DIFFERENTIAL_ABUNDANCE } from '../modules/local/da/clrwelch/main'
+include { KRAKEN2_BUILDCUSTOM as TAXONOMIC_DATABASE_BUILD } from '../modules/local/kraken2/buildcustom/main'
+include { KRAKEN2_KRAKEN2 as TAXONOMIC_CLASSIFICATION } from '../modules/local/kraken2/kraken2/main'
+include { MERGE_KRAKENREPORTS as ABUNDANCE_TABLE_MERGE } from '../modules/local/merge/krakenreports/main'
+include { MULTIQC as QC_REPORT_AGGREGATION } from '../modules/local/multiqc/main'
 
 workflow BIOPLAN {
     take:
@@ -73,6 +74,15 @@ workflow BIOPLAN {
             .first()
     )
 
+    QC_REPORT_AGGREGATION (
+        TAXONOMIC_CLASSIFICATION.out.classification
+            .toSortedList { a, b -> a[0].id <=> b[0].id }
+            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] }
+    )
+
     emit:
     differential_abundance_table = DIFFERENTIAL_ABUNDANCE.out.table
+    taxonomic_classification_classification = TAXONOMIC_CLASSIFICATION.out.classification
+    qc_report_aggregation_report = QC_REPORT_AGGREGATION.out.report
+    qc_report_aggregation_data = QC_REPORT_AGGREGATION.out.data
 }

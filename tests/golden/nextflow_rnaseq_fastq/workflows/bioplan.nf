@@ -10,8 +10,9 @@ include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../mo
 include { FASTP as READ_TRIMMING } from '../modules/local/fastp/main'
 include { FASTQC as READ_QC } from '../modules/local/fastqc/main'
 include { FEATURECOUNTS as READ_COUNTING } from '../modules/local/featurecounts/main'
-include { STAR as READ_ALIGNMENT } from '../modules/local/star/main'
-include { STAR_GENOME_GENERATE as GENOME_INDEXING } from '../modules/local/star/genome_generate/main'
+include { MULTIQC as QC_REPORT_AGGREGATION } from '../modules/local/multiqc/main'
+include { STAR_ALIGN as READ_ALIGNMENT } from '../modules/local/star/align/main'
+include { STAR_GENOMEGENERATE as GENOME_INDEXING } from '../modules/local/star/genomegenerate/main'
 
 workflow BIOPLAN {
     take:
@@ -79,7 +80,25 @@ workflow BIOPLAN {
             .first()
     )
 
+    QC_REPORT_AGGREGATION (
+        READ_QC.out.report
+            .toSortedList { a, b -> a[0].id <=> b[0].id }
+            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
+        READ_TRIMMING.out.report
+            .toSortedList { a, b -> a[0].id <=> b[0].id }
+            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
+        READ_ALIGNMENT.out.log
+            .toSortedList { a, b -> a[0].id <=> b[0].id }
+            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
+        READ_COUNTING.out.summary
+    )
+
     emit:
     read_qc_report = READ_QC.out.report
     read_counting_counts = READ_COUNTING.out.counts
+    read_trimming_report = READ_TRIMMING.out.report
+    read_alignment_log = READ_ALIGNMENT.out.log
+    read_counting_summary = READ_COUNTING.out.summary
+    qc_report_aggregation_report = QC_REPORT_AGGREGATION.out.report
+    qc_report_aggregation_data = QC_REPORT_AGGREGATION.out.data
 }

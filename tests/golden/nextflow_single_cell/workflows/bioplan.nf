@@ -3,11 +3,11 @@
  * plan's steps, so this graph matches the Snakemake target's rule graph.
  */
 
-include { GSEAPY_MARKER_ENRICH as MARKER_ENRICHMENT } from '../modules/local/gseapy/marker_enrich/main'
+include { GSEAPY_MARKERENRICH as MARKER_ENRICHMENT } from '../modules/local/gseapy/markerenrich/main'
 include { SCANPY_LEIDEN as CELL_CLUSTERING } from '../modules/local/scanpy/leiden/main'
 include { SCANPY_NORMALIZE as SC_NORMALIZATION } from '../modules/local/scanpy/normalize/main'
 include { SCANPY_QC as SC_QUALITY_FILTERING } from '../modules/local/scanpy/qc/main'
-include { SCANPY_RANK_GENES_GROUPS as MARKER_GENE_DETECTION } from '../modules/local/scanpy/rank_genes_groups/main'
+include { SCANPY_RANKGENESGROUPS as MARKER_GENE_DETECTION } from '../modules/local/scanpy/rankgenesgroups/main'
 include { SCANPY_UMAP as EMBEDDING_VISUALIZATION } from '../modules/local/scanpy/umap/main'
 
 workflow BIOPLAN {

@@ -8,8 +8,10 @@ include { BIOPLAN_CHECK_GENE_ANNOTATION as CHECK_GENE_ANNOTATION } from '../modu
 include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../modules/local/bioplan/check_reference_genome/main'
 include { BIOPLAN_CHECK_VCF_FILTER_FIELDS as CHECK_VCF_FILTER_FIELDS } from '../modules/local/bioplan/check_vcf_filter_fields/main'
 include { GFFREAD_GTF as ANNOTATION_FORMAT_CONVERSION } from '../modules/local/gffread/gtf/main'
+include { MULTIQC as QC_REPORT_AGGREGATION } from '../modules/local/multiqc/main'
 include { SNPEFF as VARIANT_ANNOTATION } from '../modules/local/snpeff/main'
-include { VARIANT_SUMMARY_TABLE as VARIANT_SUMMARY } from '../modules/local/variant/summary_table/main'
+include { TABIX_BGZIPTABIX as VARIANT_ANNOTATION_BGZIP } from '../modules/local/tabix/bgziptabix/main'
+include { VARIANT_SUMMARYTABLE as VARIANT_SUMMARY } from '../modules/local/variant/summarytable/main'
 
 workflow BIOPLAN {
     take:
@@ -58,10 +60,23 @@ workflow BIOPLAN {
             .first()
     )
 
-    VARIANT_SUMMARY (
+    VARIANT_ANNOTATION_BGZIP (
         VARIANT_ANNOTATION.out.vcf
+    )
+
+    VARIANT_SUMMARY (
+        VARIANT_ANNOTATION_BGZIP.out.vcf
+    )
+
+    QC_REPORT_AGGREGATION (
+        VARIANT_ANNOTATION.out.csv
     )
 
     emit:
     variant_summary_table = VARIANT_SUMMARY.out.table
+    variant_annotation_bgzip_vcf = VARIANT_ANNOTATION_BGZIP.out.vcf
+    variant_annotation_bgzip_tbi = VARIANT_ANNOTATION_BGZIP.out.tbi
+    variant_annotation_csv = VARIANT_ANNOTATION.out.csv
+    qc_report_aggregation_report = QC_REPORT_AGGREGATION.out.report
+    qc_report_aggregation_data = QC_REPORT_AGGREGATION.out.data
 }

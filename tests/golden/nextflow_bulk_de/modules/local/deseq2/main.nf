@@ -14,7 +14,7 @@ process DESEQ2 {
     output:
     tuple val(meta), path("${prefix}.deseq2_results.tsv"), emit: table
     tuple val(meta), path("${prefix}.deseq2.log"), emit: log
-    tuple val("${task.process}"), val('deseq2'), eval('{ Rscript -e \'cat(as.character(packageVersion("DESeq2")), "\\n")\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_deseq2, topic: versions
+    tuple val("${task.process}"), val('bioconductor-deseq2'), eval('{ Rscript -e \'cat(as.character(packageVersion("DESeq2")), "\\n")\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bioconductor_deseq2, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

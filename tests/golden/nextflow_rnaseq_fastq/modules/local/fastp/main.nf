@@ -15,7 +15,7 @@ process FASTP {
     tuple val(meta), path("${prefix}.fastp.json"), emit: report
     tuple val(meta), path("${prefix}.fastp.html"), emit: html
     tuple val(meta), path("${prefix}.fastp.log"), emit: log
-    tuple val("${task.process}"), val('fastp'), eval('{ fastp --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_fastp, topic: versions
+    tuple val("${task.process}"), val('fastp'), eval('{ fastp --version 2>&1 | sed -n \'s/^fastp //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_fastp, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

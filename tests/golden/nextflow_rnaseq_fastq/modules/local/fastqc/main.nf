@@ -12,7 +12,7 @@ process FASTQC {
 
     output:
     tuple val(meta), path("${prefix}_fastqc"), emit: report
-    tuple val("${task.process}"), val('fastqc'), eval('{ fastqc --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_fastqc, topic: versions
+    tuple val("${task.process}"), val('fastqc'), eval('{ fastqc --version 2>&1 | sed -n \'s/^FastQC v//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_fastqc, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

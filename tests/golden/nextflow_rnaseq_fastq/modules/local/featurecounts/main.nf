@@ -15,7 +15,7 @@ process FEATURECOUNTS {
     tuple val(meta), path("${prefix}.counts.tsv"), emit: counts
     tuple val(meta), path("${prefix}.featureCounts.txt"), emit: raw
     tuple val(meta), path("${prefix}.featureCounts.txt.summary"), emit: summary
-    tuple val("${task.process}"), val('featurecounts'), eval('{ featureCounts -v 2>&1 | grep featureCounts ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_featurecounts, topic: versions
+    tuple val("${task.process}"), val('subread'), eval('{ featureCounts -v 2>&1 | grep featureCounts ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_subread, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

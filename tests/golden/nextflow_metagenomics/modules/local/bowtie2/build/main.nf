@@ -12,7 +12,7 @@ process BOWTIE2_BUILD {
 
     output:
     path("bowtie2_index"), emit: index
-    tuple val("${task.process}"), val('bowtie2_build'), eval('{ bowtie2-build --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bowtie2_build, topic: versions
+    tuple val("${task.process}"), val('bowtie2'), eval('{ bowtie2-build --version 2>&1 | sed -n \'1s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bowtie2, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

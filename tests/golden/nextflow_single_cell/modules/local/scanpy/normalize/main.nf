@@ -10,7 +10,7 @@ process SCANPY_NORMALIZE {
 
     output:
     tuple val(meta), path("${prefix}.normalized.h5ad"), emit: adata
-    tuple val("${task.process}"), val('scanpy_normalize'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy_normalize, topic: versions
+    tuple val("${task.process}"), val('scanpy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -11,7 +11,7 @@ process SCANPY_UMAP {
     output:
     tuple val(meta), path("${prefix}.umap.png"), emit: plot
     tuple val(meta), path("${prefix}.umap_coordinates.tsv"), emit: coordinates
-    tuple val("${task.process}"), val('scanpy_umap'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy_umap, topic: versions
+    tuple val("${task.process}"), val('scanpy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

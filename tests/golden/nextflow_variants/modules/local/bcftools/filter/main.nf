@@ -13,7 +13,7 @@ process BCFTOOLS_FILTER {
     output:
     tuple val(meta), path("${prefix}.filtered.vcf.gz"), emit: vcf
     tuple val(meta), path("${prefix}.filtered.vcf.gz.tbi"), emit: tbi
-    tuple val("${task.process}"), val('bcftools_filter'), eval('{ bcftools --version | head -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bcftools_filter, topic: versions
+    tuple val("${task.process}"), val('bcftools'), eval('{ bcftools --version | head -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bcftools, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

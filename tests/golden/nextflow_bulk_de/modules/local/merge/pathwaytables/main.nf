@@ -1,0 +1,44 @@
+process MERGE_PATHWAYTABLES {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    tuple val(meta), path(kegg)
+    tuple val(meta2), path(go)
+
+    output:
+    tuple val(meta), path("${prefix}.merged_pathways.tsv"), emit: merged
+    tuple val(meta), path("${prefix}.merge_pathway_tables.log"), emit: log
+    tuple val("${task.process}"), val('pandas'), eval('{ python -c "import pandas; print(pandas.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pandas, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py merge_pathway_tables.py --input kegg=${kegg} --input go=${go} \\
+        --output merged=${prefix}.merged_pathways.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.merge_pathway_tables.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.merge_pathway_tables.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    printf 'source\\tterm\\toverlap\\tpvalue\\tpadj\\tgenes\\n' > ${prefix}.merged_pathways.tsv
+    touch ${prefix}.merge_pathway_tables.log
+    """
+}

@@ -1,0 +1,42 @@
+process TABLE_TOCSV {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/pandas:2.2.1' :
+        'biocontainers/pandas:2.2.1' }"
+
+    input:
+    tuple val(meta), path(table)
+
+    output:
+    tuple val(meta), path("${prefix}.merged_pathways.csv"), emit: csv
+    tuple val(meta), path("${prefix}.table_to_csv.log"), emit: log
+    tuple val("${task.process}"), val('pandas'), eval('{ python -c "import pandas; print(pandas.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pandas, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py table_to_csv.py --input table=${table} \\
+        --output csv=${prefix}.merged_pathways.csv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.table_to_csv.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.table_to_csv.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.merged_pathways.csv ${prefix}.table_to_csv.log
+    """
+}

@@ -1,0 +1,40 @@
+process DA_CLRWELCH {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
+
+    input:
+    tuple val(meta), path(table)
+    tuple val(meta2), path(samples)
+
+    output:
+    tuple val(meta), path("${prefix}.differential_abundance.tsv"), emit: table
+    tuple val("${task.process}"), val('scipy'), eval('{ python -c "import scipy; print(scipy.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scipy, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py da_clr_welch.py --input table=${table} --input samples=${samples} \\
+        --output table=${prefix}.differential_abundance.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.da_clr_welch.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.da_clr_welch.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.differential_abundance.tsv
+    """
+}

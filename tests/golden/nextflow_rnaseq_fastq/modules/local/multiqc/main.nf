@@ -1,0 +1,45 @@
+process MULTIQC {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/multiqc:1.25.1--pyhdfd78af_0' :
+        'biocontainers/multiqc:1.25.1--pyhdfd78af_0' }"
+
+    input:
+    tuple val(meta), val(sample_ids), path(read_qc_report, stageAs: 'read_qc_report/*')
+    tuple val(meta2), val(sample_ids2), path(read_trimming_report, stageAs: 'read_trimming_report/*')
+    tuple val(meta3), val(sample_ids3), path(read_alignment_log, stageAs: 'read_alignment_log/*')
+    tuple val(meta4), path(read_counting_summary)
+
+    output:
+    tuple val(meta), path("${prefix}.multiqc_report.html"), emit: report
+    tuple val(meta), path("multiqc_data"), emit: data
+    tuple val("${task.process}"), val('multiqc'), eval('{ multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def report_files = [read_qc_report, read_trimming_report, read_alignment_log, read_counting_summary].flatten().join(' ')
+    """
+    multiqc \\
+        --force \\
+        --no-ansi \\
+        --cl-config 'no_version_check: true' \\
+        --cl-config 'extra_fn_clean_exts: [.kreport]' \\
+        ${args} \\
+        ${report_files}
+    mv multiqc_report.html ${prefix}.multiqc_report.html
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    mkdir multiqc_data
+    touch ${prefix}.multiqc_report.html multiqc_data/multiqc_general_stats.txt
+    """
+}

@@ -1,0 +1,42 @@
+process GSEAPY_MARKERENRICH {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/gseapy:1.1.8--py312h004ce86_0' :
+        'biocontainers/gseapy:1.1.8--py312h004ce86_0' }"
+
+    input:
+    tuple val(meta), path(markers)
+    path(gene_sets)
+
+    output:
+    tuple val(meta), path("${prefix}.marker_enrichment.tsv"), emit: table
+    tuple val("${task.process}"), val('gseapy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'gseapy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gseapy, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py gseapy_marker_enrich.py --input markers=${markers} --input gene_sets=${gene_sets} \\
+        --output table=${prefix}.marker_enrichment.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.gseapy_marker_enrich.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.gseapy_marker_enrich.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.marker_enrichment.tsv
+    """
+}

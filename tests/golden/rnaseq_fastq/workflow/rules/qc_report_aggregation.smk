@@ -1,0 +1,31 @@
+rule qc_report_aggregation:
+    input:
+        read_qc_report=expand("results/read_qc/{sample}/fastqc", sample=SAMPLES),
+        read_trimming_report=expand(
+            "results/read_trimming/{sample}/fastp.json", sample=SAMPLES
+        ),
+        read_alignment_log=expand(
+            "results/read_alignment/{sample}/{sample}.Log.final.out", sample=SAMPLES
+        ),
+        read_counting_summary="results/read_counting/featurecounts.txt.summary",
+    output:
+        report="results/qc_report_aggregation/multiqc_report.html",
+        data=directory("results/qc_report_aggregation/multiqc_data"),
+    log:
+        "logs/qc_report_aggregation.log",
+    benchmark:
+        "benchmarks/qc_report_aggregation.tsv"
+    conda:
+        "../envs/multiqc.yaml"
+    container:
+        "docker://quay.io/biocontainers/multiqc:1.25.1--pyhdfd78af_0"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 4000 * attempt,
+        runtime=lambda wildcards, attempt: 30 * attempt,
+    params:
+        extra=config["params"]["multiqc"]["extra"],
+    shell:
+        "multiqc --force --no-ansi --cl-config 'no_version_check: true'"
+        " --cl-config 'extra_fn_clean_exts: [.kreport]'"
+        ' --outdir "$(dirname {output.report:q})" {params.extra} {input:q} > {log:q} 2>&1'

@@ -1,0 +1,70 @@
+process GATK4_MUTECT2 {
+    tag "${meta.id}"
+    label 'process_medium'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/gatk4:4.5.0.0--py36hdfd78af_0' :
+        'biocontainers/gatk4:4.5.0.0--py36hdfd78af_0' }"
+
+    input:
+    tuple val(meta), val(sample_ids), path(bams, stageAs: 'bams/*')
+    path(genome)
+
+    output:
+    tuple val(meta), path("${prefix}.somatic.vcf.gz"), emit: vcf
+    tuple val(meta), path("${prefix}.somatic.vcf.gz.tbi"), emit: tbi
+    tuple val(meta), path("${prefix}.somatic.unfiltered.vcf.gz"), emit: unfiltered
+    tuple val(meta), path("${prefix}.somatic.filteringStats.tsv"), emit: filtering_stats
+    tuple val("${task.process}"), val('gatk4'), eval('{ gatk --version | sed -n \'/GATK.*v/s/.*v//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gatk4, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def bam_files = [bams].flatten()
+    def input_args = bam_files.collect { bam -> "--input ${bam}" }.join(' ')
+    // the matched normal (a sample name = its read-group SM); none: tumour-only mode
+    def normal_sample = task.ext.tool_params?.normal_sample ?: ''
+    def normal_arg = normal_sample ? "--normal-sample ${normal_sample}" : ''
+    // Java heap: 80% of the task memory
+    def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
+    """
+    for bam in ${bam_files.join(' ')}; do
+        [ -e "\$bam.bai" ] || gatk BuildBamIndex -I "\$bam" -O "\$bam.bai"
+    done
+    mkdir -p ref gatk_tmp
+    case ${genome} in
+        *.gz) gzip -cd ${genome} > ref/genome.in.fa ;;
+        *) ln -s "\$(readlink -f ${genome})" ref/genome.in.fa ;;
+    esac
+    fasta_for_gatk.awk fai=ref/genome.fa.fai ref/genome.in.fa > ref/genome.fa
+    gatk CreateSequenceDictionary -R ref/genome.fa -O ref/genome.dict
+    gatk --java-options "-Xmx${avail_mem}m" \\
+        Mutect2 \\
+        ${input_args} \\
+        ${normal_arg} \\
+        --reference ref/genome.fa \\
+        --output ${prefix}.somatic.unfiltered.vcf.gz \\
+        --native-pair-hmm-threads ${task.cpus} \\
+        --tmp-dir gatk_tmp \\
+        ${args}
+    gatk --java-options "-Xmx${avail_mem}m" \\
+        FilterMutectCalls \\
+        --variant ${prefix}.somatic.unfiltered.vcf.gz \\
+        --reference ref/genome.fa \\
+        --output ${prefix}.somatic.vcf.gz \\
+        --filtering-stats ${prefix}.somatic.filteringStats.tsv \\
+        --tmp-dir gatk_tmp
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    echo "" | gzip > ${prefix}.somatic.vcf.gz
+    touch ${prefix}.somatic.vcf.gz.tbi ${prefix}.somatic.filteringStats.tsv
+    echo "" | gzip > ${prefix}.somatic.unfiltered.vcf.gz
+    """
+}

@@ -1,0 +1,59 @@
+process MACS3_CALLPEAK {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/macs3:3.0.4--py312h71493bf_0' :
+        'biocontainers/macs3:3.0.4--py312h71493bf_0' }"
+
+    input:
+    tuple val(meta), val(sample_ids), path(bams, stageAs: 'bams/*')
+
+    output:
+    tuple val(meta), path("${prefix}_peaks.narrowPeak"), emit: peaks
+    tuple val(meta), path("${prefix}_summits.bed"), emit: summits
+    tuple val(meta), path("${prefix}_peaks.xls"), emit: xls
+    tuple val("${task.process}"), val('macs3'), eval('{ macs3 --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_macs3, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def tp = task.ext.tool_params ?: [:]
+    def genome_size = tp.genome_size != null ? tp.genome_size : 'auto'
+    def qvalue = tp.qvalue != null ? tp.qvalue : 0.05
+    def extsize = tp.extsize != null ? tp.extsize : 200
+    def bam_files = [bams].flatten()
+    // the BAMs of all samples are pooled into one peak set (peak names start with `pooled`)
+    def name = 'pooled'
+    // genome_size `auto`: the total reference length in the first BAM's header
+    """
+    g='${genome_size}'
+    if [ "\$g" = auto ]; then
+        g=\$(python3 -c 'import gzip, struct, sys; f = gzip.open(sys.argv[1]); r = lambda: struct.unpack("<i", f.read(4))[0]; f.read(4); f.read(r()); print(sum((f.read(r()), r())[1] for _ in range(r())))' ${bam_files[0]})
+    fi
+    mkdir -p macs3_out
+    macs3 callpeak \\
+        --treatment ${bam_files.join(' ')} \\
+        --gsize "\$g" \\
+        --format BAM \\
+        --fix-bimodal \\
+        --extsize ${extsize} \\
+        --qvalue ${qvalue} \\
+        --name ${name} \\
+        --outdir macs3_out \\
+        ${args}
+    mv macs3_out/${name}_peaks.narrowPeak ${prefix}_peaks.narrowPeak
+    mv macs3_out/${name}_summits.bed ${prefix}_summits.bed
+    mv macs3_out/${name}_peaks.xls ${prefix}_peaks.xls
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}_peaks.narrowPeak ${prefix}_summits.bed ${prefix}_peaks.xls
+    """
+}

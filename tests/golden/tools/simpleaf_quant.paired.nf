@@ -1,0 +1,58 @@
+process SIMPLEAF_QUANT {
+    tag "${meta.id}"
+    label 'process_high'
+
+    conda "${moduleDir}/environment.yml"
+    container "community.wave.seqera.io/library/simpleaf:0.25.0--b9f96d8b71a01864"
+
+    input:
+    tuple val(meta), val(sample_ids), path(reads, stageAs: 'reads/*')
+    path(genome)
+    path(annotation)
+
+    output:
+    tuple val(meta), path("${prefix}.quants.h5ad"), emit: adata
+    tuple val("${task.process}"), val('simpleaf'), eval('{ simpleaf --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_simpleaf, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def tp = task.ext.tool_params ?: [:]
+    def chemistry = tp.chemistry ?: '10xv3'
+    def resolution = tp.resolution ?: 'cr-like'
+    def cell_filter = tp.cell_filter ?: 'knee'
+    // R1 (barcode + UMI) and R2 (cDNA) of each library, in name order
+    def mates = [reads].flatten().sort { f -> f.name }.collate(2).transpose()
+    // the piscem index of the splici reference is built here, for this step only
+    """
+    export ALEVIN_FRY_HOME=\$PWD/af_home
+    simpleaf set-paths
+    simpleaf index \\
+        --threads ${task.cpus} \\
+        --fasta ${genome} \\
+        --gtf ${annotation} \\
+        --output simpleaf_index
+    simpleaf quant \\
+        --threads ${task.cpus} \\
+        --index simpleaf_index/index \\
+        --chemistry ${chemistry} \\
+        --reads1 ${mates[0].join(',')} \\
+        --reads2 ${mates[1].join(',')} \\
+        --resolution ${resolution} \\
+        --${cell_filter} \\
+        --anndata-out \\
+        ${args} \\
+        --output ${prefix}
+    mv ${prefix}/af_quant/alevin/quants.h5ad ${prefix}.quants.h5ad
+    rm -rf simpleaf_index
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.quants.h5ad
+    """
+}

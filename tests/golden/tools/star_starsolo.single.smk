@@ -1,0 +1,109 @@
+rule check_paired_end_reads:
+    input:
+        reads=all_sample_files("fastq"),
+    output:
+        ok="results/checks/check_paired_end_reads.ok",
+    log:
+        "logs/checks/check_paired_end_reads.log",
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
+    params:
+        constraint="paired_end_reads",
+        guarded_step="single_cell_quantification",
+        datatypes={"reads": "raw_reads"},
+    script:
+        "../scripts/check_paired_mates.py"
+
+
+rule check_reference_genome:
+    input:
+        genome=config["inputs"]["reference_genome"],
+    output:
+        ok="results/checks/check_reference_genome.ok",
+    log:
+        "logs/checks/check_reference_genome.log",
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
+    params:
+        constraint="requires_reference_genome",
+        guarded_step="single_cell_quantification",
+        datatypes={"genome": "reference_genome"},
+    script:
+        "../scripts/check_reference_genome.py"
+
+
+rule check_gene_annotation:
+    input:
+        genome=config["inputs"]["reference_genome"],
+        annotation=config["inputs"]["gene_annotation"],
+    output:
+        ok="results/checks/check_gene_annotation.ok",
+    log:
+        "logs/checks/check_gene_annotation.log",
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
+    params:
+        constraint="requires_gene_annotation",
+        guarded_step="single_cell_quantification",
+        datatypes={"annotation": "gene_annotation", "genome": "reference_genome"},
+    script:
+        "../scripts/check_gene_annotation.py"
+
+
+rule single_cell_quantification:
+    input:
+        reads=all_sample_files("fastq"),
+        genome=config["inputs"]["reference_genome"],
+        annotation=config["inputs"]["gene_annotation"],
+        check_paired_end_reads="results/checks/check_paired_end_reads.ok",
+        check_reference_genome="results/checks/check_reference_genome.ok",
+        check_gene_annotation="results/checks/check_gene_annotation.ok",
+    output:
+        adata=intermediate("results/single_cell_quantification/matrix.mtx.gz"),
+        barcodes="results/single_cell_quantification/barcodes.tsv.gz",
+        features="results/single_cell_quantification/features.tsv.gz",
+        summary="results/single_cell_quantification/Summary.csv",
+    log:
+        "logs/single_cell_quantification.log",
+    benchmark:
+        "benchmarks/single_cell_quantification.tsv"
+    conda:
+        "../envs/star_starsolo.yaml"
+    container:
+        "docker://quay.io/biocontainers/star:2.7.10a--h9ee0642_0"
+    threads: 8
+    resources:
+        mem_mb=lambda wildcards, attempt: 32000 * attempt,
+        runtime=lambda wildcards, attempt: 240 * attempt,
+    params:
+        sa_index_nbases=config["params"]["star_starsolo"]["sa_index_nbases"],
+        sjdb_overhang=config["params"]["star_starsolo"]["sjdb_overhang"],
+        whitelist=config["params"]["star_starsolo"]["whitelist"],
+        cb_start=config["params"]["star_starsolo"]["cb_start"],
+        cb_len=config["params"]["star_starsolo"]["cb_len"],
+        umi_start=config["params"]["star_starsolo"]["umi_start"],
+        umi_len=config["params"]["star_starsolo"]["umi_len"],
+        extra=config["params"]["star_starsolo"]["extra"],
+        samples=SAMPLES,
+    shell:
+        # droplet chemistries need the barcode/UMI read (R1) beside the cDNA read (R2)
+        "echo 'STARsolo needs both reads of each library (R1: cell barcode + UMI, R2: cDNA); "
+        "this workflow was compiled for single-end reads' > {log:q}; exit 1"
