@@ -673,130 +673,150 @@ def _mrna_pos(m: dict, gpos: int) -> int:
     raise ValueError(gpos)
 
 
-def _build_variants(ref: dict | None = None) -> dict:
-    ref = ref or _build_reference()
-    rng = np.random.default_rng(_SEEDS["variants"])
-    genome, models = ref["genome"], ref["models"]
-    contigs = list(ref["contig_len"])
-    regions = _region_map(ref)
-    used: list[tuple[str, int]] = []
+class _VariantSites:
+    """The state shared while planting variants: which positions are taken, and the calls so far.
 
-    def free(c: str, p: int) -> bool:
-        return all(not (c == uc and abs(p - up_) < 15) for uc, up_ in used)
+    Every pick draws from one rng in a fixed order, so the planted set is reproducible.
+    """
 
-    def pick(code: int, gene_filter=None) -> tuple[str, int]:
-        cands = [(c, int(p)) for c in contigs for p in np.flatnonzero(regions[c] == code)]
+    def __init__(self, ref: dict, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.genome, self.models = ref["genome"], ref["models"]
+        self.contigs = list(ref["contig_len"])
+        self.regions = _region_map(ref)
+        self.used: list[tuple[str, int]] = []
+        self.variants: list[dict] = []
+
+    def free(self, c: str, p: int) -> bool:
+        # Planted variants stay >= 15 bp apart, so each one is called and annotated on its own.
+        return all(not (c == uc and abs(p - up_) < 15) for uc, up_ in self.used)
+
+    def pick(self, code: int, gene_filter=None) -> tuple[str, int]:
+        cands = [(c, int(p)) for c in self.contigs for p in np.flatnonzero(self.regions[c] == code)]
         if gene_filter is not None:
             cands = [(c, p) for c, p in cands if gene_filter(c, p)]
-        for k in rng.permutation(len(cands)):
+        for k in self.rng.permutation(len(cands)):
             c, p = cands[k]
-            if free(c, p):
-                used.append((c, p))
+            if self.free(c, p):
+                self.used.append((c, p))
                 return c, p
         raise RuntimeError("no position left")
 
-    def gene_at(c: str, p: int) -> dict | None:
-        for m in models:
+    def gene_at(self, c: str, p: int) -> dict | None:
+        for m in self.models:
             if m["contig"] == c and m["start"] <= p <= m["end"]:
                 return m
         return None
 
-    def alt_base(ref_base: str) -> str:
+    def alt_base(self, ref_base: str) -> str:
         others = [b for b in "ACGT" if b != ref_base]
-        return others[int(rng.integers(3))]
+        return others[int(self.rng.integers(3))]
 
-    variants: list[dict] = []
-
-    def add(c, p, ref_a, alt_a, kind, region, so, csq, m=None, extra=None):
+    def add(self, c, p, ref_a, alt_a, kind, region, so, csq, m=None, extra=None) -> None:
         v = {"chrom": c, "pos": p, "ref": ref_a, "alt": alt_a, "type": kind, "region": region,
              "so_term": so, "bcftools_csq": csq, "gene_id": m["gene_id"] if m else None,
              "gene_name": m["gene_name"] if m else None, "hits_cds": region == "CDS"}
         if extra:
             v.update(extra)
-        variants.append(v)
+        self.variants.append(v)
 
-    # CDS SNPs with a chosen consequence, spread over genes on both strands.
-    wanted = ["synonymous", "synonymous", "missense", "missense", "missense", "stop_gained"]
-    so = {"synonymous": "synonymous_variant", "missense": "missense_variant", "stop_gained": "stop_gained"}
-    gene_order = [models[int(k)] for k in rng.permutation(len(models))]
-    cds_cands: dict[str, list[int]] = {m["gene_id"]: [] for m in models}
-    for c in contigs:
-        for pos in np.flatnonzero(regions[c] == 2):
-            gene = gene_at(c, int(pos))
+
+# The CDS SNP consequences planted, one gene each, and their Sequence Ontology terms.
+_WANTED_CDS_SNPS = ["synonymous", "synonymous", "missense", "missense", "missense", "stop_gained"]
+_CDS_SNP_SO = {"synonymous": "synonymous_variant", "missense": "missense_variant", "stop_gained": "stop_gained"}
+
+
+def _cds_positions_by_gene(sites: _VariantSites) -> dict[str, list[int]]:
+    cds_cands: dict[str, list[int]] = {m["gene_id"]: [] for m in sites.models}
+    for c in sites.contigs:
+        for pos in np.flatnonzero(sites.regions[c] == 2):
+            gene = sites.gene_at(c, int(pos))
             assert gene is not None  # a CDS position lies inside a gene
             cds_cands[gene["gene_id"]].append(int(pos))
-    for w, m in zip(wanted, gene_order):
-        found = False
+    return cds_cands
+
+
+def _try_cds_snp(sites: _VariantSites, m: dict, p: int, wanted: str) -> bool:
+    """Plant a SNP of consequence `wanted` at genomic position p of gene m, if some base gives it."""
+    x = _mrna_pos(m, p)
+    ci = (x - m["cds_start"]) // 3
+    # Keep off the first two and last three codons: start/stop-codon effects would blur the consequence.
+    if ci < 2 or ci > (m["cds_end"] - m["cds_start"]) // 3 - 3:
+        return False
+    codon_start = m["cds_start"] + 3 * ci
+    codon = m["mrna"][codon_start : codon_start + 3]
+    ref_g = sites.genome[m["contig"]][p - 1]
+    for b in sites.rng.permutation(list("ACGT")):
+        b = str(b)
+        if b == ref_g:
+            continue
+        tb = b if m["strand"] == "+" else b.translate(_COMPLEMENT)
+        new = codon[: x - codon_start] + tb + codon[x - codon_start + 1 :]
+        aa0, aa1 = _CODON_TABLE[codon], _CODON_TABLE[new]
+        kind = "stop_gained" if aa1 == "*" else ("synonymous" if aa0 == aa1 else "missense")
+        if kind == wanted:
+            sites.used.append((m["contig"], p))
+            sites.add(m["contig"], p, ref_g, b, "SNP", "CDS", _CDS_SNP_SO[wanted], wanted, m,
+                      {"codon_change": f"{codon}>{new}", "aa_change": f"{aa0}{ci + 1}{aa1}"})
+            return True
+    return False
+
+
+def _plant_cds_snps(sites: _VariantSites, gene_order: list[dict]) -> None:
+    """CDS SNPs with a chosen consequence, spread over genes on both strands."""
+    cds_cands = _cds_positions_by_gene(sites)
+    for w, m in zip(_WANTED_CDS_SNPS, gene_order):
         cands = cds_cands[m["gene_id"]]
-        for k in rng.permutation(len(cands)):
+        found = False
+        for k in sites.rng.permutation(len(cands)):
             p = cands[k]
-            if not free(m["contig"], p):
-                continue
-            x = _mrna_pos(m, p)
-            ci = (x - m["cds_start"]) // 3
-            if ci < 2 or ci > (m["cds_end"] - m["cds_start"]) // 3 - 3:
-                continue
-            codon_start = m["cds_start"] + 3 * ci
-            codon = m["mrna"][codon_start : codon_start + 3]
-            ref_g = genome[m["contig"]][p - 1]
-            for b in rng.permutation(list("ACGT")):
-                b = str(b)
-                if b == ref_g:
-                    continue
-                tb = b if m["strand"] == "+" else b.translate(_COMPLEMENT)
-                new = codon[: x - codon_start] + tb + codon[x - codon_start + 1 :]
-                aa0, aa1 = _CODON_TABLE[codon], _CODON_TABLE[new]
-                kind = "stop_gained" if aa1 == "*" else ("synonymous" if aa0 == aa1 else "missense")
-                if kind == w:
-                    used.append((m["contig"], p))
-                    add(m["contig"], p, ref_g, b, "SNP", "CDS", so[w], w, m,
-                        {"codon_change": f"{codon}>{new}", "aa_change": f"{aa0}{ci + 1}{aa1}"})
-                    found = True
-                    break
-            if found:
+            if sites.free(m["contig"], p) and _try_cds_snp(sites, m, p, w):
+                found = True
                 break
         if not found:
             raise RuntimeError(f"could not plant {w} in {m['gene_id']}")
 
+
+def _plant_noncoding_snps(sites: _VariantSites) -> None:
     for code, region, so_t, csq_t, n in ((3, "5_prime_UTR", "5_prime_UTR_variant", "5_prime_utr", 1),
                                          (4, "3_prime_UTR", "3_prime_UTR_variant", "3_prime_utr", 1),
                                          (1, "intron", "intron_variant", "intron", 3),
                                          (0, "intergenic", "intergenic_variant", None, 4)):
         for _ in range(n):
-            c, p = pick(code)
-            r = genome[c][p - 1]
-            add(c, p, r, alt_base(r), "SNP", region, so_t, csq_t, gene_at(c, p) if code else None)
+            c, p = sites.pick(code)
+            r = sites.genome[c][p - 1]
+            sites.add(c, p, r, sites.alt_base(r), "SNP", region, so_t, csq_t, sites.gene_at(c, p) if code else None)
 
-    # Indels: a 1-bp deletion in a CDS (frameshift) and a 2-bp insertion between genes.
-    # Both are left-aligned: the deleted base differs from its left neighbour, and the last
-    # inserted base differs from the anchor base.
-    m_fs = gene_order[len(wanted)]
+
+def _plant_indels(sites: _VariantSites, m_fs: dict) -> None:
+    """A 1-bp deletion in a CDS of m_fs (frameshift) and a 2-bp insertion between genes.
+
+    Both are left-aligned: the deleted base differs from its left neighbour, and the last
+    inserted base differs from the anchor base.
+    """
+    genome = sites.genome
     while True:
-        c, p = pick(2, lambda c, p: gene_at(c, p) is m_fs)
+        c, p = sites.pick(2, lambda c, p: sites.gene_at(c, p) is m_fs)
         seq = genome[c]
         if seq[p - 1] != seq[p - 2] and seq[p - 1] != seq[p]:
             break
-    add(c, p - 1, seq[p - 2 : p], seq[p - 2], "INDEL", "CDS", "frameshift_variant", "frameshift", m_fs)
+    sites.add(c, p - 1, seq[p - 2 : p], seq[p - 2], "INDEL", "CDS", "frameshift_variant", "frameshift", m_fs)
     while True:
-        c, p = pick(0)
+        c, p = sites.pick(0)
         anchor = genome[c][p - 1]
-        ins = _random_seq(rng, 2, 0.5)
+        ins = _random_seq(sites.rng, 2, 0.5)
         if ins[-1] != anchor and ins[0] != genome[c][p]:
             break
-    add(c, p, anchor, anchor + ins, "INDEL", "intergenic", "intergenic_variant", None)
+    sites.add(c, p, anchor, anchor + ins, "INDEL", "intergenic", "intergenic_variant", None)
 
-    variants.sort(key=lambda v: (contigs.index(v["chrom"]), v["pos"]))
-    # Two low-quality calls (QUAL < 20) that a quality filter should drop: one intron, one intergenic SNP.
-    low = [next(i for i, v in enumerate(variants) if v["region"] == "intron"),
-           next(i for i, v in enumerate(variants) if v["region"] == "intergenic" and v["type"] == "SNP")]
-    patterns = [("0/1", "0/0"), ("0/0", "0/1"), ("0/1", "0/1"), ("1/1", "0/1"), ("0/1", "1/1"), ("1/1", "1/1")]
-    sample_names = ["sample1", "sample2"]
-    header = [
+
+def _vcf_header(contig_len: dict[str, int], sample_names: list[str]) -> list[str]:
+    return [
         "##fileformat=VCFv4.2",
         '##FILTER=<ID=PASS,Description="All filters passed">',
         "##source=bioplan-examples",
         "##reference=genome.fa",
-        *(f"##contig=<ID={c},length={n}>" for c, n in ref["contig_len"].items()),
+        *(f"##contig=<ID={c},length={n}>" for c, n in contig_len.items()),
         '##INFO=<ID=DP,Number=1,Type=Integer,Description="Raw read depth">',
         '##INFO=<ID=AC,Number=A,Type=Integer,Description="Allele count in genotypes, for each ALT allele">',
         '##INFO=<ID=AN,Number=1,Type=Integer,Description="Total number of alleles in called genotypes">',
@@ -804,10 +824,19 @@ def _build_variants(ref: dict | None = None) -> dict:
         '##FORMAT=<ID=DP,Number=1,Type=Integer,Description="Read depth">',
         "#" + "\t".join(["CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT", *sample_names]),
     ]
+
+
+_GENOTYPE_PATTERNS = [("0/1", "0/0"), ("0/0", "0/1"), ("0/1", "0/1"), ("1/1", "0/1"), ("0/1", "1/1"), ("1/1", "1/1")]
+
+
+def _vcf_records(
+    rng: np.random.Generator, variants: list[dict], low: list[int], sample_names: list[str]
+) -> tuple[list[str], dict[str, int]]:
+    """VCF data lines (also recording qual and genotypes into each variant) and non-ref counts per sample."""
     lines = []
     per_sample = {s: 0 for s in sample_names}
     for i, v in enumerate(variants):
-        gts = patterns[int(rng.integers(len(patterns)))]
+        gts = _GENOTYPE_PATTERNS[int(rng.integers(len(_GENOTYPE_PATTERNS)))]
         dps = [int(x) for x in rng.integers(12, 60, 2)]
         qual = round(float(rng.uniform(5, 19)) if i in low else float(rng.uniform(45, 225)), 1)
         ac = sum(g.count("1") for g in gts)
@@ -817,10 +846,13 @@ def _build_variants(ref: dict | None = None) -> dict:
         lines.append("\t".join([v["chrom"], str(v["pos"]), ".", v["ref"], v["alt"], f"{qual:g}", ".",
                                 f"DP={sum(dps)};AC={ac};AN=4", "GT:DP",
                                 *(f"{g}:{d}" for g, d in zip(gts, dps))]))
-    files = _reference_files(ref)
-    del files["transcripts.fa"]
-    files["calls.vcf"] = ("\n".join(header + lines) + "\n").encode()
-    truth = {
+    return lines, per_sample
+
+
+def _variants_truth(
+    variants: list[dict], models: list[dict], low: list[int], sample_names: list[str], per_sample: dict[str, int]
+) -> dict:
+    return {
         "class": "variants",
         "samples": sample_names,
         "n_variants": len(variants),
@@ -839,6 +871,28 @@ def _build_variants(ref: dict | None = None) -> dict:
         "genes": [_gene_summary(m) for m in sorted(models, key=lambda m: (m["contig"], m["start"]))],
         "note": "genome.fa, genes.gtf and genes.gff3 are byte-identical to rnaseq_fastq's",
     }
+
+
+def _build_variants(ref: dict | None = None) -> dict:
+    ref = ref or _build_reference()
+    rng = np.random.default_rng(_SEEDS["variants"])
+    sites = _VariantSites(ref, rng)
+    models = sites.models
+    gene_order = [models[int(k)] for k in rng.permutation(len(models))]
+    _plant_cds_snps(sites, gene_order)
+    _plant_noncoding_snps(sites)
+    _plant_indels(sites, gene_order[len(_WANTED_CDS_SNPS)])
+    variants = sites.variants
+    variants.sort(key=lambda v: (sites.contigs.index(v["chrom"]), v["pos"]))
+    # Two low-quality calls (QUAL < 20) that a quality filter should drop: one intron, one intergenic SNP.
+    low = [next(i for i, v in enumerate(variants) if v["region"] == "intron"),
+           next(i for i, v in enumerate(variants) if v["region"] == "intergenic" and v["type"] == "SNP")]
+    sample_names = ["sample1", "sample2"]
+    lines, per_sample = _vcf_records(rng, variants, low, sample_names)
+    files = _reference_files(ref)
+    del files["transcripts.fa"]
+    files["calls.vcf"] = ("\n".join(_vcf_header(ref["contig_len"], sample_names) + lines) + "\n").encode()
+    truth = _variants_truth(variants, models, low, sample_names, per_sample)
     files["truth.json"] = _json(truth)
     return {"files": files, "truth": truth}
 
