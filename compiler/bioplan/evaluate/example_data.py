@@ -33,7 +33,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -227,19 +227,30 @@ _BARCODES = ("ATCACG", "CGATGT", "TTAGGC", "TGACCA", "ACAGTG", "GCCAAT", "CAGATC
 # --------------------------------------------------------------------------- class 1: bulk_de
 
 
-def _build_bulk_de() -> dict:
-    rng = np.random.default_rng(_SEEDS["bulk_de"])
-    n_genes = 600
-    samples = ["ctrl_1", "ctrl_2", "ctrl_3", "treated_1", "treated_2", "treated_3"]
-    conditions = ["control"] * 3 + ["treated"] * 3
-
+def _bulk_gene_ids(rng: np.random.Generator, n_genes: int) -> tuple[list[str], list[int], list[str]]:
+    """Ensembl ids (what the counts use), Entrez ids (what the gene sets use) and symbols."""
     ens_num = np.sort(rng.choice(np.arange(1000, 130000), n_genes, replace=False))
     ensembl = [f"ENSMUSG{int(x):011d}" for x in ens_num]
+    # Real mouse annotation has some Entrez ids in the 100-million range; mirror that mix.
     entrez_small = rng.choice(np.arange(11287, 110000), n_genes - 40, replace=False)
     entrez_large = rng.choice(np.arange(100_030_000, 100_050_000), 40, replace=False)
     entrez = [int(x) for x in rng.permutation(np.concatenate([entrez_small, entrez_large]))]
     symbols = _mouse_symbols(rng, n_genes)
+    return ensembl, entrez, symbols
 
+
+class _BulkExpression(NamedTuple):
+    mu: np.ndarray  # control mean per gene
+    lfc: np.ndarray  # true log2 fold change per gene (0 unless planted)
+    de: np.ndarray  # planted DE gene indices: 20 up then 20 down
+    up: np.ndarray
+    down: np.ndarray
+    size_factors: np.ndarray
+    counts: np.ndarray  # genes x samples
+
+
+def _bulk_expression(rng: np.random.Generator, n_genes: int, conditions: list[str]) -> _BulkExpression:
+    """Negative-binomial counts with 20 up and 20 down genes planted among moderately expressed ones."""
     mu = np.clip(np.exp(rng.normal(5.0, 1.6, n_genes)), 0.3, 60000)
     alpha = (0.05 + 1.0 / mu) * np.exp(rng.normal(0.0, 0.4, n_genes))
     eligible = np.flatnonzero((mu >= 150) & (mu <= 8000))
@@ -249,18 +260,22 @@ def _build_bulk_de() -> dict:
     lfc[up] = rng.uniform(2.0, 3.5, 20)
     lfc[down] = -rng.uniform(2.0, 3.5, 20)
 
-    size_factors = np.exp(rng.normal(0.0, 0.15, len(samples)))
-    counts = np.zeros((n_genes, len(samples)), dtype=np.int64)
+    size_factors = np.exp(rng.normal(0.0, 0.15, len(conditions)))
+    counts = np.zeros((n_genes, len(conditions)), dtype=np.int64)
     for j, cond in enumerate(conditions):
         mean = mu * size_factors[j] * (2.0 ** lfc if cond == "treated" else 1.0)
         r = 1.0 / alpha
         counts[:, j] = rng.negative_binomial(r, r / (r + mean))
+    return _BulkExpression(mu, lfc, de, up, down, size_factors, counts)
 
-    # Gene sets. Decoys never contain a planted DE gene, so only planted sets are enriched.
-    non_de = np.setdiff1d(np.arange(n_genes), de)
-    up_perm, down_perm = rng.permutation(up), rng.permutation(down)
+
+def _bulk_gene_sets(rng: np.random.Generator, n_genes: int, expr: _BulkExpression) -> tuple[list, list]:
+    """KEGG-like and GO-like sets as (name, description, gene indices); the first ones are planted."""
+    # Decoys never contain a planted DE gene, so only planted sets are enriched.
+    non_de = np.setdiff1d(np.arange(n_genes), expr.de)
+    up_perm, down_perm = rng.permutation(expr.up), rng.permutation(expr.down)
     kegg_members = np.sort(np.concatenate([up_perm[:15], rng.choice(non_de, 10, replace=False)]))
-    go_up_members = np.sort(np.concatenate([rng.permutation(up)[:10], rng.choice(non_de, 10, replace=False)]))
+    go_up_members = np.sort(np.concatenate([rng.permutation(expr.up)[:10], rng.choice(non_de, 10, replace=False)]))
     go_down_members = np.sort(np.concatenate([down_perm[:12], rng.choice(non_de, 8, replace=False)]))
 
     def decoys(n: int) -> list[np.ndarray]:
@@ -281,33 +296,14 @@ def _build_bulk_de() -> dict:
         (f"GOBP_RANDOM_PROCESS_{k:02d}", f"GO:99000{k:02d} synthetic GO-like process (random)", m)
         for k, m in enumerate(decoys(14), start=3)
     ]
+    return kegg_sets, go_sets
 
-    def as_ids(sets, ids):
-        return [(name, desc, [ids[i] for i in members]) for name, desc, members in sets]
 
-    files: dict[str, bytes] = {}
-    files["counts.csv"] = _table(
-        [["gene_id", *samples]] + [[ensembl[i], *map(int, counts[i])] for i in range(n_genes)], ","
-    )
-    files["samples.tsv"] = _table([["sample", "condition"], *zip(samples, conditions)], "\t")
-    files["id_mapping.tsv"] = _table(
-        [["ensembl_gene_id", "entrez_id", "symbol"]] + [[ensembl[i], entrez[i], symbols[i]] for i in range(n_genes)],
-        "\t",
-    )
-    files["gene_sets.gmt"] = _gmt(as_ids(kegg_sets + go_sets, entrez))
-    files["gene_sets_kegg.gmt"] = _gmt(as_ids(kegg_sets, entrez))
-    files["gene_sets_go.gmt"] = _gmt(as_ids(go_sets, entrez))
-    files["gene_sets_go.symbols.gmt"] = _gmt(as_ids(go_sets, symbols))
+def _sets_as_ids(sets: list, ids: list) -> list:
+    return [(name, desc, [ids[i] for i in members]) for name, desc, members in sets]
 
-    def gene(i: int) -> dict:
-        return {
-            "ensembl_gene_id": ensembl[i],
-            "entrez_id": entrez[i],
-            "symbol": symbols[i],
-            "true_log2fc": round(float(lfc[i]), 4),
-            "control_mean": round(float(mu[i]), 2),
-        }
 
+def _bulk_planted_sets(kegg_sets: list, go_sets: list, entrez: list[int], de: np.ndarray) -> dict:
     planted_sets = {}
     for (name, _desc, members), library in [
         (kegg_sets[0], "kegg"),
@@ -322,6 +318,42 @@ def _build_bulk_de() -> dict:
             "planted_de_members_entrez": [entrez[i] for i in members if i in set(de)],
             "direction": "up" if "UP" in name else "down",
         }
+    return planted_sets
+
+
+def _build_bulk_de() -> dict:
+    rng = np.random.default_rng(_SEEDS["bulk_de"])
+    n_genes = 600
+    samples = ["ctrl_1", "ctrl_2", "ctrl_3", "treated_1", "treated_2", "treated_3"]
+    conditions = ["control"] * 3 + ["treated"] * 3
+    ensembl, entrez, symbols = _bulk_gene_ids(rng, n_genes)
+    expr = _bulk_expression(rng, n_genes, conditions)
+    kegg_sets, go_sets = _bulk_gene_sets(rng, n_genes, expr)
+    counts = expr.counts
+
+    files: dict[str, bytes] = {}
+    files["counts.csv"] = _table(
+        [["gene_id", *samples]] + [[ensembl[i], *map(int, counts[i])] for i in range(n_genes)], ","
+    )
+    files["samples.tsv"] = _table([["sample", "condition"], *zip(samples, conditions)], "\t")
+    files["id_mapping.tsv"] = _table(
+        [["ensembl_gene_id", "entrez_id", "symbol"]] + [[ensembl[i], entrez[i], symbols[i]] for i in range(n_genes)],
+        "\t",
+    )
+    files["gene_sets.gmt"] = _gmt(_sets_as_ids(kegg_sets + go_sets, entrez))
+    files["gene_sets_kegg.gmt"] = _gmt(_sets_as_ids(kegg_sets, entrez))
+    files["gene_sets_go.gmt"] = _gmt(_sets_as_ids(go_sets, entrez))
+    files["gene_sets_go.symbols.gmt"] = _gmt(_sets_as_ids(go_sets, symbols))
+
+    def gene(i: int) -> dict:
+        return {
+            "ensembl_gene_id": ensembl[i],
+            "entrez_id": entrez[i],
+            "symbol": symbols[i],
+            "true_log2fc": round(float(expr.lfc[i]), 4),
+            "control_mean": round(float(expr.mu[i]), 2),
+        }
+
     truth = {
         "class": "bulk_de",
         "organism": "Mus musculus",
@@ -330,9 +362,9 @@ def _build_bulk_de() -> dict:
         "samples": dict(zip(samples, conditions)),
         "reference_level": "control",
         "contrast": ["condition", "treated", "control"],
-        "size_factors": {s: round(float(f), 4) for s, f in zip(samples, size_factors)},
-        "de_up": [gene(int(i)) for i in up],
-        "de_down": [gene(int(i)) for i in down],
+        "size_factors": {s: round(float(f), 4) for s, f in zip(samples, expr.size_factors)},
+        "de_up": [gene(int(i)) for i in expr.up],
+        "de_down": [gene(int(i)) for i in expr.down],
         "gene_set_files": {
             "gene_sets.gmt": {"namespace": "entrez", "libraries": ["kegg", "go"],
                               "n_sets": len(kegg_sets) + len(go_sets)},
@@ -340,7 +372,7 @@ def _build_bulk_de() -> dict:
             "gene_sets_go.gmt": {"namespace": "entrez", "libraries": ["go"], "n_sets": len(go_sets)},
             "gene_sets_go.symbols.gmt": {"namespace": "symbol", "libraries": ["go"], "n_sets": len(go_sets)},
         },
-        "planted_sets": planted_sets,
+        "planted_sets": _bulk_planted_sets(kegg_sets, go_sets, entrez, expr.de),
         "decoy_sets_contain_de_genes": False,
     }
     files["truth.json"] = _json(truth)
