@@ -945,28 +945,25 @@ _SC_RIBO = ["RPL3", "RPL4", "RPL5", "RPL7", "RPL10", "RPL13", "RPS3", "RPS4X", "
 _SC_HOUSEKEEPING = ["ACTB", "GAPDH", "B2M", "MALAT1", "TMSB4X", "EEF1A1", "FTL", "FTH1", "TPT1", "PTMA"]
 
 
-def _build_single_cell() -> dict:
-    rng = np.random.default_rng(_SEEDS["single_cell"])
-    n_genes = 250
+def _sc_gene_names(rng: np.random.Generator, n_genes: int) -> tuple[list[str], list[str]]:
+    """The named genes (markers, MT, ribosomal, housekeeping) and all genes: named + random filler."""
     named = [g for ms in _SC_MARKERS.values() for g in ms] + _SC_MT + _SC_RIBO + _SC_HOUSEKEEPING
     families = ["ZNF", "TMEM", "SLC", "CCDC", "FAM", "KLHL", "ANKRD", "LRRC", "PRR", "ZC3H", "WDR", "ARHGAP"]
     filler = _unique_names(
         rng, n_genes - len(named),
         lambda: f"{families[rng.integers(len(families))]}{int(rng.integers(2, 400))}", set(named),
     )
-    genes = named + filler
-    gidx = {g: i for i, g in enumerate(genes)}
-    types = list(_SC_MARKERS)
-    n_per_type = {"T_cell": 130, "B_cell": 80, "Monocyte": 90}
-    labels = rng.permutation(np.repeat(np.arange(3), [n_per_type[t] for t in types]))
-    n_cells = len(labels)
+    return named, named + filler
 
+
+def _sc_type_profiles(rng: np.random.Generator, gidx: dict[str, int], types: list[str], mt: np.ndarray) -> np.ndarray:
+    """Per cell type, the expected fraction of a cell's counts per gene (rows sum to 1; 4% mitochondrial)."""
+    n_genes = len(gidx)
     base = np.exp(rng.normal(-0.3, 1.0, n_genes))
     for g in _SC_RIBO:
         base[gidx[g]] = np.exp(rng.normal(2.6, 0.3))
     for g in _SC_HOUSEKEEPING:
         base[gidx[g]] = np.exp(rng.normal(2.3, 0.4))
-    mt = np.array([gidx[g] for g in _SC_MT])
     profiles = np.zeros((3, n_genes))
     for ti, _name in enumerate(types):
         p = base.copy()
@@ -978,7 +975,14 @@ def _build_single_cell() -> dict:
         mt_w = np.exp(rng.normal(0.0, 0.3, len(mt)))
         profiles[ti] = p * 0.96
         profiles[ti, mt] = 0.04 * mt_w / mt_w.sum()
+    return profiles
 
+
+def _sc_counts(
+    rng: np.random.Generator, profiles: np.ndarray, labels: np.ndarray, mt: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Gamma-Poisson counts per cell, and the 3 cells per type planted with 25-40% MT counts (for QC to drop)."""
+    n_cells, n_genes = len(labels), profiles.shape[1]
     high_mt = np.sort(np.concatenate([rng.choice(np.flatnonzero(labels == t), 3, replace=False) for t in range(3)]))
     lib = np.exp(rng.normal(np.log(900), 0.35, n_cells)) * np.where(labels == 2, 1.3, 1.0)
     mean = profiles[labels] * lib[:, None]
@@ -991,17 +995,11 @@ def _build_single_cell() -> dict:
         mean[c] = row * lib[c]
     disp = 0.2
     counts = rng.poisson(rng.gamma(1.0 / disp, mean * disp)).astype(np.float32)
+    return counts, high_mt
 
-    samples = np.where(rng.random(n_cells) < 0.5, "donor_A", "donor_B")
-    barcodes = _unique_names(rng, n_cells, lambda: _random_seq(rng, 16, 0.5), set())
-    obs_names = [f"{bc}-{1 if s == 'donor_A' else 2}" for bc, s in zip(barcodes, samples)]
-    ensg = rng.choice(np.arange(100000, 290000), n_genes, replace=False)
 
-    def write_h5ad(path: Path) -> None:
-        _write_h5ad(path, counts, obs_names, samples, ("donor_A", "donor_B"), genes,
-                    [f"ENSG{int(x):011d}" for x in ensg])
-
-    # Gene sets in symbols: one planted set per cell type (10 of 12 markers + 5 decoys), random decoys.
+def _sc_gene_sets(rng: np.random.Generator, genes: list[str], named: list[str], types: list[str]) -> list:
+    """Gene sets in symbols: one planted set per cell type (10 of 12 markers + 5 decoys), random decoys."""
     non_marker = [g for g in genes if g not in set(named[:36]) and not g.startswith("MT-")]
     sets = []
     for t in types:
@@ -1012,15 +1010,17 @@ def _build_single_cell() -> dict:
     for k in range(12):
         members = rng.choice(non_marker, int(rng.integers(15, 40)), replace=False)
         sets.append((f"RANDOM_SET_{k + 1:02d}", "synthetic random gene set", sorted(map(str, members))))
+    return sets
 
-    files: dict[str, object] = {
-        "pbmc_tiny.h5ad": write_h5ad,
-        "gene_sets.gmt": _gmt(sets),
-        "cell_markers.gmt": _gmt((t, f"{t} markers (planted, {len(ms)} genes)", ms) for t, ms in _SC_MARKERS.items()),
-    }
+
+def _sc_truth(
+    counts: np.ndarray, mt: np.ndarray, high_mt: np.ndarray, labels: np.ndarray, obs_names: list[str],
+    types: list[str], n_per_type: dict[str, int],
+) -> dict:
+    n_cells, n_genes = counts.shape
     totals = counts.sum(axis=1)
     obs_mt = counts[:, mt].sum(axis=1) / totals
-    truth = {
+    return {
         "class": "single_cell",
         "organism": "Homo sapiens (human gene symbols; expression synthetic)",
         "shape": {"n_obs": n_cells, "n_vars": n_genes},
@@ -1038,6 +1038,36 @@ def _build_single_cell() -> dict:
         "qc_note": "only 250 genes: per-cell gene counts are ~100-200, so filters like min_genes=200 drop most cells",
         "n_genes_by_counts_median": int(np.median((counts > 0).sum(axis=1))),
     }
+
+
+def _build_single_cell() -> dict:
+    rng = np.random.default_rng(_SEEDS["single_cell"])
+    n_genes = 250
+    named, genes = _sc_gene_names(rng, n_genes)
+    gidx = {g: i for i, g in enumerate(genes)}
+    types = list(_SC_MARKERS)
+    n_per_type = {"T_cell": 130, "B_cell": 80, "Monocyte": 90}
+    labels = rng.permutation(np.repeat(np.arange(3), [n_per_type[t] for t in types]))
+    n_cells = len(labels)
+    mt = np.array([gidx[g] for g in _SC_MT])
+    profiles = _sc_type_profiles(rng, gidx, types, mt)
+    counts, high_mt = _sc_counts(rng, profiles, labels, mt)
+
+    samples = np.where(rng.random(n_cells) < 0.5, "donor_A", "donor_B")
+    barcodes = _unique_names(rng, n_cells, lambda: _random_seq(rng, 16, 0.5), set())
+    obs_names = [f"{bc}-{1 if s == 'donor_A' else 2}" for bc, s in zip(barcodes, samples)]
+    ensg = rng.choice(np.arange(100000, 290000), n_genes, replace=False)
+
+    def write_h5ad(path: Path) -> None:
+        _write_h5ad(path, counts, obs_names, samples, ("donor_A", "donor_B"), genes,
+                    [f"ENSG{int(x):011d}" for x in ensg])
+
+    files: dict[str, object] = {
+        "pbmc_tiny.h5ad": write_h5ad,
+        "gene_sets.gmt": _gmt(_sc_gene_sets(rng, genes, named, types)),
+        "cell_markers.gmt": _gmt((t, f"{t} markers (planted, {len(ms)} genes)", ms) for t, ms in _SC_MARKERS.items()),
+    }
+    truth = _sc_truth(counts, mt, high_mt, labels, obs_names, types, n_per_type)
     files["truth.json"] = _json(truth)
     return {"files": files, "truth": truth, "counts": counts, "genes": genes}
 
