@@ -419,55 +419,63 @@ def _tx_interval(model: dict, a: int, b: int) -> list[tuple[int, int]]:
     return segs
 
 
-def _build_reference() -> dict:
-    """Two contigs (~20 kb) and ten spliced protein-coding genes on both strands."""
-    rng = np.random.default_rng(_SEEDS["reference"])
-    layout = [("chr1", "+"), ("chr1", "-"), ("chr1", "+"), ("chr1", "-"), ("chr1", "+"),
-              ("chr2", "-"), ("chr2", "+"), ("chr2", "-"), ("chr2", "+"), ("chr2", "-")]
-    symbols = _mouse_symbols(rng, len(layout))
-    models: list[dict[str, Any]] = []
-    for k, (contig, strand) in enumerate(layout):
-        n_codons = int(rng.integers(110, 200))
-        body = "".join(rng.choice(_SENSE_CODONS, n_codons - 2))
-        cds = "ATG" + body + _STOPS[int(rng.integers(3))]
-        utr5 = _random_seq(rng, int(rng.integers(40, 121)), 0.48)
-        utr3 = _random_seq(rng, int(rng.integers(120, 261)), 0.40)
-        mrna = utr5 + cds + utr3
-        n_exons = int(rng.integers(2, 5))
-        lo, hi = len(utr5) + 30, len(utr5) + len(cds) - 30
-        while True:
-            cuts = np.sort(rng.choice(np.arange(lo, hi), n_exons - 1, replace=False))
-            if np.all(np.diff(cuts) >= 60):
-                break
-        bounds = [0, *map(int, cuts), len(mrna)]
-        exon_mrna = list(zip(bounds[:-1], bounds[1:]))
-        introns = []
-        for _ in range(n_exons - 1):
-            n = int(rng.integers(90, 330))
-            introns.append("GT" + _random_seq(rng, n - 4, 0.38) + "AG")
-        locus, exon_locus = "", []
-        for e, (ea, eb) in enumerate(exon_mrna):
-            exon_locus.append((len(locus), len(locus) + eb - ea))
-            locus += mrna[ea:eb]
-            if e < len(introns):
-                locus += introns[e]
-        num = 110001 + k * 7
-        models.append({
-            "gene_id": f"ENSMUSG{num:011d}",
-            "transcript_id": f"ENSMUST{num:011d}",
-            "protein_id": f"ENSMUSP{num:011d}",
-            "exon_ids": [f"ENSMUSE{num * 10 + e:011d}" for e in range(n_exons)],
-            "gene_name": symbols[k],
-            "contig": contig,
-            "strand": strand,
-            "mrna": mrna,
-            "cds_start": len(utr5),
-            "cds_end": len(utr5) + len(cds),
-            "exon_mrna": exon_mrna,
-            "exon_locus": exon_locus,
-            "locus": locus,
-        })
+def _spliced_locus(
+    rng: np.random.Generator, mrna: str, utr5_len: int, cds_len: int, n_exons: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], str]:
+    """Cut the mRNA into exons (cuts inside the CDS, >= 60 bp apart) and join them with GT..AG introns.
 
+    Returns the exons in mRNA coordinates, the same exons in locus coordinates, and the locus sequence.
+    """
+    lo, hi = utr5_len + 30, utr5_len + cds_len - 30
+    while True:
+        cuts = np.sort(rng.choice(np.arange(lo, hi), n_exons - 1, replace=False))
+        if np.all(np.diff(cuts) >= 60):
+            break
+    bounds = [0, *map(int, cuts), len(mrna)]
+    exon_mrna = list(zip(bounds[:-1], bounds[1:]))
+    introns = []
+    for _ in range(n_exons - 1):
+        n = int(rng.integers(90, 330))
+        introns.append("GT" + _random_seq(rng, n - 4, 0.38) + "AG")
+    locus, exon_locus = "", []
+    for e, (ea, eb) in enumerate(exon_mrna):
+        exon_locus.append((len(locus), len(locus) + eb - ea))
+        locus += mrna[ea:eb]
+        if e < len(introns):
+            locus += introns[e]
+    return exon_mrna, exon_locus, locus
+
+
+def _gene_model(rng: np.random.Generator, k: int, contig: str, strand: str, symbol: str) -> dict[str, Any]:
+    """Gene number k: a random ORF with UTRs, spliced into 2-4 exons; genomic placement comes later."""
+    n_codons = int(rng.integers(110, 200))
+    body = "".join(rng.choice(_SENSE_CODONS, n_codons - 2))
+    cds = "ATG" + body + _STOPS[int(rng.integers(3))]
+    utr5 = _random_seq(rng, int(rng.integers(40, 121)), 0.48)
+    utr3 = _random_seq(rng, int(rng.integers(120, 261)), 0.40)
+    mrna = utr5 + cds + utr3
+    n_exons = int(rng.integers(2, 5))
+    exon_mrna, exon_locus, locus = _spliced_locus(rng, mrna, len(utr5), len(cds), n_exons)
+    num = 110001 + k * 7
+    return {
+        "gene_id": f"ENSMUSG{num:011d}",
+        "transcript_id": f"ENSMUST{num:011d}",
+        "protein_id": f"ENSMUSP{num:011d}",
+        "exon_ids": [f"ENSMUSE{num * 10 + e:011d}" for e in range(n_exons)],
+        "gene_name": symbol,
+        "contig": contig,
+        "strand": strand,
+        "mrna": mrna,
+        "cds_start": len(utr5),
+        "cds_end": len(utr5) + len(cds),
+        "exon_mrna": exon_mrna,
+        "exon_locus": exon_locus,
+        "locus": locus,
+    }
+
+
+def _place_genes_in_genome(rng: np.random.Generator, models: list[dict]) -> tuple[dict[str, int], dict[str, str]]:
+    """Lay the genes out along each contig with random intergenic gaps; returns contig lengths and sequences."""
     contig_len: dict[str, int] = {}
     for contig in ("chr1", "chr2"):
         pos = int(rng.integers(400, 700))
@@ -482,15 +490,32 @@ def _build_reference() -> dict:
             locus = m["locus"] if m["strand"] == "+" else _revcomp(m["locus"])
             seq[m["start0"] : m["start0"] + len(locus)] = locus
         genome[contig] = "".join(seq)
+    return contig_len, genome
 
+
+def _annotate_features(m: dict) -> None:
+    """Genomic intervals of the CDS, start/stop codons and UTRs of a placed gene."""
+    a, b = m["cds_start"], m["cds_end"]
+    m["cds_gff"] = _tx_interval(m, a, b)  # Ensembl GFF3: CDS includes the stop codon
+    m["cds_gtf"] = _tx_interval(m, a, b - 3)  # Ensembl GTF: CDS excludes the stop codon
+    m["start_codon"] = _tx_interval(m, a, a + 3)
+    m["stop_codon"] = _tx_interval(m, b - 3, b)
+    m["utr5"] = _tx_interval(m, 0, a)
+    m["utr3"] = _tx_interval(m, b, len(m["mrna"]))
+
+
+def _build_reference() -> dict:
+    """Two contigs (~20 kb) and ten spliced protein-coding genes on both strands."""
+    rng = np.random.default_rng(_SEEDS["reference"])
+    layout = [("chr1", "+"), ("chr1", "-"), ("chr1", "+"), ("chr1", "-"), ("chr1", "+"),
+              ("chr2", "-"), ("chr2", "+"), ("chr2", "-"), ("chr2", "+"), ("chr2", "-")]
+    symbols = _mouse_symbols(rng, len(layout))
+    models: list[dict[str, Any]] = [
+        _gene_model(rng, k, contig, strand, symbols[k]) for k, (contig, strand) in enumerate(layout)
+    ]
+    contig_len, genome = _place_genes_in_genome(rng, models)
     for m in models:
-        a, b = m["cds_start"], m["cds_end"]
-        m["cds_gff"] = _tx_interval(m, a, b)  # Ensembl GFF3: CDS includes the stop codon
-        m["cds_gtf"] = _tx_interval(m, a, b - 3)  # Ensembl GTF: CDS excludes the stop codon
-        m["start_codon"] = _tx_interval(m, a, a + 3)
-        m["stop_codon"] = _tx_interval(m, b - 3, b)
-        m["utr5"] = _tx_interval(m, 0, a)
-        m["utr3"] = _tx_interval(m, b, len(m["mrna"]))
+        _annotate_features(m)
     return {"genome": genome, "models": models, "contig_len": contig_len}
 
 
@@ -502,74 +527,85 @@ def _phases(segs: list[tuple[int, int]]) -> list[int]:
     return out
 
 
+def _gtf_gene_lines(m: dict) -> list[str]:
+    """One gene's GTF lines, Ensembl style (CDS without the stop codon; features in transcript order)."""
+    lines: list[str] = []
+    c, s = m["contig"], m["strand"]
+    g_attr = (f'gene_id "{m["gene_id"]}"; gene_version "1"; gene_name "{m["gene_name"]}"; '
+              f'gene_source "ensembl"; gene_biotype "protein_coding";')
+    t_attr = (f'gene_id "{m["gene_id"]}"; gene_version "1"; transcript_id "{m["transcript_id"]}"; '
+              f'transcript_version "1"; gene_name "{m["gene_name"]}"; gene_source "ensembl"; '
+              f'gene_biotype "protein_coding"; transcript_name "{m["gene_name"]}-201"; '
+              f'transcript_source "ensembl"; transcript_biotype "protein_coding"; tag "basic";')
+
+    def row(feature, start, end, frame=".", extra=""):
+        lines.append(f"{c}\tensembl\t{feature}\t{start}\t{end}\t.\t{s}\t{frame}\t{t_attr}{extra}")
+
+    lines.append(f"{c}\tensembl\tgene\t{m['start']}\t{m['end']}\t.\t{s}\t.\t{g_attr}")
+    row("transcript", m["start"], m["end"])
+    cds_phase = dict(zip(m["cds_gtf"], _phases(m["cds_gtf"])))
+    for e, (es, ee) in enumerate(m["exons"]):
+        extra = f' exon_number "{e + 1}"; exon_id "{m["exon_ids"][e]}"; exon_version "1";'
+        row("exon", es, ee, ".", extra)
+        for cs, ce in m["cds_gtf"]:
+            if es <= cs and ce <= ee:
+                row("CDS", cs, ce, str(cds_phase[(cs, ce)]),
+                    f' exon_number "{e + 1}"; protein_id "{m["protein_id"]}"; protein_version "1";')
+        for feat in ("start_codon", "stop_codon"):
+            for cs, ce in m[feat]:
+                if es <= cs and ce <= ee:
+                    row(feat, cs, ce, "0", f' exon_number "{e + 1}";')
+    for feat, key in (("five_prime_utr", "utr5"), ("three_prime_utr", "utr3")):
+        for us, ue in m[key]:
+            row(feat, us, ue)
+    return lines
+
+
+def _gff3_gene_lines(m: dict) -> list[str]:
+    """One gene's GFF3 lines, Ensembl style (what bcftools csq expects): gene, mRNA, then parts by position."""
+    c, s, gid, tid = m["contig"], m["strand"], m["gene_id"], m["transcript_id"]
+    feats = [
+        ("gene", m["start"], m["end"], ".",
+         f"ID=gene:{gid};Name={m['gene_name']};biotype=protein_coding;gene_id={gid};logic_name=ensembl;version=1"),
+        ("mRNA", m["start"], m["end"], ".",
+         f"ID=transcript:{tid};Parent=gene:{gid};Name={m['gene_name']}-201;biotype=protein_coding;"
+         f"tag=basic;transcript_id={tid};version=1"),
+    ]
+    # (position, order at equal position, feature ...): UTRs sort before exons, exons before CDS.
+    sub = []
+    for e, (es, ee) in enumerate(m["exons"]):
+        sub.append((es, 2, "exon", es, ee, ".",
+                    f"Parent=transcript:{tid};Name={m['exon_ids'][e]};constitutive=1;"
+                    f"exon_id={m['exon_ids'][e]};rank={e + 1};version=1"))
+    for (cs, ce), phase in zip(m["cds_gff"], _phases(m["cds_gff"])):
+        sub.append((cs, 3, "CDS", cs, ce, str(phase),
+                    f"ID=CDS:{m['protein_id']};Parent=transcript:{tid};protein_id={m['protein_id']}"))
+    for us, ue in m["utr5"]:
+        sub.append((us, 1, "five_prime_UTR", us, ue, ".", f"Parent=transcript:{tid}"))
+    for us, ue in m["utr3"]:
+        sub.append((us, 1, "three_prime_UTR", us, ue, ".", f"Parent=transcript:{tid}"))
+    lines = [f"{c}\tensembl\t{ftype}\t{fs}\t{fe}\t.\t{s}\t{ph}\t{attr}" for ftype, fs, fe, ph, attr in feats]
+    for _k, _o, ftype, fs, fe, ph, attr in sorted(sub, key=lambda r: (r[0], r[1])):
+        lines.append(f"{c}\tensembl\t{ftype}\t{fs}\t{fe}\t.\t{s}\t{ph}\t{attr}")
+    lines.append("###")
+    return lines
+
+
 def _reference_files(ref: dict) -> dict[str, bytes]:
     genome, models = ref["genome"], ref["models"]
     models = sorted(models, key=lambda m: (m["contig"], m["start"]))
     files = {"genome.fa": _fasta(genome.items())}
 
-    # GTF, Ensembl style (CDS without the stop codon; features in transcript order).
     gtf = ["#!genome-build synthetic-bioplan-1", "#!genome-version synthetic"]
     for m in models:
-        c, s = m["contig"], m["strand"]
-        g_attr = (f'gene_id "{m["gene_id"]}"; gene_version "1"; gene_name "{m["gene_name"]}"; '
-                  f'gene_source "ensembl"; gene_biotype "protein_coding";')
-        t_attr = (f'gene_id "{m["gene_id"]}"; gene_version "1"; transcript_id "{m["transcript_id"]}"; '
-                  f'transcript_version "1"; gene_name "{m["gene_name"]}"; gene_source "ensembl"; '
-                  f'gene_biotype "protein_coding"; transcript_name "{m["gene_name"]}-201"; '
-                  f'transcript_source "ensembl"; transcript_biotype "protein_coding"; tag "basic";')
-
-        def row(feature, start, end, frame=".", extra="", c=c, s=s, t_attr=t_attr):
-            gtf.append(f"{c}\tensembl\t{feature}\t{start}\t{end}\t.\t{s}\t{frame}\t{t_attr}{extra}")
-
-        gtf.append(f"{c}\tensembl\tgene\t{m['start']}\t{m['end']}\t.\t{s}\t.\t{g_attr}")
-        row("transcript", m["start"], m["end"])
-        cds_phase = dict(zip(m["cds_gtf"], _phases(m["cds_gtf"])))
-        for e, (es, ee) in enumerate(m["exons"]):
-            extra = f' exon_number "{e + 1}"; exon_id "{m["exon_ids"][e]}"; exon_version "1";'
-            row("exon", es, ee, ".", extra)
-            for cs, ce in m["cds_gtf"]:
-                if es <= cs and ce <= ee:
-                    row("CDS", cs, ce, str(cds_phase[(cs, ce)]),
-                        f' exon_number "{e + 1}"; protein_id "{m["protein_id"]}"; protein_version "1";')
-            for feat in ("start_codon", "stop_codon"):
-                for cs, ce in m[feat]:
-                    if es <= cs and ce <= ee:
-                        row(feat, cs, ce, "0", f' exon_number "{e + 1}";')
-        for feat, key in (("five_prime_utr", "utr5"), ("three_prime_utr", "utr3")):
-            for us, ue in m[key]:
-                row(feat, us, ue)
+        gtf += _gtf_gene_lines(m)
     files["genes.gtf"] = ("\n".join(gtf) + "\n").encode()
 
-    # GFF3, Ensembl style (what bcftools csq expects).
     gff = ["##gff-version 3"]
     gff += [f"##sequence-region   {c} 1 {n}" for c, n in ref["contig_len"].items()]
     gff += ["#!genome-build synthetic-bioplan-1"]
     for m in models:
-        c, s, gid, tid = m["contig"], m["strand"], m["gene_id"], m["transcript_id"]
-        feats = [
-            (m["start"], "gene", m["start"], m["end"], ".",
-             f"ID=gene:{gid};Name={m['gene_name']};biotype=protein_coding;gene_id={gid};logic_name=ensembl;version=1"),
-            (m["start"], "mRNA", m["start"], m["end"], ".",
-             f"ID=transcript:{tid};Parent=gene:{gid};Name={m['gene_name']}-201;biotype=protein_coding;"
-             f"tag=basic;transcript_id={tid};version=1"),
-        ]
-        sub = []
-        for e, (es, ee) in enumerate(m["exons"]):
-            sub.append((es, 2, "exon", es, ee, ".",
-                        f"Parent=transcript:{tid};Name={m['exon_ids'][e]};constitutive=1;"
-                        f"exon_id={m['exon_ids'][e]};rank={e + 1};version=1"))
-        for (cs, ce), phase in zip(m["cds_gff"], _phases(m["cds_gff"])):
-            sub.append((cs, 3, "CDS", cs, ce, str(phase),
-                        f"ID=CDS:{m['protein_id']};Parent=transcript:{tid};protein_id={m['protein_id']}"))
-        for us, ue in m["utr5"]:
-            sub.append((us, 1, "five_prime_UTR", us, ue, ".", f"Parent=transcript:{tid}"))
-        for us, ue in m["utr3"]:
-            sub.append((us, 1, "three_prime_UTR", us, ue, ".", f"Parent=transcript:{tid}"))
-        for _k, ftype, fs, fe, ph, attr in feats:
-            gff.append(f"{c}\tensembl\t{ftype}\t{fs}\t{fe}\t.\t{s}\t{ph}\t{attr}")
-        for _k, _o, ftype, fs, fe, ph, attr in sorted(sub, key=lambda r: (r[0], r[1])):
-            gff.append(f"{c}\tensembl\t{ftype}\t{fs}\t{fe}\t.\t{s}\t{ph}\t{attr}")
-        gff.append("###")
+        gff += _gff3_gene_lines(m)
     files["genes.gff3"] = ("\n".join(gff) + "\n").encode()
 
     files["transcripts.fa"] = _fasta(
