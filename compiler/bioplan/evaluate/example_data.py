@@ -1143,25 +1143,68 @@ def _taxonomy_files() -> dict[str, bytes]:
     return {"taxonomy/nodes.dmp": "".join(nodes).encode(), "taxonomy/names.dmp": "".join(names).encode()}
 
 
-def _build_metagenomics() -> dict:
-    rng = np.random.default_rng(_SEEDS["metagenomics"])
-    species = [1501, 1502, 1503, 1504]
-    name_of = {t: n for t, _p, _r, n in _TAXA}
-    gcs, lengths = [0.38, 0.45, 0.52, 0.63], [8000, 8200, 7800, 8400]
-    genomes = [_random_seq(rng, n, gc) for n, gc in zip(lengths, gcs)]
+_META_SPECIES = [1501, 1502, 1503, 1504]
+_META_GC, _META_LENGTHS = [0.38, 0.45, 0.52, 0.63], [8000, 8200, 7800, 8400]
+
+
+def _metagenome_sources(rng: np.random.Generator) -> tuple[list[str], str]:
+    """The four species' genomes and the host genome."""
+    genomes = [_random_seq(rng, n, gc) for n, gc in zip(_META_LENGTHS, _META_GC)]
     # The two Synthobacter species share a 400-bp segment: reads from it are genus-level for an LCA classifier.
     shared = genomes[0][2000:2400]
     genomes[1] = genomes[1][:5000] + shared + genomes[1][5400:]
     host = _random_seq(rng, 12000, 0.41)
+    return genomes, host
+
+
+def _metagenome_sample(
+    rng: np.random.Generator, j: int, base: np.ndarray, sources: list[str], n_pairs: int, read_len: int
+) -> tuple[bytes, bytes, np.ndarray]:
+    """Sample j's R1 and R2 FASTQ (not yet gzipped) and its read pairs per source (4 species, then host)."""
+    share = base * np.exp(rng.normal(0.0, 0.15, 4))
+    share /= share.sum()
+    host_frac = rng.uniform(0.02, 0.05)
+    probs = np.concatenate([share * (1 - host_frac), [host_frac]])
+    per_source = rng.multinomial(n_pairs, probs)
+    origin = rng.permutation(np.repeat(np.arange(5), per_source))
+    r1, r2, _ = _simulate_pairs(rng, sources, origin, read_len, 300.0, 40.0)
+    names = _read_names(10 + j, n_pairs, rng)
+    fq1 = _fastq(rng, r1, names, 1, _BARCODES[j])
+    fq2 = _fastq(rng, r2, names, 2, _BARCODES[j])
+    return fq1, fq2, per_source
+
+
+# Species index 3 is planted 8x more abundant in group B than in group A.
+_META_PLANTED, _META_FOLD = 3, 8.0
+
+
+def _metagenome_group_shares() -> tuple[np.ndarray, np.ndarray]:
+    """Expected species shares in groups A and B; B scales the others down so each sums to 1."""
+    base_a = np.array([0.40, 0.30, 0.25, 0.05])
+    planted, fold = _META_PLANTED, _META_FOLD
+    base_b = base_a * (1 - fold * base_a[planted]) / (1 - base_a[planted])
+    base_b[planted] = fold * base_a[planted]
+    return base_a, base_b
+
+
+def _observed_fold_change(rel: dict, samples: list[str], groups: list[str], taxid: int) -> float:
+    def group_mean(g: str) -> float:
+        return float(np.mean([rel[s][str(taxid)] for s, gg in zip(samples, groups) if gg == g]))
+
+    return round(group_mean("B") / group_mean("A"), 3)
+
+
+def _build_metagenomics() -> dict:
+    rng = np.random.default_rng(_SEEDS["metagenomics"])
+    species = _META_SPECIES
+    name_of = {t: n for t, _p, _r, n in _TAXA}
+    genomes, host = _metagenome_sources(rng)
 
     samples = ["A_1", "A_2", "A_3", "B_1", "B_2", "B_3"]
     groups = ["A"] * 3 + ["B"] * 3
-    base_a = np.array([0.40, 0.30, 0.25, 0.05])
-    planted, fold = 3, 8.0
-    base_b = base_a * (1 - fold * base_a[planted]) / (1 - base_a[planted])
-    base_b[planted] = fold * base_a[planted]
+    planted, fold = _META_PLANTED, _META_FOLD
+    base_a, base_b = _metagenome_group_shares()
     n_pairs, read_len = 2000, 100
-    sources = genomes + [host]
     files: dict[str, bytes] = {}
     files["genomes.fa"] = _fasta(
         (f"seq{k + 1}|kraken:taxid|{t} {name_of[t]} synthetic genome", g)
@@ -1171,24 +1214,16 @@ def _build_metagenomics() -> dict:
     files.update(_taxonomy_files())
     true_counts, rel = {}, {}
     for j, (sample, group) in enumerate(zip(samples, groups)):
-        share = (base_a if group == "A" else base_b) * np.exp(rng.normal(0.0, 0.15, 4))
-        share /= share.sum()
-        host_frac = rng.uniform(0.02, 0.05)
-        probs = np.concatenate([share * (1 - host_frac), [host_frac]])
-        per_source = rng.multinomial(n_pairs, probs)
-        origin = rng.permutation(np.repeat(np.arange(5), per_source))
-        r1, r2, _ = _simulate_pairs(rng, sources, origin, read_len, 300.0, 40.0)
-        names = _read_names(10 + j, n_pairs, rng)
-        files[f"reads/{sample}_R1.fastq.gz"] = _gz(_fastq(rng, r1, names, 1, _BARCODES[j]))
-        files[f"reads/{sample}_R2.fastq.gz"] = _gz(_fastq(rng, r2, names, 2, _BARCODES[j]))
+        fq1, fq2, per_source = _metagenome_sample(
+            rng, j, base_a if group == "A" else base_b, genomes + [host], n_pairs, read_len
+        )
+        files[f"reads/{sample}_R1.fastq.gz"] = _gz(fq1)
+        files[f"reads/{sample}_R2.fastq.gz"] = _gz(fq2)
         true_counts[sample] = {**{str(t): int(per_source[k]) for k, t in enumerate(species)},
                                "host": int(per_source[4])}
         bact = per_source[:4].sum()
         rel[sample] = {str(t): round(float(per_source[k] / bact), 5) for k, t in enumerate(species)}
     files["samples.tsv"] = _table([["sample", "group"], *zip(samples, groups)], "\t")
-
-    def group_mean(g: str, t: int) -> float:
-        return float(np.mean([rel[s][str(t)] for s, gg in zip(samples, groups) if gg == g]))
 
     truth = {
         "class": "metagenomics",
@@ -1197,7 +1232,7 @@ def _build_metagenomics() -> dict:
         "read_length": read_len,
         "read_pairs_per_sample": n_pairs,
         "fragment_length": {"mean": 300, "sd": 40},
-        "genomes": {f"seq{k + 1}": {"taxid": t, "name": name_of[t], "length": len(g), "gc": gcs[k]}
+        "genomes": {f"seq{k + 1}": {"taxid": t, "name": name_of[t], "length": len(g), "gc": _META_GC[k]}
                     for k, (t, g) in enumerate(zip(species, genomes))},
         "shared_segment": {"between": [1501, 1502], "length": 400,
                            "note": "reads from it are assigned to genus 1401 by LCA classifiers"},
@@ -1208,8 +1243,7 @@ def _build_metagenomics() -> dict:
                                         "B": {str(t): round(float(v), 5) for t, v in zip(species, base_b)}},
         "planted": {"taxid": species[planted], "name": name_of[species[planted]], "higher_in": "B",
                     "expected_fold_change": fold,
-                    "observed_fold_change": round(
-                        group_mean("B", species[planted]) / group_mean("A", species[planted]), 3)},
+                    "observed_fold_change": _observed_fold_change(rel, samples, groups, species[planted])},
         "host": {"file": "host.fa", "in_kraken_library": False, "fraction_range": [0.02, 0.05]},
         "kraken2_build": "kraken2-build --add-to-library genomes.fa; copy taxonomy/*.dmp to <db>/taxonomy/; "
                          "bracken-build -l 100",
