@@ -629,48 +629,29 @@ def _gene_summary(m: dict) -> dict:
 # --------------------------------------------------------------------------- class 2: rnaseq_fastq
 
 
-def _build_rnaseq(ref: dict | None = None) -> dict:
-    ref = ref or _build_reference()
-    rng = np.random.default_rng(_SEEDS["rnaseq_reads"])
-    models = sorted(ref["models"], key=lambda m: (m["contig"], m["start"]))
-    samples = ["ctrl_1", "ctrl_2", "treated_1", "treated_2"]
-    conditions = ["control", "control", "treated", "treated"]
-    n_pairs, read_len = 2000, 75
+def _rnaseq_sample(
+    rng: np.random.Generator, j: int, share: np.ndarray, sources: list[str], n_pairs: int, read_len: int
+) -> tuple[bytes, bytes, np.ndarray, np.ndarray, int]:
+    """Sample j's R1 and R2 FASTQ, read pairs per gene, gene of origin per pair, and adapter read-through pairs."""
+    # Per-sample jitter around the condition's expected share, as biological replicates differ.
+    share = share * np.exp(rng.normal(0.0, 0.1, len(share)))
+    share /= share.sum()
+    per_gene = rng.multinomial(n_pairs, share)
+    origin = rng.permutation(np.repeat(np.arange(len(share)), per_gene))
+    r1, r2, n_adapt = _simulate_pairs(rng, sources, origin, read_len, 220.0, 35.0, adapter_frac=0.02)
+    names = _read_names(j + 1, n_pairs, rng)
+    fq1 = _fastq(rng, r1, names, 1, _BARCODES[j])
+    fq2 = _fastq(rng, r2, names, 2, _BARCODES[j])
+    return fq1, fq2, per_gene, origin, n_adapt
 
+
+def _rnaseq_truth(
+    models: list[dict], samples: list[str], conditions: list[str], n_pairs: int, read_len: int,
+    adapters: dict[str, int], true_counts: dict, expected_share: dict[str, list[float]],
+    up: int, down: int, silent: int,
+) -> dict:
     n = len(models)
-    weight = np.exp(rng.normal(0.0, 0.8, n))
-    silent = 7  # one gene is not expressed at all
-    weight[silent] = 0.0
-    up, down = 2, 5
-    log2fc = np.zeros(n)
-    log2fc[up], log2fc[down] = 2.0, -2.0
-
-    sources = [m["mrna"] for m in models]
-    files: dict[str, bytes] = {}
-    true_counts: dict[str, dict[str, int]] = {}
-    adapters: dict[str, int] = {}
-    records: dict[str, dict] = {}
-    expected_share: dict[str, list[float]] = {}
-    for j, (sample, cond) in enumerate(zip(samples, conditions)):
-        share = weight * (2.0 ** log2fc if cond == "treated" else 1.0)
-        expected_share[cond] = list(share / share.sum())
-        share = share * np.exp(rng.normal(0.0, 0.1, n))
-        share /= share.sum()
-        per_gene = rng.multinomial(n_pairs, share)
-        origin = rng.permutation(np.repeat(np.arange(n), per_gene))
-        r1, r2, n_adapt = _simulate_pairs(rng, sources, origin, read_len, 220.0, 35.0, adapter_frac=0.02)
-        names = _read_names(j + 1, n_pairs, rng)
-        fq1 = _fastq(rng, r1, names, 1, _BARCODES[j])
-        fq2 = _fastq(rng, r2, names, 2, _BARCODES[j])
-        files[f"reads/{sample}_R1.fastq.gz"] = _gz(fq1)
-        files[f"reads/{sample}_R2.fastq.gz"] = _gz(fq2)
-        files[f"reads_se/{sample}.fastq.gz"] = _gz(fq1)
-        true_counts[sample] = {models[g]["gene_id"]: int(per_gene[g]) for g in range(n)}
-        adapters[sample] = n_adapt
-        records[sample] = {"fq1": fq1, "fq2": fq2, "origin": origin}
-
-    files["samples.tsv"] = _table([["sample", "condition"], *zip(samples, conditions)], "\t")
-    truth = {
+    return {
         "class": "rnaseq_fastq",
         "organism": "Mus musculus (synthetic genome, Ensembl-style ids)",
         "samples": dict(zip(samples, conditions)),
@@ -696,6 +677,44 @@ def _build_rnaseq(ref: dict | None = None) -> dict:
         },
         "genes": [_gene_summary(m) for m in models],
     }
+
+
+def _build_rnaseq(ref: dict | None = None) -> dict:
+    ref = ref or _build_reference()
+    rng = np.random.default_rng(_SEEDS["rnaseq_reads"])
+    models = sorted(ref["models"], key=lambda m: (m["contig"], m["start"]))
+    samples = ["ctrl_1", "ctrl_2", "treated_1", "treated_2"]
+    conditions = ["control", "control", "treated", "treated"]
+    n_pairs, read_len = 2000, 75
+
+    n = len(models)
+    weight = np.exp(rng.normal(0.0, 0.8, n))
+    silent = 7  # one gene is not expressed at all
+    weight[silent] = 0.0
+    up, down = 2, 5
+    log2fc = np.zeros(n)
+    log2fc[up], log2fc[down] = 2.0, -2.0
+
+    sources = [m["mrna"] for m in models]
+    files: dict[str, bytes] = {}
+    true_counts: dict[str, dict[str, int]] = {}
+    adapters: dict[str, int] = {}
+    records: dict[str, dict] = {}
+    expected_share: dict[str, list[float]] = {}
+    for j, (sample, cond) in enumerate(zip(samples, conditions)):
+        share = weight * (2.0 ** log2fc if cond == "treated" else 1.0)
+        expected_share[cond] = list(share / share.sum())
+        fq1, fq2, per_gene, origin, n_adapt = _rnaseq_sample(rng, j, share, sources, n_pairs, read_len)
+        files[f"reads/{sample}_R1.fastq.gz"] = _gz(fq1)
+        files[f"reads/{sample}_R2.fastq.gz"] = _gz(fq2)
+        files[f"reads_se/{sample}.fastq.gz"] = _gz(fq1)
+        true_counts[sample] = {models[g]["gene_id"]: int(per_gene[g]) for g in range(n)}
+        adapters[sample] = n_adapt
+        records[sample] = {"fq1": fq1, "fq2": fq2, "origin": origin}
+
+    files["samples.tsv"] = _table([["sample", "condition"], *zip(samples, conditions)], "\t")
+    truth = _rnaseq_truth(models, samples, conditions, n_pairs, read_len, adapters, true_counts, expected_share,
+                          up, down, silent)
     files["truth.json"] = _json(truth)
     files.update(_reference_files(ref))
     return {"files": files, "truth": truth, "records": records, "samples": samples,
