@@ -27,6 +27,7 @@ import heapq
 import itertools
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bioplan.planner.graph import Action, Problem
@@ -96,84 +97,22 @@ class _Compiled:
         admissible and dominates h_max, so A* stays optimal and expands far fewer states.
         The cuts (every plan from this state uses an action of each) go to `cuts`."""
         INF = float("inf")
-        n, n_facts = len(self.actions), self.n_facts
-        G, init = self.goal_fact, self.init_fact
-        state = [f for f in range(self.n_plain) if facts >> f & 1]
-        state += [self.n_plain + bit for bit in range(len(self.anchors)) if mask >> bit & 1]
-        state.append(init)
-        in_state = [False] * n_facts
+        state = self._lm_state(facts, mask)
+        in_state = [False] * self.n_facts
         for f in state:
             in_state[f] = True
-        if all(in_state[f] for f in self.lm_pre[n]):
+        if all(in_state[f] for f in self.lm_pre[len(self.actions)]):
             return 0.0
-        cost = list(self.lm_cost)
-        pre, add, consumers, achievers = self.lm_pre, self.lm_add, self.lm_consumers, self.lm_achievers
+        cost = list(self.lm_cost)  # each round lowers the costs of the actions it cuts
         total = 0.0
         while True:
-            # h_max of every fact under the current costs (generalised Dijkstra)
-            val = [INF] * n_facts
-            for f in state:
-                val[f] = 0.0
-            waiting = [len(p) for p in pre]
-            heap = [(0.0, f) for f in state]
-            done = [False] * n_facts
-            reached = [False] * (n + 1)
-            while heap:
-                v, f = heapq.heappop(heap)
-                if done[f]:
-                    continue
-                done[f] = True
-                for i in consumers[f]:
-                    waiting[i] -= 1
-                    if waiting[i] == 0:
-                        reached[i] = True
-                        w = max(val[p] for p in pre[i]) + cost[i]
-                        for g in add[i]:
-                            if w < val[g]:
-                                val[g] = w
-                                heapq.heappush(heap, (w, g))
-            if val[G] == INF:
+            val, reached = self._lm_hmax(state, cost)
+            if val[self.goal_fact] == INF:
                 return INF
-            if val[G] <= 1e-9:
+            if val[self.goal_fact] <= 1e-9:
                 return total
-            # precondition choice: the dearest precondition of every reached action
-            pcf = [-1] * (n + 1)
-            by_pcf: dict[int, list[int]] = {}
-            for i in range(n + 1):
-                if reached[i]:
-                    best = pre[i][0]
-                    for p in pre[i]:
-                        if val[p] > val[best]:
-                            best = p
-                    pcf[i] = best
-                    by_pcf.setdefault(best, []).append(i)
-            # goal zone: facts from which the goal is reached through zero-cost actions
-            zone = [False] * n_facts
-            zone[G] = True
-            stack = [G]
-            while stack:
-                g = stack.pop()
-                for i in achievers[g]:
-                    if reached[i] and cost[i] <= 1e-9 and not zone[pcf[i]]:
-                        zone[pcf[i]] = True
-                        stack.append(pcf[i])
-            # the cut: actions leading from the state's side into the goal zone
-            seen = [False] * n_facts
-            stack = []
-            for f in state:
-                if not zone[f]:
-                    seen[f] = True
-                    stack.append(f)
-            cut: set[int] = set()
-            while stack:
-                f = stack.pop()
-                for i in by_pcf.get(f, ()):
-                    for g in add[i]:
-                        if zone[g]:
-                            cut.add(i)
-                        elif not seen[g]:
-                            seen[g] = True
-                            stack.append(g)
+            pcf, by_pcf = self._lm_precondition_choice(val, reached)
+            cut = self._lm_cut(state, self._lm_goal_zone(pcf, reached, cost), by_pcf)
             if not cut:
                 return total
             if cuts is not None:
@@ -182,6 +121,94 @@ class _Compiled:
             total += m
             for i in cut:
                 cost[i] -= m
+
+    def _lm_state(self, facts: int, mask: int) -> list[int]:
+        """LM-cut's facts of a search state: its plain facts, a "used" fact per applied anchor
+        and the artificial init fact."""
+        state = [f for f in range(self.n_plain) if facts >> f & 1]
+        state += [self.n_plain + bit for bit in range(len(self.anchors)) if mask >> bit & 1]
+        state.append(self.init_fact)
+        return state
+
+    def _lm_hmax(self, state: list[int], cost: list[float]) -> tuple[list[float], list[bool]]:
+        """h_max of every fact under the current costs (generalised Dijkstra), and which actions
+        (the artificial goal action last) became applicable in the relaxation."""
+        INF = float("inf")
+        pre, add, consumers = self.lm_pre, self.lm_add, self.lm_consumers
+        val = [INF] * self.n_facts
+        for f in state:
+            val[f] = 0.0
+        waiting = [len(p) for p in pre]
+        heap = [(0.0, f) for f in state]
+        done = [False] * self.n_facts
+        reached = [False] * (len(self.actions) + 1)
+        while heap:
+            v, f = heapq.heappop(heap)
+            if done[f]:
+                continue
+            done[f] = True
+            for i in consumers[f]:
+                waiting[i] -= 1
+                if waiting[i] == 0:
+                    reached[i] = True
+                    w = max(val[p] for p in pre[i]) + cost[i]
+                    for g in add[i]:
+                        if w < val[g]:
+                            val[g] = w
+                            heapq.heappush(heap, (w, g))
+        return val, reached
+
+    def _lm_precondition_choice(self, val: list[float], reached: list[bool]) -> tuple[list[int], dict[int, list[int]]]:
+        """The dearest precondition of every reached action (first one on ties), and the
+        reached actions grouped by it: the edges of the justification graph."""
+        pre = self.lm_pre
+        pcf = [-1] * (len(self.actions) + 1)
+        by_pcf: dict[int, list[int]] = {}
+        for i in range(len(self.actions) + 1):
+            if reached[i]:
+                best = pre[i][0]
+                for p in pre[i]:
+                    if val[p] > val[best]:
+                        best = p
+                pcf[i] = best
+                by_pcf.setdefault(best, []).append(i)
+        return pcf, by_pcf
+
+    def _lm_goal_zone(self, pcf: list[int], reached: list[bool], cost: list[float]) -> list[bool]:
+        """The goal zone: facts from which the goal is reached through zero-cost actions."""
+        achievers = self.lm_achievers
+        zone = [False] * self.n_facts
+        zone[self.goal_fact] = True
+        stack = [self.goal_fact]
+        while stack:
+            g = stack.pop()
+            for i in achievers[g]:
+                if reached[i] and cost[i] <= 1e-9 and not zone[pcf[i]]:
+                    zone[pcf[i]] = True
+                    stack.append(pcf[i])
+        return zone
+
+    def _lm_cut(self, state: list[int], zone: list[bool], by_pcf: dict[int, list[int]]) -> set[int]:
+        """The cut: actions leading from the facts reachable from the state outside the goal
+        zone into the goal zone (a disjunctive action landmark)."""
+        add = self.lm_add
+        seen = [False] * self.n_facts
+        stack = []
+        for f in state:
+            if not zone[f]:
+                seen[f] = True
+                stack.append(f)
+        cut: set[int] = set()
+        while stack:
+            f = stack.pop()
+            for i in by_pcf.get(f, ()):
+                for g in add[i]:
+                    if zone[g]:
+                        cut.add(i)
+                    elif not seen[g]:
+                        seen[g] = True
+                        stack.append(g)
+        return cut
 
     def stubborn(self, facts: int, landmark) -> list[int]:
         """The applicable actions of the strong stubborn set grown from `landmark`."""
@@ -243,18 +270,8 @@ class _Compiled:
         return max(max((cost.get(f, 0.0) for f in g), default=0.0) + e for g, e in goals)
 
 
-def bound_actions(problem: Problem) -> Problem | None:
-    """The actions that can be in a minimum-cost plan, by cost bounds (None: no plan exists).
-
-    Upper bound U: a relaxed plan extracted from the h_add best supporters is a real plan here
-    (no delete effects). Lower bound for a plan that uses action a: the h_max cost of a's inputs,
-    plus a's cost, plus the cheapest chain of consumers from a's outputs to a goal fact (the
-    target or an anchor's input) -- the actions making a's inputs come before a and the chain
-    after it, so the two are disjoint. An action whose bound exceeds U is in no optimal
-    (minimal) plan and is dropped; anchors are always kept. One pass each way, O(actions)."""
-    INF = float("inf")
-    actions = problem.actions
-    anchors = [a for a in dict.fromkeys(problem.anchors)]
+def _consumers_and_achievers(actions: dict[str, Action]) -> tuple[dict[str, list[Action]], dict[str, list[Action]]]:
+    """For each fact, the actions that need it and the actions that add it."""
     consumers: dict[str, list[Action]] = {}
     achievers: dict[str, list[Action]] = {}
     for a in actions.values():
@@ -262,46 +279,49 @@ def bound_actions(problem: Problem) -> Problem | None:
             consumers.setdefault(p, []).append(a)
         for f in a.add:
             achievers.setdefault(f, []).append(a)
-    def sweep(combine) -> tuple[dict[str, float], dict[str, Action]]:
-        """Generalised Dijkstra from the initial facts: an action fires once all its inputs are
-        settled, at combine(input values) + its cost; the first value a fact settles at is final."""
-        value: dict[str, float] = {f: 0.0 for f in problem.initial}
-        best: dict[str, Action] = {}
-        waiting = {a.id: len(a.pre) for a in actions.values()}
-        heap: list[tuple[float, str]] = [(0.0, f) for f in sorted(problem.initial)]
-        settled: set[str] = set()
+    return consumers, achievers
 
-        def fire(a: Action) -> None:
-            v = combine([value[p] for p in a.pre]) + a.cost
-            for f in a.add:
-                if f not in settled and (v < value.get(f, INF) or (v == value[f] and f in best and a.id < best[f].id)):
-                    value[f] = v
-                    best[f] = a
-                    heapq.heappush(heap, (v, f))
 
-        for a in sorted(actions.values(), key=lambda a: a.id):
-            if not a.pre:
+def _relaxed_costs(problem: Problem, consumers: dict[str, list[Action]],
+                   combine: Callable[[list[float]], float]) -> tuple[dict[str, float], dict[str, Action]]:
+    """Generalised Dijkstra from the initial facts: an action fires once all its inputs are
+    settled, at combine(input values) + its cost; the first value a fact settles at is final.
+    Returns the settled facts' values and each reached fact's best supporter (ties: smallest id)."""
+    INF = float("inf")
+    actions = problem.actions
+    value: dict[str, float] = {f: 0.0 for f in problem.initial}
+    best: dict[str, Action] = {}
+    waiting = {a.id: len(a.pre) for a in actions.values()}
+    heap: list[tuple[float, str]] = [(0.0, f) for f in sorted(problem.initial)]
+    settled: set[str] = set()
+
+    def fire(a: Action) -> None:
+        v = combine([value[p] for p in a.pre]) + a.cost
+        for f in a.add:
+            if f not in settled and (v < value.get(f, INF) or (v == value[f] and f in best and a.id < best[f].id)):
+                value[f] = v
+                best[f] = a
+                heapq.heappush(heap, (v, f))
+
+    for a in sorted(actions.values(), key=lambda a: a.id):
+        if not a.pre:
+            fire(a)
+    while heap:
+        v, f = heapq.heappop(heap)
+        if f in settled:
+            continue
+        settled.add(f)
+        for a in consumers.get(f, ()):
+            waiting[a.id] -= 1
+            if waiting[a.id] == 0:
                 fire(a)
-        while heap:
-            v, f = heapq.heappop(heap)
-            if f in settled:
-                continue
-            settled.add(f)
-            for a in consumers.get(f, ()):
-                waiting[a.id] -= 1
-                if waiting[a.id] == 0:
-                    fire(a)
-        return {f: value[f] for f in settled}, best
+    return {f: value[f] for f in settled}, best
 
-    hmax, _ = sweep(lambda vs: max(vs, default=0.0))
-    hadd, supporter = sweep(sum)
-    settled = hmax
-    goals = {problem.target}
-    for x in anchors:
-        goals |= actions[x].pre
-    if any(g not in settled for g in goals):
-        return None
-    # the relaxed plan: best supporters of the goals, recursively, and the anchors
+
+def _relaxed_plan_cost(problem: Problem, goals: set[str], anchors: list[str], supporter: dict[str, Action]) -> float:
+    """The cost of the relaxed plan made of the goals' best supporters, recursively, and the
+    anchors: with no delete effects it is a real plan, so its cost bounds the optimum from above."""
+    actions = problem.actions
     plan: set[str] = set(anchors)
     todo = [g for g in goals if g not in problem.initial]
     seen: set[str] = set(todo)
@@ -316,14 +336,19 @@ def bound_actions(problem: Problem) -> Problem | None:
                 todo.append(p)
     for x in anchors:  # an anchor's own inputs come through its supporters (added above)
         plan.add(x)
-    upper = sum(actions[a].cost for a in plan)
-    # backward: cheapest chain of consumers from each fact to a goal fact
+    return sum(actions[a].cost for a in plan)
+
+
+def _cheapest_chains(goals: set[str], achievers: dict[str, list[Action]]) -> dict[str, float]:
+    """Backward Dijkstra from the goal facts: for each action that leads to a goal, its cost plus
+    the cheapest chain of consumers from its outputs to a goal fact."""
+    INF = float("inf")
     dist: dict[str, float] = {g: 0.0 for g in goals}
-    heap2 = [(0.0, g) for g in sorted(goals)]
+    heap = [(0.0, g) for g in sorted(goals)]
     done: set[str] = set()
     chain: dict[str, float] = {}  # action -> its cost plus its cheapest output's distance
-    while heap2:
-        d, g = heapq.heappop(heap2)
+    while heap:
+        d, g = heapq.heappop(heap)
         if g in done:
             continue
         done.add(g)
@@ -334,19 +359,55 @@ def bound_actions(problem: Problem) -> Problem | None:
             for p in a.pre:
                 if chain[a.id] < dist.get(p, INF):
                     dist[p] = chain[a.id]
-                    heapq.heappush(heap2, (chain[a.id], p))
+                    heapq.heappush(heap, (chain[a.id], p))
+    return chain
+
+
+def _within_bounds(actions: dict[str, Action], anchors: list[str], hmax: dict[str, float],
+                   chain: dict[str, float], upper: float) -> dict[str, Action]:
+    """The anchors, and the actions whose lower bound (h_max of the inputs + the chain to a goal)
+    does not exceed the upper bound: only these can be in a minimum-cost plan."""
     keep = {}
     for k, a in actions.items():
         if k in anchors:
             keep[k] = a
             continue
-        if any(p not in settled for p in a.pre) or k not in chain:
+        if any(p not in hmax for p in a.pre) or k not in chain:
             continue
         lower = max((hmax[p] for p in a.pre), default=0.0) + chain[k]
         if lower <= upper + 1e-9:
             keep[k] = a
+    return keep
+
+
+def bound_actions(problem: Problem) -> Problem | None:
+    """The actions that can be in a minimum-cost plan, by cost bounds (None: no plan exists).
+
+    Upper bound U: a relaxed plan extracted from the h_add best supporters is a real plan here
+    (no delete effects). Lower bound for a plan that uses action a: the h_max cost of a's inputs,
+    plus a's cost, plus the cheapest chain of consumers from a's outputs to a goal fact (the
+    target or an anchor's input) -- the actions making a's inputs come before a and the chain
+    after it, so the two are disjoint. An action whose bound exceeds U is in no optimal
+    (minimal) plan and is dropped; anchors are always kept. One pass each way, O(actions)."""
+    actions = problem.actions
+    anchors = [a for a in dict.fromkeys(problem.anchors)]
+    consumers, achievers = _consumers_and_achievers(actions)
+    hmax, _ = _relaxed_costs(problem, consumers, _max_or_zero)
+    _, supporter = _relaxed_costs(problem, consumers, sum)
+    goals = {problem.target}
+    for x in anchors:
+        goals |= actions[x].pre
+    if any(g not in hmax for g in goals):  # a goal fact is unreachable even relaxed
+        return None
+    upper = _relaxed_plan_cost(problem, goals, anchors, supporter)
+    keep = _within_bounds(actions, anchors, hmax, _cheapest_chains(goals, achievers), upper)
     return Problem(problem.initial, problem.target, problem.anchors, keep, problem.max_hops, problem.pruned,
                    problem.blocked)
+
+
+def _max_or_zero(values: list[float]) -> float:
+    """h_max's combination of input costs (an action without inputs costs only itself)."""
+    return max(values, default=0.0)
 
 
 def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | None:
@@ -366,7 +427,15 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
         return None
     c = _Compiled(bounded)
     memo: dict[tuple[int, int], tuple[float, list]] = {}
+    h = _memoised_lmcut(c, memo)
+    if h(c.initial, 0) == float("inf"):
+        return None
+    return _astar(c, h, memo, max_expansions)
 
+
+def _memoised_lmcut(c: _Compiled, memo: dict[tuple[int, int], tuple[float, list]]) -> Callable[[int, int], float]:
+    """LM-cut of a state, computed once per state: its value, with its cuts kept in `memo`
+    (the search branches on the smallest cut of the state it expands)."""
     def h(facts: int, mask: int) -> float:
         key = (facts, mask)
         hit = memo.get(key)
@@ -375,13 +444,17 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
             hit = memo[key] = (c.lmcut(facts, mask, cuts), cuts)
         return hit[0]
 
+    return h
+
+
+def _astar(c: _Compiled, h: Callable[[int, int], float], memo: dict[tuple[int, int], tuple[float, list]],
+           max_expansions: int) -> RawPlan | None:
+    """A* from the initial state (whose h is already in `memo`), branching on stubborn sets."""
     INF = float("inf")
-    h0 = h(c.initial, 0)
-    if h0 == INF:
-        return None
     counter = itertools.count()
     # heap entries: (f, -g, tiebreak, facts, mask, path): among equal f the deepest state first
-    heap: list[tuple[float, float, int, int, int, tuple[int, ...]]] = [(h0, -0.0, next(counter), c.initial, 0, ())]
+    heap: list[tuple[float, float, int, int, int, tuple[int, ...]]] = [
+        (memo[(c.initial, 0)][0], -0.0, next(counter), c.initial, 0, ())]
     best_g: dict[tuple[int, int], float] = {(c.initial, 0): 0.0}
     pre_mask, add_mask, cost, anchor_bit = c.pre_mask, c.add_mask, c.cost, c.anchor_bit
     target_bit = 1 << c.target
