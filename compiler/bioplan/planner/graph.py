@@ -364,8 +364,15 @@ def _forward_closure(initial: frozenset[str], actions) -> frozenset[str]:
 
 def relevant_only(problem: Problem) -> Problem:
     """Keep actions that are forward-reachable from the inputs and backward-relevant to a goal."""
-    actions = problem.actions
-    # forward: relaxed reachability (ignore deletes; there are none), queue-based
+    relevant = _backward_relevant(problem, _forward_reachable(problem))
+    kept = {k: v for k, v in problem.actions.items() if k in relevant}
+    return Problem(problem.initial, problem.target, problem.anchors, kept, problem.max_hops, problem.pruned,
+                   problem.blocked)
+
+
+def _forward_reachable(problem: Problem) -> set[str]:
+    """The actions reachable from the initial facts: relaxed reachability (ignore deletes; there
+    are none), each action counting down its missing inputs."""
     facts = set(problem.initial)
     reachable: set[str] = set()
     waiting: dict[str, int] = {}
@@ -380,7 +387,7 @@ def relevant_only(problem: Problem) -> Problem:
                 queue.append(f)
 
     ready = []
-    for a in actions.values():
+    for a in problem.actions.values():
         missing = [p for p in a.pre if p not in facts]
         if missing:
             waiting[a.id] = len(missing)
@@ -396,7 +403,13 @@ def relevant_only(problem: Problem) -> Problem:
             waiting[a.id] -= 1
             if waiting[a.id] == 0:
                 fire(a)
-    # backward: datatypes needed for the target or an anchor's inputs, through reachable actions
+    return reachable
+
+
+def _backward_relevant(problem: Problem, reachable: set[str]) -> set[str]:
+    """The reachable actions that produce a datatype needed for the target or an anchor's
+    inputs, transitively (and the reachable anchors themselves)."""
+    actions = problem.actions
     producers: dict[str, list[Action]] = {}
     for a in actions.values():
         if a.id in reachable:
@@ -423,6 +436,4 @@ def relevant_only(problem: Problem) -> Problem:
             if a.id not in relevant:
                 relevant.add(a.id)
                 need(a.pre)
-    kept = {k: v for k, v in actions.items() if k in relevant}
-    return Problem(problem.initial, problem.target, problem.anchors, kept, problem.max_hops, problem.pruned,
-                   problem.blocked)
+    return relevant
