@@ -326,6 +326,60 @@ def select(cf: CaseFile, patterns: tuple[str, ...] | list[str] = ()) -> list[Cas
     return chosen
 
 
+# A case's resolved (inputs, declared formats); None when its fixtures could not be resolved.
+_Resolved = tuple[list[str], dict[str, str]] | None
+
+
+def _check_case_data(case: Case, failed_classes: dict[str, str]) -> None:
+    """Raise FileNotFoundError when the case reads example data whose generation failed."""
+    missing = sorted({c for c in failed_classes if any(f"{{data}}/{c}" in s for s in
+                                                       (*case.inputs, *case.declared))})
+    if missing:
+        raise FileNotFoundError("; ".join(f"example data {c} not generated ({failed_classes[c]})"
+                                          for c in missing))
+
+
+def _plan_cases(cases: list[Case], failed_classes: dict[str, str], data: Path, fixtures_dir: Path, knowledge: Knowledge,
+                top_k: int, progress) -> tuple[list[CaseResult], list[_Resolved]]:
+    """Plan every case in order; a case whose fixtures are missing is recorded as a fixture failure."""
+    results: list[CaseResult] = []
+    resolved: list[_Resolved] = []
+    for case in cases:
+        try:
+            _check_case_data(case, failed_classes)
+            inputs, declared = resolve_inputs(case, data, fixtures_dir)
+        except FileNotFoundError as exc:
+            r = CaseResult(id=case.id, lang=case.language, tags=list(case.tags),
+                           expected_error=case.expect.error, fixture_problem=str(exc),
+                           failures=[f"fixture: {exc}"])
+            results.append(r)
+            resolved.append(None)
+            continue
+        r = run_case(case, inputs, declared, knowledge, top_k)
+        results.append(r)
+        resolved.append((inputs, declared))
+        if progress:
+            progress(r)
+    return results, resolved
+
+
+def _compile_cases(cases: list[Case], results: list[CaseResult], resolved: list[_Resolved], knowledge: Knowledge,
+                   compiled_dir: Path, top_k: int, jobs: int) -> None:
+    """Compile (and dry-run) in parallel every case that planned as expected; fills `results[i].compile`."""
+    todo = [(i, case) for i, case in enumerate(cases)
+            if resolved[i] is not None and results[i].error is None and results[i].crash is None
+            and case.expect.error is None]
+
+    def work(item):
+        i, case = item
+        inputs, declared = resolved[i]
+        return i, _compile_one(case, inputs, declared, knowledge, compiled_dir / f"{i:03d}", top_k)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for i, out in pool.map(work, todo):
+            results[i].compile = out
+
+
 def run_eval(cases_file: str | Path | None = None, *, compile: bool = False, top_k: int = 3,  # noqa: A002
              data_dir: str | Path | None = None, select_ids: tuple[str, ...] | list[str] = (), jobs: int = 4,
              knowledge: Knowledge | None = None, progress=None) -> EvalReport:
@@ -352,43 +406,9 @@ def run_eval(cases_file: str | Path | None = None, *, compile: bool = False, top
         with contextlib.suppress(BioplanError):
             plan_request("differential expression", [], knowledge)
 
-        results: list[CaseResult] = []
-        resolved: list[tuple[list[str], dict[str, str]] | None] = []
-        for case in cases:
-            try:
-                missing = sorted({c for c in failed_classes if any(f"{{data}}/{c}" in s for s in
-                                                                   (*case.inputs, *case.declared))})
-                if missing:
-                    raise FileNotFoundError("; ".join(f"example data {c} not generated ({failed_classes[c]})"
-                                                      for c in missing))
-                inputs, declared = resolve_inputs(case, data, fixtures_dir)
-            except FileNotFoundError as exc:
-                r = CaseResult(id=case.id, lang=case.language, tags=list(case.tags),
-                               expected_error=case.expect.error, fixture_problem=str(exc),
-                               failures=[f"fixture: {exc}"])
-                results.append(r)
-                resolved.append(None)
-                continue
-            r = run_case(case, inputs, declared, knowledge, top_k)
-            results.append(r)
-            resolved.append((inputs, declared))
-            if progress:
-                progress(r)
-
+        results, resolved = _plan_cases(cases, failed_classes, data, fixtures_dir, knowledge, top_k, progress)
         if compile:
-            todo = [(i, case) for i, case in enumerate(cases)
-                    if resolved[i] is not None and results[i].error is None and results[i].crash is None
-                    and case.expect.error is None]
-
-            def work(item):
-                i, case = item
-                inputs, declared = resolved[i]
-                return i, _compile_one(case, inputs, declared, knowledge, scratch / "compiled" / f"{i:03d}",
-                                       top_k)
-
-            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-                for i, out in pool.map(work, todo):
-                    results[i].compile = out
+            _compile_cases(cases, results, resolved, knowledge, scratch / "compiled", top_k, jobs)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
