@@ -26,12 +26,13 @@ PDDL task maps back to Problem actions with `PddlExport.actions_of`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import TaskSpec
-from bioplan.planner.graph import Problem
+from bioplan.planner.graph import Action, Problem
 
 _NAME = re.compile(r"[^a-z0-9_-]+")
 
@@ -89,16 +90,20 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
+# words of the domain itself, so that no bioplan id is given one of them as its PDDL name
+_RESERVED = ("have", "used", "holds", "datatype", "operation", "constraint", "total-cost", "number",
+             "object", "either", "and", "or", "not", "increase")
+
+
 def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec | None = None,
             name: str = "bioplan-request") -> PddlExport:
     names = _Names()  # one namespace: unified-planning wants every name distinct
-    # reserved words of the domain itself
-    for reserved in ("have", "used", "holds", "datatype", "operation", "constraint", "total-cost", "number",
-                     "object", "either", "and", "or", "not", "increase"):
-        names.used.add(reserved)
+    names.used.update(_RESERVED)
     actions = sorted(problem.actions.values(), key=lambda a: a.id)
     scale = cost_scale([a.cost for a in actions])
     facts = sorted(set(problem.initial).union(*(a.pre | a.add for a in actions), [problem.target]))
+    # names are given in this order (datatypes, actions, anchors, constraints, problem) so that
+    # a clash is always resolved the same way
     dt = {f: names("datatype", f) for f in facts}
     anchors = list(dict.fromkeys(problem.anchors))
     action_names: dict[str, str] = {}
@@ -106,8 +111,33 @@ def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec
         action_names[names("action", a.id)] = a.id
     ops = {a: names("operation", f"op-{a}") for a in anchors}
     act_name = {v: k for k, v in action_names.items()}
+    context, gates = _constraint_facts(actions, knowledge, spec)
+    cons = {c: names("constraint", c) for c in context}
 
-    # constraints as facts (when the knowledge and the spec are known)
+    lines = _domain_header(problem, scale, dt, ops, cons)
+    for a in actions:
+        lines += _action_block(a, act_name[a.id], dt, ops, cons, gates.get(a.id, ()), scale)
+    lines.append(")")
+    domain = "\n".join(lines) + "\n"
+
+    init = [f"(have {dt[f]})" for f in sorted(problem.initial)] + [f"(holds {cons[c]})" for c in context]
+    goal = [f"(have {dt[problem.target]})"] + [f"(used {ops[a]})" for a in anchors]
+    prob = "\n".join([
+        f"(define (problem {names('problem', name)})",
+        "  (:domain bioplan)",
+        f"  (:init {' '.join(init)} (= (total-cost) 0))",
+        f"  (:goal (and {' '.join(goal)}))",
+        "  (:metric minimize (total-cost))",
+        ")",
+    ]) + "\n"
+    return PddlExport(domain, prob, scale, action_names)
+
+
+def _constraint_facts(actions: list[Action], knowledge: Knowledge | None,
+                      spec: TaskSpec | None) -> tuple[list[str], dict[str, list[str]]]:
+    """The constraints that hold (the context, the data facts not known to fail, and every gate),
+    and each action's gates: its operation's assay and the data constraints it requires. Empty
+    without a Knowledge and a TaskSpec (the export is then the bare Problem)."""
     context: list[str] = []
     gates: dict[str, list[str]] = {}
     if knowledge is not None and spec is not None:
@@ -125,9 +155,13 @@ def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec
             if need:
                 gates[a.id] = need
                 context += [c for c in need if c not in context]
-    context = list(dict.fromkeys(context))
-    cons = {c: names("constraint", c) for c in context}
+    return list(dict.fromkeys(context)), gates
 
+
+def _domain_header(problem: Problem, scale: int, dt: dict[str, str], ops: dict[str, str],
+                   cons: dict[str, str]) -> list[str]:
+    """The domain's lines up to its actions: comments (cost scale, pruned operations), types,
+    constants, predicates and the cost function."""
     lines = [";; bioplan planning problem as PDDL: datatypes are facts, operations are actions",
              f";; action costs are bioplan's costs x {scale} (PDDL costs are integers)"]
     pruned = [p for p in problem.pruned if p.kind == "operation"]
@@ -137,7 +171,7 @@ def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec
     lines += ["(define (domain bioplan)",
               "  (:requirements :strips :typing :action-costs)",
               "  (:types datatype operation constraint)"]
-    const = [f"    {' '.join(dt[f] for f in facts)} - datatype"]
+    const = [f"    {' '.join(dt.values())} - datatype"]
     if ops:
         const.append(f"    {' '.join(ops.values())} - operation")
     if cons:
@@ -145,29 +179,21 @@ def to_pddl(problem: Problem, knowledge: Knowledge | None = None, spec: TaskSpec
     lines += ["  (:constants", *const, "  )",
               "  (:predicates (have ?d - datatype) (used ?o - operation) (holds ?c - constraint))",
               "  (:functions (total-cost) - number)"]
-    for a in actions:
-        pre = [f"(have {dt[p]})" for p in sorted(a.pre)] + [f"(holds {cons[c]})" for c in gates.get(a.id, ())]
-        eff = [f"(have {dt[f]})" for f in sorted(a.add)]
-        if a.id in ops:
-            eff.append(f"(used {ops[a.id]})")
-        cost = int(round(a.cost * scale))
-        eff.append(f"(increase (total-cost) {cost})")
-        lines += [f"  (:action {act_name[a.id]}",
-                  f"    ; {a.id}",
-                  "    :parameters ()",
-                  f"    :precondition (and {' '.join(pre)})" if pre else "    :precondition (and)",
-                  f"    :effect (and {' '.join(eff)}))"]
-    lines.append(")")
-    domain = "\n".join(lines) + "\n"
+    return lines
 
-    init = [f"(have {dt[f]})" for f in sorted(problem.initial)] + [f"(holds {cons[c]})" for c in context]
-    goal = [f"(have {dt[problem.target]})"] + [f"(used {ops[a]})" for a in anchors]
-    prob = "\n".join([
-        f"(define (problem {names('problem', name)})",
-        "  (:domain bioplan)",
-        f"  (:init {' '.join(init)} (= (total-cost) 0))",
-        f"  (:goal (and {' '.join(goal)}))",
-        "  (:metric minimize (total-cost))",
-        ")",
-    ]) + "\n"
-    return PddlExport(domain, prob, scale, action_names)
+
+def _action_block(a: Action, pddl_name: str, dt: dict[str, str], ops: dict[str, str], cons: dict[str, str],
+                  gates: Iterable[str], scale: int) -> list[str]:
+    """One action: inputs (and gating constraints) as preconditions, outputs (and the anchor's
+    "used" fact) as effects, and its cost scaled to an integer."""
+    pre = [f"(have {dt[p]})" for p in sorted(a.pre)] + [f"(holds {cons[c]})" for c in gates]
+    eff = [f"(have {dt[f]})" for f in sorted(a.add)]
+    if a.id in ops:
+        eff.append(f"(used {ops[a.id]})")
+    cost = int(round(a.cost * scale))
+    eff.append(f"(increase (total-cost) {cost})")
+    return [f"  (:action {pddl_name}",
+            f"    ; {a.id}",
+            "    :parameters ()",
+            f"    :precondition (and {' '.join(pre)})" if pre else "    :precondition (and)",
+            f"    :effect (and {' '.join(eff)}))"]
