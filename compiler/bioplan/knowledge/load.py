@@ -147,6 +147,48 @@ def _merge(target: dict, source: dict, path: Path, what: str, problems: list[str
         target[key] = value
 
 
+def _merge_lexicon(lexicon_raw: dict[str, Any], data: dict) -> None:
+    """Lists from several lexicon files concatenate (in file order); other values: the first file wins."""
+    for key, value in data.items():
+        lexicon_raw.setdefault(key, [] if isinstance(value, list) else value)
+        if isinstance(value, list):
+            lexicon_raw[key] = list(lexicon_raw[key]) + value
+
+
+def _add_tool(tools: dict[str, Tool], sources: dict[str, Path], path: Path, tool: Tool,
+              problems: list[str]) -> None:
+    if tool.id in tools:
+        problems.append(f"{path}: tool id {tool.id!r} defined twice")
+    if path.stem != tool.id:
+        problems.append(f"{path}: id {tool.id!r} differs from the file name {path.stem!r}; "
+                        f"name the file {tool.id}.yaml")
+    tools[tool.id] = tool
+    sources[f"tools/{tool.id}"] = path
+
+
+def _add_motif(motifs: dict[str, Motif], sources: dict[str, Path], path: Path, motif: Motif,
+               problems: list[str]) -> None:
+    if motif.id in motifs:
+        problems.append(f"{path}: motif id {motif.id!r} defined twice")
+    motifs[motif.id] = motif
+    sources[f"motifs/{motif.id}"] = path
+
+
+def _assemble(raw: dict[str, dict], tools: dict[str, Tool], motifs: dict[str, Motif],
+              lexicon_raw: dict[str, Any], content_hash: str) -> Knowledge:
+    """The Knowledge from the merged files; tables sorted by id so the result does not depend on file order."""
+    return Knowledge(
+        datatypes={k: Datatype(id=k, **v) for k, v in sorted(raw["datatypes"].items())},
+        operations={k: Operation(id=k, **v) for k, v in sorted(raw["operations"].items())},
+        constraints={k: Constraint(id=k, **v) for k, v in sorted(raw["constraints"].items())},
+        formats={k: Format(id=k, **v) for k, v in sorted(raw["formats"].items())},
+        tools=dict(sorted(tools.items())),
+        motifs=dict(sorted(motifs.items())),
+        lexicon=Lexicon(**lexicon_raw),
+        content_hash=content_hash,
+    )
+
+
 def build_knowledge(roots: list[Path], templates: Path, content_hash: str) -> Knowledge:
     """Validate and assemble the knowledge from its files (no cache)."""
     problems: list[str] = []
@@ -171,39 +213,16 @@ def build_knowledge(roots: list[Path], templates: Path, content_hash: str) -> Kn
             for key in data[kind]:
                 sources[f"{kind}/{key}"] = path
         elif kind == "lexicon":
-            for key, value in data.items():
-                lexicon_raw.setdefault(key, [] if isinstance(value, list) else value)
-                if isinstance(value, list):
-                    lexicon_raw[key] = list(lexicon_raw[key]) + value
+            _merge_lexicon(lexicon_raw, data)
         elif kind == "tool":
-            tool = Tool(**data)
-            if tool.id in tools:
-                problems.append(f"{path}: tool id {tool.id!r} defined twice")
-            if path.stem != tool.id:
-                problems.append(f"{path}: id {tool.id!r} differs from the file name {path.stem!r}; "
-                                f"name the file {tool.id}.yaml")
-            tools[tool.id] = tool
-            sources[f"tools/{tool.id}"] = path
+            _add_tool(tools, sources, path, Tool(**data), problems)
         elif kind == "motif":
-            motif = Motif(**data)
-            if motif.id in motifs:
-                problems.append(f"{path}: motif id {motif.id!r} defined twice")
-            motifs[motif.id] = motif
-            sources[f"motifs/{motif.id}"] = path
+            _add_motif(motifs, sources, path, Motif(**data), problems)
 
     if problems:
         raise InvalidKnowledgeError(problems)
 
-    knowledge = Knowledge(
-        datatypes={k: Datatype(id=k, **v) for k, v in sorted(raw["datatypes"].items())},
-        operations={k: Operation(id=k, **v) for k, v in sorted(raw["operations"].items())},
-        constraints={k: Constraint(id=k, **v) for k, v in sorted(raw["constraints"].items())},
-        formats={k: Format(id=k, **v) for k, v in sorted(raw["formats"].items())},
-        tools=dict(sorted(tools.items())),
-        motifs=dict(sorted(motifs.items())),
-        lexicon=Lexicon(**lexicon_raw),
-        content_hash=content_hash,
-    )
+    knowledge = _assemble(raw, tools, motifs, lexicon_raw, content_hash)
     from bioplan.knowledge import checks  # imported on a cache miss only
 
     problems = checks.semantic_problems(knowledge, sources, templates)
