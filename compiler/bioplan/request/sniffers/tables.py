@@ -401,6 +401,44 @@ def _mapping_table(src: Source, cols: list[Column], normed: list[str], fmt: str,
                        facts=tuple(facts + compressed_fact(src)))
 
 
+def _condition_column(cols: list[Column], normed: list[str], sample_col: Column,
+                      evidence: list[str]) -> tuple[Column | None, str]:
+    """The column holding each sample's condition and why it was chosen: by its name, else the one other
+    categorical column; when that is ambiguous or absent, (None, "") with the reason added to `evidence`."""
+    by_name = {n: c for c, n in zip(cols, normed) if c is not sample_col}
+    for name in CONDITION_COLUMNS:
+        if name in by_name:
+            return by_name[name], f"column named '{by_name[name].name}'"
+    candidates = [c for c in cols if c is not sample_col and not c.numeric and not c.paths
+                  and 1 < c.distinct < len(c.values) - c.n_missing]
+    if len(candidates) == 1:
+        return candidates[0], f"the only other categorical column, '{candidates[0].name}'"
+    if candidates:
+        evidence.append(f"several candidate condition columns ({quote_list([c.name for c in candidates])}); "
+                        "name one 'condition'")
+    else:
+        evidence.append("no condition column (condition/group/treatment/...) found")
+    return None, ""
+
+
+def _replicate_facts(sample_col: Column, condition: Column, why: str, evidence: list[str]) -> list[Fact]:
+    """The condition column and samples per level (a sample's first non-missing level counts)."""
+    per_sample: dict[str, str] = {}
+    for s, level in zip(sample_col.values, condition.values):
+        if s.lower() not in NA and level.lower() not in NA:
+            per_sample.setdefault(s, level)
+    counts = Counter(per_sample.values())
+    replicates = {level: counts[level] for level in dict.fromkeys(per_sample.values())}
+    shown = ", ".join(f"{k}: {v}" for k, v in replicates.items())
+    evidence.append(f"condition column '{condition.name}' ({why}): {shown}")
+    return [
+        Fact(name="condition_column", value=condition.name, evidence=why),
+        Fact(name="replicates", value=replicates, evidence=f"samples per level of '{condition.name}': {shown}"),
+        Fact(name="min_replicates", value=min(replicates.values()) if replicates else 0,
+             evidence=f"fewest samples in one level of '{condition.name}'"),
+    ]
+
+
 def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, evidence: list[str],
                   header: bool) -> SniffedFile:
     by_header = dict(zip(normed, cols))
@@ -416,39 +454,9 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
     evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
     fastq_cols = [c.name for c in cols if c.paths]
     facts = [Fact(name="samples", value=samples, evidence=f"column '{sample_col.name}': {quote_list(samples)}")]
-    condition = None
-    by_name = {n: c for c, n in zip(cols, normed) if c is not sample_col}
-    for name in CONDITION_COLUMNS:
-        if name in by_name:
-            condition = by_name[name]
-            why = f"column named '{condition.name}'"
-            break
-    else:
-        candidates = [c for c in cols if c is not sample_col and not c.numeric and not c.paths
-                      and 1 < c.distinct < len(c.values) - c.n_missing]
-        if len(candidates) == 1:
-            condition = candidates[0]
-            why = f"the only other categorical column, '{condition.name}'"
-        elif candidates:
-            evidence.append(f"several candidate condition columns ({quote_list([c.name for c in candidates])}); "
-                            "name one 'condition'")
-        else:
-            evidence.append("no condition column (condition/group/treatment/...) found")
+    condition, why = _condition_column(cols, normed, sample_col, evidence)
     if condition is not None:
-        per_sample: dict[str, str] = {}
-        for s, level in zip(sample_col.values, condition.values):
-            if s.lower() not in NA and level.lower() not in NA:
-                per_sample.setdefault(s, level)
-        counts = Counter(per_sample.values())
-        replicates = {level: counts[level] for level in dict.fromkeys(per_sample.values())}
-        shown = ", ".join(f"{k}: {v}" for k, v in replicates.items())
-        facts += [
-            Fact(name="condition_column", value=condition.name, evidence=why),
-            Fact(name="replicates", value=replicates, evidence=f"samples per level of '{condition.name}': {shown}"),
-            Fact(name="min_replicates", value=min(replicates.values()) if replicates else 0,
-                 evidence=f"fewest samples in one level of '{condition.name}'"),
-        ]
-        evidence.append(f"condition column '{condition.name}' ({why}): {shown}")
+        facts += _replicate_facts(sample_col, condition, why, evidence)
     without_data = _rows_without_data(sample_col, condition, [c for c in cols if c is not sample_col])
     if without_data:  # left out by every step: said, never dropped silently
         facts.append(Fact(name="rows_without_data", value=without_data,
