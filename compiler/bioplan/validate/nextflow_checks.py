@@ -65,9 +65,23 @@ def check_pipeline(files: dict[str, str], uses: list[dict]) -> list[Problem]:
     the number of channels passed, and per channel its expected item arity and the
     producer emits it is built from.
     """
-    problems: list[Problem] = []
     wf_name = "workflows/bioplan.nf"
     wf = files.get(wf_name, "")
+    problems, modules = _include_problems(files, wf_name, wf)
+    interfaces = {alias: module_interface(files[path]) for alias, path in modules.items()}
+    problems += _emit_problems(wf_name, wf, interfaces, modules)
+    problems += _arity_problems(wf_name, uses, interfaces)
+    problems += _per_file_problems(files)
+    return problems
+
+
+# A module's interface as module_interface returns it: (per input, its item arity; per emit name, its arity).
+_Interface = tuple[list[int], dict[str, int]]
+
+
+def _include_problems(files: dict[str, str], wf_name: str, wf: str) -> tuple[list[Problem], dict[str, str]]:
+    """Includes that do not resolve (workflow and main.nf), and the workflow's alias -> module file."""
+    problems: list[Problem] = []
     modules: dict[str, str] = {}
     for m in _INCLUDE.finditer(wf):
         name, alias, rel = m.group(1), m.group(2) or m.group(1), m.group(3)
@@ -83,7 +97,13 @@ def check_pipeline(files: dict[str, str], uses: list[dict]) -> list[Problem]:
             continue
         if _resolve("main.nf", m.group(3)) not in files:
             problems.append(Problem("includes", "main.nf", f"include from {m.group(3)!r} does not resolve"))
-    interfaces = {alias: module_interface(files[path]) for alias, path in modules.items()}
+    return problems, modules
+
+
+def _emit_problems(wf_name: str, wf: str, interfaces: dict[str, _Interface],
+                   modules: dict[str, str]) -> list[Problem]:
+    """`X.out.y` references to a process that is not included or that has no emit y."""
+    problems: list[Problem] = []
     for m in _OUT_REF.finditer(wf):
         alias, emit = m.group(1), m.group(2)
         if alias not in interfaces:
@@ -91,6 +111,12 @@ def check_pipeline(files: dict[str, str], uses: list[dict]) -> list[Problem]:
         elif emit not in interfaces[alias][1]:
             problems.append(Problem("emits", wf_name, f"{alias}.out.{emit}: {modules[alias]} declares no emit "
                                                       f"{emit!r} (it has {', '.join(sorted(interfaces[alias][1]))})"))
+    return problems
+
+
+def _arity_problems(wf_name: str, uses: list[dict], interfaces: dict[str, _Interface]) -> list[Problem]:
+    """Calls whose channel count or item arity disagrees with the module's inputs or the producer's emits."""
+    problems: list[Problem] = []
     for use in uses:
         alias = use["alias"]
         if alias not in interfaces:
@@ -109,6 +135,12 @@ def check_pipeline(files: dict[str, str], uses: list[dict]) -> list[Problem]:
                 if got is not None and got != expected:
                     problems.append(Problem("arity", wf_name, f"{producer}.out.{emit} emits {got}-element items; "
                                                               f"{alias} input {i + 1} needs {expected}"))
+    return problems
+
+
+def _per_file_problems(files: dict[str, str]) -> list[Problem]:
+    """In every .nf file: processes without a stub: block, and constructs the strict syntax rejects."""
+    problems: list[Problem] = []
     for path, source in files.items():
         if not path.endswith(".nf"):
             continue
