@@ -12,6 +12,10 @@ from pathlib import Path
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"  # the test environment's snakemake
 
 
+# rules/software_versions.smk: versions_<package> rules and the table they make
+PROVENANCE_RULES = ("software_versions",)
+
+
 def step_of(rule: str, steps: set[str]) -> str:
     """The plan step a Snakemake rule belongs to: itself, or the step whose auxiliary rule it is
     (variant_annotation_build_db runs inside the variant_annotation process; the IR says which
@@ -33,7 +37,10 @@ def snakemake_rule_graph_edges(workdir: Path, steps: set[str]) -> set[tuple[str,
     labels = dict(re.findall(r'^\s*(\d+)\[label = "(\w+)"', proc.stdout, re.M))
     edges = {(step_of(labels[a], steps), step_of(labels[b], steps))
              for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)}
-    return {(a, b) for a, b in edges if "all" not in (a, b) and a != b}
+    # the software versions table (rules/software_versions.smk) is provenance, not a step: Nextflow
+    # gathers it from the versions topic outside the process graph
+    return {(a, b) for a, b in edges if not {"all", *PROVENANCE_RULES} & {a, b} and not a.startswith("versions_")
+            and a != b}
 
 
 # One Python process imports Snakemake once and dry-runs many workflows (`snakemake -n` each costs

@@ -63,7 +63,9 @@ def test_nf_core_layout_and_structure(nf_compiled, name):
         assert f"{d}meta.yml" in files and f"{d}environment.yml" in files
         src = files[m]
         assert re.search(r"^\s*tag ", src, re.M) and re.search(r"label 'process_(single|low|medium|high)'", src)
-        assert 'conda "${moduleDir}/environment.yml"' in src and "stub:" in src and "topic: versions" in src
+        assert 'conda "${moduleDir}/environment.yml"' in src and "stub:" in src and "emit: versions_" in src
+        # MultiQC reads the versions topic (its Software Versions section), so its own is emitted off it
+        assert ("topic: versions" in src) == (not m.startswith("modules/local/multiqc/")), m
     assert check_pipeline(files, []) == []
     config = files["nextflow.config"]
     for profile in ("test", "conda", "docker", "singularity", "apptainer", "slurm"):

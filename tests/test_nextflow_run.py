@@ -212,6 +212,9 @@ SCIENCE = {
 SNAKEMAKE_ONLY = {
     # temp() intermediates; a Nextflow run keeps them in work/ (README: nextflow clean)
     "test_rnaseq_trimmed_reads_deleted_after_alignment",
+    # the flat {package: version} table of the Snakemake rules (test_versions_are_the_tools_own checks
+    # Nextflow's {process: {package: version}} and MultiQC's section of it)
+    "test_rnaseq_software_versions_are_the_installed_tools",
 }
 
 
@@ -359,3 +362,11 @@ def test_versions_are_the_tools_own(runs, name):
     if name == "rnaseq_fastq":
         fastqc = subprocess.run(["fastqc", "--version"], capture_output=True, text=True, env=e2e_support.env())
         assert fastqc.stdout.strip() == f"FastQC v{versions['READ_QC']['fastqc']}"
+        for package in ("star", "fastp", "fastqc", "subread", "multiqc"):
+            process = next(p for p, tool in REPORTED[name].items() if tool == package)
+            assert versions[process][package] == snakemake_e2e._installed_version(package), (process, package)
+        # MultiQC's Software Versions section: every other process's versions, read from the topic
+        # (its own is mixed in after it, so it never waits on itself)
+        (shown_file,) = run.results.rglob("multiqc_data/multiqc_software_versions.txt")
+        shown = {cell for row in csv.reader(shown_file.read_text().splitlines(), delimiter="\t") for cell in row}
+        assert {"fastqc", "fastp", "star", "subread"} <= shown, shown

@@ -79,7 +79,9 @@ def test_snakemake_rule_and_nextflow_module(compiled):
     root = compiled["rnaseq_fastq", "nextflow"].output_dir
     module = (root / "modules/local/multiqc/main.nf").read_text()
     assert module.count("stageAs:") == 3 and "path(read_counting_summary)" in module
-    assert "[read_qc_report, read_trimming_report, read_alignment_log, read_counting_summary].flatten()" in module
+    # the reports, then the versions table of the other processes (tests/test_versions_table.py)
+    assert ("[read_qc_report, read_trimming_report, read_alignment_log, read_counting_summary, software_versions]"
+            ".flatten()") in module
     assert 'emit: data' in module and "val('multiqc')" in module
     wiring = (root / "workflows/bioplan.nf").read_text()
     call = wiring[wiring.index("QC_REPORT_AGGREGATION ("):]

@@ -142,6 +142,41 @@ def test_rnaseq_multiqc_report_aggregates_every_qc_tool(rnaseq_fastq):
         assert 0 < stats[sample]["featurecounts-Assigned"] * 1e6 <= passed // 2, sample
 
 
+# how each rnaseq tool prints its own version (written out by hand, not the knowledge's commands)
+INSTALLED_VERSION = {
+    "star": (["STAR", "--version"], r"^(\S+)$"),
+    "fastp": (["fastp", "--version"], r"^fastp (\S+)$"),
+    "fastqc": (["fastqc", "--version"], r"^FastQC v(\S+)$"),
+    "subread": (["featureCounts", "-v"], r"^featureCounts v(\S+)$"),
+    "multiqc": (["multiqc", "--version"], r"^multiqc, version (\S+)$"),
+}
+
+
+def _installed_version(package):
+    import re
+
+    from e2e_support import env
+
+    command, pattern = INSTALLED_VERSION[package]
+    run = subprocess.run(command, capture_output=True, text=True, env=env())
+    found = re.search(pattern, (run.stdout + run.stderr).strip(), re.M)
+    assert found, (command, run.stdout, run.stderr)
+    return found.group(1)
+
+
+def test_rnaseq_software_versions_are_the_installed_tools(rnaseq_fastq):
+    """results/pipeline_info/software_versions.yml: every package the workflow's tools come from, with
+    the version its env runs; MultiQC's report shows the same table in its Software Versions section."""
+    import yaml
+
+    workdir, _ = rnaseq_fastq
+    recorded = yaml.safe_load((workdir / "results/pipeline_info/software_versions.yml").read_text())
+    assert recorded == {package: _installed_version(package) for package in INSTALLED_VERSION}
+    with open(workdir / "results/qc_report_aggregation/multiqc_data/multiqc_software_versions.txt") as handle:
+        shown = {cell for row in csv.reader(handle, delimiter="\t") for cell in row}
+    assert set(recorded) <= shown and set(recorded.values()) <= shown, shown
+
+
 def test_rnaseq_trimmed_reads_deleted_after_alignment(rnaseq_fastq):
     """The trimmed FASTQs are intermediates (temp()): gone once the aligner read them; fastp's
     reports and the indexed BAM stay."""

@@ -35,6 +35,7 @@ from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
+from bioplan.codegen.qc_report import AGGREGATOR
 from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
@@ -42,6 +43,8 @@ from bioplan.paths import templates_dir
 # No name nor path part may start with '-': Nextflow stages inputs by file name and processes pass
 # sample ids and file names to tools and to mv/samtools unquoted, where '-x' reads as an option.
 _SAFE_NAME = re.compile(r"^(?!-)(?!.*/-)[A-Za-z0-9._+\-/]+$")
+# the entry workflow's channel of the versions table MultiQC shows (the `*_mqc_versions.yml` it reads)
+_VERSIONS_TAKE = "ch_software_versions"
 _LABELS = ("process_single", "process_low", "process_medium", "process_high")
 
 
@@ -320,6 +323,8 @@ class NextflowGenerator:
         guarded_by = _checks_guarding(steps)
         seen_take: set[str] = set()
         self._take_kinds: dict[str, str] = {}
+        reporter = next((s for s in steps if s.tool == AGGREGATOR), None)
+        reporter_versions = ""
         for s in steps:
             proc = self.prepare(workflow, s)
             includes.append(f"include {{ {proc.name} as {proc.alias} }} from "
@@ -339,15 +344,26 @@ class NextflowGenerator:
                         self._take_kinds[name] = source_kind
                 args.append((port, kind, ch))
             lines = self.gated_arguments(args, guarded_by.get(s.id, []))
+            use = self._use(proc, s, args, outputs_by_path)
+            if s is reporter:  # its last input (templates/nextflow/multiqc.nf.j2)
+                lines.append(_VERSIONS_TAKE)
+                use["channels"].append({"arity": 1, "from": []})
+                reporter_versions = f"versions_{proc.tool_slug}"
             joined = ",\n        ".join(line.replace("\n        .", "\n            .") for line in lines)
             calls.append(f"    {proc.alias} (\n        {joined}\n    )")
-            uses.append(self._use(proc, s, args, outputs_by_path))
+            uses.append(use)
         emits = _target_emits(workflow, outputs_by_path)
+        if reporter is not None:  # MultiQC's Software Versions section: every other process's versions
+            take.append((_VERSIONS_TAKE, "path(software_versions_mqc_versions.yml)"))
+            self._take_kinds[_VERSIONS_TAKE] = "versions"
+            # its own version is off the versions topic it reads; main.nf mixes it into the table
+            emits.append(f"    {reporter_versions} = {reporter.id.upper()}.out.{reporter_versions}")
         wf = self.env.get_template("skeleton/nextflow/workflow.nf.j2").render(
             version=__version__, workflow=workflow, includes=sorted(set(includes)), take=take,
             calls=calls, emits=emits)
         main = self.env.get_template("skeleton/nextflow/main.nf.j2").render(
-            version=__version__, workflow=workflow, take=take, channels=self.entry_channels(workflow, take))
+            version=__version__, workflow=workflow, take=take, channels=self.entry_channels(workflow, take),
+            reporter_versions=reporter_versions)
         return main, wf, uses
 
     def gated_arguments(self, args: list[tuple[str, str, Channel]], gates: list[WorkflowStep]) -> list[str]:
@@ -415,6 +431,11 @@ class NextflowGenerator:
         out = []
         for name, _ in take:
             if name == "ch_reads":
+                continue
+            if name == _VERSIONS_TAKE:  # the versions of every process but MultiQC (which reads them)
+                out.append((name, "channel.topic('versions')\n        .toList()\n"
+                                  "        .map { rows -> softwareVersionsYaml(rows) }\n"
+                                  "        .collectFile(name: 'software_versions_mqc_versions.yml')"))
                 continue
             key = name.removeprefix("ch_")
             fetched = next((r for r in workflow.references if r.key == key and r.downloads), None)

@@ -35,9 +35,13 @@ from bioplan.codegen.ir import (
     WorkflowStep,
     intermediate_outputs,
 )
+from bioplan.codegen.qc_report import AGGREGATOR  # the QC report also shows the versions table
 from bioplan.codegen.step_scripts import step_script_files
+from bioplan.codegen.versions_table import MULTIQC_TABLE, TABLE, version_sources
 from bioplan.errors import InvalidKnowledgeError
 from bioplan.paths import templates_dir
+
+_VERSIONS_ENV = "software_versions.yaml"  # the gather rule's env: cat and cp
 
 
 def q(text: str) -> str:
@@ -159,9 +163,12 @@ class SnakemakeGenerator:
     def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedStep:
         tool = self.knowledge.tools[step.tool] if step.tool else None
         intermediates = intermediate_outputs(self.knowledge, workflow)
+        inputs = [(p.name, self.ref_expr(p.ref, step.scope)) for p in step.inputs]
+        if step.tool == AGGREGATOR and version_sources(self.knowledge, workflow):
+            inputs.append(("software_versions", q(MULTIQC_TABLE)))  # its Software Versions section
         return PreparedStep(
             rule=step.id,
-            inputs=[(p.name, self.ref_expr(p.ref, step.scope)) for p in step.inputs],
+            inputs=inputs,
             outputs=[(p.name, self.output_expr(p, p.ref.path in intermediates)) for p in step.outputs],
             log=q(step.log),
             log_path=step.log,
@@ -211,7 +218,13 @@ class SnakemakeGenerator:
             files["scripts/fetch_reference.py"] = (templates_dir() / "references" / "fetch_reference.py").read_text(
                 encoding="utf-8")
             files["envs/fetch_reference.yaml"] = self.conda_env(CHECK_ENV.conda[:1])  # the standard library only
-        files["Snakefile"] = format_snakefile(self.snakefile(workflow, order), "Snakefile")
+        versions_rules = []
+        if version_sources(self.knowledge, workflow):
+            files["rules/software_versions.smk"] = format_snakefile(self.versions_rules(workflow),
+                                                                    "rules/software_versions.smk")
+            files[f"envs/{_VERSIONS_ENV}"] = self.conda_env(CHECK_ENV.conda)  # what its container carries
+            versions_rules = ["rules/software_versions.smk"]
+        files["Snakefile"] = format_snakefile(self.snakefile(workflow, order, versions_rules), "Snakefile")
         files["rules/common.smk"] = format_snakefile(self.common(workflow), "rules/common.smk")
         for sw in workflow.software:
             files[f"envs/{sw.env}"] = self.conda_env(sw.conda)
@@ -233,10 +246,20 @@ class SnakemakeGenerator:
         return self.env.get_template(f"skeleton/snakemake/{name}").render(
             version=__version__, request=escape.request_text(values["workflow"].query), **values)
 
-    def snakefile(self, workflow: Workflow, order: list[str]) -> str:
+    def snakefile(self, workflow: Workflow, order: list[str], extra_rules: list[str]) -> str:
         fetch_rules = ["rules/references.smk"] if any(r.downloads for r in workflow.references) else []
         return self.render_skeleton("Snakefile.j2", workflow=workflow,
-                                    rule_files=[f"rules/{o}.smk" for o in order] + fetch_rules)
+                                    rule_files=[f"rules/{o}.smk" for o in order] + extra_rules + fetch_rules)
+
+    def versions_rules(self, workflow: Workflow) -> str:
+        """One rule per package running its version command in its tool's env, and the table of them."""
+        sources = [{"slug": s.slug, "package": q(s.package), "command": q(s.command), "output": q(s.output),
+                    "log": q(f"logs/versions/{s.package}.log"), "conda": q(f"../envs/{s.env}"),
+                    "container": q(container_uri(s.container))}
+                   for s in version_sources(self.knowledge, workflow)]
+        return self.env.get_template("skeleton/snakemake/software_versions.smk.j2").render(
+            sources=sources, table=q(TABLE), multiqc_table=q(MULTIQC_TABLE), conda=q(f"../envs/{_VERSIONS_ENV}"),
+            container=q(container_uri(CHECK_ENV.container)))
 
     def reference_rules(self, downloads: list) -> str:
         return self.env.get_template("skeleton/snakemake/references.smk.j2").render(
@@ -244,7 +267,8 @@ class SnakemakeGenerator:
             container=container_uri(CHECK_ENV.container))
 
     def final_targets(self, workflow: Workflow) -> list[str]:
-        return [self.ref_expr(t, "cohort") for t in workflow.targets]
+        versions = [q(TABLE)] if version_sources(self.knowledge, workflow) else []
+        return [self.ref_expr(t, "cohort") for t in workflow.targets] + versions
 
     def common(self, workflow: Workflow) -> str:
         return self.render_skeleton("common.smk.j2", workflow=workflow, targets=self.final_targets(workflow))

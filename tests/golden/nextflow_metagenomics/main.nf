@@ -51,16 +51,22 @@ workflow {
     ch_reference_sequences = channel.value(file(params.reference_sequences, checkIfExists: true))
     ch_taxonomy_dump = channel.value(file(params.taxonomy_dump, checkIfExists: true))
     ch_sample_metadata = channel.value([[id: 'study'], file(params.sample_metadata, checkIfExists: true)])
+    ch_software_versions = channel.topic('versions')
+        .toList()
+        .map { rows -> softwareVersionsYaml(rows) }
+        .collectFile(name: 'software_versions_mqc_versions.yml')
 
     BIOPLAN (
         ch_reference_genome,
         ch_reads,
         ch_reference_sequences,
         ch_taxonomy_dump,
-        ch_sample_metadata
+        ch_sample_metadata,
+        ch_software_versions
     )
 
     channel.topic('versions')
+        .mix(BIOPLAN.out.versions_multiqc)  // MultiQC's own: off the topic, since MultiQC reads it
         .toList()
         .map { rows -> softwareVersionsYaml(rows) }
         .collectFile(name: 'software_versions.yml', storeDir: "${params.outdir}/pipeline_info")

@@ -49,14 +49,20 @@ workflow {
         .flatMap { rows -> rows }
     ch_reference_genome = channel.value(file(params.reference_genome, checkIfExists: true))
     ch_gene_annotation = channel.value(file(params.gene_annotation, checkIfExists: true))
+    ch_software_versions = channel.topic('versions')
+        .toList()
+        .map { rows -> softwareVersionsYaml(rows) }
+        .collectFile(name: 'software_versions_mqc_versions.yml')
 
     BIOPLAN (
         ch_reference_genome,
         ch_gene_annotation,
-        ch_reads
+        ch_reads,
+        ch_software_versions
     )
 
     channel.topic('versions')
+        .mix(BIOPLAN.out.versions_multiqc)  // MultiQC's own: off the topic, since MultiQC reads it
         .toList()
         .map { rows -> softwareVersionsYaml(rows) }
         .collectFile(name: 'software_versions.yml', storeDir: "${params.outdir}/pipeline_info")

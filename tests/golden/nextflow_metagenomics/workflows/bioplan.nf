@@ -21,6 +21,7 @@ workflow BIOPLAN {
     ch_reference_sequences  // channel: path(file)
     ch_taxonomy_dump  // channel: path(file)
     ch_sample_metadata  // channel: [ val(meta), path(file) ]
+    ch_software_versions  // channel: path(software_versions_mqc_versions.yml)
 
     main:
 
@@ -77,7 +78,8 @@ workflow BIOPLAN {
     QC_REPORT_AGGREGATION (
         TAXONOMIC_CLASSIFICATION.out.classification
             .toSortedList { a, b -> a[0].id <=> b[0].id }
-            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] }
+            .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
+        ch_software_versions
     )
 
     emit:
@@ -85,4 +87,5 @@ workflow BIOPLAN {
     taxonomic_classification_classification = TAXONOMIC_CLASSIFICATION.out.classification
     qc_report_aggregation_report = QC_REPORT_AGGREGATION.out.report
     qc_report_aggregation_data = QC_REPORT_AGGREGATION.out.data
+    versions_multiqc = QC_REPORT_AGGREGATION.out.versions_multiqc
 }

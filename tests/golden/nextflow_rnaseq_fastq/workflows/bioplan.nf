@@ -19,6 +19,7 @@ workflow BIOPLAN {
     ch_reference_genome  // channel: path(file)
     ch_gene_annotation  // channel: path(file)
     ch_reads  // channel: [ val(meta), [ reads ] ]
+    ch_software_versions  // channel: path(software_versions_mqc_versions.yml)
 
     main:
 
@@ -90,7 +91,8 @@ workflow BIOPLAN {
         READ_ALIGNMENT.out.log
             .toSortedList { a, b -> a[0].id <=> b[0].id }
             .map { items -> [[id: 'all_samples'], items.collect { item -> item[0].id }, items.collect { item -> item[1] }.flatten()] },
-        READ_COUNTING.out.summary
+        READ_COUNTING.out.summary,
+        ch_software_versions
     )
 
     emit:
@@ -101,4 +103,5 @@ workflow BIOPLAN {
     read_counting_summary = READ_COUNTING.out.summary
     qc_report_aggregation_report = QC_REPORT_AGGREGATION.out.report
     qc_report_aggregation_data = QC_REPORT_AGGREGATION.out.data
+    versions_multiqc = QC_REPORT_AGGREGATION.out.versions_multiqc
 }

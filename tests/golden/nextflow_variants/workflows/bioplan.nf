@@ -18,6 +18,7 @@ workflow BIOPLAN {
     ch_gene_annotation  // channel: path(file)
     ch_variant_calls  // channel: [ val(meta), path(file) ]
     ch_reference_genome  // channel: path(file)
+    ch_software_versions  // channel: path(software_versions_mqc_versions.yml)
 
     main:
 
@@ -69,7 +70,8 @@ workflow BIOPLAN {
     )
 
     QC_REPORT_AGGREGATION (
-        VARIANT_ANNOTATION.out.csv
+        VARIANT_ANNOTATION.out.csv,
+        ch_software_versions
     )
 
     emit:
@@ -79,4 +81,5 @@ workflow BIOPLAN {
     variant_annotation_csv = VARIANT_ANNOTATION.out.csv
     qc_report_aggregation_report = QC_REPORT_AGGREGATION.out.report
     qc_report_aggregation_data = QC_REPORT_AGGREGATION.out.data
+    versions_multiqc = QC_REPORT_AGGREGATION.out.versions_multiqc
 }

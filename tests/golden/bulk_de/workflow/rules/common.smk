@@ -12,6 +12,7 @@ def get_final_outputs():
     """The requested results, built by the default target."""
     return [
         "results/csv_export/merged_pathways.csv",
+        "results/pipeline_info/software_versions.yml",
     ]
 
 

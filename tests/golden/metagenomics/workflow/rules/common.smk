@@ -60,6 +60,7 @@ def get_final_outputs():
         ),
         "results/qc_report_aggregation/multiqc_report.html",
         "results/qc_report_aggregation/multiqc_data",
+        "results/pipeline_info/software_versions.yml",
     ]
 
 

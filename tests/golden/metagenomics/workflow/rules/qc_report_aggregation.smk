@@ -4,6 +4,7 @@ rule qc_report_aggregation:
             "results/taxonomic_classification/{sample}/{sample}.kreport",
             sample=SAMPLES,
         ),
+        software_versions="results/pipeline_info/software_versions_mqc_versions.yml",
     output:
         report="results/qc_report_aggregation/multiqc_report.html",
         data=directory("results/qc_report_aggregation/multiqc_data"),

@@ -63,6 +63,7 @@ def get_final_outputs():
         "results/read_counting/featurecounts.txt.summary",
         "results/qc_report_aggregation/multiqc_report.html",
         "results/qc_report_aggregation/multiqc_data",
+        "results/pipeline_info/software_versions.yml",
     ]
 
 

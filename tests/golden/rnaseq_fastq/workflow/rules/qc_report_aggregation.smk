@@ -8,6 +8,7 @@ rule qc_report_aggregation:
             "results/read_alignment/{sample}/{sample}.Log.final.out", sample=SAMPLES
         ),
         read_counting_summary="results/read_counting/featurecounts.txt.summary",
+        software_versions="results/pipeline_info/software_versions_mqc_versions.yml",
     output:
         report="results/qc_report_aggregation/multiqc_report.html",
         data=directory("results/qc_report_aggregation/multiqc_data"),

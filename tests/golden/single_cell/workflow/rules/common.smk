@@ -13,6 +13,7 @@ def get_final_outputs():
     return [
         "results/marker_enrichment/marker_enrichment.tsv",
         "results/embedding_visualization/umap.png",
+        "results/pipeline_info/software_versions.yml",
     ]
 
 

@@ -1,6 +1,7 @@
 rule qc_report_aggregation:
     input:
         variant_annotation_csv="results/variant_annotation/snpeff_summary.csv",
+        software_versions="results/pipeline_info/software_versions_mqc_versions.yml",
     output:
         report="results/qc_report_aggregation/multiqc_report.html",
         data=directory("results/qc_report_aggregation/multiqc_data"),

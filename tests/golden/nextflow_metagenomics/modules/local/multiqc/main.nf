@@ -9,11 +9,12 @@ process MULTIQC {
 
     input:
     tuple val(meta), val(sample_ids), path(taxonomic_classification_classification, stageAs: 'taxonomic_classification_classification/*')
+    path(software_versions)
 
     output:
     tuple val(meta), path("${prefix}.multiqc_report.html"), emit: report
     tuple val(meta), path("multiqc_data"), emit: data
-    tuple val("${task.process}"), val('multiqc'), eval('{ multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc, topic: versions
+    tuple val("${task.process}"), val('multiqc'), eval('{ multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc
 
     when:
     task.ext.when == null || task.ext.when
@@ -21,7 +22,7 @@ process MULTIQC {
     script:
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
-    def report_files = [taxonomic_classification_classification].flatten().join(' ')
+    def report_files = [taxonomic_classification_classification, software_versions].flatten().join(' ')
     """
     multiqc \\
         --force \\

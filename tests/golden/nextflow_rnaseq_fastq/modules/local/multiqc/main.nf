@@ -12,11 +12,12 @@ process MULTIQC {
     tuple val(meta2), val(sample_ids2), path(read_trimming_report, stageAs: 'read_trimming_report/*')
     tuple val(meta3), val(sample_ids3), path(read_alignment_log, stageAs: 'read_alignment_log/*')
     tuple val(meta4), path(read_counting_summary)
+    path(software_versions)
 
     output:
     tuple val(meta), path("${prefix}.multiqc_report.html"), emit: report
     tuple val(meta), path("multiqc_data"), emit: data
-    tuple val("${task.process}"), val('multiqc'), eval('{ multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc, topic: versions
+    tuple val("${task.process}"), val('multiqc'), eval('{ multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc
 
     when:
     task.ext.when == null || task.ext.when
@@ -24,7 +25,7 @@ process MULTIQC {
     script:
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
-    def report_files = [read_qc_report, read_trimming_report, read_alignment_log, read_counting_summary].flatten().join(' ')
+    def report_files = [read_qc_report, read_trimming_report, read_alignment_log, read_counting_summary, software_versions].flatten().join(' ')
     """
     multiqc \\
         --force \\

@@ -1,0 +1,90 @@
+
+rule versions_bioconductor_deseq2:
+    output:
+        "results/pipeline_info/versions/bioconductor-deseq2.yml",
+    log:
+        "logs/versions/bioconductor-deseq2.log",
+    conda:
+        "../envs/deseq2.yaml"
+    container:
+        "docker://quay.io/biocontainers/bioconductor-deseq2:1.46.0--r44he5774e6_1"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        package="bioconductor-deseq2",
+        command='Rscript -e \'cat(as.character(packageVersion("DESeq2")), "\\n")\'',
+    shell:
+        "exec 2> {log:q}; set +o pipefail; "
+        "version=$(bash -c {params.command:q} 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p); "
+        'test -n "$version"; '
+        "echo {params.package:q}: \"'$version'\" > {output:q}"
+
+
+rule versions_gseapy:
+    output:
+        "results/pipeline_info/versions/gseapy.yml",
+    log:
+        "logs/versions/gseapy.log",
+    conda:
+        "../envs/gseapy_enrich_go.yaml"
+    container:
+        "docker://quay.io/biocontainers/gseapy:1.1.8--py312h004ce86_0"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        package="gseapy",
+        command='python -c "import gseapy; print(gseapy.__version__)"',
+    shell:
+        "exec 2> {log:q}; set +o pipefail; "
+        "version=$(bash -c {params.command:q} 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p); "
+        'test -n "$version"; '
+        "echo {params.package:q}: \"'$version'\" > {output:q}"
+
+
+rule versions_pandas:
+    output:
+        "results/pipeline_info/versions/pandas.yml",
+    log:
+        "logs/versions/pandas.log",
+    conda:
+        "../envs/de_filter.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        package="pandas",
+        command='python -c "import pandas; print(pandas.__version__)"',
+    shell:
+        "exec 2> {log:q}; set +o pipefail; "
+        "version=$(bash -c {params.command:q} 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p); "
+        'test -n "$version"; '
+        "echo {params.package:q}: \"'$version'\" > {output:q}"
+
+
+rule software_versions:
+    input:
+        "results/pipeline_info/versions/bioconductor-deseq2.yml",
+        "results/pipeline_info/versions/gseapy.yml",
+        "results/pipeline_info/versions/pandas.yml",
+    output:
+        table="results/pipeline_info/software_versions.yml",
+        multiqc="results/pipeline_info/software_versions_mqc_versions.yml",
+    log:
+        "logs/software_versions.log",
+    conda:
+        "../envs/software_versions.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "cat {input:q} > {output.table:q} 2> {log:q} && cp {output.table:q} {output.multiqc:q}"
