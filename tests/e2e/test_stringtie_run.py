@@ -71,7 +71,9 @@ def test_expressed_genes_are_assembled_with_the_guide_ids(assembled):
         genes = {_attributes(line.split("\t")[8]).get("ref_gene_id") for line in text.splitlines()
                  if not line.startswith("#") and line.split("\t")[2] == "transcript"}
         expressed = {g for g, n in t["true_counts"][sample].items() if n >= 100}
-        assert len(expressed) >= 20 and expressed <= genes, (sample, sorted(expressed - genes))
+        # most of the example's genes are expressed that well (7 of its 10 in ctrl_1)
+        assert 2 * len(expressed) >= len(t["true_counts"][sample]) and expressed <= genes, (
+            sample, sorted(expressed - genes))
         assert not genes & set(t["not_expressed"]), sample
         matched = _exon_chains(text, "reference_id")
         assert len(matched) >= len(expressed)
