@@ -306,12 +306,13 @@ def test_executed_task_graph_equals_the_snakemake_rule_graph(runs, base, name):
 
 # --------------------------------------------------------------------------- versions
 def module_tools(pipeline: Path) -> dict[str, set[str]]:
-    """{step: tools its process reports on the versions topic}, from the emitted sources."""
+    """{step: tools its process reports in software_versions.yml}, from the emitted sources: on the
+    versions topic, or (MultiQC, which reads the topic) on its versions emit that main.nf mixes in."""
     workflow = (pipeline / "workflows" / "bioplan.nf").read_text()
     tools = {}
     for alias, module in re.findall(r"^include \{ \w+ as (\w+) \} from '\.\./(modules/[^']+)'", workflow, re.M):
         source = (pipeline / f"{module}.nf").read_text()
-        tools[alias.lower()] = set(re.findall(r"val\('([^']+)'\), eval\(.*topic: versions", source))
+        tools[alias.lower()] = set(re.findall(r"val\('([^']+)'\), eval\(.*emit: versions_", source))
     return tools
 
 
