@@ -14,7 +14,7 @@ process PICARD_MARKDUPLICATES {
     tuple val(meta), path("${prefix}.markdup.bam"), emit: bam
     tuple val(meta), path("${prefix}.markdup.bam.bai"), emit: bai
     tuple val(meta), path("${prefix}.markdup_metrics.txt"), emit: metrics
-    tuple val("${task.process}"), val('picard'), eval('{ picard MarkDuplicates --version 2>&1 | tail -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_picard, topic: versions
+    tuple val("${task.process}"), val('picard'), eval('{ $(command -v picard || command -v PicardCommandLine) MarkDuplicates --version 2>&1 | tail -n 1 ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_picard, topic: versions
 
     when:
     task.ext.when == null || task.ext.when
