@@ -10,8 +10,8 @@ rule versions_bioconductor_deseq2:
         "docker://quay.io/biocontainers/bioconductor-deseq2:1.46.0--r44he5774e6_1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="bioconductor-deseq2",
         command='Rscript -e \'cat(as.character(packageVersion("DESeq2")), "\\n")\'',
@@ -33,8 +33,8 @@ rule versions_gseapy:
         "docker://quay.io/biocontainers/gseapy:1.1.8--py312h004ce86_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="gseapy",
         command='python -c "import gseapy; print(gseapy.__version__)"',
@@ -56,8 +56,8 @@ rule versions_pandas:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="pandas",
         command='python -c "import pandas; print(pandas.__version__)"',
@@ -84,7 +84,7 @@ rule software_versions:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     shell:
         "cat {input:q} > {output.table:q} 2> {log:q} && cp {output.table:q} {output.multiqc:q}"

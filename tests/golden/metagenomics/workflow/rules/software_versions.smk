@@ -10,8 +10,8 @@ rule versions_bowtie2:
         "docker://quay.io/biocontainers/bowtie2:2.4.4--py39hbb4e92a_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="bowtie2",
         command="bowtie2-build --version 2>&1 | sed -n '1s/.* version //p'",
@@ -33,8 +33,8 @@ rule versions_kraken2:
         "docker://quay.io/biocontainers/kraken2:2.1.3--pl5321hdcf5f25_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="kraken2",
         command="kraken2 --version | head -n 1",
@@ -56,8 +56,8 @@ rule versions_multiqc:
         "docker://quay.io/biocontainers/multiqc:1.25.1--pyhdfd78af_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="multiqc",
         command="multiqc --version | sed -n 's/.* version //p'",
@@ -79,8 +79,8 @@ rule versions_pandas:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="pandas",
         command='python -c "import pandas; print(pandas.__version__)"',
@@ -102,8 +102,8 @@ rule versions_scipy:
         "docker://community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="scipy",
         command='python -c "import scipy; print(scipy.__version__)"',
@@ -132,7 +132,7 @@ rule software_versions:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     shell:
         "cat {input:q} > {output.table:q} 2> {log:q} && cp {output.table:q} {output.multiqc:q}"

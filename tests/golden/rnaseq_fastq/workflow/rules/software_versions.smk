@@ -10,8 +10,8 @@ rule versions_fastp:
         "docker://quay.io/biocontainers/fastp:0.23.4--h5f740d0_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="fastp",
         command="fastp --version 2>&1 | sed -n 's/^fastp //p'",
@@ -33,8 +33,8 @@ rule versions_fastqc:
         "docker://quay.io/biocontainers/fastqc:0.12.1--hdfd78af_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="fastqc",
         command="fastqc --version 2>&1 | sed -n 's/^FastQC v//p'",
@@ -56,8 +56,8 @@ rule versions_multiqc:
         "docker://quay.io/biocontainers/multiqc:1.25.1--pyhdfd78af_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="multiqc",
         command="multiqc --version | sed -n 's/.* version //p'",
@@ -79,8 +79,8 @@ rule versions_star:
         "docker://quay.io/biocontainers/star:2.7.10a--h9ee0642_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="star",
         command="STAR --version",
@@ -102,8 +102,8 @@ rule versions_subread:
         "docker://quay.io/biocontainers/subread:2.0.6--he4a0461_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="subread",
         command="featureCounts -v 2>&1 | grep featureCounts",
@@ -132,7 +132,7 @@ rule software_versions:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     shell:
         "cat {input:q} > {output.table:q} 2> {log:q} && cp {output.table:q} {output.multiqc:q}"

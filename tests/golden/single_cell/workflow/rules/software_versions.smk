@@ -10,8 +10,8 @@ rule versions_gseapy:
         "docker://quay.io/biocontainers/gseapy:1.1.8--py312h004ce86_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="gseapy",
         command="python -c \"import importlib.metadata as m; print(m.version('gseapy'))\"",
@@ -33,8 +33,8 @@ rule versions_scanpy:
         "docker://community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="scanpy",
         command="python -c \"import importlib.metadata as m; print(m.version('scanpy'))\"",
@@ -60,7 +60,7 @@ rule software_versions:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     shell:
         "cat {input:q} > {output.table:q} 2> {log:q} && cp {output.table:q} {output.multiqc:q}"

@@ -10,8 +10,8 @@ rule versions_bcftools:
         "docker://quay.io/biocontainers/bcftools:1.16--hfe4b78e_1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="bcftools",
         command="bcftools --version | head -n 1",
@@ -33,8 +33,8 @@ rule versions_gffread:
         "docker://quay.io/biocontainers/gffread:0.12.7--hdcf5f25_4"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="gffread",
         command="gffread --version",
@@ -56,8 +56,8 @@ rule versions_multiqc:
         "docker://quay.io/biocontainers/multiqc:1.25.1--pyhdfd78af_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="multiqc",
         command="multiqc --version | sed -n 's/.* version //p'",
@@ -79,8 +79,8 @@ rule versions_python:
         "docker://quay.io/biocontainers/python:3.12"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="python",
         command="python --version",
@@ -102,8 +102,8 @@ rule versions_snpeff:
         "docker://quay.io/biocontainers/snpeff:5.1--hdfd78af_2"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="snpeff",
         command="snpEff -version",
@@ -125,8 +125,8 @@ rule versions_tabix:
         "docker://quay.io/biocontainers/tabix:1.11--hdfd78af_0"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="tabix",
         command="tabix --version | sed -n '1s/^tabix (htslib) //p'",
@@ -156,7 +156,7 @@ rule software_versions:
         "docker://quay.io/biocontainers/pandas:2.2.1"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 10 * attempt,
     shell:
         "cat {input:q} > {output.table:q} 2> {log:q} && cp {output.table:q} {output.multiqc:q}"
