@@ -23,6 +23,9 @@ from bioplan.progress import quiet, slow_step
     ('python -c "import gseapy; print(gseapy.__version__)"', ("python", "gseapy")),
     ('''python -c "import importlib.metadata as m; print(m.version('scanpy'))"''', ("python", "scanpy")),
     ("python --version", ("python", "sys")),
+    # Picard's launcher: bioconda's `picard` or Debian's `PicardCommandLine`, either will do
+    ("$(command -v picard || command -v PicardCommandLine) MarkDuplicates --version 2>&1 | tail -n 1",
+     ("exe", "picard|PicardCommandLine")),
     ('''Rscript -e 'cat(as.character(packageVersion("DESeq2")), "\\n")\'''', ("r", "DESeq2")),
 ])
 def test_what_a_tool_needs_comes_from_its_version_command(command, need):
@@ -57,6 +60,16 @@ def test_doctor_says_what_each_missing_executable_blocks(knowledge, tmp_path, mo
     report = text_report(doc)
     assert "MISSING  STAR" in report and "blocks: star (read_alignment)" in report
     assert f"{len(doc.missing)} missing" in report
+
+
+def test_a_launcher_is_found_under_any_of_its_names(knowledge, tmp_path, monkeypatch):
+    """Debian ships Picard as `PicardCommandLine`, bioconda as `picard`: either one is Picard."""
+    launcher = tmp_path / "PicardCommandLine"
+    launcher.write_text("#!/bin/sh\n")
+    launcher.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    picard = {c.name: c for c in diagnose(knowledge).checks}["picard or PicardCommandLine"]
+    assert picard.ok and picard.where == str(launcher) and "picard_markduplicates" in picard.blocks
 
 
 def test_doctor_and_version_commands():

@@ -197,7 +197,9 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
               help="The cluster's memory per node in MB: caps every job's mem_mb, retries included.")
 @click.option("--max-runtime", default=None, metavar="MINUTES",
               help="The partition's time limit in minutes: caps every job's runtime, retries included.")
-@click.option("--no-validate", is_flag=True, help="Skip the `snakemake -n` pre-check.")
+@click.option("--no-validate", is_flag=True,
+              help="Skip the pre-check of the emitted workflow (for Snakemake: `snakemake -n` on a scratch "
+                   "copy; Nextflow output has no pre-check).")
 @click.option("--fetch-references", is_flag=True,
               help="Download the missing references at run time (pinned provider URLs, provider checksums); "
                    "config `fetch: true`. Without it nothing is downloaded.")

@@ -26,6 +26,8 @@ from bioplan import __version__
 _PYTHON_VERSION_OF = re.compile(r"""^python3? -c .*version\(['"]([\w-]+)['"]\)""")
 _PYTHON_IMPORT = re.compile(r"""^python3? -c ["']import (\w+)""")
 _R_PACKAGE = re.compile(r"""^Rscript -e .*packageVersion\(["']([\w.]+)["']\)""")
+# a launcher found under one of several names: `$(command -v picard || command -v PicardCommandLine) ...`
+_LAUNCHER_CHOICE = re.compile(r"^\$\(\s*(command -v [\w.+-]+(?:\s*\|\|\s*command -v [\w.+-]+)*)\s*\)")
 SLURM_CLIENT = ("sbatch", "squeue", "sacct", "scancel")
 _EXTRA_HINT = {"tools": "pip install 'bioplan[tools]'", "slurm": "pip install 'bioplan[slurm]'"}
 
@@ -89,6 +91,9 @@ def tool_requirement(version_command: str) -> tuple[str, str]:
     m = _R_PACKAGE.match(cmd)
     if m:
         return "r", m.group(1)
+    m = _LAUNCHER_CHOICE.match(cmd)
+    if m:  # any one of the names will do: "picard|PicardCommandLine"
+        return "exe", "|".join(re.findall(r"command -v ([\w.+-]+)", m.group(1)))
     return "exe", shlex.split(cmd)[0]
 
 
@@ -162,8 +167,8 @@ def bound_tool_checks(knowledge) -> list[Check]:
     for (kind, name), tools in sorted(needs.items()):
         blocks = ", ".join(tools)
         if kind == "exe":
-            where = shutil.which(name)
-            out.append(Check("bound tools", name, where is not None, where=where, blocks=blocks,
+            where = next(filter(None, map(shutil.which, name.split("|"))), None)
+            out.append(Check("bound tools", name.replace("|", " or "), where is not None, where=where, blocks=blocks,
                              install="the tool's conda env (snakemake --sdm conda) or your package manager"))
         elif kind == "python":
             found = importlib.util.find_spec(name) is not None
