@@ -85,6 +85,10 @@ class Operation(Frozen):
     # Whether the planner may feed a more processed subtype produced elsewhere in the plan
     # (trimmed instead of raw reads). False for QC of the data as delivered.
     refine_inputs: bool = True
+    # Operations that make this one's data by another route: when the request also asks for one of
+    # them, the words that named this one described that route (variant calling beside joint
+    # genotyping of per-sample GVCFs), so this one is not run as well.
+    superseded_by: tuple[str, ...] = ()
     aliases: Aliases = Aliases()
 
 

@@ -33,6 +33,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     context.settle_genome_build,
     tools.bind_named_tools,
     anchors.drop_done,
+    anchors.drop_superseded,
     anchors.add_optional_input_readers,
     context.settle_assay,
     context.settle_layout,

@@ -49,6 +49,24 @@ def drop_done(draft: SpecDraft) -> SpecDraft:
     return replace(draft.warn(*(n for n in notes.values() if n)), anchors=anchors, preferred=preferred)
 
 
+def drop_superseded(draft: SpecDraft) -> SpecDraft:
+    """Anchors whose data another requested operation makes by another route (the operation's
+    `superseded_by`): "call variants per sample with HaplotypeCaller in GVCF mode, then joint-genotype
+    them" asks for GVCFs and joint genotyping, not also a multi-sample caller. The anchor and a named
+    tool of it are dropped with a warning; the superseding route's own tools are chosen as usual."""
+    knowledge = draft.knowledge
+    by = {a: [o for o in knowledge.operations[a].superseded_by if o in draft.anchors] for a in draft.anchors}
+    dropped = [a for a in draft.anchors if by[a]]
+    if not dropped:
+        return draft
+    anchors = tuple(a for a in draft.anchors if a not in dropped)
+    preferred = tuple(t for t in draft.preferred if knowledge.tools[t].implements not in dropped)
+    notes = [f"{knowledge.operations[a].label} is done by "
+             + " and ".join(knowledge.operations[o].label.lower() for o in by[a])
+             + ", which the request also asks for; it is not run a second time" for a in dropped]
+    return replace(draft.warn(*notes), anchors=anchors, preferred=preferred)
+
+
 def _optional_reader(knowledge: Knowledge, f: SniffedFile, given: set[str], anchors: tuple[str, ...],
                      refused: set[str]) -> tuple[str | None, str | None]:
     """(operation to add, warning) for an input only optional ports read."""
