@@ -28,13 +28,20 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
     for t in request.matches:
         if t.kind != "tool" or t.negated:
             continue
-        does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)}
+        does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)} | _package_operations(knowledge, t.id)
         if does & asked or any(_names_its_operation(knowledge, op, t.text) for op in does):
             continue
         before = [m for m in ops if m.end <= t.start and _ROLE_GAP.fullmatch(request.normalized[m.end:t.start])]
         if before:
             out.append((t, before[-1].id))
     return out
+
+
+def _package_operations(knowledge: Knowledge, tool_id: str) -> set[str]:
+    """What the tools of the named tool's package (the same conda pins) do: MACS2 per replicate
+    beside MACS2 callpeak."""
+    conda = knowledge.tools[tool_id].software.conda
+    return {t.implements for t in knowledge.tools.values() if t.software.conda == conda}
 
 
 def _names_its_operation(knowledge: Knowledge, op: str, text: str) -> bool:
@@ -72,6 +79,17 @@ def format_named_tools(knowledge: Knowledge, request: Request) -> list[str]:
     return out
 
 
+def _package_sibling(knowledge: Knowledge, tool_id: str, anchors: tuple[str, ...]) -> str:
+    """The named tool, or the tool of the same package (same conda pins) that does a requested
+    operation when the named one does none: "call peaks per sample with MACS2" is MACS2 per replicate."""
+    tool = knowledge.tools[tool_id]
+    if tool.implements in anchors:
+        return tool_id
+    siblings = [t.id for t in knowledge.tools.values() if t.id != tool_id and t.implements in anchors
+                and t.software.conda == tool.software.conda]
+    return siblings[0] if len(siblings) == 1 else tool_id
+
+
 def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, ...],
                     skip: set[tuple[int, int]]) -> tuple[list[str], list[str]]:
     """(tools the request names but those at `skip` spans, warnings). A name several tools share
@@ -84,7 +102,7 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
             continue
         family = [m.id, *m.alternatives]
         if len(family) == 1:
-            out.append(m.id)
+            out.append(_package_sibling(knowledge, m.id, anchors))
             continue
         chosen = [t for t in family if knowledge.tools[t].implements in anchors]
         # a package name ("star", "samtools") with none of its operations requested means the
