@@ -64,6 +64,7 @@ def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
         steps.append(PlanStep(id=action_id, operation=action_id, inputs=inputs, outputs=outputs,
                               preconditions=preconditions, sources=sources))
     steps = _refine_sources(knowledge, steps)
+    steps = _wire_optional_from_plan(knowledge, steps)
     steps = _match_gene_set_namespace(knowledge, spec, steps)
     steps = _drop_unused(knowledge, spec, steps)
     kept = {s.id for s in steps}
@@ -126,6 +127,26 @@ def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanSte
                             "inputs": {**s.inputs, port: better[0]}, "sources": {**s.sources, port: t.id}})
                         current = better[0]
                         changed = True
+    return steps
+
+
+def _wire_optional_from_plan(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanStep]:
+    """An optional input left unwired takes what another step of the plan makes of it.
+
+    The search may order a step before the producer of its optional input (pseudobulk DE before
+    the cell-type annotation it groups by); the port then reads that producer's output, unless
+    the producer depends on the step (no cycles).
+    """
+    for i, s in enumerate(steps):
+        for port, spec_port in knowledge.operations[s.operation].inputs.items():
+            if not spec_port.optional or port in s.inputs:
+                continue
+            for t in steps:
+                made = [d for d in t.outputs.values() if is_subtype(knowledge, d, spec_port.datatype)]
+                if t.id != s.id and made and not _depends_on(steps, t.id, s.id):
+                    steps[i] = s = s.model_copy(update={
+                        "inputs": {**s.inputs, port: made[0]}, "sources": {**s.sources, port: t.id}})
+                    break
     return steps
 
 
