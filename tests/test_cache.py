@@ -97,7 +97,7 @@ def test_the_references_catalog_is_read_back_from_the_cache_until_its_file_chang
     def no_parse(*args, **kwargs):
         raise AssertionError("references.yaml parsed although its cached catalog is valid")
 
-    monkeypatch.setattr(references.yaml, "safe_load", no_parse)
+    monkeypatch.setattr(references, "_parse_yaml", no_parse)
     references.load_catalog.cache_clear()
     assert references.load_catalog() == first
     monkeypatch.undo()  # parse again: the edited file has another key

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 class Frozen(BaseModel):
     # defer_build: the knowledge a process reads back from the cache is never validated, so a
     # `bioplan plan` does not pay for building the validators (built on the first validation)
+    # Model-valued defaults are default factories for the same reason: `Aliases()` written as a
+    # default would validate (and so build Aliases' validator) when this module is imported.
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
@@ -61,7 +63,7 @@ class Datatype(Frozen):
     # Datatypes a request may name for a file sniffed as this one -> the warning that the file is
     # treated as this datatype ("{path}" is the file's path).
     contradicts: dict[str, str] = Field(default_factory=dict)
-    aliases: Aliases = Aliases()
+    aliases: Aliases = Field(default_factory=Aliases)
 
 
 class Port(Frozen):
@@ -89,7 +91,7 @@ class Operation(Frozen):
     # them, the words that named this one described that route (variant calling beside joint
     # genotyping of per-sample GVCFs), so this one is not run as well.
     superseded_by: tuple[str, ...] = ()
-    aliases: Aliases = Aliases()
+    aliases: Aliases = Field(default_factory=Aliases)
 
 
 ConstraintKind = Literal["organism", "assay", "layout", "data"]
@@ -138,7 +140,7 @@ class Constraint(Frozen):
     applies_to: tuple[str, ...] = ()
     # constraints this one cannot hold together with (same kind alternatives)
     conflicts: tuple[str, ...] = ()
-    aliases: Aliases = Aliases()
+    aliases: Aliases = Field(default_factory=Aliases)
 
 
 class FormatSniff(Frozen):
@@ -215,7 +217,7 @@ class Tool(Frozen):
     supports: tuple[str, ...] = ()
     # extra data constraints the tool needs beyond its operation's
     requires: tuple[str, ...] = ()
-    resources: Resources = Resources()
+    resources: Resources = Field(default_factory=Resources)
     # user-tunable parameters with defaults; they land in config.yaml under params.<tool id>
     params: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     quality: float = 0.5  # ranking prior in [0, 1]: maturity, adoption, fitness for the task
@@ -225,7 +227,7 @@ class Tool(Frozen):
     # word with others (star beside star_genome_generate) is star/align (codegen/nf_core_names.py)
     nf_module: str | None = None
     runnable_offline: bool = True  # false if the tool needs the network at run time
-    aliases: Aliases = Aliases()
+    aliases: Aliases = Field(default_factory=Aliases)
 
 
 class Motif(Frozen):
@@ -235,7 +237,7 @@ class Motif(Frozen):
     operations: tuple[str, ...]  # in pipeline order; `motif --contains--> operation`
     prior: float = 0.5  # how typical the motif is in practice, in [0, 1]
     assays: tuple[str, ...] = ()
-    aliases: Aliases = Aliases()
+    aliases: Aliases = Field(default_factory=Aliases)
 
 
 class PhraseRule(Frozen):
@@ -250,7 +252,7 @@ class PhraseRule(Frozen):
 
 class OutputFormatTerm(Frozen):
     id: str
-    aliases: Aliases = Aliases()
+    aliases: Aliases = Field(default_factory=Aliases)
 
 
 class AbsentTool(Frozen):
@@ -258,7 +260,7 @@ class AbsentTool(Frozen):
 
     id: str
     name: str
-    aliases: Aliases = Aliases()  # whole words, matched like tool aliases
+    aliases: Aliases = Field(default_factory=Aliases)  # whole words, matched like tool aliases
     # what the name implies: operations of the knowledge, or analysis families it lacks
     operations: tuple[str, ...] = ()
     analyses: tuple[str, ...] = ()
@@ -284,19 +286,19 @@ class Lexicon(Frozen):
     phrases: tuple[PhraseRule, ...] = ()
     output_formats: tuple[OutputFormatTerm, ...] = ()
     # words that say "not this tool" (a tool named without one is wanted)
-    exclude_markers: Aliases = Aliases()
+    exclude_markers: Aliases = Field(default_factory=Aliases)
     absent_tools: tuple[AbsentTool, ...] = ()
     unsupported_analyses: tuple[UnsupportedAnalysis, ...] = ()
     # words that carry no request content (per language): every other word must be understood
-    filler: Aliases = Aliases()
+    filler: Aliases = Field(default_factory=Aliases)
     # words naming sample groups / conditions ("treated", "control", "KO")
-    group_words: Aliases = Aliases()
+    group_words: Aliases = Field(default_factory=Aliases)
     # words offering tools as alternatives ("Salmon or Kallisto"): an absent tool offered beside a
     # tool of the knowledge for the same operation is not refused
-    alternative_markers: Aliases = Aliases()
+    alternative_markers: Aliases = Field(default_factory=Aliases)
     # words that make a clause an instruction ("predict", "assemble", "预测"): such a clause
     # whose content words all go unrecognised is refused as partially understood
-    instruction_words: Aliases = Aliases()
+    instruction_words: Aliases = Field(default_factory=Aliases)
 
 
 class Knowledge(Frozen):

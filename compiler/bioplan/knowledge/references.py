@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from bioplan import cache as disk_cache
@@ -94,6 +93,16 @@ class Catalog(_Frozen):
 CATALOG_CODE = ("bioplan.knowledge.references",)
 
 
+def _parse_yaml(text: str) -> Any:
+    """references.yaml parsed; invalid YAML is a ValueError (PyYAML is imported on a cache miss only)."""
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(str(exc)) from None
+
+
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
     """The validated references.yaml, cached on disk (`bioplan.cache`) under the sha256 of the file
@@ -105,8 +114,8 @@ def load_catalog() -> Catalog:
         cached = disk_cache.read("references", key, Catalog)
         if cached is not None:
             return cached
-        catalog = Catalog.model_validate(yaml.safe_load(raw.decode("utf-8")))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError) as exc:
+        catalog = Catalog.model_validate(_parse_yaml(raw.decode("utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InvalidKnowledgeError([f"{path}: {exc}"]) from None
     disk_cache.write("references", key, catalog)
     return catalog

@@ -47,6 +47,23 @@ def is_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+def _latin_letter(ch: str) -> bool:
+    return "a" <= ch <= "z"
+
+
+def has_word(text: str, word: str) -> bool:
+    """True if `word` stands in `text` with no Latin letter right before or after it: the regular
+    expression `(?<![a-z])WORD(?![a-z])`, without compiling one pattern per word in every process."""
+    end = len(word)
+    start = text.find(word)
+    while start >= 0:
+        if (start == 0 or not _latin_letter(text[start - 1])) and \
+                (start + end >= len(text) or not _latin_letter(text[start + end])):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
 def singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"

@@ -22,6 +22,7 @@ from rapidfuzz.distance import OSA
 
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.words import has_word
 from bioplan.models import AbsentTerm, Language, Match, Request, Span, SpanRole
 from bioplan.request.lexicon import (
     TYPO_MIN_WORD,
@@ -286,7 +287,7 @@ def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
         if is_cjk(marker):
             if marker in before:
                 return True
-        elif re.search(rf"(?<![a-z]){re.escape(marker)}(?![a-z])", before):
+        elif has_word(before, marker):
             return True
     return False
 
@@ -334,8 +335,7 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     phrase_hits += [m for m in _typo_phrase_matches(norm, exact + phrase_hits, knowledge, context)
                     if not any(p.id == m.id for p in phrase_hits)]
     fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
-    markers = knowledge.lexicon.exclude_markers
-    exclude_markers = [normalize(m) for m in (*markers.en, *markers.zh)]
+    exclude_markers = sorted(lexicon_words(knowledge, "exclude_markers"))  # normalised once, with the lexicon
     marked = _mark_negated(norm, sorted(exact + fuzzy, key=lambda m: (m.start, m.end)), exclude_markers)
     absent = _absent_terms(norm, marked, knowledge, exclude_markers)
     marked = _with_phrase_hits(_outside_absent_tools(marked, absent), phrase_hits)
