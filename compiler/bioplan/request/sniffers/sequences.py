@@ -343,14 +343,23 @@ def _scan_fasta(src: Source) -> _FastaScan:
     return scan
 
 
-def _require_nucleotides(src: Source, scan: _FastaScan) -> None:
+def _nucleotide_share(src: Source, scan: _FastaScan) -> float:
+    """The share of A/C/G/T/U/N among the letters read (1.0 for sequences without letters)."""
     if not scan.lengths:
         raise unreadable(src.shown, "not a valid FASTA file: no '>' header found", expected="FASTA")
-    if scan.residues:
-        nuc = sum(1 for b in scan.residues if b in _NUCLEOTIDES) / len(scan.residues)
-        if nuc < 0.9:
-            raise unreadable(src.shown, f"holds protein sequences (only {nuc:.0%} of the letters are A/C/G/T/U/N)",
-                             ["bioplan takes nucleotide FASTA: a genome, a transcriptome or reference genomes"])
+    if not scan.residues:
+        return 1.0
+    return sum(1 for b in scan.residues if b in _NUCLEOTIDES) / len(scan.residues)
+
+
+def _sniff_protein_fasta(src: Source, scan: _FastaScan, nuc: float) -> SniffedFile:
+    """Protein sequences are the proteins a similarity search database is built from (DIAMOND makedb)."""
+    at_least = "" if scan.complete else "at least "
+    evidence = (f"FASTA: {at_least}{count_noun(len(scan.lengths), 'sequence')}, amino-acid alphabet (only "
+                f"{nuc:.0%} of the letters are A/C/G/T/U/N): reference proteins", *compression_evidence(src))
+    return SniffedFile(path=src.shown, datatype="protein_reference_sequences",
+                       format="fasta.gz" if src.compression else "faa", evidence=evidence,
+                       facts=tuple(_fasta_facts(scan)))
 
 
 def _fasta_facts(scan: _FastaScan) -> list[Fact]:
@@ -369,7 +378,8 @@ def _fasta_facts(scan: _FastaScan) -> list[Fact]:
 
 def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     scan = _scan_fasta(src)
-    _require_nucleotides(src, scan)
+    if (nuc := _nucleotide_share(src, scan)) < 0.9:
+        return _sniff_protein_fasta(src, scan, nuc)
     at_least = "" if scan.complete else "at least "
     evidence = [f"FASTA: {at_least}{count_noun(len(scan.lengths), 'sequence')}, {at_least}{scan.total} letters, "
                 "nucleotide alphabet", *compression_evidence(src)]
@@ -448,7 +458,8 @@ def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
 FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads",),
                     lambda src, ctx: src.first_line.startswith("@"),
                     lambda src, ctx: _sniff_fastq(src))
-FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz"),
-                    ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome"),
+FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz", "faa"),
+                    ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome",
+                     "protein_reference_sequences"),
                     lambda src, ctx: src.first_line.startswith(">"),
                     lambda src, ctx: (_sniff_fasta(src, ctx.prefixes), Notes()))
