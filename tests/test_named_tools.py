@@ -110,6 +110,9 @@ def data(workspace) -> Path:
     d = workspace / "data" / "rnaseq_fastq"
     if not (d / "transcripts.fa").exists():
         write_transcriptome(d / "genome.fa", d / "genes.gtf", d / "transcripts.fa")
+    if not (d / "proteins.faa").exists():  # reference proteins for a DIAMOND database (metagenomics.yaml)
+        (d / "proteins.faa").write_text(">ref_protein_1 planted\nMKRISTTITTTITITTGNGAGLEHHHHHHKLLVVAGGSW\n"
+                                        ">ref_protein_2 planted\nMSDNQLKEFAEKLGIRVEQLRQWLEENRPHLQAVAKGEK\n")
     return d
 
 
