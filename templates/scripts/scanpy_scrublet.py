@@ -8,7 +8,10 @@ output.adata   the same AnnData without the cells called doublets (remove_double
 output.scores  TSV, one row per input cell: cell, batch, doublet_score, predicted_doublet
 params         batch_key ("sample": doublets form within one droplet library, so each sample is
                simulated on its own; a missing column means one library), expected_doublet_rate
-               (0.06), n_prin_comps (30), random_state (0), remove_doublets (true)
+               (0.06), n_prin_comps (30; fewer for libraries of few genes or cell types),
+               n_neighbors (0: Scrublet's rule, half the square root of the cells), threshold (0:
+               Scrublet's automatic threshold, the minimum between the two modes of the simulated
+               doublets' scores; else that score), random_state (0), remove_doublets (true)
 
 Deterministic: Scrublet's simulated doublets and its PCA use random_state.
 """
@@ -44,9 +47,12 @@ remove = as_bool(getattr(params, "remove_doublets", True))
 try:
     rate = float(params.expected_doublet_rate)
     n_pcs = int(params.n_prin_comps)
+    n_neighbors = int(getattr(params, "n_neighbors", 0) or 0) or None
+    threshold = float(getattr(params, "threshold", 0) or 0) or None
     seed = int(getattr(params, "random_state", 0) or 0)
 except (TypeError, ValueError):
-    fail(f"params.{TOOL}.expected_doublet_rate, n_prin_comps and random_state must be numbers (config.yaml)")
+    fail(f"params.{TOOL}.expected_doublet_rate, n_prin_comps, n_neighbors, threshold and random_state must be "
+         "numbers (config.yaml)")
 if not 0 < rate < 1:
     fail(f"params.{TOOL}.expected_doublet_rate must lie between 0 and 1 (got {rate}).")
 
@@ -72,7 +78,7 @@ else:
 n_pcs = min(n_pcs, adata.n_obs - 1, adata.n_vars - 1)
 try:
     sc.pp.scrublet(adata, batch_key=batch_key if batches is not None else None, expected_doublet_rate=rate,
-                   n_prin_comps=n_pcs, random_state=seed)
+                   n_prin_comps=n_pcs, n_neighbors=n_neighbors, threshold=threshold, random_state=seed)
 except ValueError as exc:  # a library Scrublet cannot threshold (no bimodal simulated scores): the data's problem
     fail(f"Scrublet could not score {in_path}: {exc}")
 

@@ -93,16 +93,30 @@ def _cohort(src, dst, t: dict) -> dict:
 
 
 def _train_reference_model(path, genes) -> None:
-    """A CellTypist model from scanpy's pbmc68k_reduced (log-normalised .raw), on the shared genes."""
-    import celltypist
+    """A CellTypist model from scanpy's pbmc68k_reduced on the shared genes, its expression brought to
+    CellTypist's scale first (log1p of 10,000 counts per cell, as the workflow's query). Built as
+    celltypist.train builds it (a scaler and a logistic regression with the genes as `features`),
+    by hand: celltypist 1.7.1's train passes LogisticRegression a `multi_class` argument that
+    scikit-learn >= 1.8 no longer takes."""
+    import anndata
     import scanpy as sc
+    from celltypist.models import Model
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
 
-    ref = sc.datasets.pbmc68k_reduced().raw.to_adata()
-    ref = ref[ref.obs["bulk_labels"].isin(list(REFERENCE_LABELS)), sorted(set(ref.var_names) & set(genes))].copy()
+    raw = sc.datasets.pbmc68k_reduced().raw.to_adata()
+    raw = raw[raw.obs["bulk_labels"].isin(list(REFERENCE_LABELS))]
+    ref = anndata.AnnData(np.expm1(raw.X.toarray()), obs=raw.obs.copy(), var=raw.var.copy())
+    sc.pp.normalize_total(ref, target_sum=1e4)
+    sc.pp.log1p(ref)
+    shared = sorted(set(ref.var_names) & set(genes))
+    x = np.asarray(ref[:, shared].X)
     labels = ref.obs["bulk_labels"].map(REFERENCE_LABELS).astype(str).to_numpy()
-    # SGD: celltypist 1.7.1 passes LogisticRegression a multi_class argument scikit-learn >= 1.8 lacks
-    model = celltypist.train(ref, labels=labels, check_expression=False, n_jobs=1, use_SGD=True)
-    model.write(str(path))
+    scaler = StandardScaler().fit(x)
+    classifier = LogisticRegression(C=1.0, max_iter=1000).fit(scaler.transform(x), labels)
+    classifier.features = np.array(shared)
+    Model(classifier, scaler, {"date": "", "details": "pbmc68k_reduced, T/B/monocytes", "url": "", "source": "",
+                               "version": "", "number_celltypes": len(classifier.classes_)}).write(str(path))
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +132,8 @@ def cohort_run(tmp_path_factory):
     _train_reference_model(base / "pbmc_reference.pkl", anndata.read_h5ad(h5ad, backed="r").var_names)
     workdir = compile_workflow(COHORT_QUERY, [str(h5ad)], base / "out")
     set_param(workdir, "celltypist", "model", str(base / "pbmc_reference.pkl"))
+    # three cell types over 250 genes: Scrublet's PCA needs few components (30 blur the doublets)
+    set_param(workdir, "scanpy_scrublet", "n_prin_comps", 10)
     run_ok(workdir)
     return workdir, planted
 
