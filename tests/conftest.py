@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,6 +68,7 @@ INTEGRATION = {
     "tests/test_examples_generate.py::test_only_gives_the_same_bytes_as_a_full_run": "generates every example",
     "tests/test_provenance.py::test_version_command_prints_exactly_the_version": "runs each tool's version command",
     "tests/test_intermediates.py::test_snakemake_deletes_intermediates_unless_kept": "runs the emitted workflow",
+    "tests/test_versions_table.py::test_snakemake_version_rule": "runs the emitted versions rules with snakemake",
     "tests/test_slurm.py::test_dry_run_with_the_slurm_profile_requests_the_rules_resources": "runs snakemake -n",
 }
 # Words of a test's name that make it an integration run, wherever it is.
@@ -76,13 +78,35 @@ INTEGRATION_NAMES = {"dry_run_lint_and_snakefmt": "snakemake -n, snakemake --lin
 INTEGRATION_FIXTURES = {"dev_report", "nf_lint"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers (and before xdist reads the groups)
 def pytest_collection_modifyitems(config, items):
+    grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
         listed = any(item.nodeid.startswith(prefix) for prefix in INTEGRATION) or any(
             word in item.name for word in INTEGRATION_NAMES)
         if listed or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
+        if grouped:
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+
+
+# Tests that use the one SLURM cluster (scripts/slurm-local.sh): never two at once.
+SLURM_GROUP = "slurm"
+
+
+def xdist_group(item) -> str:
+    """The pytest-xdist worker group of a test (`-n 2 --dist loadgroup`, the README's test command):
+    a group runs on one worker, in order. The tests of the SLURM cluster form one group (one cluster,
+    and their jobs must not queue behind each other's); otherwise a module is one group, so its
+    module fixtures (a workflow run, a wheel built in the checkout's build/) are made once, unless
+    the module splits itself with an `xdist_group_of(item)` function (the named-tool cases: one
+    group per case, whose compiles only its own tests read)."""
+    if item.get_closest_marker("slurm") or "slurm_node" in getattr(item, "fixturenames", ()):
+        return SLURM_GROUP
+    module = item.nodeid.split("::", 1)[0]
+    split = getattr(getattr(item, "module", None), "xdist_group_of", None)
+    part = split(item) if split is not None else None
+    return f"{module}:{part}" if part else module
 
 
 def examples(full: int) -> int:
@@ -147,6 +171,61 @@ def workspace(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("ws")
     _load_generator().generate(base / "data")
     return base
+
+
+class CompiledClasses:
+    """The reference classes compiled from their examples, for either target, each on first use.
+
+    Compiled without compile's `snakemake -n` pre-check (the emitted files are the same with it;
+    the pre-check's own tests compile on their own) into workspace/compiled_<target>/<class>/: two
+    levels below the workspace, as the golden files' relative input paths (../../data/<class>/)
+    expect. The trees are shared by every module of the session (of each xdist worker) and are
+    read-only: a test that writes into a workflow (placeholder references, a dry run's .snakemake/,
+    a run's results) works on `copy()`; the session fails at its end when a shared tree changed."""
+
+    def __init__(self, workspace: Path, knowledge):
+        self.workspace, self.knowledge = workspace, knowledge
+        self.results: dict[tuple[str, str], Any] = {}
+        self.fingerprints: dict[tuple[str, str], dict[str, bytes]] = {}
+
+    def __getitem__(self, key: tuple[str, str]):
+        if key not in self.results:
+            from bioplan.compile import compile_request
+
+            name, target = key
+            out = self.workspace / f"compiled_{target}" / name
+            self.results[key] = compile_request(example_request(name), example_inputs(self.workspace, name),
+                                                str(out), target=target, validate=False, knowledge=self.knowledge)
+            self.fingerprints[key] = _tree_bytes(out)
+        return self.results[key]
+
+    def copy(self, key: tuple[str, str], tag: str) -> Path:
+        """A private copy of one compiled workflow, at workspace/<tag>/<class>_<target>/: at the
+        same depth, so its relative input paths still reach the example data. `tag` is unique per
+        test (the test's name)."""
+        name, target = key
+        return Path(shutil.copytree(self[key].output_dir, self.workspace / tag / f"{name}_{target}"))
+
+    def changed(self) -> list[str]:
+        """The files of the shared trees that differ from what compile wrote, or were added or removed."""
+        changed = []
+        for key, before in self.fingerprints.items():
+            after = _tree_bytes(self.results[key].output_dir)
+            changed += [path for path in sorted(before.keys() | after.keys()) if before.get(path) != after.get(path)]
+        return changed
+
+
+def _tree_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def compiled_classes(workspace, knowledge):
+    """(class, target) -> CompileResult of a reference class (see CompiledClasses), once per session."""
+    classes = CompiledClasses(workspace, knowledge)
+    yield classes
+    changed = classes.changed()
+    assert not changed, f"tests wrote into the shared compiled workflows (use compiled_classes.copy): {changed[:10]}"
 
 
 def example_request(name: str, lang: str = "en") -> str:

@@ -39,14 +39,9 @@ EXPECTED_EDGES = {
 
 
 @pytest.fixture(scope="module")
-def compiled(workspace, knowledge):
-    """Each reference class compiled (with the snakemake -n pre-check) into workspace/out/<class>."""
-    results = {}
-    for name in REFERENCE_CLASSES:
-        out = workspace / "out" / name / "Snakefile"
-        results[name] = compile_request(example_request(name), example_inputs(workspace, name), str(out),
-                                        force=True, knowledge=knowledge)
-    return results
+def compiled(compiled_classes):
+    """Each reference class compiled for Snakemake (the session's shared trees: read-only)."""
+    return {name: compiled_classes[name, "snakemake"] for name in REFERENCE_CLASSES}
 
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
@@ -57,7 +52,6 @@ def test_reference_class_plan(compiled, name):
     assert EXPECTED_EDGES[name] <= set(plan.edges), plan.edges
     if name == "bulk_de":  # the GO library is in Entrez ids: GO runs on the converted gene list
         assert ("gene_id_conversion", "go_enrichment") in set(plan.edges)
-    assert compiled[name].checks and all(c.ok for c in compiled[name].checks)
 
 
 def _with_placeholder_references(workdir: Path) -> None:
@@ -70,8 +64,14 @@ def _with_placeholder_references(workdir: Path) -> None:
 
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
-def test_emitted_workflow_passes_dry_run_lint_and_snakefmt(compiled, name):
-    workdir = compiled[name].output_dir
+def test_emitted_workflow_passes_dry_run_lint_and_snakefmt(compiled, workspace, knowledge, name):
+    """Compile's own pre-check passes on each class; then the emitted workflow, with its references
+    in place, passes `snakemake -n`, `snakemake --lint` and `snakefmt --check`."""
+    result = compile_request(example_request(name), example_inputs(workspace, name),
+                             str(workspace / "out" / name / "Snakefile"), force=True, knowledge=knowledge)
+    assert result.checks and all(c.ok for c in result.checks), [c.output[-3000:] for c in result.checks]
+    assert _tree(result.output_dir) == _tree(compiled[name].output_dir)  # the files the other tests read
+    workdir = result.output_dir
     _with_placeholder_references(workdir)
     for check in validate_workflow(workdir):
         assert check.ok, f"{check.name} failed for {name}:\n{check.output[-3000:]}"

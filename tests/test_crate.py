@@ -19,16 +19,10 @@ ENTRY = {"snakemake": "workflow/Snakefile", "nextflow": "main.nf"}
 
 
 @pytest.fixture(scope="module")
-def compiled(workspace, knowledge, tmp_path_factory):
-    base = tmp_path_factory.mktemp("crates")
-    out = {}
-    for name in REFERENCE_CLASSES:
-        for target in ENTRY:
-            wf = base / f"{name}_{target}"
-            res = compile_request(example_request(name), example_inputs(workspace, name), str(wf), target=target,
-                                  validate=False, knowledge=knowledge)
-            out[name, target] = (wf, res)
-    return out
+def compiled(compiled_classes):
+    """(class, target) -> (workflow directory, CompileResult): the session's shared compiles (read-only)."""
+    return {(name, target): (compiled_classes[name, target].output_dir, compiled_classes[name, target])
+            for name in REFERENCE_CLASSES for target in ENTRY}
 
 
 def _graph(workdir):

@@ -21,9 +21,7 @@ import pytest
 import yaml
 
 from bioplan.codegen.ir import intermediate_outputs
-from bioplan.compile import compile_request
 from bioplan.validate.snakemake_checks import validate_workflow
-from conftest import example_inputs, example_request
 
 # per example class: the outputs that are intermediate (what the IR says, written out by hand)
 EXPECTED = {
@@ -42,16 +40,9 @@ WRAPPED = re.compile(r'(\w+)=intermediate\(\s*"([^"]+)"\s*,?\s*\)')
 
 
 @pytest.fixture(scope="module")
-def compiled(workspace, knowledge):
-    out = {}
-    for name in EXPECTED:
-        for target in ("snakemake", "nextflow"):
-            entry = "Snakefile" if target == "snakemake" else "main.nf"
-            result = compile_request(example_request(name), example_inputs(workspace, name),
-                                     str(workspace / "intermediates" / target / name / entry), target=target,
-                                     knowledge=knowledge, validate=False)
-            out[name, target] = result
-    return out
+def compiled(compiled_classes):
+    """(class, target) -> the session's shared compile (read-only: the checks below work on copies)."""
+    return {(name, target): compiled_classes[name, target] for name in EXPECTED for target in ("snakemake", "nextflow")}
 
 
 def wrapped_outputs(workdir: Path) -> set[str]:
@@ -92,8 +83,9 @@ def test_config_switch_with_schema(compiled):
 
 
 @pytest.mark.parametrize("name", ["rnaseq_fastq", "single_cell"])
-def test_marked_workflows_pass_dry_run_lint_and_snakefmt(compiled, name):
-    for check in validate_workflow(compiled[name, "snakemake"].output_dir):
+def test_marked_workflows_pass_dry_run_lint_and_snakefmt(compiled_classes, name):
+    workdir = compiled_classes.copy((name, "snakemake"), "intermediates_checked")  # the checks write .snakemake/
+    for check in validate_workflow(workdir):
         assert check.ok, f"{check.name} failed for {name}:\n{check.output[-3000:]}"
 
 
@@ -104,11 +96,8 @@ def _would_delete(workdir: Path) -> str:
     return proc.stdout + proc.stderr
 
 
-def test_snakemake_deletes_intermediates_unless_kept(compiled, tmp_path):
-    import shutil
-
-    workdir = tmp_path / "wf"
-    shutil.copytree(compiled["single_cell", "snakemake"].output_dir, workdir)
+def test_snakemake_deletes_intermediates_unless_kept(compiled_classes):
+    workdir = compiled_classes.copy(("single_cell", "snakemake"), "intermediates_deleted")  # the run writes
     for path in ("results/sc_normalization/normalized.h5ad", "results/embedding_visualization/umap.png"):
         (workdir / path).parent.mkdir(parents=True, exist_ok=True)
         (workdir / path).write_bytes(b"")

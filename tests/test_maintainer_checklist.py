@@ -16,22 +16,15 @@ import yaml
 from bioplan.codegen.ir import intermediate_outputs
 from bioplan.codegen.qc_report import OPERATION as QC_AGGREGATION
 from bioplan.codegen.qc_report import qc_report_ports
-from bioplan.compile import compile_request
-from conftest import REFERENCE_CLASSES, example_inputs, example_request
+from conftest import REFERENCE_CLASSES
 
 TARGETS = ("snakemake", "nextflow")
 
 
 @pytest.fixture(scope="module")
-def compiled(workspace, knowledge, tmp_path_factory):
-    base = tmp_path_factory.mktemp("checklist")
-    out = {}
-    for name in REFERENCE_CLASSES:
-        for target in TARGETS:
-            # -o DIR: the workflow's directory (the Snakemake pre-check runs `snakemake -n` in it)
-            out[name, target] = compile_request(example_request(name), example_inputs(workspace, name),
-                                                str(base / f"{name}_{target}"), target=target, knowledge=knowledge)
-    return out
+def compiled(compiled_classes):
+    """(class, target) -> the session's shared compile (read-only)."""
+    return {(name, target): compiled_classes[name, target] for name in REFERENCE_CLASSES for target in TARGETS}
 
 
 def _rules(text: str) -> dict[str, str]:

@@ -167,20 +167,39 @@ def put_references(workdir: Path, spec: ToolCase) -> None:
         pysam.tabix_index(str(vcf), preset="vcf", force=True)
 
 
+class CaseCompiles(dict):
+    """(case, layout, target) -> CompileResult, each compiled on first use (a test, or an xdist worker,
+    compiles only the cases it reads), without compile's `snakemake -n` pre-check: the e2e test
+    test_snakemake_passes_dry_run_lint_and_snakefmt dry-runs, lints and formats each Snakefile itself."""
+
+    def __init__(self, data: Path, workspace: Path, knowledge):
+        super().__init__()
+        self.data, self.workspace, self.knowledge = data, workspace, knowledge
+
+    def __missing__(self, key: tuple[str, str, str]):
+        case, layout, target = key
+        spec, entry = CASES[case], dict(TARGETS)[target]
+        dest = self.workspace / "named_tools" / f"{case}_{layout}_{target}" / entry
+        result = compile_request(spec.request, case_inputs(self.data, case, layout), str(dest), target=target,
+                                 force=True, validate=False, knowledge=self.knowledge)
+        put_references(dest.parent, spec)
+        self[key] = result
+        return result
+
+
 @pytest.fixture(scope="module")
 def compiled(data, workspace, knowledge):
-    """Every case x layout x target compiled, without compile's `snakemake -n` pre-check: the e2e test
-    test_snakemake_passes_dry_run_lint_and_snakefmt dry-runs, lints and formats each Snakefile itself."""
-    out = {}
-    for case, spec in CASES.items():
-        for layout in LAYOUTS:
-            for target, entry in TARGETS:
-                dest = workspace / "named_tools" / f"{case}_{layout}_{target}" / entry
-                out[case, layout, target] = compile_request(spec.request, case_inputs(data, case, layout), str(dest),
-                                                            target=target, force=True, validate=False,
-                                                            knowledge=knowledge)
-                put_references(dest.parent, spec)
-    return out
+    return CaseCompiles(data, workspace, knowledge)
+
+
+def xdist_group_of(item) -> str | None:
+    """The tests of one case share a pytest-xdist worker (tests/conftest.py: xdist_group), so each
+    case is compiled by one worker only; the other tests of the module form one more group."""
+    params = getattr(item, "callspec", None)
+    params = params.params if params is not None else {}
+    if "case" in params:
+        return params["case"]
+    return GOLDEN_FILES[params["tool"]].case if "tool" in params and "layout" in params else None
 
 
 def test_the_case_tables_are_consistent(knowledge):

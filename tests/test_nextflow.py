@@ -19,13 +19,9 @@ from helpers import snakemake_rule_graph_edges
 
 
 @pytest.fixture(scope="module")
-def nf_compiled(workspace, knowledge):
-    results = {}
-    for name in REFERENCE_CLASSES:
-        out = workspace / "out_nf" / name / "main.nf"
-        results[name] = compile_request(example_request(name), example_inputs(workspace, name), str(out),
-                                        target="nextflow", force=True, knowledge=knowledge)
-    return results
+def nf_compiled(compiled_classes):
+    """Each reference class compiled for Nextflow (the session's shared trees: read-only)."""
+    return {name: compiled_classes[name, "nextflow"] for name in REFERENCE_CLASSES}
 
 
 def test_reference_pipelines_pass_the_strict_parser(nf_compiled, nf_lint):
@@ -94,17 +90,17 @@ def _nf_edges(workflow_source: str) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
-def test_process_graph_equals_snakemake_rule_graph(nf_compiled, workspace, knowledge, name, tmp_path):
-    smk = compile_request(example_request(name), example_inputs(workspace, name),
-                          str(workspace / "out_graph" / name / "Snakefile"), force=True, knowledge=knowledge)
+def test_process_graph_equals_snakemake_rule_graph(nf_compiled, compiled_classes, name):
+    smk = compiled_classes[name, "snakemake"]
+    workdir = compiled_classes.copy((name, "snakemake"), "out_graph")  # the references are put beside it
     import yaml
 
-    config = yaml.safe_load((smk.output_dir / "config" / "config.yaml").read_text())
+    config = yaml.safe_load((workdir / "config" / "config.yaml").read_text())
     for path in (config.get("references") or {}).values():
-        (smk.output_dir / path).parent.mkdir(parents=True, exist_ok=True)
-        (smk.output_dir / path).touch()
+        (workdir / path).parent.mkdir(parents=True, exist_ok=True)
+        (workdir / path).touch()
     nf_edges = _nf_edges((nf_compiled[name].output_dir / "workflows" / "bioplan.nf").read_text())
-    assert nf_edges == snakemake_rule_graph_edges(smk.output_dir, {s.id for s in smk.workflow.steps})
+    assert nf_edges == snakemake_rule_graph_edges(workdir, {s.id for s in smk.workflow.steps})
 
 
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)

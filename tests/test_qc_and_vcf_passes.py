@@ -11,7 +11,7 @@ import pytest
 from bioplan.codegen.ir import intermediate_outputs
 from bioplan.codegen.qc_report import qc_report_ports
 from bioplan.compile import compile_request
-from conftest import example_inputs, example_request
+from conftest import example_inputs
 
 CLASSES = ("rnaseq_fastq", "variants", "metagenomics", "bulk_de", "single_cell")
 # per class: (step, output) of the QC reports MultiQC reads, in step order (written out by hand)
@@ -26,15 +26,9 @@ QC_REPORTS = {
 
 
 @pytest.fixture(scope="module")
-def compiled(workspace, knowledge):
-    out = {}
-    for name in CLASSES:
-        for target in ("snakemake", "nextflow"):
-            entry = "Snakefile" if target == "snakemake" else "main.nf"
-            out[name, target] = compile_request(example_request(name), example_inputs(workspace, name),
-                                                str(workspace / "passes" / target / name / entry), target=target,
-                                                knowledge=knowledge, validate=False)
-    return out
+def compiled(compiled_classes):
+    """(class, target) -> the session's shared compile (read-only)."""
+    return {(name, target): compiled_classes[name, target] for name in CLASSES for target in ("snakemake", "nextflow")}
 
 
 def _multiqc(workflow):

@@ -16,8 +16,6 @@ import yaml
 
 from bioplan.codegen.provenance import package_name
 from bioplan.codegen.versions_table import MULTIQC_TABLE, TABLE, version_sources
-from bioplan.compile import compile_request
-from conftest import example_inputs, example_request
 
 CLASSES = ("rnaseq_fastq", "bulk_de")  # with MultiQC, without (counts in, tables out)
 # the packages of the rnaseq example's tool steps, written out by hand (STAR's index and alignment
@@ -34,15 +32,9 @@ FAKE_TOOLS = {
 
 
 @pytest.fixture(scope="module")
-def compiled(workspace, knowledge):
-    out = {}
-    for name in CLASSES:
-        for target in ("snakemake", "nextflow"):
-            entry = "Snakefile" if target == "snakemake" else "main.nf"
-            out[name, target] = compile_request(example_request(name), example_inputs(workspace, name),
-                                                str(workspace / "versions" / target / name / entry), target=target,
-                                                knowledge=knowledge, validate=False)
-    return out
+def compiled(compiled_classes):
+    """(class, target) -> the session's shared compile (read-only: the runs below work on copies)."""
+    return {(name, target): compiled_classes[name, target] for name in CLASSES for target in ("snakemake", "nextflow")}
 
 
 def _rule(source: str, name: str) -> str:
@@ -102,10 +94,10 @@ def _run_snakemake(root: Path, bin_dir: Path, *args: str) -> subprocess.Complete
                           capture_output=True, text=True, env=env, cwd=root)
 
 
-def test_snakemake_version_rules_write_the_table(compiled, tmp_path):
+def test_snakemake_version_rules_write_the_table(compiled_classes, tmp_path):
     """The rules themselves: each tool's own output (stdout or stderr, among other text) becomes
     `package: 'version'`, gathered in package order, and the MultiQC copy is the same table."""
-    root = compiled["rnaseq_fastq", "snakemake"].snakefile.parent.parent
+    root = compiled_classes.copy(("rnaseq_fastq", "snakemake"), "versions_table_run")
     _fake_tools(tmp_path / "bin")
     run = _run_snakemake(root, tmp_path / "bin", TABLE, MULTIQC_TABLE)
     assert run.returncode == 0, run.stderr[-3000:]
@@ -116,8 +108,8 @@ def test_snakemake_version_rules_write_the_table(compiled, tmp_path):
     assert (root / MULTIQC_TABLE).read_text() == table
 
 
-def test_snakemake_version_rule_fails_when_the_tool_prints_no_version(compiled, tmp_path):
-    root = compiled["rnaseq_fastq", "snakemake"].snakefile.parent.parent
+def test_snakemake_version_rule_fails_when_the_tool_prints_no_version(compiled_classes, tmp_path):
+    root = compiled_classes.copy(("rnaseq_fastq", "snakemake"), "versions_table_fail")
     _fake_tools(tmp_path / "bin")
     (tmp_path / "bin" / "STAR").write_text("#!/bin/sh\necho 'command not found' >&2\nexit 127\n")
     run = _run_snakemake(root, tmp_path / "bin", "--force", "results/pipeline_info/versions/star.yml")

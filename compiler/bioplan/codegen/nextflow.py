@@ -140,7 +140,7 @@ class NextflowGenerator:
     def __init__(self, knowledge):
         self.knowledge = knowledge
         self._producers: dict[str, WorkflowStep] = {}  # output path -> step, set per workflow
-        self.env = escape.environment(jinja2.FileSystemLoader(str(templates_dir())))
+        self.env = escape.template_environment(str(templates_dir()))
 
     # ------------------------------------------------------------------ the Generator protocol
     def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted:

@@ -15,6 +15,7 @@ receive only these prepared strings (StrictUndefined).
 
 from __future__ import annotations
 
+import functools
 import re
 from io import StringIO
 from pathlib import Path
@@ -50,7 +51,7 @@ def q(text: str) -> str:
 
 
 def _env(loader_root: Path) -> jinja2.Environment:
-    return escape.environment(jinja2.FileSystemLoader(str(loader_root)))
+    return escape.template_environment(str(loader_root))
 
 
 # Snakemake reads `{name}` in any input or output path as a wildcard, and has no escape for it
@@ -382,14 +383,22 @@ def format_snakefile(source: str, name: str) -> str:
     such as where a long config lookup must wrap. A template that emits invalid
     Snakemake fails here, naming the file.
     """
+    try:
+        return _snakefmt(source)
+    except Exception as exc:  # snakefmt raises many kinds; all mean the template emitted bad code
+        raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
+
+
+@functools.lru_cache(maxsize=2048)
+def _snakefmt(source: str) -> str:
+    """snakefmt's output for one source text, once per process: a function of the text alone, and the
+    same rule text (FastQC's, MultiQC's, the versions rules) recurs across the compiles of one
+    process (`bioplan eval`, the test suite); Black is most of an emit."""
     from snakefmt import DEFAULT_LINE_LENGTH
     from snakefmt.formatter import Formatter
     from snakefmt.parser.parser import Snakefile
 
     _shfmt_on_path()
-    try:
-        formatter = Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
-                              format_shell=True)
-        return formatter.get_formatted()
-    except Exception as exc:  # snakefmt raises many kinds; all mean the template emitted bad code
-        raise InvalidKnowledgeError([f"templates: the emitted {name} is not valid Snakemake: {exc}"]) from exc
+    formatter = Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
+                          format_shell=True)
+    return formatter.get_formatted()
