@@ -134,6 +134,23 @@ def _own_kind(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> Callable[
     return own_kind
 
 
+def _assay_made_readings(knowledge: Knowledge, same_words: dict[tuple[int, int], list[str]],
+                         assay: str | None) -> dict[str, str]:
+    """One alias, a reading made for some assays and one for any assay: in the context of one of those
+    assays the any-assay reading gives way ("align" in bisulfite sequencing is bisulfite alignment,
+    not the generic aligners), elsewhere or without an assay the any-assay reading stands alone."""
+    replace_by: dict[str, str] = {}
+    for options in same_words.values():
+        options = list(dict.fromkeys(options))
+        generic = [o for o in options if not knowledge.operations[o].assays]
+        made = [o for o in options if assay and assay in knowledge.operations[o].assays]
+        if made:
+            replace_by.update({o: made[0] for o in generic})
+        elif generic:
+            replace_by.update({o: generic[0] for o in options if knowledge.operations[o].assays})
+    return replace_by
+
+
 def resolve_readings(draft: SpecDraft) -> SpecDraft:
     """Anchors from the request, with words of several readings ("QC", "normalize") resolved by
     context: of the operations one phrase can name, keep the one that fits the assay (said, or
@@ -157,6 +174,8 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
         for o in options:
             if o not in replace_by and fit(o) == fit(best) and own_kind(o) < own_kind(best):
                 replace_by[o] = best
+    for generic, made in _assay_made_readings(knowledge, same_words, context_assay(knowledge, request, files)).items():
+        replace_by.setdefault(generic, made)
     anchors = [replace_by.get(op, op) for op in request.operations]
     return replace(draft, anchors=tuple(dict.fromkeys(anchors)))
 
