@@ -34,6 +34,7 @@ PACKAGES=(
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
+    cutadapt r-bioc-dada2           # amplicon (16S): primer removal, DADA2 filterAndTrim ... assignTaxonomy
 )
 
 missing=()
@@ -66,6 +67,8 @@ done
 # (found, not loaded: loading DESeq2 takes ~10 s)
 Rscript -e 'quit(status = !nzchar(system.file(package = "DESeq2")))' >/dev/null 2>&1 \
     || { echo "install-tools: the R package DESeq2 is not installed" >&2; exit 1; }
+Rscript -e 'quit(status = !nzchar(system.file(package = "dada2")))' >/dev/null 2>&1 \
+    || { echo "install-tools: the R package dada2 is not installed" >&2; exit 1; }
 
 if [ $# -ge 1 ]; then
     python=$1
