@@ -134,20 +134,24 @@ def _own_kind(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> Callable[
     return own_kind
 
 
-def _assay_made_readings(knowledge: Knowledge, same_words: dict[tuple[int, int], list[str]],
-                         assay: str | None) -> dict[str, str]:
-    """One alias, a reading made for some assays and one for any assay: in the context of one of those
-    assays the any-assay reading gives way ("align" in bisulfite sequencing is bisulfite alignment,
-    not the generic aligners), elsewhere or without an assay the any-assay reading stands alone."""
+def _assay_made_readings(knowledge: Knowledge, ops: list[Match], assay: str | None) -> dict[str, str]:
+    """Overlapping words read by an operation made for some assays and by an any-assay one. In one of
+    those assays the any-assay reading of no more words gives way ("align" in bisulfite sequencing is
+    bisulfite alignment; "trim" inside "trim the primers" of an amplicon study is primer removal, not
+    read trimming); without an assay, or in another, the assay-made reading of the same words gives
+    way to the any-assay one ("align the reads with STAR" is read alignment)."""
+    readings = [(m, o) for m in ops for o in dict.fromkeys((m.id, *m.alternatives))]
     replace_by: dict[str, str] = {}
-    for options in same_words.values():
-        options = list(dict.fromkeys(options))
-        generic = [o for o in options if not knowledge.operations[o].assays]
-        made = [o for o in options if assay and assay in knowledge.operations[o].assays]
-        if made:
-            replace_by.update({o: made[0] for o in generic})
-        elif generic:
-            replace_by.update({o: generic[0] for o in options if knowledge.operations[o].assays})
+    for m, generic in readings:
+        if knowledge.operations[generic].assays:
+            continue
+        for n, other in readings:
+            if not (n.start < m.end and m.start < n.end) or not knowledge.operations[other].assays:
+                continue
+            if assay in knowledge.operations[other].assays and n.end - n.start >= m.end - m.start:
+                replace_by.setdefault(generic, other)
+            elif assay not in knowledge.operations[other].assays and (n.start, n.end) == (m.start, m.end):
+                replace_by.setdefault(other, generic)
     return replace_by
 
 
@@ -174,8 +178,8 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
         for o in options:
             if o not in replace_by and fit(o) == fit(best) and own_kind(o) < own_kind(best):
                 replace_by[o] = best
-    for generic, made in _assay_made_readings(knowledge, same_words, context_assay(knowledge, request, files)).items():
-        replace_by.setdefault(generic, made)
+    for reading, better in _assay_made_readings(knowledge, ops, context_assay(knowledge, request, files)).items():
+        replace_by.setdefault(reading, better)
     anchors = [replace_by.get(op, op) for op in request.operations]
     return replace(draft, anchors=tuple(dict.fromkeys(anchors)))
 
