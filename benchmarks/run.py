@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.metadata
+import io
 import json
 import math
 import os
@@ -31,6 +32,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import deque
@@ -350,17 +352,8 @@ def cli_benchmark(python: str, reps: int, log=print) -> dict:
 
     work = Path(tempfile.mkdtemp(prefix="bioplan-bench-cli-"))
     example_data.generate(work / "data")
-    # as installed: Python writes bytecode caches unless told not to, and a PYTHONDONTWRITEBYTECODE
-    # inherited from a development shell would make every run recompile bioplan's modules from
-    # source (~100 ms) while the floor's site-packages modules keep their caches
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["BIOPLAN_CACHE_DIR"] = str(work / "cache")
-    cases = []
-    for cls in ("bulk_de", "rnaseq_fastq", "variants", "single_cell", "metagenomics"):
-        request = (ROOT / "examples" / cls / "request.txt").read_text(encoding="utf-8").strip()
-        files = [str(work / "data" / cls / line) for line in
-                 (ROOT / "examples" / cls / "inputs.txt").read_text().splitlines() if line.strip()]
-        cases.append([python, "-m", "bioplan.cli", "plan", request] + sum((["-i", f] for f in files), []))
+    env = _bench_env(work / "cache")
+    cases = plan_cases(python, work / "data")
     for cmd in cases:  # warm the knowledge and index caches (and the OS file cache)
         subprocess.run(cmd, env=env, check=True, capture_output=True)
     # the third-party modules `bioplan plan` imports: the floor imports exactly those
@@ -393,6 +386,33 @@ def cli_benchmark(python: str, reps: int, log=print) -> dict:
         f"(CPU {result['floor_cpu_seconds'] * 1000:.0f}), bare python {result['python_seconds'] * 1000:.0f} ms")
     result["compile"] = compile_benchmark(python, cases[0], work, env, reps, log)
     return result
+
+
+EXAMPLES = ("bulk_de", "rnaseq_fastq", "variants", "single_cell", "metagenomics")
+
+
+def _bench_env(cache: Path, data_root: Path | None = None) -> dict[str, str]:
+    """The environment of a measured command: its own knowledge cache, and the shipped knowledge
+    unless `data_root` names another (BIOPLAN_DATA_ROOT: ontology/, motifs/, templates/)."""
+    # as installed: Python writes bytecode caches unless told not to, and a PYTHONDONTWRITEBYTECODE
+    # inherited from a development shell would make every run recompile bioplan's modules from
+    # source (~100 ms) while the floor's site-packages modules keep their caches
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["BIOPLAN_CACHE_DIR"] = str(cache)
+    if data_root is not None:
+        env["BIOPLAN_DATA_ROOT"] = str(data_root)
+    return env
+
+
+def plan_cases(python: str, data: Path) -> list[list[str]]:
+    """`bioplan plan` of each reference example (request.txt, inputs.txt) on its generated data."""
+    cases = []
+    for cls in EXAMPLES:
+        request = (ROOT / "examples" / cls / "request.txt").read_text(encoding="utf-8").strip()
+        files = [str(data / cls / line) for line in
+                 (ROOT / "examples" / cls / "inputs.txt").read_text().splitlines() if line.strip()]
+        cases.append([python, "-m", "bioplan.cli", "plan", request] + sum((["-i", f] for f in files), []))
+    return cases
 
 
 def _timed_run(cmd, env, cwd=None) -> tuple[float, float]:
@@ -501,6 +521,123 @@ print(json.dumps(t))
     files = [cmd[i + 1] for i, a in enumerate(cmd) if a == "-i"]
     out = subprocess.run([python, "-c", code, query, *files], env=env, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------- growth of the knowledge base
+
+# Issue 18: as the knowledge base grows, `bioplan plan` and `bioplan compile` may take at most 20 % longer.
+GROWTH_LIMIT = 0.20
+GROWTH_FILE = HERE / "growth_baseline.json"
+
+
+def knowledge_data_at(commit: str, dest: Path) -> Path:
+    """ontology/, motifs/ and templates/ as they were at `commit` (git archive), extracted under `dest`:
+    a BIOPLAN_DATA_ROOT that runs today's code on that day's knowledge base."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "ontology", "motifs",
+                              "templates"], check=True, capture_output=True).stdout
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dest, filter="data")
+    return dest
+
+
+def knowledge_size(data_root: Path) -> dict[str, int]:
+    """How many tools, operations and datatypes the knowledge under `data_root` declares."""
+    import yaml
+
+    onto = data_root / "ontology"
+
+    def entries(name: str, key: str) -> int:
+        return len(yaml.safe_load((onto / name).read_text(encoding="utf-8"))[key])
+
+    return {"tools": len(list((onto / "tools").glob("*.yaml"))), "operations": entries("operations.yaml", "operations"),
+            "datatypes": entries("datatypes.yaml", "datatypes")}
+
+
+def growth_flags(baseline: dict[str, float], current: dict[str, float], limit: float = GROWTH_LIMIT) -> dict:
+    """current / baseline for every measure both have, and the measures that grew by more than `limit`."""
+    ratios = {k: current[k] / baseline[k] for k in sorted(baseline) if k in current and baseline[k] > 0}
+    return {"ratios": {k: round(v, 3) for k, v in ratios.items()}, "limit": limit,
+            "grew": sorted(k for k, v in ratios.items() if v > 1 + limit)}
+
+
+def _medians(runs: list[tuple[float, float]], name: str) -> dict[str, float]:
+    return {f"{name}_seconds": statistics.median(w for w, _ in runs),
+            f"{name}_cpu_seconds": statistics.median(c for _, c in runs)}
+
+
+def growth_benchmark(python: str, commit: str, reps: int, log=print, current: bool = True) -> dict:
+    """`bioplan plan` (the five reference examples) and `bioplan compile` (bulk RNA-seq, with its
+    pre-check) on the knowledge base of `commit` and on the current one: the same code, runs
+    interleaved (alternating which goes first), so that the load of a shared machine weighs on both.
+    With `current=False`, only the knowledge base of `commit` (to record it)."""
+    from bioplan.evaluate import example_data
+
+    work = Path(tempfile.mkdtemp(prefix="bioplan-bench-growth-"))
+    example_data.generate(work / "data", list(EXAMPLES))
+    roots: dict[str, Path | None] = {"baseline": knowledge_data_at(commit, work / "baseline")}
+    if current:
+        roots["current"] = None
+    envs = {k: _bench_env(work / f"cache-{k}", root) for k, root in roots.items()}
+    cases = plan_cases(python, work / "data")
+    compiles = {k: [python, "-m", "bioplan.cli", "compile", *cases[0][4:], "-o", str(work / f"compiled-{k}"),
+                    "--force"] for k in roots}
+    for k, env in envs.items():  # warm the knowledge caches (a cache miss validates for seconds)
+        for cmd in [*cases, compiles[k]]:
+            subprocess.run(cmd, env=env, check=True, capture_output=True)
+    runs: dict[tuple[str, str], list[tuple[float, float]]] = {(k, m): [] for k in roots for m in ("plan", "compile")}
+    for rep in range(reps):
+        order = list(roots) if rep % 2 == 0 else list(reversed(roots))
+        for cmd in cases:
+            for k in order:
+                runs[k, "plan"].append(_timed_run(cmd, envs[k]))
+        for k in order:
+            runs[k, "compile"].append(_timed_run(compiles[k], envs[k]))
+    measured = {k: {**_medians(runs[k, "plan"], "plan"), **_medians(runs[k, "compile"], "compile")} for k in roots}
+    result = {"commit": commit, "reps": reps, "load_average": round(os.getloadavg()[0], 1),
+              "sizes": {k: knowledge_size(root or ROOT) for k, root in roots.items()}, "measured": measured}
+    if current:
+        result["growth"] = growth_flags(measured["baseline"], measured["current"])
+        log(f"[growth] {json.dumps(result['growth'])}")
+    return result
+
+
+def _head() -> str:
+    """The commit of the measured code (bioplan's, the benchmark's)."""
+    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def record_growth_baseline(result: dict) -> dict:
+    """The recorded numbers of the baseline knowledge base (benchmarks/growth_baseline.json)."""
+    return {"about": "bioplan plan / compile time on the knowledge base of `commit` (issue 18: at most +20 % as it "
+                     "grows); written by `python benchmarks/run.py --record-growth COMMIT`, compared by --growth",
+            "commit": result["commit"], "code_commit": _head(),
+            "measured_at": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
+            "load_average": result["load_average"], "cpus": os.cpu_count(), "reps": result["reps"],
+            "size": result["sizes"]["baseline"], "measured": result["measured"]["baseline"]}
+
+
+def growth_markdown(result: dict, recorded: dict | None = None) -> list[str]:
+    """The table of plan and compile time at the recorded size and now, and their ratio."""
+    sizes, m = result["sizes"], result["measured"]
+    lines = ["", f"### Knowledge base growth: {result['commit'][:10]} vs now", "",
+             f"{result['reps']} interleaved runs each (plan: the five reference examples; compile: bulk RNA-seq "
+             f"with its pre-check), medians; load average {result['load_average']}; limit "
+             f"+{result['growth']['limit']:.0%}:", "",
+             "| measure | " + f"{sizes['baseline']['tools']} tools / {sizes['baseline']['operations']} operations | "
+             + f"{sizes['current']['tools']} tools / {sizes['current']['operations']} operations | ratio | |",
+             "|---|---|---|---|---|"]
+    for key, ratio in result["growth"]["ratios"].items():
+        mark = "**grew**" if key in result["growth"]["grew"] else "ok"
+        lines.append(f"| {key} | {m['baseline'][key] * 1000:.0f} ms | {m['current'][key] * 1000:.0f} ms "
+                     f"| {ratio:.2f} | {mark} |")
+    if recorded:
+        against = growth_flags(recorded["measured"], m["current"])
+        lines += ["", f"Against the numbers recorded at {recorded['measured_at']} (load {recorded['load_average']}; "
+                  "another load makes these ratios far noisier than the side-by-side ones): "
+                  + ", ".join(f"{k} {v:.2f}" for k, v in against["ratios"].items())]
+    return lines
 
 
 # --------------------------------------------------------------------------- report
@@ -688,6 +825,11 @@ def main(argv=None) -> dict:
     ap.add_argument("--cli-only", action="store_true",
                     help="only `bioplan plan` vs the import floor and `bioplan compile` (7 runs each); writes nothing")
     ap.add_argument("--write", action="store_true", help="write README results and the plot (default for a full run)")
+    ap.add_argument("--growth", action="store_true",
+                    help="plan and compile time on the knowledge base recorded in growth_baseline.json vs now "
+                         "(same code, interleaved runs); flags growth over 20 %%; writes nothing")
+    ap.add_argument("--record-growth", metavar="COMMIT",
+                    help="measure plan and compile time on COMMIT's knowledge base into growth_baseline.json")
     ap.add_argument("--seed", type=int, default=SEED)
     args = ap.parse_args(argv)
 
@@ -695,6 +837,8 @@ def main(argv=None) -> dict:
         print(msg, file=sys.stderr, flush=True)
 
     started = time.perf_counter()
+    if args.growth or args.record_growth:
+        return _growth_main(args.record_growth, log)
     if args.cli_only:
         cli = cli_benchmark(sys.executable, reps=7, log=log)
         summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in {
@@ -732,6 +876,23 @@ def main(argv=None) -> dict:
         write_readme(markdown(results, cli, summary, real_table, synth_table, fd))
         (HERE / "results.json").write_text(json.dumps({"summary": summary, "scales": [
             {k: v for k, v in r.__dict__.items()} for r in results], "cli": cli}, indent=1, default=str) + "\n")
+    print(json.dumps(summary))
+    return summary
+
+
+def _growth_main(record: str | None, log) -> dict:
+    if record:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", record], check=True, capture_output=True,
+                                text=True).stdout.strip()
+        recorded = record_growth_baseline(growth_benchmark(sys.executable, commit, reps=7, log=log, current=False))
+        GROWTH_FILE.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps(recorded))
+        return recorded
+    recorded = json.loads(GROWTH_FILE.read_text(encoding="utf-8"))
+    result = growth_benchmark(sys.executable, recorded["commit"], reps=7, log=log)
+    print("\n".join(growth_markdown(result, recorded)))
+    summary = {"growth_ratios": result["growth"]["ratios"], "grew_over_limit": result["growth"]["grew"],
+               "sizes": result["sizes"]}
     print(json.dumps(summary))
     return summary
 

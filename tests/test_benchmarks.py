@@ -68,3 +68,30 @@ def test_compile_benchmark_measures_compile_and_its_pre_check(bench, tmp_path):
     assert (tmp_path / "compiled" / "workflow" / "Snakefile").is_file()
     assert 0 < result["compile_no_validate_seconds"] < result["compile_seconds"]
     assert result["dry_run_seconds"] > 0 and result["compile_cpu_seconds"] > 0
+
+
+def test_growth_is_flagged_over_the_limit(bench):
+    flags = bench.growth_flags({"plan_seconds": 1.0, "compile_seconds": 2.0, "gone": 1.0},
+                               {"plan_seconds": 1.25, "compile_seconds": 2.2, "new": 3.0})
+    assert flags["ratios"] == {"compile_seconds": 1.1, "plan_seconds": 1.25}  # measures both sides have
+    assert flags["grew"] == ["plan_seconds"] and flags["limit"] == 0.2
+    sizes = {"baseline": {"tools": 89, "operations": 58}, "current": {"tools": 160, "operations": 110}}
+    measured = {"baseline": {"plan_seconds": 1.0, "compile_seconds": 2.0},
+                "current": {"plan_seconds": 1.25, "compile_seconds": 2.2}}
+    table = "\n".join(bench.growth_markdown({"commit": "0" * 40, "reps": 3, "load_average": 1.0, "sizes": sizes,
+                                             "measured": measured, "growth": flags}))
+    assert "| plan_seconds | 1000 ms | 1250 ms | 1.25 | **grew** |" in table
+    assert "| compile_seconds | 2000 ms | 2200 ms | 1.10 | ok |" in table
+
+
+def test_the_recorded_growth_baseline_names_a_knowledge_base_this_repository_can_rebuild(bench, tmp_path):
+    import json
+    import subprocess
+
+    recorded = json.loads(bench.GROWTH_FILE.read_text(encoding="utf-8"))
+    assert set(recorded["measured"]) == {"plan_seconds", "plan_cpu_seconds", "compile_seconds", "compile_cpu_seconds"}
+    if subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", recorded["commit"]], capture_output=True).returncode:
+        pytest.skip(f"commit {recorded['commit'][:10]} is not in this clone (shallow?)")
+    data = bench.knowledge_data_at(recorded["commit"], tmp_path / "kb")
+    assert bench.knowledge_size(data) == recorded["size"]
+    assert (data / "templates" / "snakemake").is_dir() and (data / "motifs").is_dir()
