@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from bioplan import cache
+from bioplan.knowledge.load import template_names
 from conftest import ROOT
 
 # prints the knowledge's key and the planning index's key, as a fresh process computes them
@@ -123,3 +124,18 @@ def test_the_knowledge_key_follows_which_templates_exist_not_their_text(tmp_path
     assert content_hash(files, templates) == key
     (templates / "scripts" / "new_step.py").write_text("")
     assert content_hash(files, templates) != key  # a check may name this script now
+
+
+def test_the_template_names_in_the_cache_key_are_those_pathlib_lists(tmp_path):
+    root = tmp_path / "templates"
+    for rel in ("snakemake/b.smk.j2", "snakemake/a.smk.j2", "scripts/x.py", "scripts/__pycache__/x.cpython-311.pyc",
+                "nextflow/bin/run.py", "nextflow/main.nf.j2", "a-b/c", "a/b", "z.txt"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(rel)
+    (root / "linked").symlink_to(root / "scripts", target_is_directory=True)  # rglob does not descend into it
+    (root / "empty").mkdir()
+    by_pathlib = [str(p.relative_to(root)) for p in sorted(root.rglob("*"))
+                  if p.is_file() and "__pycache__" not in p.parts]
+    assert template_names(root) == by_pathlib
+    assert "scripts/__pycache__/x.cpython-311.pyc" not in template_names(root)
+    assert template_names(tmp_path / "missing") == []
