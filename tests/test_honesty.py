@@ -95,7 +95,7 @@ def test_macs2_named_runs_macs2_and_macs_alone_the_current_macs3(knowledge):
 @pytest.mark.parametrize(("query", "family"), [
     ("Predict fusion genes using STAR-Fusion", "fusion"),
     ("call peaks, then normalise the signal to the E. coli spike-in", "spike-in"),
-    ("Assemble contigs, predict genes, bin the contigs into MAGs, detect AMR genes", "binning"),
+    ("Assemble contigs, bin them into MAGs, then classify the bins taxonomically", "contigs or bins"),
     ("long-read assembly of the nanopore reads, then predict genes", "long-read assembly"),
     ("Taxonomic classification of the assembled contigs", "contigs"),
     ("variant calling on the RNA-seq alignments with SplitNCigarReads", "rna-seq"),
