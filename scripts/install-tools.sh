@@ -29,6 +29,7 @@ PACKAGES=(
     megahit prodigal                # de novo assembly, prokaryotic gene prediction
     seqkit                          # read statistics (seqkit stats)
     stringtie                       # reference-guided transcript assembly
+    rsem sortmerna                  # RNA-seq (issue 18, B1): RSEM quantification, SortMeRNA rRNA removal
     picard-tools python3-deeptools  # ChIP-seq: Picard MarkDuplicates, deepTools bamCoverage (with pyBigWig)
     macs                            # ChIP/ATAC-seq peak calling: MACS2 callpeak (binary macs2)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
@@ -60,7 +61,7 @@ fi
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
            trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal seqkit stringtie \
-           PicardCommandLine bamCoverage macs2 \
+           PicardCommandLine bamCoverage macs2 rsem-prepare-reference rsem-calculate-expression sortmerna \
            Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
@@ -87,5 +88,14 @@ EOF
         # the extra's pins themselves: installs the tools without reinstalling bioplan
         mapfile -t pins < <("$python" -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["tools"]))')
         "$python" -m pip install --quiet "${pins[@]}"
+    fi
+    # UMI-tools (umi_tools extract/dedup; ontology/tools/umitools_*.yaml pin 1.1.6) is not in the extra: its
+    # sdist's setup.py downloads setuptools through ez_setup in pip's isolated build environment (no
+    # wheel on PyPI), so it is built here against the environment's own setuptools and pysam (its C
+    # sources come generated).
+    if [ "$("$python" -c 'import importlib.metadata as m; print(m.version("umi_tools"))' 2>/dev/null)" != 1.1.6 ]; then
+        echo "install-tools: installing UMI-tools 1.1.6 into $python"
+        "$python" -c 'import setuptools' 2>/dev/null || "$python" -m pip install --quiet setuptools
+        "$python" -m pip install --quiet --no-build-isolation umi_tools==1.1.6
     fi
 fi
