@@ -82,16 +82,33 @@ def refuse_unsupported_analyses(draft: SpecDraft) -> SpecDraft:
                            f"{families[f].instead} (--allow-partial)" for f, texts in asked.items()))
 
 
+def _absent_name(text: str, name: str) -> str:
+    """The absent tool as the refusal names it: the entry's name when the request's words are that
+    name (MetaPhlAn for 'metaphlan4'), else the request's own words: an entry gathers several tools
+    of one kind (Kaiju and Centrifuge beside MetaPhlAn), and Kaiju is not MetaPhlAn."""
+    def key(s: str) -> str:
+        return "".join(ch for ch in s.lower() if ch.isalnum())
+
+    said, known = key(text), key(name)
+    return name if said and known and (said in known or known in said) else text
+
+
+def _absent_phrase(text: str, name: str) -> str:
+    shown = _absent_name(text, name)
+    return f"'{text}' names {shown}, which" if shown == name else f"'{text}' is a tool that"
+
+
 def _unknown_tool_error(knowledge: Knowledge, missing: list[AbsentTerm]) -> UnknownToolError:
     tools = _absent_tools(knowledge)
     lines, hints, details = [], [], {}
     for a in missing:
         tool = tools[a.id]
         have = sorted({t.name for o in tool.operations for t in knowledge.tools_for(o)})
-        lines.append(f"'{a.text}' names {tool.name}, which bioplan does not have; it does "
+        lines.append(f"{_absent_phrase(a.text, tool.name)} bioplan does not have; it does "
                      + " / ".join(knowledge.operations[o].label.lower() for o in tool.operations)
                      + (", which bioplan runs with " + ", ".join(have) if have else ""))
-        hints.append(f"to add {tool.name}: " + _ADD_TOOL.format(id=tool.id, op=tool.operations[0]))
+        hints.append(f"to add {_absent_name(a.text, tool.name)}: "
+                     + _ADD_TOOL.format(id=tool.id, op=tool.operations[0]))
         details[a.id] = {"text": a.text, "operations": list(tool.operations), "bioplan_tools": have}
     hints.insert(0, "to run bioplan's own tool instead, pass --substitute (compile's output, the plan "
                     "report and the emitted README will say so)")
@@ -119,7 +136,7 @@ def refuse_absent_tools(draft: SpecDraft) -> SpecDraft:
         if not any(o in draft.anchors for o in tool.operations):
             draft = draft.with_anchors(tool.operations[0])
         ops = [o for o in tool.operations if o in draft.anchors] or [tool.operations[0]]
-        draft = draft.deviate(f"substituted: '{a.text}' names {tool.name}, which bioplan does not have; "
+        draft = draft.deviate(f"substituted: {_absent_phrase(a.text, tool.name)} bioplan does not have; "
                               + " / ".join(knowledge.operations[o].label.lower() for o in ops)
                               + " runs with bioplan's own tool instead (--substitute)")
     return draft
