@@ -95,23 +95,23 @@ def test_drop_descriptions_drops_words_that_describe_the_data(knowledge):
 
 
 def test_note_offered_alternatives_says_which_tool_runs(knowledge):
-    out = honesty.note_offered_alternatives(draft(knowledge, "quantify with salmon or RSEM"))
-    assert out.deviations == ("'rsem' (RSEM) was offered as an alternative: bioplan runs Salmon quant",)
+    out = honesty.note_offered_alternatives(draft(knowledge, "quantify with salmon or Sailfish"))
+    assert out.deviations == ("'sailfish' (Sailfish) was offered as an alternative: bioplan runs Salmon quant",)
 
 
 def test_refuse_unsupported_analyses_refuses_or_records_with_allow_partial(knowledge):
-    with pytest.raises(UnsupportedAnalysisError, match="fusion"):
-        honesty.refuse_unsupported_analyses(draft(knowledge, "detect fusion genes"))
-    partial = replace(readings.resolve_readings(draft(knowledge, "align the reads and detect fusion genes")),
+    with pytest.raises(UnsupportedAnalysisError, match="splicing"):
+        honesty.refuse_unsupported_analyses(draft(knowledge, "find differential splicing events"))
+    partial = replace(readings.resolve_readings(draft(knowledge, "align the reads and find differential splicing events")),
                       allow_partial=True)
     out = honesty.refuse_unsupported_analyses(partial)
-    assert len(out.deviations) == 1 and out.deviations[0].startswith("not done: gene fusion detection")
+    assert len(out.deviations) == 1 and out.deviations[0].startswith("not done: alternative splicing")
 
 
 def test_refuse_absent_tools_refuses_substitutes_or_runs_the_successor(knowledge):
-    with pytest.raises(UnknownToolError, match="RSEM"):
-        honesty.refuse_absent_tools(draft(knowledge, "quantify transcripts with RSEM"))
-    out = honesty.refuse_absent_tools(draft(knowledge, "use RSEM", substitute=True))
+    with pytest.raises(UnknownToolError, match="Sailfish"):
+        honesty.refuse_absent_tools(draft(knowledge, "quantify transcripts with Sailfish"))
+    out = honesty.refuse_absent_tools(draft(knowledge, "use Sailfish", substitute=True))
     assert out.anchors == ("transcript_quantification",)
     assert "--substitute" in out.deviations[-1]
     successor = honesty.refuse_absent_tools(draft(knowledge, "mark duplicates with GATK MarkDuplicates"))
