@@ -102,8 +102,8 @@ def test_note_offered_alternatives_says_which_tool_runs(knowledge):
 def test_refuse_unsupported_analyses_refuses_or_records_with_allow_partial(knowledge):
     with pytest.raises(UnsupportedAnalysisError, match="splicing"):
         honesty.refuse_unsupported_analyses(draft(knowledge, "find differential splicing events"))
-    partial = replace(readings.resolve_readings(draft(knowledge, "align the reads and find differential splicing events")),
-                      allow_partial=True)
+    asked = draft(knowledge, "align the reads and find differential splicing events")
+    partial = replace(readings.resolve_readings(asked), allow_partial=True)
     out = honesty.refuse_unsupported_analyses(partial)
     assert len(out.deviations) == 1 and out.deviations[0].startswith("not done: alternative splicing")
 
