@@ -205,13 +205,14 @@ def umitools(example):
 
 
 def _molecules(bam: Path) -> Counter:
-    """Read 1 alignments per planted molecule name (PCR<i>, TWIN<i>x<a|b>, MOL<i>)."""
+    """Properly paired read 1 alignments per planted molecule name (PCR<i>, TWIN<i>x<a|b>, MOL<i>); a pair
+    with one mate unaligned has no fragment position, which umi_tools dedup --paired needs."""
     import pysam
 
     found: Counter = Counter()
     with pysam.AlignmentFile(str(bam)) as fh:
         for r in fh:
-            if r.is_read1 and not (r.is_unmapped or r.is_secondary or r.is_supplementary):
+            if r.is_read1 and r.is_proper_pair and not (r.is_unmapped or r.is_secondary or r.is_supplementary):
                 found[re.sub(r"x\d+$", "", r.query_name.rsplit("_", 1)[0])] += 1
     return found
 
