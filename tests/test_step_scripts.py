@@ -558,6 +558,81 @@ def test_scanpy_umap_refuses_data_without_clusters(step, tmp_path, cells):
     assert_failed(run, "has no obs column 'leiden'")
 
 
+def test_harmony_integration_runs_the_clustering_steps_pca(step, tmp_path, cells):
+    """harmony_integrate.py and scanpy_leiden.py share one PCA (bioplan_step.pca_settings): on the
+    highly variable genes, n_comps lowered to what the data allows, too small a data set refused."""
+    anndata = pytest.importorskip("anndata")
+    pytest.importorskip("scanpy")
+    pytest.importorskip("harmonypy")
+    run = step("scanpy_normalize.py", {"adata": cells}, {"adata": tmp_path / "norm.h5ad"},
+               {"target_sum": 10000, "n_top_genes": 40, "hvg_flavor": "seurat"})
+    assert run.code == 0, run.log
+    adata = anndata.read_h5ad(tmp_path / "norm.h5ad")
+    adata.obs["sample"] = ["a" if i % 2 else "b" for i in range(adata.n_obs)]
+    adata.write_h5ad(tmp_path / "batched.h5ad")
+    adata[:2].copy().write_h5ad(tmp_path / "two.h5ad")
+    params = {"batch_key": "sample", "n_comps": 60, "theta": 2.0, "max_iter": 5, "random_state": 0,
+              "mixing_neighbors": 10}
+    outputs = {"adata": tmp_path / "harmony.h5ad", "mixing": tmp_path / "mixing.tsv"}
+    run = step("harmony_integrate.py", {"adata": tmp_path / "batched.h5ad"}, outputs, params)
+    assert run.code == 0, run.log
+    assert "n_comps=60 lowered to 39" in run.log  # 40 highly variable genes: at most 39 components
+    out = anndata.read_h5ad(tmp_path / "harmony.h5ad")
+    assert out.obsm["X_pca"].shape == out.obsm["X_pca_harmony"].shape == (adata.n_obs, 39)
+    assert out.uns["batch_integration"]["n_comps"] == 39
+    assert [row[0] for row in read_tsv(tmp_path / "mixing.tsv")] == ["embedding", "pca", "pca_harmony"]
+    run = step("harmony_integrate.py", {"adata": tmp_path / "two.h5ad"}, outputs, params)
+    assert_failed(run, "too few cells or genes", "two.h5ad", "(2 cells, 40 genes)")
+
+
+
+def test_single_cell_extras_refuse_what_they_cannot_use(step, tmp_path, cells):
+    """Scrublet, pseudobulk DE, CellTypist and PAGA (issue 18): each bad input is one message naming it."""
+    anndata = pytest.importorskip("anndata")
+    pytest.importorskip("scanpy")
+    run = step("scanpy_normalize.py", {"adata": cells}, {"adata": tmp_path / "norm.h5ad"},
+               {"target_sum": 10000, "n_top_genes": 40, "hvg_flavor": "seurat"})
+    assert run.code == 0, run.log
+    scrublet = {"batch_key": "sample", "expected_doublet_rate": 0.06, "n_prin_comps": 10, "n_neighbors": 0,
+                "threshold": 0, "random_state": 0, "remove_doublets": True}
+    outputs = {"adata": tmp_path / "singlets.h5ad", "scores": tmp_path / "scores.tsv"}
+    assert_failed(step("scanpy_scrublet.py", {"adata": tmp_path / "norm.h5ad"}, outputs, scrublet), "not raw counts")
+    assert_failed(step("scanpy_scrublet.py", {"adata": cells}, outputs, {**scrublet, "expected_doublet_rate": 2}),
+                  "between 0 and 1")
+
+    adata = anndata.read_h5ad(tmp_path / "norm.h5ad")
+    adata.obs["leiden"] = [str(i // 30) for i in range(adata.n_obs)]
+    adata.obs["sample"] = [f"s{i % 3}" for i in range(adata.n_obs)]
+    adata.obs["condition"] = ["treated" if i % 3 == 0 else "control" for i in range(adata.n_obs)]
+    adata.write_h5ad(tmp_path / "clustered.h5ad")
+    pseudobulk = {"sample_key": "sample", "condition_key": "condition", "cluster_key": "leiden",
+                  "reference_level": None, "test_level": None, "min_cells": 5, "min_counts": 10, "alpha": 0.05}
+    table = {"table": tmp_path / "pb.tsv"}
+    # one treated sample: no cell type has two samples per condition
+    run = step("pseudobulk_pydeseq2.py", {"adata": tmp_path / "clustered.h5ad"}, table, pseudobulk)
+    assert_failed(run, "biological replicates")
+    assert "skipped" in run.log
+    run = step("pseudobulk_pydeseq2.py", {"adata": tmp_path / "clustered.h5ad"}, table,
+               {**pseudobulk, "condition_key": "treatment"})
+    assert_failed(run, "no obs column 'treatment'", "condition_key")
+    run = step("pseudobulk_pydeseq2.py", {"adata": tmp_path / "clustered.h5ad"}, table,
+               {**pseudobulk, "sample_key": "leiden"})
+    assert_failed(run, "several conditions")
+
+    annotation = {"labels": tmp_path / "labels.tsv", "cells": tmp_path / "cells.tsv"}
+    run = step("celltypist_annotate.py", {"adata": tmp_path / "clustered.h5ad", "markers": tmp_path / "none.tsv"},
+               annotation, {"model": "", "cluster_key": "leiden", "majority_voting": True, "top_n": 25})
+    if "celltypist" not in run.terminal or "pip install" not in run.terminal:  # celltypist installed
+        assert_failed(run, "no CellTypist model given", "params.celltypist.model")
+
+    paga = {"pseudotime": tmp_path / "dpt.tsv", "paga": tmp_path / "paga.tsv"}
+    run = step("scanpy_paga.py", {"adata": tmp_path / "clustered.h5ad"}, paga,
+               {"cluster_key": "louvain", "root_cluster": "", "n_dcs": 10, "min_connectivity": 0.05})
+    assert_failed(run, "no obs column 'louvain'")
+    run = step("scanpy_paga.py", {"adata": tmp_path / "clustered.h5ad"}, paga,
+               {"cluster_key": "leiden", "root_cluster": "", "n_dcs": 10, "min_connectivity": 0.05})
+    assert_failed(run, "neither a neighbour graph", "run the clustering step first")
+
 # --- R scripts (bin/bioplan_run.R, as the Nextflow target runs them) -------------------------------
 def _r_ready(*packages: str) -> None:
     if shutil.which("Rscript") is None:
