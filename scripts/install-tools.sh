@@ -36,6 +36,8 @@ PACKAGES=(
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
     cutadapt r-bioc-dada2           # amplicon (16S): primer removal, DADA2 filterAndTrim ... assignTaxonomy
+    spades metabat                  # metagenomics (issue 18, B4): metaSPAdes; MetaBAT2 + jgi_summarize_bam_contig_depths
+    diamond-aligner radiant         # DIAMOND makedb/blastx; Krona (ktImportText)
 )
 
 missing=()
