@@ -12,7 +12,9 @@ Test tiers (markers in pyproject.toml):
   fixture of INTEGRATION_FIXTURES (the whole development set, Nextflow's parser on Java).
 - slurm: needs a SLURM cluster (scripts/slurm-local.sh).
 `.ci/run` runs every tier (CI=true: Hypothesis tests draw their full example counts, see
-`examples()`).
+`examples()`), on two pytest-xdist workers (`-n 2`, the README's test command): session fixtures
+(the example workspace, the knowledge cache, `compiled_classes`) are made once per worker, and
+`xdist_group()` keeps a module's tests, a named-tool case's, and the SLURM cluster's on one worker.
 """
 
 from __future__ import annotations
@@ -60,10 +62,18 @@ INTEGRATION = {
     "tests/test_compile.py::test_hostile_names_compile_and_pass_checks": "snakemake --lint and snakefmt runs",
     "tests/test_references.py::test_genome_and_annotation_follow_organism_and_build":
         "compiles one workflow per organism and build",
+    "tests/test_references.py::test_the_start_check_names_every_missing_reference_once":
+        "runs snakemake -n on the workflow twice",
     "tests/test_reference_fetch.py::test_fetch_rules_download_verify_and_share_one_cache":
         "runs the fetch rules against a local HTTP server",
     "tests/test_reference_fetch.py::test_nextflow_fetch_process_downloads_verifies_and_stores_once":
         "runs the fetch process against a local HTTP server",
+    "tests/test_reference_fetch.py::test_gencode_md5_and_msigdb_recorded_sha256":
+        "runs the fetch rules against a local HTTP server",
+    "tests/test_reference_fetch.py::test_a_checksum_mismatch_fails_the_rule_naming_the_file":
+        "runs a fetch rule against a local HTTP server",
+    "tests/test_reference_fetch.py::test_the_start_check_lets_fetch_true_download_what_is_missing":
+        "runs snakemake -n on the workflow twice",
     "tests/test_compile.py::test_precheck_failure_falls_back_to_the_next_plan_once": "two real pre-checks",
     "tests/test_examples_generate.py::test_only_gives_the_same_bytes_as_a_full_run": "generates every example",
     "tests/test_provenance.py::test_version_command_prints_exactly_the_version": "runs each tool's version command",
@@ -88,10 +98,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
         if grouped:
             item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+    if hasattr(config, "workerinput"):  # an xdist worker: its order is the order groups are handed out
+        items[:] = _integration_groups_first(items)
 
 
 # Tests that use the one SLURM cluster (scripts/slurm-local.sh): never two at once.
 SLURM_GROUP = "slurm"
+
+
+def _integration_groups_first(items: list) -> list:
+    """The groups holding an integration run (minutes each: workflow runs, the SLURM cluster) first,
+    the many short ones after them, so that no long group starts last and leaves a worker idle;
+    otherwise collection order."""
+    slow = {xdist_group(item) for item in items if item.get_closest_marker("e2e") or item.get_closest_marker("slurm")}
+    return sorted(items, key=lambda item: xdist_group(item) not in slow)  # stable: each group keeps its order
 
 
 def xdist_group(item) -> str:

@@ -22,14 +22,11 @@ def _compile(workspace: Path, knowledge, name: str, target: str, query: str | No
 
 
 @pytest.fixture(scope="module")
-def emitted(workspace, knowledge):
-    """(class, target) -> compiled workflow directory, compiled once per module on demand."""
-    cache: dict[tuple[str, str], Path] = {}
+def emitted(compiled_classes):
+    """(class, target) -> compiled workflow directory: the session's shared compile (read-only)."""
 
     def get(name: str, target: str) -> Path:
-        if (name, target) not in cache:
-            cache[(name, target)] = _compile(workspace, knowledge, name, target)
-        return cache[(name, target)]
+        return compiled_classes[name, target].output_dir
 
     return get
 
