@@ -96,3 +96,18 @@ def test_chinese_typo_gets_a_did_you_mean(knowledge):
     request = parse_request("帮我做一下差意表达的分析", knowledge)
     assert not request.operations
     assert "差异表达" in suggestions(request.unrecognized, knowledge)
+
+
+def test_has_word_is_the_whole_word_regular_expression():
+    """`has_word` (negation markers, instruction words) answers as `(?<![a-z])WORD(?![a-z])` would."""
+    import itertools
+    import re
+
+    from bioplan.knowledge.words import has_word
+
+    texts = ["", "not", "nothing", "cannot do", "do not use edger", "not-edger", "x not", "knot not", "2not3",
+             "without trimming", "find markers", "refind", "finds", "find", "ab ab", "aba"]
+    words = ["not", "find", "without", "ab", "a", "", "do not"]
+    for text, word in itertools.product(texts, words):
+        expected = re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) is not None
+        assert has_word(text, word) == expected, (text, word)

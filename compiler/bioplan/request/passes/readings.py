@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.words import has_word
 from bioplan.models import Match, Request, SniffedFile, SpecInput
 from bioplan.request.lexicon import is_cjk, lexicon_words, normalize
 from bioplan.request.parse import parse_request
@@ -194,8 +195,7 @@ def _instructed(knowledge: Knowledge, request: Request, m: Match) -> bool:
     start = max([0] + [x.end() for x in _CLAUSE_START.finditer(norm, 0, m.start)])
     before = norm[start:m.end]
     words = lexicon_words(knowledge, "instruction_words")
-    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", before) if not is_cjk(w) else w in before
-               for w in words)
+    return any(has_word(before, w) if not is_cjk(w) else w in before for w in words)
 
 
 def _descriptions(draft: SpecDraft, assay: str | None) -> dict[str, list[Match]]:
