@@ -236,6 +236,39 @@ def read_h5ad(path, **kwargs):
         fail(f"cannot read {path} as AnnData (.h5ad): {exc}")
 
 
+def accepts(func, name):
+    """True if `func` takes a keyword `name` (one that newer scanpy releases added)."""
+    import inspect
+
+    return name in inspect.signature(func).parameters
+
+
+def pca_settings(adata, n_comps, seed, path):
+    """The PCA of the clustering and the integration steps, as one: on the highly variable genes when
+    var["highly_variable"] flags some (else on all genes, with a warning), ARPACK with a fixed seed,
+    and n_comps lowered to what the cells and genes allow. Returns (n_comps, keyword arguments of
+    scanpy's pp.pca); data too small for two components is fail()'s message naming `path`."""
+    import scanpy as sc
+
+    kwargs = {"random_state": seed, "svd_solver": "arpack"}
+    if "highly_variable" in adata.var and adata.var["highly_variable"].any():
+        n_features = int(adata.var["highly_variable"].sum())
+        if accepts(sc.pp.pca, "mask_var"):
+            kwargs["mask_var"] = "highly_variable"
+        else:  # scanpy < 1.10
+            kwargs["use_highly_variable"] = True
+    else:
+        LOG.warning("no var['highly_variable'] in %s: PCA uses all genes", path)
+        n_features = adata.n_vars
+    max_comps = min(adata.n_obs, n_features) - 1
+    if n_comps > max_comps:
+        LOG.warning("n_comps=%d lowered to %d (cells/genes available)", n_comps, max_comps)
+        n_comps = max_comps
+    if n_comps < 2:
+        fail(f"too few cells or genes in {path} for PCA ({adata.n_obs} cells, {n_features} genes).")
+    return n_comps, kwargs
+
+
 # --- clusters and markers ------------------------------------------------------------------------
 def cluster_sort_key(label):
     """Cluster labels in numeric order ("2" before "10"), then named clusters alphabetically."""

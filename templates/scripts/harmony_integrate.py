@@ -21,8 +21,6 @@ from bioplan_step import LOG, fail, read_h5ad
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
 
-import inspect
-
 import numpy as np
 import pandas as pd
 import scanpy as sc
@@ -64,23 +62,8 @@ if n_batches < 2:
 if "log1p" not in adata.uns:
     LOG.warning("%s has no uns['log1p']: is X log-normalised? Integrating it as it is.", in_path)
 
-# PCA on the highly variable genes when they are flagged (as the clustering step computes it).
-pca_kwargs = {"random_state": seed, "svd_solver": "arpack"}
-if "highly_variable" in adata.var and adata.var["highly_variable"].any():
-    n_features = int(adata.var["highly_variable"].sum())
-    if "mask_var" in inspect.signature(sc.pp.pca).parameters:
-        pca_kwargs["mask_var"] = "highly_variable"
-    else:  # scanpy < 1.10
-        pca_kwargs["use_highly_variable"] = True
-else:
-    LOG.warning("no var['highly_variable'] in %s: PCA uses all genes", in_path)
-    n_features = adata.n_vars
-max_comps = min(adata.n_obs, n_features) - 1
-if n_comps > max_comps:
-    LOG.warning("n_comps=%d lowered to %d (cells/genes available)", n_comps, max_comps)
-    n_comps = max_comps
-if n_comps < 2:
-    fail(f"too few cells or genes in {in_path} for PCA ({adata.n_obs} cells, {n_features} genes).")
+# the clustering step's PCA (bioplan_step.pca_settings): the PCs Harmony corrects are the ones it would use
+n_comps, pca_kwargs = bioplan_step.pca_settings(adata, n_comps, seed, in_path)
 sc.pp.pca(adata, n_comps=n_comps, **pca_kwargs)
 
 meta = pd.DataFrame({batch_key: batches.to_numpy()}, index=adata.obs_names)

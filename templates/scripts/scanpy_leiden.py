@@ -15,10 +15,8 @@ Deterministic: fixed random_state for PCA, neighbours and Leiden; exact
 computed by the embedding step, not here.
 """
 
-import inspect
-
 import bioplan_step
-from bioplan_step import LOG, fail, read_h5ad
+from bioplan_step import LOG, accepts, fail, read_h5ad
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -51,33 +49,14 @@ if adata.n_obs <= n_neighbors:
     fail(f"{in_path} has {adata.n_obs} cells, not more than n_neighbors={n_neighbors}; lower n_neighbors.")
 
 
-def accepts(func, name):
-    return name in inspect.signature(func).parameters
-
-
 # A batch-corrected embedding (the batch_correction step's obsm["X_pca_harmony"]) is the one the
 # neighbour graph must use: recomputing PCA would bring the batch effect back.
 integrated = adata.uns.get("batch_integration", {}).get("use_rep")
 if integrated and integrated not in adata.obsm:
     fail(f"{in_path} says its batch-corrected embedding is obsm[{integrated!r}], which it lacks.")
 
-# PCA on the highly variable genes when they are flagged.
-pca_kwargs = {"random_state": seed, "svd_solver": "arpack"}
-if "highly_variable" in adata.var and adata.var["highly_variable"].any():
-    n_features = int(adata.var["highly_variable"].sum())
-    if accepts(sc.pp.pca, "mask_var"):
-        pca_kwargs["mask_var"] = "highly_variable"
-    else:  # scanpy < 1.10
-        pca_kwargs["use_highly_variable"] = True
-else:
-    LOG.warning("no var['highly_variable'] in %s: PCA uses all genes", in_path)
-    n_features = adata.n_vars
-max_comps = min(adata.n_obs, n_features) - 1
-if n_comps > max_comps:
-    LOG.warning("n_comps=%d lowered to %d (cells/genes available)", n_comps, max_comps)
-    n_comps = max_comps
-if n_comps < 2:
-    fail(f"too few cells or genes in {in_path} for PCA ({adata.n_obs} cells, {n_features} genes).")
+# PCA on the highly variable genes when they are flagged (shared with the integration step).
+n_comps, pca_kwargs = bioplan_step.pca_settings(adata, n_comps, seed, in_path)
 if integrated:
     n_comps = int(adata.obsm[integrated].shape[1])
     LOG.info("neighbour graph on the batch-corrected embedding obsm[%r] (%d components)", integrated, n_comps)
