@@ -32,9 +32,14 @@ PACKAGES=(
     rsem sortmerna                  # RNA-seq (issue 18, B1): RSEM quantification, SortMeRNA rRNA removal
     picard-tools python3-deeptools  # ChIP-seq: Picard MarkDuplicates, deepTools bamCoverage (with pyBigWig)
     macs                            # ChIP/ATAC-seq peak calling: MACS2 callpeak (binary macs2)
+    bedtools                        # ChIP/ATAC-seq: consensus peaks (merge), blacklist filtering (intersect -v)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
+    # variants family (issue 18, B2: tests/e2e/test_variants_extras_run.py): FreeBayes, mosdepth (its
+    # Debian build loads libhts.so, which only libhts-dev installs), SnpSift (binary snpSift), CNVkit
+    # (binary cnvkit; brings R's DNAcopy)
+    freebayes mosdepth libhts-dev snpsift cnvkit
     cutadapt r-bioc-dada2           # amplicon (16S): primer removal, DADA2 filterAndTrim ... assignTaxonomy
     spades metabat                  # metagenomics (issue 18, B4): metaSPAdes; MetaBAT2 + jgi_summarize_bam_contig_depths
     diamond-aligner radiant         # DIAMOND makedb/blastx; Krona (ktImportText)
@@ -64,6 +69,7 @@ fi
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
            trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal seqkit stringtie \
            PicardCommandLine bamCoverage macs2 rsem-prepare-reference rsem-calculate-expression sortmerna \
+           freebayes mosdepth snpSift cnvkit \
            Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
