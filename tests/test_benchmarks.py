@@ -78,8 +78,10 @@ def test_growth_is_flagged_over_the_limit(bench):
     sizes = {"baseline": {"tools": 89, "operations": 58}, "current": {"tools": 160, "operations": 110}}
     measured = {"baseline": {"plan_seconds": 1.0, "compile_seconds": 2.0},
                 "current": {"plan_seconds": 1.25, "compile_seconds": 2.2}}
-    table = "\n".join(bench.growth_markdown({"commit": "0" * 40, "reps": 3, "load_average": 1.0, "sizes": sizes,
-                                             "measured": measured, "growth": flags}))
+    result = {"commit": "0" * 40, "current_commit": "1" * 40, "reps": 3, "load_average": 1.0, "sizes": sizes,
+              "measured": measured, "growth": flags}
+    table = "\n".join(bench.growth_markdown(result))
+    assert "growth: 0000000000 vs 1111111111" in table
     assert "| plan_seconds | 1000 ms | 1250 ms | 1.25 | **grew** |" in table
     assert "| compile_seconds | 2000 ms | 2200 ms | 1.10 | ok |" in table
 
