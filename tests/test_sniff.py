@@ -256,9 +256,15 @@ def test_fasta_undecidable_is_ambiguous(tmp_path):
     assert "seqs.fa" in e.value.message and any("--input-type" in h for h in e.value.hints)
 
 
-def test_fasta_protein_is_refused(tmp_path):
-    with pytest.raises(UnreadableInputError, match="protein"):
-        sniff_inputs([write(tmp_path / "p.fa", ">p\nMKLVFFAEDVGSNKGAIIGLMVGGVVIA\n")], PREFIXES)
+def test_fasta_protein_is_reference_proteins(tmp_path):
+    """Protein sequences are what a DIAMOND database is built from (issue 18), whatever the extension."""
+    f = one(write(tmp_path / "p.fa", ">p\nMKLVFFAEDVGSNKGAIIGLMVGGVVIA\n"))
+    assert (f.datatype, f.format) == ("protein_reference_sequences", "faa")
+    assert "amino-acid alphabet" in evidence(f) and f.fact("n_sequences") == 1
+    gz = one(write(tmp_path / "uniref.faa.gz", ">q\nMSDNQLKEFAEKLGIRVEQLRQWLEENR\n", gz=True))
+    assert (gz.datatype, gz.format) == ("protein_reference_sequences", "fasta.gz")
+    nucleotides = one(write(tmp_path / "genome.fa", ">chr1\n" + "ACGTTGCANN" * 20 + "\n"))
+    assert nucleotides.datatype == "reference_genome"
 
 
 def test_fasta_bad_characters(tmp_path):
