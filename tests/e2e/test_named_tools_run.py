@@ -95,7 +95,7 @@ def test_kallisto_tpms_agree_with_salmon(quantified):
     for sample in SAMPLES:
         with open(runs["kallisto"] / "results/transcript_quantification" / sample / "kallisto/abundance.tsv") as fh:
             kallisto = {r["target_id"]: float(r["tpm"]) for r in csv.DictReader(fh, delimiter="\t")}
-        with open(runs["salmon"] / "results/transcript_quantification" / sample / "salmon/quant.sf") as fh:
+        with open(runs["salmon"] / "results/transcript_quantification" / sample / sample / "quant.sf") as fh:
             salmon = {r["Name"]: float(r["TPM"]) for r in csv.DictReader(fh, delimiter="\t")}
         assert sorted(kallisto) == sorted(salmon)
         for tx, tpm in kallisto.items():
