@@ -30,8 +30,9 @@ import statistics
 from pathlib import Path
 
 import pytest
-from conftest import skip_or_fail_in_ci
 from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok, set_param
+
+from conftest import skip_or_fail_in_ci
 
 pytestmark = pytest.mark.e2e
 
@@ -144,6 +145,7 @@ def chip(tmp_path_factory):
     blacklist.write_text(f"{chrom}\t{site - 500}\t{site + 500}\tplanted_blacklist\n")
     set_param(workdir, "deeptools_multibamsummary", "bin_size", 2000)
     set_param(workdir, "deeptools_plotfingerprint", "bin_size", 1000)
+    set_param(workdir, "deeptools_plotfingerprint", "number_of_samples", 1000)  # the 100 bins of this genome
     run_ok(workdir)
     return workdir
 
@@ -197,9 +199,9 @@ def test_the_chip_replicates_correlate_better_with_each_other_than_with_the_inpu
     rows = _table(_one(chip, "sample_correlation", "*.tsv"))
     names = [n.strip("'") for n in rows[0][1:]]
     cor = {(r[0].strip("'"), names[j]): float(v) for r in rows[1:] for j, v in enumerate(r[1:])}
-    assert cor["chip_1", "chip_2"] > 0.8, cor
-    assert cor["chip_1", "chip_2"] > cor["chip_1", "input_1"] + 0.2, cor
-    assert cor["chip_1", "chip_2"] > cor["chip_2", "input_1"] + 0.2, cor
+    assert cor["chip_1", "chip_2"] > 0.5, cor  # 2 kb bins: most hold background only
+    assert cor["chip_1", "chip_2"] > cor["chip_1", "input_1"] + 0.3, cor
+    assert cor["chip_1", "chip_2"] > cor["chip_2", "input_1"] + 0.3, cor
     assert _one(chip, "sample_correlation", "*.png").stat().st_size > 0
 
 
@@ -207,10 +209,9 @@ def test_the_tss_profile_of_each_chip_sample_peaks_at_the_tss(chip):
     """plotProfile's data: per sample, the mean signal over the TSS-centred bins; the planted sites are
     TSSs, so the maximum lies within 250 bp of the TSS and exceeds 3x the profile's ends."""
     rows = _table(_one(chip, "signal_profile_plotting", "*.tab"))
-    bins = next(r for r in rows if r[0] == "bins")
-    centre = len([b for b in bins[2:] if b]) // 2
     for sample in ("chip_1", "chip_2"):
         values = [float(v) for v in next(r for r in rows if r[0] == sample)[2:] if v]
+        centre = len(values) // 2  # 3 kb either side of the TSS in 50 bp bins
         peak = max(range(len(values)), key=values.__getitem__)
         assert abs(peak - centre) * 50 <= 250, (sample, peak, centre, values)
         ends = (statistics.mean(values[:5]) + statistics.mean(values[-5:])) / 2
@@ -227,11 +228,15 @@ def test_picard_insert_sizes_are_the_planted_fragment_lengths(chip):
 
 
 def test_the_blacklist_filter_removes_the_blacklisted_peak_and_only_it(chip):
-    peaks = _table(_one(chip, "peak_calling", "*.narrowPeak"))
+    """MACS2's summits (kept; its narrowPeak is an intermediate file) name every peak: the filtered
+    peaks are all of them but the one on the blacklisted site, lines unchanged otherwise."""
+    summits = _table(_one(chip, "peak_calling", "summits.bed"))
     kept = _table(_one(chip, "blacklist_filtering", "*.bed"))
-    assert any(_overlaps(p, *BLACKLISTED) for p in peaks), peaks  # MACS2 called it
+    blacklisted = [s[3] for s in summits if _overlaps(s, *BLACKLISTED, pad=500)]
+    assert len(blacklisted) == 1, summits  # MACS2 called it
     assert not any(_overlaps(p, *BLACKLISTED, pad=500) for p in kept), kept
-    assert kept == [p for p in peaks if not _overlaps(p, *BLACKLISTED, pad=500)]  # the other lines unchanged
+    assert [p[3] for p in kept] == [s[3] for s in summits if s[3] not in blacklisted], (kept, summits)
+    assert all(len(p) == 10 for p in kept), kept  # narrowPeak lines, unchanged
     for chrom, site in SITES:
         if (chrom, site) != BLACKLISTED:
             assert sum(_overlaps(p, chrom, site) for p in kept) == 1, (chrom, site, kept)
@@ -245,7 +250,7 @@ def test_alignmentsieve_shifts_the_reads_to_the_tn5_cut_sites(atac):
     before = _one(atac, "duplicate_marking/ctrl_1", "*.bam")
     after = _one(atac, "tn5_shift/ctrl_1", "*.shifted.bam")
 
-    def ends(path: Path) -> dict[tuple[str, bool], tuple[bool, int, int]]:
+    def ends(path: Path) -> dict[tuple[str | None, bool], tuple[bool, int, int | None]]:
         with pysam.AlignmentFile(str(path)) as bam:
             return {(r.query_name, r.is_read1): (r.is_reverse, r.reference_start, r.reference_end)
                     for r in bam.fetch() if r.is_proper_pair and not r.is_secondary and not r.is_supplementary}
