@@ -1,0 +1,64 @@
+"""The suite's own machinery in tests/conftest.py: the pytest-xdist groups (what must share a worker
+does: the SLURM cluster's tests, a module's, a named-tool case's) and the guard of the shared
+compiled workflows (a test writing into them fails the session)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import test_named_tools
+from conftest import SLURM_GROUP, CompiledClasses, _integration_groups_first, xdist_group
+
+
+def _item(nodeid: str, markers: tuple[str, ...] = (), fixtures: tuple[str, ...] = (), module=None,
+          params: dict | None = None) -> SimpleNamespace:
+    """What xdist_group reads of a collected test."""
+    marks = {name: getattr(pytest.mark, name).mark for name in markers}
+    return SimpleNamespace(nodeid=nodeid, fixturenames=fixtures, module=module, get_closest_marker=marks.get,
+                           callspec=SimpleNamespace(params=params) if params is not None else None)
+
+
+def test_every_test_of_the_slurm_cluster_shares_one_group():
+    marked = _item("tests/test_slurm.py::test_run", markers=("slurm",))
+    by_fixture = _item("tests/test_cluster_fit.py::test_pending", fixtures=("slurm_node", "tmp_path"))
+    assert xdist_group(marked) == xdist_group(by_fixture) == SLURM_GROUP
+    assert xdist_group(_item("tests/test_cluster_fit.py::test_caps", fixtures=("compiled",))) != SLURM_GROUP
+
+
+def test_a_module_is_one_group_unless_it_splits_itself():
+    assert xdist_group(_item("tests/e2e/test_examples_run.py::test_bulk[a]")) == "tests/e2e/test_examples_run.py"
+    case = next(iter(test_named_tools.CASES))
+    nodeid = "tests/test_named_tools.py::test_x"
+    bound = _item(nodeid, module=test_named_tools, params={"case": case})
+    checked = _item(nodeid, module=test_named_tools, params={"case": case, "layout": "single"})
+    assert xdist_group(bound) == xdist_group(checked) == f"tests/test_named_tools.py:{case}"
+    tool, files = next(iter(test_named_tools.GOLDEN_FILES.items()))
+    golden = _item(nodeid, module=test_named_tools, params={"tool": tool, "layout": "paired"})
+    assert xdist_group(golden) == f"tests/test_named_tools.py:{files.case}"  # with the case it reads
+    assert xdist_group(_item(nodeid, module=test_named_tools)) == "tests/test_named_tools.py"
+
+
+def test_groups_with_an_integration_run_are_handed_out_first_each_in_its_own_order():
+    items = [_item("tests/test_a.py::fast_1"), _item("tests/test_b.py::fast"), _item("tests/test_a.py::fast_2"),
+             _item("tests/test_a.py::run", markers=("e2e",)), _item("tests/test_c.py::cluster", markers=("slurm",))]
+    assert [i.nodeid for i in _integration_groups_first(items)] == [
+        "tests/test_a.py::fast_1", "tests/test_a.py::fast_2", "tests/test_a.py::run", "tests/test_c.py::cluster",
+        "tests/test_b.py::fast"]
+
+
+def test_a_write_into_a_shared_compiled_workflow_is_found(tmp_path: Path):
+    tree = tmp_path / "wf"
+    (tree / "config").mkdir(parents=True)
+    (tree / "config" / "config.yaml").write_text("a: 1\n")
+    classes = CompiledClasses(tmp_path, knowledge=None)
+    key = ("bulk_de", "snakemake")
+    classes.results[key] = SimpleNamespace(output_dir=tree)  # as __getitem__ records a compile
+    classes.fingerprints[key] = {str(p): p.read_bytes() for p in tree.rglob("*") if p.is_file()}
+    assert classes.changed() == []
+    (tree / "config" / "config.yaml").write_text("a: 2\n")
+    (tree / ".snakemake").mkdir()
+    (tree / ".snakemake" / "lock").write_text("")
+    assert classes.changed() == [str(tree / ".snakemake" / "lock"), str(tree / "config" / "config.yaml")]
