@@ -24,6 +24,9 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
     running them would plan a different analysis ("Removal of host reads (Kraken 2)")."""
     ops = [m for m in request.matches if m.kind == "operation" and not m.negated]
     asked = {o for m in ops for o in (m.id, *m.alternatives)}
+    # an operation making the asked one's data by another route does it too: "call variants with
+    # DeepVariant" is DeepVariant's per-sample GVCF calling (`superseded_by` in operations.yaml)
+    asked |= {s for o in asked for s in knowledge.operations[o].superseded_by}
     out = []
     for t in request.matches:
         if t.kind != "tool" or t.negated:
