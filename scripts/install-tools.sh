@@ -43,6 +43,7 @@ PACKAGES=(
     cutadapt r-bioc-dada2           # amplicon (16S): primer removal, DADA2 filterAndTrim ... assignTaxonomy
     spades metabat                  # metagenomics (issue 18, B4): metaSPAdes; MetaBAT2 + jgi_summarize_bam_contig_depths
     diamond-aligner radiant         # DIAMOND makedb/blastx; Krona (ktImportText)
+    minimap2                        # QUAST aligns contigs with it (else it compiles its bundled copy on first use)
 )
 
 missing=()
