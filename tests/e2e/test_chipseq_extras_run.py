@@ -271,7 +271,7 @@ def test_fragment_sizes_are_the_planted_ones_less_the_shift(atac):
     for sample in ("ctrl_1", "treated_1"):
         rows = _table(_one(atac, f"fragment_size_qc/{sample}", "*.fragment_size.tsv"))
         row = dict(zip(rows[0], rows[1]))
-        assert 180 <= float(row["Frag. Median"]) <= 205, (sample, row)  # uniform 150-250, 9 bp shorter
+        assert 180 <= float(row["Frag. Len. Median"]) <= 205, (sample, row)  # uniform 150-250, 9 bp shorter
 
 
 def test_the_consensus_peaks_are_the_planted_sites_called_in_every_sample(atac):
@@ -296,10 +296,12 @@ def test_deseq2_finds_the_opened_site_and_only_it(atac):
 
 
 def test_the_atac_tss_heatmap_signal_peaks_at_the_tss(atac):
-    """plotHeatmap's matrix: rows are TSSs, columns the bins of each sample in turn; the mean over the
-    rows of the first sample's centre bins is over 3x that of its outer bins."""
-    rows = [r for r in _table(_one(atac, "signal_profile_plotting", "*.tab")) if r[0] not in ("genes:", "samples:")]
-    values = [[float(v) for v in r if v not in ("", "nan")] for r in rows if r and r[0][0].isdigit()]
+    """plotHeatmap's matrix (computeMatrix's gzipped format: a JSON header line, then per TSS six BED
+    columns and the bins of each sample in turn): the mean over the TSSs of the first sample's
+    centre bins is over 3x that of its outer bins."""
+    with gzip.open(_one(atac, "signal_profile_plotting", "*.mat.gz"), "rt") as fh:
+        rows = [line.rstrip("\n").split("\t") for line in fh if not line.startswith("@")]
+    values = [[float(v) if v not in ("", "nan") else 0.0 for v in r[6:]] for r in rows]
     per_sample = len(values[0]) // 4
     first = [statistics.mean(r[i] for r in values) for i in range(per_sample)]
     centre = first[per_sample // 2 - 2:per_sample // 2 + 2]
