@@ -206,6 +206,20 @@ def test_drop_done_drops_a_step_the_inputs_are_past(knowledge):
     assert out.warnings[0].startswith("Transcript quantification is not run: s1/quant.sf is already past it")
 
 
+def test_drop_superseded_drops_variant_calling_beside_the_gvcf_route(knowledge):
+    """'call variants ... in GVCF mode, then joint-genotype': the GVCF route makes the calls, so the
+    multi-sample caller (and HaplotypeCaller named for it) is not run as well; alone it stays."""
+    said = replace(draft(knowledge, "call variants in GVCF mode, then joint-genotype them"),
+                   anchors=("variant_calling", "gvcf_calling", "joint_genotyping"),
+                   preferred=("gatk4_haplotypecaller",))
+    out = anchors.drop_superseded(said)
+    assert out.anchors == ("gvcf_calling", "joint_genotyping") and out.preferred == ()
+    assert out.warnings == ("Variant calling is done by per-sample gvcf calling and joint genotyping, which the "
+                            "request also asks for; it is not run a second time",)
+    alone = replace(draft(knowledge, "call variants"), anchors=("variant_calling",), preferred=("freebayes",))
+    assert anchors.drop_superseded(alone) is alone
+
+
 def test_add_optional_input_readers_adds_the_step_an_adapter_fasta_is_for(knowledge):
     adapters = sniffed("adapters.fa", "adapter_sequences", "fasta")
     said = replace(draft(knowledge, "align the reads", [FASTQ_R1, FASTQ_R2, adapters]), anchors=("read_alignment",))
