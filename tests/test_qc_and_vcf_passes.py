@@ -101,6 +101,9 @@ def test_plain_vcf_is_bgzipped_and_indexed(compiled):
     # every VCF the workflow writes as a result is compressed
     formats = {p.ref.path: p.format for s in workflow.steps for p in s.outputs}
     assert all(formats[t.path] != "vcf" for t in workflow.targets if t.path in formats)
+    # and the plain VCF the compressed copy replaces is not kept beside it (temp() in the rule)
+    rules = compiled["variants", "snakemake"].output_dir / "workflow/rules"
+    assert 'intermediate("results/variant_annotation/annotated.vcf")' in (rules / "variant_annotation.smk").read_text()
     root = compiled["variants", "nextflow"].output_dir
     module = (root / "modules/local/tabix/bgziptabix/main.nf").read_text()
     assert "tabix -p vcf ${vcf.baseName}.vcf.gz" in module and "emit: tbi" in module

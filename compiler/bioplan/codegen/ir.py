@@ -389,7 +389,7 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
     Decided from the IR alone, never per tool."""
     targets = {t.path for t in workflow.targets}
     read = {p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "result"}
-    found = set()
+    found = set(_compressed_copies(workflow) - targets)
     for step in workflow.steps:
         if step.kind != "tool" or step.scope == "reference":
             continue
@@ -403,3 +403,14 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
                 continue
             found.add(path)
     return frozenset(found)
+
+
+def _compressed_copies(workflow: Workflow) -> set[str]:
+    """Plain VCFs read only by the bgzip + tabix step after their producer (codegen/vcf_outputs.py):
+    the compressed, indexed copy is the record the user keeps, so the plain one is an intermediate."""
+    readers: dict[str, set[str]] = {}
+    for s in workflow.steps:
+        for p in s.inputs:
+            if p.ref.kind == "result":
+                readers.setdefault(p.ref.path, set()).add(s.tool or s.kind)
+    return {path for path, tools in readers.items() if tools == {"tabix_bgziptabix"}}
