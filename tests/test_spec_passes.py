@@ -279,6 +279,28 @@ def test_inputs_without_files_come_from_the_words_and_the_first_steps(knowledge)
     assert target.inputs_without_files(said).input_types == ("raw_count_matrix", "sample_metadata")
 
 
+def test_inputs_without_files_never_take_a_reference_for_the_samples_data(knowledge):
+    """A genome 'leads to' reads only through steps that read reads too (host removal): aligning to
+    the reference genome still needs the reads; a later step's reads no anchor makes are needed too."""
+    align = replace(draft(knowledge, "Align reads to reference genome (STAR)"), anchors=("read_alignment",),
+                    target="aligned_reads")
+    assert target.inputs_without_files(align).input_types == ("reference_genome", "raw_reads")
+    index_then_quant = replace(draft(knowledge, "quantify with salmon and build the salmon index"),
+                               anchors=("transcriptome_indexing", "transcript_quantification"),
+                               target="transcript_quantification")
+    assert target.inputs_without_files(index_then_quant).input_types == ("raw_reads",)
+
+
+def test_an_absent_tool_is_named_by_the_request_when_its_entry_gathers_others(knowledge):
+    """'kaiju' sits in MetaPhlAn's lexicon entry (tools of one kind); the refusal must not call it MetaPhlAn."""
+    with pytest.raises(UnknownToolError) as kaiju:
+        honesty.refuse_absent_tools(draft(knowledge, "classify the reads with kaiju"))
+    assert "'kaiju' is a tool that bioplan does not have" in str(kaiju.value) and "MetaPhlAn" not in str(kaiju.value)
+    assert "to add kaiju:" in " ".join(kaiju.value.hints)
+    with pytest.raises(UnknownToolError, match="'metaphlan4' names MetaPhlAn, which bioplan does not have"):
+        honesty.refuse_absent_tools(draft(knowledge, "classify the reads with MetaPhlAn4"))
+
+
 def test_require_target_refuses_a_request_with_no_result(knowledge):
     with pytest.raises(NoOperationRecognizedError, match="no operation or result"):
         target.require_target(draft(knowledge, "hello there"))

@@ -71,12 +71,24 @@ def entry_inputs(knowledge: Knowledge, anchors: Iterable[str]) -> list[str]:
     earliest = earliest or anchors[:1]
     out = []
     for a in earliest:
-        for p in knowledge.operations[a].inputs.values():
-            dt = knowledge.datatypes[p.datatype]
-            if p.optional or dt.config_provided or dt.scope == "reference":
-                continue
-            out.append(p.datatype)
+        out += _sample_inputs(knowledge, a)
+    # a later anchor's sample data that no anchor makes ("build the Salmon index and quantify": the
+    # index is made, the reads are not)
+    for a in anchors:
+        if a not in earliest:
+            made = [p.datatype for b in anchors if b != a for p in knowledge.operations[b].outputs.values()]
+            out += [d for d in _sample_inputs(knowledge, a) if not any(is_subtype(knowledge, m, d) for m in made)]
     return list(dict.fromkeys(out))
+
+
+def _sample_inputs(knowledge: Knowledge, op_id: str) -> list[str]:
+    """The required inputs of an operation that are the samples' own data (not references, not config)."""
+    out = []
+    for p in knowledge.operations[op_id].inputs.values():
+        dt = knowledge.datatypes[p.datatype]
+        if not (p.optional or dt.config_provided or dt.scope == "reference"):
+            out.append(p.datatype)
+    return out
 
 
 def _single_step_successors(knowledge: Knowledge, d: str) -> list[str]:

@@ -132,8 +132,11 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     knowledge = draft.knowledge
     mentioned = [d for d in draft.request.datatypes if d in knowledge.datatypes]
     sources = [d for d in mentioned if d != draft.target and not _made_by_anchors(knowledge, draft.anchors, d)]
+    # a reference never stands in for the samples' data: a genome "leads to" reads only through
+    # steps that also read reads (host removal), so "align reads to the reference genome" needs reads
+    sample_sources = [d for d in sources if knowledge.datatypes[d].scope != "reference"]
     needed = [d for d in entry_inputs(knowledge, draft.anchors)
-              if not any(leads_to(knowledge, src, d) for src in sources)]
+              if not any(leads_to(knowledge, src, d) for src in sample_sources)]
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
 
 
