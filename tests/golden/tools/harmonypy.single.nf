@@ -3,9 +3,7 @@ process HARMONYPY {
     label 'process_low'
 
     conda "${moduleDir}/environment.yml"
-    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
-        'https://depot.galaxyproject.org/singularity/harmonypy:0.0.10--pyhdfd78af_0' :
-        'biocontainers/harmonypy:0.0.10--pyhdfd78af_0' }"
+    container "community.wave.seqera.io/library/harmonypy_scanpy:e9c9a621297da9ea"
 
     input:
     tuple val(meta), path(adata)

@@ -11,7 +11,7 @@ rule batch_correction:
     conda:
         "../envs/harmonypy.yaml"
     container:
-        "docker://quay.io/biocontainers/harmonypy:0.0.10--pyhdfd78af_0"
+        "docker://community.wave.seqera.io/library/harmonypy_scanpy:e9c9a621297da9ea"
     threads: 2
     resources:
         mem_mb=lambda wildcards, attempt: 4000 * attempt,

@@ -84,7 +84,7 @@ rule variant_annotation:
         vcf="results/variant_filtering/filtered.vcf.gz",
         db=rules.variant_annotation_build_db.output.db,
     output:
-        vcf="results/variant_annotation/annotated.vcf",
+        vcf=intermediate("results/variant_annotation/annotated.vcf"),
         html="results/variant_annotation/snpeff_summary.html",
         csv="results/variant_annotation/snpeff_summary.csv",
     log:

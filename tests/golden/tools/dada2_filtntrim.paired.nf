@@ -1,0 +1,43 @@
+process DADA2_FILTNTRIM {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/bioconductor-dada2:1.30.0--r43hf17093f_0' :
+        'biocontainers/bioconductor-dada2:1.30.0--r43hf17093f_0' }"
+
+    input:
+    tuple val(meta), path(reads)
+
+    output:
+    tuple val(meta), path("${prefix}*.filt.fastq.gz"), emit: filtered
+    tuple val("${task.process}"), val('bioconductor-dada2'), eval('{ Rscript -e \'cat(format(packageVersion("dada2")), fill = TRUE)\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bioconductor_dada2, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.R dada2_filtntrim.R --input reads_1=${reads[0]} --input reads_2=${reads[1]} \\
+        --output filtered_1=${prefix}_1.filt.fastq.gz \\
+        --output filtered_2=${prefix}_2.filt.fastq.gz \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.dada2_filtntrim.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.dada2_filtntrim.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    echo "" | gzip > ${prefix}_1.filt.fastq.gz
+    echo "" | gzip > ${prefix}_2.filt.fastq.gz
+    """
+}

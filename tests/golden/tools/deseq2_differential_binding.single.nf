@@ -1,0 +1,44 @@
+process DESEQ2_DIFFERENTIALBINDING {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/bioconductor-deseq2:1.46.0--r44he5774e6_1' :
+        'biocontainers/bioconductor-deseq2:1.46.0--r44he5774e6_1' }"
+
+    input:
+    tuple val(meta), path(counts)
+    tuple val(meta2), path(samples)
+
+    output:
+    tuple val(meta), path("${prefix}.differential_binding.tsv"), emit: table
+    tuple val(meta), path("${prefix}.deseq2.log"), emit: log
+    tuple val("${task.process}"), val('bioconductor-deseq2'), eval('{ Rscript -e \'cat(as.character(packageVersion("DESeq2")))\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_bioconductor_deseq2, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.R deseq2_de.R --input counts=${counts} --input samples=${samples} \\
+        --output table=${prefix}.differential_binding.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.deseq2.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.deseq2.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    printf 'gene_id\\tbaseMean\\tlog2FoldChange\\tlfcSE\\tstat\\tpvalue\\tpadj\\n' > ${prefix}.differential_binding.tsv
+    touch ${prefix}.deseq2.log
+    """
+}

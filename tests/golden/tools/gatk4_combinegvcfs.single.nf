@@ -1,0 +1,54 @@
+process GATK4_COMBINEGVCFS {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/gatk4:4.5.0.0--py36hdfd78af_0' :
+        'biocontainers/gatk4:4.5.0.0--py36hdfd78af_0' }"
+
+    input:
+    tuple val(meta), val(sample_ids), path(gvcfs, stageAs: 'gvcfs/*')
+    path(genome)
+
+    output:
+    tuple val(meta), path("${prefix}.combined.g.vcf.gz"), emit: combined
+    tuple val(meta), path("${prefix}.combined.g.vcf.gz.tbi"), emit: tbi
+    tuple val("${task.process}"), val('gatk4'), eval('{ gatk --version | sed -n \'/GATK.*v/s/.*v//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gatk4, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def gvcf_files = [gvcfs].flatten()
+    def input_args = gvcf_files.collect { gvcf -> "--variant ${gvcf}" }.join(' ')
+    def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
+    """
+    for gvcf in ${gvcf_files.join(' ')}; do
+        [ -e "\$gvcf.tbi" ] || gatk IndexFeatureFile -I "\$gvcf"
+    done
+    mkdir -p ref gatk_tmp
+    case ${genome} in
+        *.gz) gzip -cd ${genome} > ref/genome.in.fa ;;
+        *) ln -s "\$(readlink -f ${genome})" ref/genome.in.fa ;;
+    esac
+    fasta_for_gatk.awk fai=ref/genome.fa.fai ref/genome.in.fa > ref/genome.fa
+    gatk CreateSequenceDictionary -R ref/genome.fa -O ref/genome.dict
+    gatk --java-options "-Xmx${avail_mem}m" \\
+        CombineGVCFs \\
+        ${input_args} \\
+        --reference ref/genome.fa \\
+        --output ${prefix}.combined.g.vcf.gz \\
+        --tmp-dir gatk_tmp \\
+        ${args}
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    echo "" | gzip > ${prefix}.combined.g.vcf.gz
+    touch ${prefix}.combined.g.vcf.gz.tbi
+    """
+}

@@ -1,0 +1,56 @@
+process GATK4_GENOMICSDBIMPORT {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/gatk4:4.5.0.0--py36hdfd78af_0' :
+        'biocontainers/gatk4:4.5.0.0--py36hdfd78af_0' }"
+
+    input:
+    tuple val(meta), val(sample_ids), path(gvcfs, stageAs: 'gvcfs/*')
+    path(genome)
+
+    output:
+    tuple val(meta), path("${prefix}.genomicsdb"), emit: combined
+    tuple val("${task.process}"), val('gatk4'), eval('{ gatk --version | sed -n \'/GATK.*v/s/.*v//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gatk4, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def gvcf_files = [gvcfs].flatten()
+    def input_args = gvcf_files.collect { gvcf -> "--variant ${gvcf}" }.join(' ')
+    def batch_size = task.ext.tool_params?.batch_size != null ? task.ext.tool_params.batch_size : 50
+    def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
+    """
+    for gvcf in ${gvcf_files.join(' ')}; do
+        [ -e "\$gvcf.tbi" ] || gatk IndexFeatureFile -I "\$gvcf"
+    done
+    mkdir -p ref gatk_tmp
+    case ${genome} in
+        *.gz) gzip -cd ${genome} > ref/genome.in.fa ;;
+        *) ln -s "\$(readlink -f ${genome})" ref/genome.in.fa ;;
+    esac
+    fasta_for_gatk.awk fai=ref/genome.fa.fai ref/genome.in.fa > ref/genome.fa
+    cut -f 1 ref/genome.fa.fai | sed 's/^/--intervals /' > intervals.args
+    gatk --java-options "-Xmx${avail_mem}m" \\
+        GenomicsDBImport \\
+        ${input_args} \\
+        --arguments_file intervals.args \\
+        --genomicsdb-workspace-path ${prefix}.genomicsdb \\
+        --batch-size ${batch_size} \\
+        --reader-threads ${task.cpus} \\
+        --tmp-dir gatk_tmp \\
+        ${args}
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    mkdir -p ${prefix}.genomicsdb
+    touch ${prefix}.genomicsdb/callset.json
+    """
+}

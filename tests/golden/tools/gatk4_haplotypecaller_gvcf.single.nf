@@ -1,0 +1,53 @@
+process GATK4_HAPLOTYPECALLERGVCF {
+    tag "${meta.id}"
+    label 'process_low'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/gatk4:4.5.0.0--py36hdfd78af_0' :
+        'biocontainers/gatk4:4.5.0.0--py36hdfd78af_0' }"
+
+    input:
+    tuple val(meta), path(bam)
+    path(genome)
+
+    output:
+    tuple val(meta), path("${prefix}.g.vcf.gz"), emit: gvcf
+    tuple val(meta), path("${prefix}.g.vcf.gz.tbi"), emit: tbi
+    tuple val("${task.process}"), val('gatk4'), eval('{ gatk --version | sed -n \'/GATK.*v/s/.*v//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gatk4, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    // Java heap: 80% of the task memory
+    def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
+    """
+    [ -e ${bam}.bai ] || gatk BuildBamIndex -I ${bam} -O ${bam}.bai
+    mkdir -p ref gatk_tmp
+    case ${genome} in
+        *.gz) gzip -cd ${genome} > ref/genome.in.fa ;;
+        *) ln -s "\$(readlink -f ${genome})" ref/genome.in.fa ;;
+    esac
+    fasta_for_gatk.awk fai=ref/genome.fa.fai ref/genome.in.fa > ref/genome.fa
+    gatk CreateSequenceDictionary -R ref/genome.fa -O ref/genome.dict
+    gatk --java-options "-Xmx${avail_mem}m" \\
+        HaplotypeCaller \\
+        --input ${bam} \\
+        --reference ref/genome.fa \\
+        --output ${prefix}.g.vcf.gz \\
+        --emit-ref-confidence GVCF \\
+        --native-pair-hmm-threads ${task.cpus} \\
+        --tmp-dir gatk_tmp \\
+        ${args}
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    echo "" | gzip > ${prefix}.g.vcf.gz
+    touch ${prefix}.g.vcf.gz.tbi
+    """
+}

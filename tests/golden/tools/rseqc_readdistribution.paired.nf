@@ -1,0 +1,36 @@
+process RSEQC_READDISTRIBUTION {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "community.wave.seqera.io/library/rseqc_r-base:2e29d2dfda9cef15"
+
+    input:
+    tuple val(meta), path(bam)
+    path(annotation)
+
+    output:
+    tuple val(meta), path("${prefix}.read_distribution.txt"), emit: report
+    tuple val("${task.process}"), val('rseqc'), eval('{ read_distribution.py --version 2>&1 | sed \'s/read_distribution.py //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_rseqc, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    gtf_to_bed12.sh ${annotation} > genes.bed
+    read_distribution.py \\
+        -i ${bam} \\
+        -r genes.bed \\
+        ${args} \\
+        > ${prefix}.read_distribution.txt
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.read_distribution.txt
+    """
+}

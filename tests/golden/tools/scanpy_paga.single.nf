@@ -1,0 +1,42 @@
+process SCANPY_PAGA {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
+
+    input:
+    tuple val(meta), path(adata)
+
+    output:
+    tuple val(meta), path("${prefix}.pseudotime.tsv"), emit: pseudotime
+    tuple val(meta), path("${prefix}.paga_connectivities.tsv"), emit: paga
+    tuple val("${task.process}"), val('scanpy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py scanpy_paga.py --input adata=${adata} \\
+        --output pseudotime=${prefix}.pseudotime.tsv \\
+        --output paga=${prefix}.paga_connectivities.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.scanpy_paga.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.scanpy_paga.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    printf 'cell\\tcluster\\tdpt_pseudotime\\n' > ${prefix}.pseudotime.tsv
+    printf 'cluster_a\\tcluster_b\\tconnectivity\\ttree\\n' > ${prefix}.paga_connectivities.tsv
+    """
+}

@@ -1,0 +1,42 @@
+process SNPSIFT_FILTER {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?
+        'https://depot.galaxyproject.org/singularity/snpsift:5.1d--hdfd78af_0' :
+        'biocontainers/snpsift:5.1d--hdfd78af_0' }"
+
+    input:
+    tuple val(meta), path(vcf)
+
+    output:
+    tuple val(meta), path("${prefix}.snpsift_filtered.vcf"), emit: vcf
+    tuple val("${task.process}"), val('snpsift'), eval('{ $(command -v SnpSift || command -v snpSift) 2>&1 | grep -m 1 \'SnpSift version\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_snpsift, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    def expression = task.ext.tool_params?.expression ?: '(QUAL >= 20) & (DP >= 10)'
+    // the expression goes through a file (-e): Debian's snpSift launcher re-splits its arguments
+    """
+    cat <<'BIOPLAN_EXPRESSION' > expression.txt
+    ${expression}
+    BIOPLAN_EXPRESSION
+    snpsift=\$(command -v SnpSift || command -v snpSift)
+    \$snpsift filter \\
+        -e expression.txt \\
+        ${args} \\
+        ${vcf} \\
+        > ${prefix}.snpsift_filtered.vcf
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.snpsift_filtered.vcf
+    """
+}
