@@ -1,4 +1,4 @@
-process CUTADAPT_PRIMERS {
+process CUTADAPTPRIMERS {
     tag "${meta.id}"
     label 'process_low'
 

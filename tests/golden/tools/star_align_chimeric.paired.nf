@@ -1,4 +1,4 @@
-process STAR_ALIGN_CHIMERIC {
+process STAR_ALIGNCHIMERIC {
     tag "${meta.id}"
     label 'process_high'
 

@@ -6,7 +6,7 @@
 include { BIOPLAN_CHECK_ENTREZ_ID as CHECK_ENTREZ_ID } from '../modules/local/bioplan/check_entrez_id/main'
 include { BIOPLAN_CHECK_RAW_INTEGER_COUNTS as CHECK_RAW_INTEGER_COUNTS } from '../modules/local/bioplan/check_raw_integer_counts/main'
 include { BIOPLAN_CHECK_REPLICATES as CHECK_REPLICATES } from '../modules/local/bioplan/check_replicates/main'
-include { DESEQ2 as DIFFERENTIAL_EXPRESSION } from '../modules/local/deseq2/main'
+include { DESEQ2_DIFFERENTIAL as DIFFERENTIAL_EXPRESSION } from '../modules/local/deseq2/differential/main'
 include { DE_FILTER as GENE_FILTERING } from '../modules/local/de/filter/main'
 include { GSEAPY_ENRICHGO as GO_ENRICHMENT } from '../modules/local/gseapy/enrichgo/main'
 include { GSEAPY_ENRICHKEGG as KEGG_ENRICHMENT } from '../modules/local/gseapy/enrichkegg/main'

@@ -1,4 +1,4 @@
-process DESEQ2 {
+process DESEQ2_DIFFERENTIAL {
     tag "${meta.id}"
     label 'process_medium'
 
