@@ -32,9 +32,10 @@ EXPECTED = {
     "metagenomics": {"results/host_read_removal/{sample}/depleted_1.fastq.gz",
                      "results/host_read_removal/{sample}/depleted_2.fastq.gz"},
     "bulk_de": set(),  # tables only: the DE table, gene lists and enrichment tables are kept
-    # the annotated VCF is a record the user keeps (RECORD_EDAM_FORMATS); the GTF gffread converts
-    # is a reference-scope output, built once and kept like an index
-    "variants": set(),
+    # the annotated VCF is a record the user keeps as its bgzipped, indexed copy: the plain VCF only
+    # the compression step reads is temporary; the GTF gffread converts is a reference-scope output,
+    # built once and kept like an index
+    "variants": {"results/variant_annotation/annotated.vcf"},
 }
 WRAPPED = re.compile(r'(\w+)=intermediate\(\s*"([^"]+)"\s*,?\s*\)')
 

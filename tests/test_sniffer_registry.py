@@ -21,7 +21,7 @@ FIRST_BYTES = {
     "nodes.dmp": b"1\t|\t1\t|\tno rank\t|\n",
     "matrix.mtx": b"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 5\n",
     "counts.tsv": b"gene\ta\tb\nG1\t1\t2\n",
-    "x.bam": gzip.compress(b"BAM\x01"),
+    "x.bam": gzip.compress(b"BAM\x01", mtime=0),
     "x.cram": b"CRAM\x03\x00" + bytes(20),
     "x.h5ad": b"\x89HDF\r\n\x1a\n" + bytes(8),
     "x.bz2": b"BZh91AY&SY",

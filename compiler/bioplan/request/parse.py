@@ -273,8 +273,11 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> l
                     _fuzzy_word_ok(singular(w[0]), a, common) or _fuzzy_word_ok(w[0], a, common)
                     for w, a in zip(window, alias_words)):
                 continue
-            found.append(Match(kind=term.kind, id=term.id, text=" ".join(w[0] for w in window),
-                               start=window[0][1], end=window[-1][2], how="fuzzy", score=round(best[1] / 100, 3)))
+            # every entry carrying that alias, as an exact match would find them ("alignment": read and
+            # bisulfite alignment); _select makes them one match with alternatives, the readings choose
+            for same in sorted({(t.kind, t.id) for t in latin_terms if t.alias == term.alias and t.kind == term.kind}):
+                found.append(Match(kind=same[0], id=same[1], text=" ".join(w[0] for w in window),
+                                   start=window[0][1], end=window[-1][2], how="fuzzy", score=round(best[1] / 100, 3)))
     return found
 
 

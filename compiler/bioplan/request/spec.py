@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import InputProfile, Request, SpecInput, TargetOutput, TaskSpec
+from bioplan.models import InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
 from bioplan.request.passes import anchors, context, honesty, readings, target, tools
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import workflow_type
@@ -78,11 +78,24 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         condition_column=next((f.fact("condition_column") for f in files if f.fact("condition_column")), None),
         cluster_column=draft.cluster_column,
         warnings=tuple(dict.fromkeys(draft.warnings)),
-        evidence=draft.request.matches,
+        evidence=tuple(_as_read(m, draft.anchors) for m in draft.request.matches),
         max_hops=draft.max_hops,
         unrecognized=draft.request.unrecognized,
         deviations=draft.deviations,
     )
+
+
+def _as_read(match: Match, anchors: tuple[str, ...]) -> Match:
+    """An operation match as the readings resolved it: words several operations share ("alignment":
+    read or bisulfite alignment) name in the evidence the one that was planned, the others stay
+    alternatives."""
+    if match.kind != "operation" or match.id in anchors:
+        return match
+    chosen = next((a for a in match.alternatives if a in anchors), None)
+    if chosen is None:
+        return match
+    others = tuple(x for x in (match.id, *match.alternatives) if x != chosen)
+    return match.model_copy(update={"id": chosen, "alternatives": others})
 
 
 def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, max_hops: int = 8,
