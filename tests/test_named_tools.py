@@ -255,6 +255,15 @@ def test_recalibration_sits_between_duplicate_marking_and_calling(compiled):
     assert steps["variant_calling"].sources["bams"] == "base_recalibration"
 
 
+def test_the_merged_table_reads_the_reestimated_profiles(compiled):
+    """Kraken2 -> Bracken -> merge: the table merges Bracken's profiles (made from Kraken2's reports:
+    a supertype, but more processed), never Kraken2's reports beside an unread Bracken step."""
+    for layout in LAYOUTS:
+        steps = {s.operation: s for s in compiled["taxpasta", layout, "snakemake"].plan.steps}
+        assert steps["abundance_table_merge"].sources["profiles"] == "abundance_estimation"
+        assert steps["abundance_estimation"].sources["classification"] == "taxonomic_classification"
+
+
 def test_somatic_calling_is_not_germline_calling(compiled):
     """A somatic request plans Mutect2 alone (no germline caller beside it); the normal sample is the
     tool's `normal_sample` param, passed as -normal only when set (tumour-only otherwise)."""

@@ -108,24 +108,37 @@ def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanSte
 
     The search orders actions arbitrarily among independent ones, so an aligner may
     be wired to the raw reads although the plan also trims them. A port takes a
-    strictly more specific subtype produced by another step, unless that step
-    depends on this one (no cycles) or the operation inspects data as delivered.
+    strictly more specific subtype produced by another step, or what a step derived
+    from its current source makes that the port accepts (Bracken's re-estimated
+    profile, made from Kraken2's report, for the merged table: a supertype, but more
+    processed), unless that step depends on this one (no cycles) or the operation
+    inspects data as delivered.
     """
+    fed_by: dict[tuple[str, str], set[str]] = {}  # every source a port had: never fed twice by one
     changed = True
     while changed:
         changed = False
         for i, s in enumerate(steps):
-            if not knowledge.operations[s.operation].refine_inputs:
+            operation = knowledge.operations[s.operation]
+            if not operation.refine_inputs:
                 continue
             for port, current in s.inputs.items():
+                source = s.sources.get(port, "")
+                seen = fed_by.setdefault((s.id, port), {source})
                 for t in steps:
-                    if t.id == s.id or _depends_on(steps, t.id, s.id):
+                    # no cycles; never back to a source, nor to data the current source was derived from
+                    if t.id == s.id or _depends_on(steps, t.id, s.id) or (t.id != source and (
+                            t.id in seen or _depends_on(steps, source, t.id))):
                         continue
                     better = [d for d in t.outputs.values() if d != current and is_subtype(knowledge, d, current)]
+                    if not better and t.id != source and port in operation.inputs and _depends_on(steps, t.id, source):
+                        accepts = operation.inputs[port].datatype
+                        better = [d for d in t.outputs.values() if is_subtype(knowledge, d, accepts)]
                     if better:
                         steps[i] = s = s.model_copy(update={
                             "inputs": {**s.inputs, port: better[0]}, "sources": {**s.sources, port: t.id}})
-                        current = better[0]
+                        current, source = better[0], t.id
+                        seen.add(t.id)
                         changed = True
     return steps
 

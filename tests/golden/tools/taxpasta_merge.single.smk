@@ -1,8 +1,7 @@
 rule abundance_table_merge:
     input:
         profiles=expand(
-            "results/taxonomic_classification/{sample}/{sample}.kreport",
-            sample=SAMPLES,
+            "results/abundance_estimation/{sample}/abundance.bracken", sample=SAMPLES
         ),
     output:
         table="results/abundance_table_merge/taxpasta_table.tsv",
