@@ -6,10 +6,12 @@
 # generated example data) to out/bulk_de/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-tools.sh
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test,tools,slurm]"
+# the Debian packages, then the Python tools the extra cannot carry (UMI-tools: built without
+# build isolation) into the venv; each part is skipped when present
+bash scripts/install-tools.sh .venv/bin/python
 bash scripts/install-nextflow.sh .venv/bin  # Nextflow 25.04.4 + nf-schema, offline (docs/nextflow-runtime.md)
 .venv/bin/python examples/generate.py data --only bulk_de
 # a compile of an older bioplan (Snakefile at the top, before the workflow/ layout) is replaced whole

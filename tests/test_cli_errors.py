@@ -173,3 +173,14 @@ def test_input_type_declaration(workspace):
     err = error_of(run("plan", "differential expression", "-i", inputs[0], "--input-type",
                        f"{inputs[1]}=sample_metadta", "--json"))
     assert err["code"] == "unreadable_input" and "sample_metadata" in " ".join(err["hints"])
+
+
+def test_a_declared_fasta_takes_the_format_of_its_declared_datatype(knowledge, tmp_path):
+    """--input-type FILE=rrna_database on a .fasta: plain FASTA, not the DADA2 training FASTA that
+    shares the extension (that format is recognised as another datatype, taxonomy_training_set)."""
+    from bioplan.compile import declared_file
+
+    fasta = tmp_path / "rrna.fasta"
+    fasta.write_text(">planted_rRNA\nACGT\n")
+    assert declared_file(knowledge, str(fasta), "rrna_database").format == "fasta"
+    assert declared_file(knowledge, str(fasta), "taxonomy_training_set").format == "dada2_training_fasta"

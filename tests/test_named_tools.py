@@ -150,10 +150,12 @@ def case_inputs(data: Path, case: str, layout: str) -> list[str]:
 
 def put_references(workdir: Path, spec: ToolCase) -> None:
     """What the user puts at the config's reference paths before a run (`snakemake -n` stops before
-    any job when a reference is missing): a folder for a path ending in /, else an empty file; the
+    any job when a reference is missing): at the path config.yaml gives each named reference key, a
+    folder for a key ending in /, else an empty file; the
     known sites as two SNVs on the example genome's chr1, bgzipped and tabix-indexed."""
+    config = yaml.safe_load((workdir / "config" / "config.yaml").read_text())
     for ref in spec.references:
-        path = workdir / ref
+        path = workdir / config["references"][ref.rstrip("/")]
         if ref.endswith("/"):
             path.mkdir(parents=True, exist_ok=True)
         else:

@@ -41,7 +41,7 @@ from bioplan.errors import (
     ValidationFailedError,
 )
 from bioplan.knowledge.load import load_knowledge
-from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.models import Format, Knowledge
 from bioplan.models import InputProfile, Plan, PlanResult, Pruned, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
@@ -73,8 +73,14 @@ def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile
     if not os.path.exists(path):
         raise UnreadableInputError(f"{path}: file not found", ["check the path"], {"path": path})
     name = os.path.basename(path).lower()
-    longest_first = sorted(knowledge.formats.values(), key=lambda f: -max((len(e) for e in f.extensions), default=0))
-    fmt = next((f.id for f in longest_first if any(name.endswith(e) for e in f.extensions)), "txt")
+    # the longest matching extension; among formats sharing it, not one recognised as another
+    # datatype's (a DADA2 training FASTA for a FASTA declared as the SortMeRNA rRNA database)
+    def rank(f: Format) -> tuple[int, int]:
+        other = f.sniff is not None and f.sniff.datatype != datatype
+        return -max((len(e) for e in f.extensions), default=0), int(other)
+
+    fmt = next((f.id for f in sorted(knowledge.formats.values(), key=rank)
+                if any(name.endswith(e) for e in f.extensions)), "txt")
     return SniffedFile(path=path, datatype=datatype, format=fmt, evidence=("declared with --input-type",))
 
 

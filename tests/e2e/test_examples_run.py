@@ -215,8 +215,12 @@ ANN_INTERGENIC = {"intergenic_region", "upstream_gene_variant", "downstream_gene
 
 
 def _annotated(workdir):
-    path = next(p for p in (workdir / "results/variant_annotation").glob("annotated.vcf*")
-                if not p.name.endswith((".tbi", ".csi")))
+    # the annotated VCF as the user keeps it: bgzipped and indexed (the plain one is temporary),
+    # or plain where no compression step follows (the Nextflow run publishes the annotation's own)
+    found = [p for folder in ("results/variant_annotation_bgzip", "results/variant_annotation")
+             for p in sorted((workdir / folder).glob("annotated.vcf*")) if not p.name.endswith((".tbi", ".csi"))]
+    assert found, f"no annotated VCF under {workdir}/results"
+    path = found[0]
     opener = gzip.open if path.name.endswith(".gz") else open
     with opener(path, "rt") as handle:
         lines = handle.read().splitlines()
