@@ -49,7 +49,7 @@ def _wait_for_precheck(base: Path, proc: subprocess.Popen, timeout: float = 120.
         pids = [pid for c in checks for pid in _processes_in(c)]
         if pids:
             return pids
-        time.sleep(0.01)  # the pre-check lasts about a second on a loaded machine: catch it early
+        time.sleep(0.05)
     raise AssertionError("the pre-check did not start")
 
 
@@ -63,10 +63,18 @@ def test_signal_during_precheck_cleans_up_and_exits_128_plus_signal(workspace, t
     base = tmp_path / "project"
     base.mkdir()
     out = base / "wf" / "Snakefile"
+    # The pre-check lasts a second or so; on a loaded machine the signal could land after it. A
+    # sitecustomize on PYTHONPATH holds each Python process started in a pre-check directory (the
+    # child `snakemake -n`) for a minute, so the signal always finds it running.
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    (hold / "sitecustomize.py").write_text(
+        "import os, time\nif '.bioplan-check-' in os.getcwd():\n    time.sleep(60)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(hold), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen(
         [sys.executable, "-m", "bioplan.cli", "compile", DE_REQUEST, "-i", str(data / "counts.csv"),
          "-i", str(data / "samples.tsv"), "-o", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         children = _wait_for_precheck(base, proc)
         proc.send_signal(sig)
