@@ -157,7 +157,8 @@ def python_tokens(source: str) -> list[tuple[int, str]]:
 def expected_config(benign_config: dict, workflow: Workflow) -> dict:
     config = copy.deepcopy(benign_config)
     config["request"] = clean_request_text(workflow.query)
-    config["condition_column"] = workflow.condition_column
+    if workflow.condition_column is not None:  # a workflow without a sample sheet has none
+        config["condition_column"] = workflow.condition_column
     for c in workflow.config_inputs:
         config[c.section][c.key] = c.path
     return config

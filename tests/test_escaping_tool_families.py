@@ -1,0 +1,245 @@
+"""Property: hostile sample names, file names and request text through every tool family's templates,
+for both targets (the attacks of issue 9, over the tools of issue 18).
+
+tests/test_escaping_properties.py proves the emitted files keep their structure for one plan (the
+rnaseq_fastq example); the 165 tools each have their own Snakemake rule and Nextflow module, and
+each could carry a name past the filters (a read group `@RG\\tID:...`, a label list, an output
+prefix). Here every case of tests/tool_cases/*.yaml (one per family in the fast tier, all under the
+`e2e` marker) is planned once on its benign inputs, then each example substitutes text drawn from a
+hostile alphabet (quotes, backslashes, `{}`, `${}`, `$(...)`, backticks, every line separator, NUL,
+`../`, a leading `-`, YAML `: ` and `!!python`, Groovy `\"\"\"`, Markdown links and HTML) for the
+request, the sample names, every input path and the condition column, and renders both targets:
+
+- Snakemake: every rule file and the Snakefile tokenise like the benign workflow, strings aside;
+  config.yaml and samples.tsv load back to the substituted values; a file no user text reaches is
+  byte-identical (the same checks as tests/test_escaping_properties.py);
+- Nextflow: every .nf and .config lexes to the benign skeleton, bioplan's structural checks pass,
+  every JSON file parses; names the target cannot carry are refused with target_unsupported
+  naming them.
+
+`test_hostile_file_names_compile_inside_the_output_dir` compiles real files under hostile names
+(no pre-check; the property above covers what is emitted) and checks nothing is written outside
+`-o` and the names that cannot be made safe are a BioplanError naming them, never a traceback.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+from functools import lru_cache
+
+import pandas as pd
+import pytest
+import yaml
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+import bioplan.codegen.snakemake as snakemake_generator
+from bioplan.codegen.generator import EmitOptions
+from bioplan.codegen.ir import Workflow, synthesize
+from bioplan.codegen.nextflow import NextflowGenerator
+from bioplan.codegen.snakemake import SnakemakeGenerator
+from bioplan.compile import plan_request
+from bioplan.errors import TargetUnsupportedError
+from bioplan.request.text import clean_request_text
+from test_escaping_properties import (
+    BENIGN_OPTIONS,
+    _loaded,
+    check_nextflow_files,
+    expected_config,
+    options_of,
+    python_tokens,
+)
+from test_named_tools import CASES, FAMILIES, case_inputs
+from test_named_tools import data as named_tools_data  # noqa: F401  (fixture)
+
+# one case per family in the fast tier; every case (every tool of the library) under e2e
+REPRESENTATIVE = [next(iter(family.cases)) for family in FAMILIES.values()]
+OTHERS = [case for case in CASES if case not in REPRESENTATIVE]
+
+# examples per representative case (each renders both targets: ~0.3 s); the other cases draw a sixth
+# of them. CI (.ci/run) draws more, within its 30-minute budget
+EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 24 if os.environ.get("CI") == "true" else 4))
+
+
+def _settings(examples: int):
+    # no shrinking: a failure is reported as drawn (shrinking re-renders a workflow hundreds of times)
+    return settings(max_examples=examples, deadline=None, database=None,
+                    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
+
+
+# What attackers write whole: shell, Python, YAML, Groovy, Jinja, Markdown and path syntax
+ATTACKS = [
+    "'; touch X; '", '"; touch X; "', "$(touch X)", "`touch X`", "${System.exit(1)}", "${x}", "{sample}",
+    "{{ x }}", "{% if x %}", "\\", "\\'", '\\"', "\\n", "\\t", "\n", "\r\n", "\u2028", "\u2029", "\x85",
+    "\x00", "\t", "\x1b[2J", "../", "../../etc/passwd", "-rf", "--force", "# x", ";", "|", "&&",
+    "pwn: __import__('os').system('touch X')", ": ", "!!python/object/apply:os.system ['touch X']",
+    '"""', "'''", "*/", "/*", "//", "[x](javascript:alert(1))", "<script>alert(1)</script>", "<!--", "&amp;",
+    "@RG\\tID:x", "ID:x SM:y", "*", "?", "~", "%s", "\ufeff", "\u202e", "\U0001f9ec", "",
+]
+SPECIALS = "\n\r\v\f\x85\u2028\u2029\x00\t\x1b\x7f\"'\\{}$`#;|&<>()[]*?~!%:=,@/.- "
+_characters = st.one_of(st.characters(exclude_categories=("Cs",)), st.sampled_from(SPECIALS))
+hostile = st.tuples(st.text(_characters, max_size=6), st.sampled_from(ATTACKS),
+                    st.text(_characters, max_size=6)).map("".join)
+hostile_name = hostile.map(lambda s: s.replace("\0", "")).filter(lambda s: s.strip() != "")
+
+
+@st.composite
+def family_values(draw, workflow: Workflow) -> dict:
+    """Hostile text for every user-derived field of `workflow` (its samples may be none: a cohort
+    of files), sample names numbered to stay distinct."""
+    n = len(workflow.samples)
+    pool = draw(st.lists(hostile_name, min_size=2, max_size=2))
+    n_paths = n * (len(workflow.sample_columns) - 1) + len(workflow.config_inputs)
+    return {
+        "query": draw(hostile.filter(lambda s: clean_request_text(s) != "")),
+        "names": [f"{pool[i % 2]}{i}" for i in range(n)],
+        "paths": [f"{pool[(i + 1) % 2]}/{i}" for i in range(n_paths)],
+        "condition": draw(hostile_name),
+        "partition": "".join(c for c in pool[0] if c.isprintable()).strip() or "p",
+        "account": "".join(c for c in pool[1] if c.isprintable()).strip() or "a",
+    }
+
+
+def substitute(workflow: Workflow, values: dict) -> Workflow:
+    paths = iter(values["paths"])
+    samples = tuple({"sample": name, **{c: next(paths) for c in workflow.sample_columns[1:]}}
+                    for name in values["names"])
+    config_inputs = tuple(c.model_copy(update={"path": next(paths)}) for c in workflow.config_inputs)
+    update = {"query": values["query"], "samples": samples, "config_inputs": config_inputs}
+    if workflow.condition_column is not None:
+        update["condition_column"] = values["condition"]
+    return workflow.model_copy(update=update)
+
+
+def refused_names_are_the_values(exc: TargetUnsupportedError, values: dict) -> None:
+    refused = exc.details.get("samples", []) + exc.details.get("paths", [])
+    assert refused and all(x in values["names"] + values["paths"] for x in refused), exc.details
+
+
+# CommonMark with GFM tables, as GitHub renders the READMEs
+_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def markdown_structure(text: str) -> list[tuple[str, str]]:
+    """The Markdown token stream, text contents left out (runs of text tokens as one): user text
+    that opened a link, HTML, a code span, emphasis or a new block would change it."""
+    out: list[tuple[str, str]] = []
+    for token in _MARKDOWN.parse(text):
+        for t in [token, *(token.children or [])]:
+            if t.type == "inline":
+                continue
+            item = (t.type, t.tag)
+            if not (item == ("text", "") and out and out[-1] == item):
+                out.append(item)
+    return out
+
+
+SNAKEMAKE_USER_FILES = {"config/config.yaml", "config/samples.tsv", "config/README.md", "profiles/slurm/config.yaml",
+                        "README.md"}
+
+
+def check_snakemake(files: dict[str, str], reference: dict[str, str], workflow: Workflow,
+                    options: EmitOptions) -> None:
+    """tests/test_escaping_properties.py's checks, and the READMEs' Markdown structure."""
+    assert files.keys() == reference.keys()
+    for name, source in files.items():
+        if (name == "workflow/Snakefile" or name.endswith(".smk")) and source != reference[name]:
+            assert python_tokens(source) == python_tokens(reference[name]), name
+        if name.endswith(".md"):
+            assert markdown_structure(source) == markdown_structure(reference[name]), name
+        elif name not in SNAKEMAKE_USER_FILES:
+            assert source == reference[name], f"{name} changed with user text that never reaches it"
+    config = yaml.safe_load(files["config/config.yaml"])
+    assert config == expected_config(_loaded(reference["config/config.yaml"]), workflow)
+    if workflow.samples:
+        sheet = pd.read_csv(io.StringIO(files["config/samples.tsv"]), sep="\t", dtype=str, keep_default_na=False)
+        assert sheet.to_dict("records") == [dict(row) for row in workflow.samples]
+    resources = yaml.safe_load(files["profiles/slurm/config.yaml"])["default-resources"]
+    assert ast.literal_eval(resources["slurm_partition"]) == options.partition
+    assert ast.literal_eval(resources["slurm_account"]) == options.account
+
+
+@pytest.fixture(scope="module")
+def benign_of(named_tools_data, workspace, knowledge):
+    """case -> its benign Workflow IR (planned once, paired reads)."""
+    cache: dict[str, Workflow] = {}
+
+    def get(case: str) -> Workflow:
+        if case not in cache:
+            spec = CASES[case]
+            result = plan_request(spec.request, case_inputs(named_tools_data, case, "paired"), knowledge)
+            cache[case] = synthesize(knowledge, result.spec, result.plans[0], workdir=str(workspace / "out"))
+        return cache[case]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def render(knowledge):
+    """(target, workflow, options) -> the generator's files, without snakefmt (the templates already use
+    its layout; tests/test_escaping_properties.py formats too) and with what only knowledge decides
+    (conda envs, module meta.yml) made once."""
+    smk, nf = SnakemakeGenerator(knowledge), NextflowGenerator(knowledge)
+    cached = {(smk, "conda_env"): lru_cache(maxsize=None)(smk.conda_env),
+              (nf, "meta_yml"): lru_cache(maxsize=None)(nf.meta_yml),
+              (nf, "environment_yml"): lru_cache(maxsize=None)(nf.environment_yml)}
+
+    def run(target: str, workflow: Workflow, options: EmitOptions = BENIGN_OPTIONS):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(snakemake_generator, "format_snakefile", lambda source, name: source)
+            for (generator, name), function in cached.items():
+                patch.setattr(generator, name, function)
+            if target == "snakemake":
+                return smk.files(workflow, options), None
+            return nf.files_and_uses(workflow, options)
+
+    return run
+
+
+def check_case(case: str, benign_of, render, examples: int) -> None:
+    benign = benign_of(case)
+    smk_reference, _ = render("snakemake", benign)
+    nf_reference, _ = render("nextflow", benign)
+
+    @_settings(examples)
+    @given(values=family_values(benign))
+    def prop(values):
+        workflow = substitute(benign, values)
+        options = options_of(values)
+        try:
+            files, _ = render("snakemake", workflow, options)
+        except TargetUnsupportedError as exc:
+            refused_names_are_the_values(exc, values)
+        else:
+            check_snakemake(files, smk_reference, workflow, options)
+        try:
+            nf_files, uses = render("nextflow", workflow, options)
+        except TargetUnsupportedError as exc:
+            refused_names_are_the_values(exc, values)
+        else:
+            check_nextflow_files(nf_files, uses, nf_reference, workflow, options)
+            for name, text in nf_files.items():
+                if name.endswith(".json"):
+                    json.loads(text)
+                if name.endswith(".md"):
+                    assert markdown_structure(text) == markdown_structure(nf_reference[name]), name
+
+    prop()
+
+
+@pytest.mark.parametrize("case", REPRESENTATIVE)
+def test_hostile_names_stay_data_in_every_family(case, benign_of, render):
+    check_case(case, benign_of, render, EXAMPLES)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("case", OTHERS)
+def test_hostile_names_stay_data_in_every_tool_case(case, benign_of, render):
+    check_case(case, benign_of, render, max(2, EXAMPLES // 6))
+
