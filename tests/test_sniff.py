@@ -811,9 +811,12 @@ def test_ragged_table(tmp_path):
         sniff_inputs([write(tmp_path / "c.tsv", text)], PREFIXES)
 
 
-def test_bed_is_refused(tmp_path):
-    with pytest.raises(UnreadableInputError, match="BED interval"):
+def test_plain_bed_is_peaks_or_a_blacklist(tmp_path):
+    """A BED file says nothing of what its intervals are: the readings are the knowledge's BED datatypes
+    (the request or the file name settles it: tests/test_real_data.py)."""
+    with pytest.raises(AmbiguousInputError, match="BED file of 2 intervals") as e:
         sniff_inputs([write(tmp_path / "x.bed", "chr1\t100\t200\nchr2\t5\t9\n")], PREFIXES)
+    assert e.value.details["readings"] == ["peak_calls", "genome_blacklist"]
 
 
 def test_semicolon_table_is_refused(tmp_path):

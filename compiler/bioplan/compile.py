@@ -42,7 +42,7 @@ from bioplan.errors import (
 )
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Format, Knowledge
-from bioplan.models import InputProfile, Plan, PlanResult, Pruned, SniffedFile
+from bioplan.models import InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
 from bioplan.progress import slow_step
@@ -84,8 +84,32 @@ def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile
     return SniffedFile(path=path, datatype=datatype, format=fmt, evidence=("declared with --input-type",))
 
 
-def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: dict[str, str]) -> InputProfile:
-    sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge), knowledge.formats)
+def expected_inputs(knowledge: Knowledge, request: Request | None) -> tuple[dict[str, str], ...]:
+    """What the request expects among its inputs, in two levels: the datatypes the requested operations
+    read, then the datatypes it names; each with the reason said in the evidence. They settle an input
+    whose content allows several readings (`sniff_inputs`)."""
+    if request is None:
+        return ()
+    reads: dict[str, str] = {}
+    for op in (knowledge.operations[o] for o in request.operations if o in knowledge.operations):
+        for port in (p for p in op.inputs.values() if not p.optional and p.datatype in knowledge.datatypes):
+            what = knowledge.datatypes[port.datatype].label.lower()
+            reads.setdefault(port.datatype, f"the requested {op.label.lower()} reads a {what}")
+            # one step upstream: read alignment reads a genome index, made from a reference genome
+            for maker in (m for m in knowledge.operations.values()
+                          if any(o.datatype == port.datatype for o in m.outputs.values())):
+                for up in (p for p in maker.inputs.values() if not p.optional and p.datatype in knowledge.datatypes):
+                    reads.setdefault(up.datatype, f"the requested {op.label.lower()} reads a {what}, made from a "
+                                     f"{knowledge.datatypes[up.datatype].label.lower()}")
+    named = {d: f"the request names a {knowledge.datatypes[d].label.lower()}"
+             for d in request.datatypes if d in knowledge.datatypes}
+    return reads, named
+
+
+def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: dict[str, str],
+                            request: Request | None = None) -> InputProfile:
+    sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge), knowledge.formats,
+                           expected_inputs(knowledge, request))
     files: list[SniffedFile] = []
     for p in inputs:
         if p in declared:
@@ -104,7 +128,7 @@ def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = No
     request = parse_request(query, knowledge)
     declared = dict(declared or {})
     inputs = list(inputs) + [p for p in declared if p not in inputs]
-    profile = sniff_with_declarations(knowledge, inputs, declared)
+    profile = sniff_with_declarations(knowledge, inputs, declared, request)
     spec = build_spec(request, profile, knowledge, max_hops=max_hops, substitute=substitute,
                       allow_partial=allow_partial)
     result = search_plans(knowledge, spec, top_k=top_k)

@@ -52,7 +52,8 @@ def sniff_file(path: str, organism_prefixes: Mapping[str, str],
 
 
 def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str],
-                 formats: Mapping[str, Format] | None = None) -> InputProfile:
+                 formats: Mapping[str, Format] | None = None,
+                 expected: Sequence[Mapping[str, str]] = ()) -> InputProfile:
     """Recognise every input file: datatype, format and facts with evidence.
 
     Args:
@@ -61,6 +62,9 @@ def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str],
             e.g. {"ENSMUSG": "organism_mouse", "ENSG": "organism_human"}.
         formats: the knowledge's formats; those with a `sniff` signature (formats.yaml) are
             recognised by it before the built-in readers.
+        expected: datatypes the request expects among its inputs, each with why, in levels; they settle
+            a file whose content allows several readings that differ only in the datatype (a FASTA of
+            'seq1', 'seq2' beside "align to the genome"). See `expected_inputs` in compile.py.
 
     Returns:
         InputProfile with one SniffedFile per path, in the order given, and
@@ -71,4 +75,4 @@ def sniff_inputs(paths: Sequence[str], organism_prefixes: Mapping[str, str],
         UnreadableInputError: a path is missing, empty, unrecognised or malformed.
         AmbiguousInputError: a file has two equally plausible readings.
     """
-    return profile_inputs(paths, context(organism_prefixes, signatures_of(formats or {})))
+    return profile_inputs(paths, context(organism_prefixes, signatures_of(formats or {}), expected))

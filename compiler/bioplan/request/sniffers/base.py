@@ -208,6 +208,10 @@ class Context:
     prefixes: Mapping[str, str]
     signatures: tuple[FormatSignature, ...] = ()
     dispatch: Callable[[str, Context], tuple[SniffedFile, Notes]] | None = None
+    # datatypes the request expects among its inputs, each with why ("read alignment reads a reference
+    # genome"), in levels (what the requested operations read, then what the request names): they settle a
+    # file whose content allows several readings (a FASTA of 'seq1', 'seq2'; a plain BED)
+    expected: tuple[Mapping[str, str], ...] = ()
 
     def sniff(self, shown: str) -> tuple[SniffedFile, Notes]:
         if self.dispatch is None:
@@ -268,9 +272,14 @@ def unreadable(shown: str, problem: str, hints: Sequence[str] = (),
                                 details)
 
 
-def ambiguous(shown: str, problem: str, readings: Sequence[str], hints: Sequence[str]) -> AmbiguousInputError:
-    return AmbiguousInputError(f"{shown}: {problem}", _with_override(shown, hints, readings),
-                               {"path": shown, "readings": list(readings)})
+def ambiguous(shown: str, problem: str, readings: Sequence[str], hints: Sequence[str],
+              found: SniffedFile | None = None) -> AmbiguousInputError:
+    """`found`: what the file is read as (format, evidence, facts) once a reading is chosen, when the readings
+    differ only in the datatype; the request may then settle it (`registry.guarded`, `Context.expected`)."""
+    exc = AmbiguousInputError(f"{shown}: {problem}", _with_override(shown, hints, readings),
+                              {"path": shown, "readings": list(readings)})
+    exc.found = found  # type: ignore[attr-defined]
+    return exc
 
 
 def corrupt(shown: str, exc: BaseException) -> UnreadableInputError:

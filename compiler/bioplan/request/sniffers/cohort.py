@@ -12,19 +12,25 @@ from pathlib import Path
 from bioplan.errors import AmbiguousInputError, BioplanError
 from bioplan.models import InputProfile, SniffedFile
 from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list, unreadable
+from bioplan.request.sniffers.refusals import INDEX_SUFFIXES
+from bioplan.request.sniffers.registry import settled_by_request  # read beside their data file, never on their own
 from bioplan.request.sniffers.single_cell import MTX_PARTS, mtx_part_of
 
-# index files (tabix, BAM, CRAM, FASTA) are read beside their data file, never on their own
-INDEX_SUFFIXES = (".tbi", ".csi", ".bai", ".crai", ".fai")
 
 def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
     """Every input read by the registry (`ctx.sniff`), then the cross-file pass; see `sniff.sniff_inputs`."""
     results = []
     deferred: list[tuple[str, BioplanError]] = []
     warnings: list[str] = []
+    undecided: list[tuple[str, AmbiguousInputError]] = []
     for p in paths:
         try:
             sniffed, notes = ctx.sniff(p)
+        except AmbiguousInputError as exc:
+            if getattr(exc, "found", None) is None:
+                raise
+            undecided.append((p, exc))  # the other inputs may settle it
+            continue
         except BioplanError as exc:
             if any(Path(p).name.endswith((part, part + ".gz")) for part in MTX_PARTS) \
                     or p.lower().endswith(INDEX_SUFFIXES):
@@ -33,6 +39,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
             raise
         # a folder of per-sample folders is one input per sample
         results += [(f, Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
+    results += _settle_by_the_others(undecided, [f for f, _ in results], ctx)
     matrices = [f for f, _ in results if f.format == "mtx"]
     parts = [(f, n, owner) for f, n in results
              if f.format != "mtx" and (owner := mtx_part_of(f.path, matrices)) is not None]
@@ -67,6 +74,19 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
             warnings.append(f"{path} is given {times} times")
     return InputProfile(files=tuple(files), warnings=tuple(warnings))
 
+
+
+def _settle_by_the_others(undecided: Sequence[tuple[str, AmbiguousInputError]], settled: Sequence[SniffedFile],
+                          ctx: Context) -> list[tuple[SniffedFile, Notes]]:
+    """Ambiguous inputs whose request-expected readings the other inputs narrow to one; else the first error."""
+    given = {f.datatype: f.path for f in settled}
+    out = []
+    for _, exc in undecided:
+        found = settled_by_request(exc, ctx, given)
+        if found is None:
+            raise exc
+        out.append((found, Notes()))
+    return out
 
 
 def _check_unique_samples(files: Sequence[SniffedFile]) -> None:

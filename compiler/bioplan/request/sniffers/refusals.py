@@ -1,4 +1,5 @@
-"""Inputs refused before the text readers try them: other compressions and unknown binary data."""
+"""Inputs refused before the text readers try them: index files on their own, other compressions and
+unknown binary data."""
 
 from __future__ import annotations
 
@@ -31,7 +32,17 @@ def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
                      ["decompress it (or recompress with gzip/bgzip) and give the result"])
 
 
+# binary formats of genome browsers, named so the refusal says what the file is and what to give instead
+_KNOWN_BINARY = (
+    (b"\xeb\xf2\x89\x87", "a bigBed file (binary BED intervals)", "convert it to BED (bigBedToBed) and give that"),
+    (b"\x43\x27\x41\x1a", "a 2bit genome sequence file", "convert it to FASTA (twoBitToFa) and give that"),
+)
+
+
 def _refuse_binary(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    known = next(((what, fix) for magic, what, fix in _KNOWN_BINARY if src.head.startswith(magic)), None)
+    if known is not None:
+        raise unreadable(src.shown, f"is {known[0]}, which bioplan does not read", [known[1]])
     what = "gzip-compressed binary data" if src.compression else "binary data"
     raise unreadable(src.shown, f"is {what} of a type bioplan does not know", [RECOGNISED_HINT, INPUT_TYPE_HINT])
 
@@ -41,3 +52,25 @@ OTHER_COMPRESSION = FileSniffer("bzip2, xz, zstd or zip data (refused)", (), (),
 # after the binary formats' readers: what is binary and still unclaimed is refused, the rest is text
 BINARY = FileSniffer("binary data of an unknown type (refused)", (), (),
                      lambda src, ctx: looks_binary(src.head), _refuse_binary)
+
+
+# index files are read beside the data file they index (`cohort.profile_inputs` attaches them), never as
+# data: a FASTA .fai or a CRAM .crai is a small table of integers a table reader would take for counts
+INDEX_SUFFIXES = (".tbi", ".csi", ".bai", ".crai", ".fai")
+_INDEX_KINDS = {".tbi": "tabix index", ".csi": "CSI index", ".bai": "BAM index", ".crai": "CRAM index",
+                ".fai": "FASTA index (samtools faidx)"}
+
+
+def _index_suffix(src: Source) -> str | None:
+    return next((s for s in INDEX_SUFFIXES if src.name.lower().endswith(s)), None)
+
+
+def _refuse_index(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    suffix = _index_suffix(src)
+    assert suffix is not None  # claimed by _index_suffix
+    raise unreadable(src.shown, f"is a {_INDEX_KINDS[suffix]}, read only beside the data file it indexes",
+                     ["give the data file it indexes (the index is found next to it)"])
+
+
+INDEX = FileSniffer("index files on their own (.tbi, .csi, .bai, .crai, .fai; refused, read beside their data)", (), (),
+                    lambda src, ctx: _index_suffix(src) is not None, _refuse_index)

@@ -16,11 +16,12 @@ import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from bioplan.errors import BioplanError, UnreadableInputError
+from bioplan.errors import AmbiguousInputError, BioplanError, UnreadableInputError
 from bioplan.models import SniffedFile
 from bioplan.request.sniffers import (
     alignments,
     annotation,
+    intervals,
     quantification,
     refusals,
     sequences,
@@ -47,6 +48,7 @@ from bioplan.request.sniffers.base import (
 
 FILE_SNIFFERS: tuple[FileSniffer, ...] = (
     signatures.SIGNATURES,
+    refusals.INDEX,
     alignments.CRAM,
     single_cell.HDF5,
     alignments.BAM,
@@ -61,6 +63,7 @@ FILE_SNIFFERS: tuple[FileSniffer, ...] = (
     annotation.GFF,
     single_cell.MTX,
     taxonomy.DMP_FILE,
+    intervals.INTERVALS,
     alignments.SAM_RECORDS,
     tables.TABLE,
 )
@@ -74,15 +77,44 @@ FOLDER_SNIFFERS: tuple[FolderSniffer, ...] = (
 )
 
 
-def context(prefixes: Mapping[str, str], signatures: Sequence[FormatSignature] = ()) -> Context:
+def context(prefixes: Mapping[str, str], signatures: Sequence[FormatSignature] = (),
+            expected: Sequence[Mapping[str, str]] = ()) -> Context:
     """What the readers consult, with this registry as the dispatch for files inside folders."""
-    return Context(prefixes=prefixes, signatures=tuple(signatures), dispatch=guarded)
+    return Context(prefixes=prefixes, signatures=tuple(signatures), dispatch=guarded,
+                   expected=tuple(dict(level) for level in expected))
+
+
+def settled_by_request(exc: AmbiguousInputError, ctx: Context,
+                       given: Mapping[str, str] | None = None) -> SniffedFile | None:
+    """An ambiguous file whose readings differ only in the datatype (the reader said what it found), read as
+    the one reading the request expects: the first level of `Context.expected` holding any reading decides,
+    and only when it holds exactly one. `given`: datatypes the other inputs already are (datatype -> path),
+    left out, so a plain BED beside a narrowPeak file is the blacklist of "filter the peaks against the
+    blacklist" (`cohort.profile_inputs`). None when the error stands."""
+    found: SniffedFile | None = getattr(exc, "found", None)
+    readings = exc.details.get("readings", [])
+    level = next((lv for lv in ctx.expected if any(r in lv for r in readings)), {})
+    chosen = [r for r in readings if r in level and r not in (given or {})]
+    if found is None or len(chosen) != 1:
+        return None
+    others = " or ".join(r for r in readings if r != chosen[0])
+    why = level[chosen[0]]
+    taken = [f"{r} is {(given or {})[r]}" for r in readings if r in level and r in (given or {})]
+    if taken:
+        why += f", and of the other inputs {', '.join(taken)}"
+    return found.model_copy(update={
+        "datatype": chosen[0], "evidence": (*found.evidence, f"read as {chosen[0]} (not {others}): {why}")})
 
 
 def guarded(path: str, ctx: Context) -> tuple[SniffedFile, Notes]:
     """`sniff_path`, with a reader's unforeseen failure turned into a user-facing error."""
     try:
         return sniff_path(path, ctx)
+    except AmbiguousInputError as exc:
+        settled = settled_by_request(exc, ctx)
+        if settled is None:
+            raise
+        return settled, Notes()
     except UnreadableInputError as exc:
         _name_declared_formats(exc, ctx.signatures)
         raise

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bioplan.errors import UnreadableInputError
+from bioplan.errors import AmbiguousInputError, UnreadableInputError
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.sniffers.base import (
     CHROM_ACC_RE,
@@ -383,8 +383,16 @@ def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     at_least = "" if scan.complete else "at least "
     evidence = [f"FASTA: {at_least}{count_noun(len(scan.lengths), 'sequence')}, {at_least}{scan.total} letters, "
                 "nucleotide alphabet", *compression_evidence(src)]
-    datatype, why, extra = _fasta_reading(src, scan, prefixes)
-    return SniffedFile(path=src.shown, datatype=datatype, format="fasta.gz" if src.compression else "fasta",
+    fmt = "fasta.gz" if src.compression else "fasta"
+    try:
+        datatype, why, extra = _fasta_reading(src, scan, prefixes)
+    except AmbiguousInputError as exc:
+        # what was found, should the request settle the datatype (registry.settled_by_request)
+        exc.found = SniffedFile(  # type: ignore[attr-defined]
+            path=src.shown, datatype=exc.details["readings"][0], format=fmt, facts=tuple(_fasta_facts(scan)),
+            evidence=tuple(evidence + ["neither the sequence names nor the file name say genome or transcripts"]))
+        raise
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt,
                        evidence=tuple(evidence + [why]), facts=tuple(_fasta_facts(scan)) + tuple(extra))
 
 
