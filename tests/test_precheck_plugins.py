@@ -90,3 +90,33 @@ def test_a_dry_run_started_ahead_and_not_needed_is_stopped(tmp_path):
     assert worker.proc.poll() is not None and not worker.cache.exists()
     assert snakemake_checks._worker is None
     snakemake_checks.stop_dry_run_ahead()  # idempotent
+
+
+def test_what_the_dry_run_started_ahead_preloads_is_what_a_dry_run_imports(tmp_path):
+    """The child started ahead imports these modules before its job arrives, so that only reading the
+    Snakefile and building the DAG are left after bioplan wrote the workflow. Each must be one that
+    a plain dry run imports anyway (never extra work), and exist in the pinned Snakemake."""
+    from bioplan.validate.snakemake_checks import _DRY_RUN_PRELOAD, _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS
+
+    # what every emitted Snakefile has (min_version, the config checked against its schema) and most
+    # have (a `script:` rule: the input checks, the R and Python steps)
+    wf = tmp_path / "wf"
+    (wf / "scripts").mkdir(parents=True)
+    (wf / "scripts" / "step.py").write_text("open(snakemake.output[0], 'w').close()\n")
+    (wf / "config.yaml").write_text("x: 1\n")
+    (wf / "config.schema.yaml").write_text("$schema: https://json-schema.org/draft/2020-12/schema\ntype: object\n"
+                                           "properties:\n  x:\n    type: integer\n")
+    (wf / "Snakefile").write_text(
+        'from snakemake.utils import min_version, validate\n\nmin_version("8.0")\n\n\n'
+        'configfile: "config.yaml"\n\n\nvalidate(config, schema="config.schema.yaml")\n\n\n'
+        'rule all:\n    output:\n        "done.txt",\n    script:\n        "scripts/step.py"\n')
+    report = tmp_path / "imported.txt"
+    code = _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS.replace(
+        "sys.exit(main())",
+        "import atexit\n"
+        f"atexit.register(lambda: open({str(report)!r}, 'w').write('\\n'.join(sorted(sys.modules))))\n"
+        "sys.exit(main(['-n', '--cores', '1', '--quiet', 'rules']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=wf, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    imported = set(report.read_text().splitlines())
+    assert set(_DRY_RUN_PRELOAD) <= imported, set(_DRY_RUN_PRELOAD) - imported
