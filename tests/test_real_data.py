@@ -2,7 +2,8 @@
 
 Data: scanpy's bundled PBMC 68k (reduced) AnnData (inside the scanpy wheel), samtools' packaged
 example alignments (Debian samtools), 1000 Genomes chr22 VCF of Bioconductor's VariantAnnotation
-(Debian r-bioc-variantannotation, installed by scripts/install-tools.sh). Each test checks what
+(Debian r-bioc-variantannotation, installed by scripts/install-tools.sh), genome browser and bedtools
+files of Bioconductor's rtracklayer and Rsamtools (Debian r-bioc-rtracklayer, r-bioc-rsamtools). Each test checks what
 bioplan reads from the file and that a natural request plans from where the data is. Missing
 data skip, except under CI=true, where they fail.
 """
@@ -43,7 +44,7 @@ def knowledge():
 
 
 def one(path: Path, knowledge):
-    profile = sniff_inputs([str(path)], organism_prefixes(knowledge))
+    profile = sniff_inputs([str(path)], organism_prefixes(knowledge), knowledge.formats)
     assert len(profile.files) == 1
     return profile.files[0]
 
@@ -159,3 +160,111 @@ def test_index_without_its_data_says_what_to_give(knowledge, tmp_path):
     with pytest.raises(UnreadableInputError, match="index file") as e:
         sniff_inputs([str(lone)], organism_prefixes(knowledge))
     assert any("--input-type" in h for h in e.value.hints)
+
+
+# --------------------------------------------------------------------------- genome browser and bedtools files
+# Real files of Bioconductor's rtracklayer and Rsamtools (Debian r-bioc-rtracklayer, r-bioc-rsamtools, brought
+# by r-bioc-variantannotation in scripts/install-tools.sh) and samtools' examples: UCSC track files with their
+# track lines, a MACS narrowPeak, TopHat's junctions BED, bigWig/bigBed/2bit, a FASTA index.
+
+RTRACKLAYER = Path("/usr/lib/R/site-library/rtracklayer")
+RSAMTOOLS = Path("/usr/lib/R/site-library/Rsamtools/extdata")
+SAMTOOLS_EX1_FA = Path("/usr/share/doc/samtools/examples/ex1.fa")
+
+
+def rtracklayer(name: str) -> Path:
+    return need(RTRACKLAYER / name, f"rtracklayer's {name}")
+
+
+@pytest.mark.parametrize("name, fmt", [
+    ("tests/test.bw", "bigwig"), ("tests/variableStep.bw", "bigwig"),  # by the bigWig magic (formats.yaml)
+    ("tests/test.bedGraph", "bedgraph"),  # 'track type=bedGraph' above the intervals
+])
+def test_coverage_tracks(knowledge, name, fmt):
+    f = one(rtracklayer(name), knowledge)
+    assert (f.datatype, f.format) == ("coverage_track", fmt)
+
+
+def test_macs_narrowpeak(knowledge):
+    f = one(rtracklayer("extdata/demo.narrowPeak.gz"), knowledge)
+    assert (f.datatype, f.format) == ("peak_calls", "narrowpeak") and f.fact("n_peaks") > 0
+
+
+@pytest.mark.parametrize("path", [
+    RTRACKLAYER / "tests/test.bed",  # a comment and a UCSC track line above BED12
+    RSAMTOOLS / "tophat/junctions.bed",  # TopHat's junctions: track line, BED12 on 'test_chromosome'
+    RTRACKLAYER / "tests/test.bed15",  # track type="array", BED15
+])
+def test_browser_bed_is_peaks_or_a_blacklist(knowledge, path):
+    from bioplan.errors import AmbiguousInputError
+
+    with pytest.raises(AmbiguousInputError, match="BED file of") as e:
+        one(need(path, path.name), knowledge)
+    assert e.value.details["readings"] == ["peak_calls", "genome_blacklist"]
+    assert any("--input-type" in h for h in e.value.hints)
+
+
+def test_bed_is_settled_by_what_the_request_reads(knowledge):
+    result = plan_request("annotate the peaks", [str(rtracklayer("tests/test.bed"))], knowledge=knowledge)
+    (f,) = result.spec.inputs
+    assert f.datatype == "peak_calls" and "the requested peak annotation reads" in f.evidence[-1]
+
+
+def test_bed_beside_peaks_is_the_blacklist(knowledge, tmp_path):
+    """'filter the peaks against the blacklist' reads peaks and a blacklist: the narrowPeak file is the
+    peaks, so the plain BED (TopHat's, renamed to say nothing) is the blacklist."""
+    bed = tmp_path / "regions.bed"
+    bed.write_bytes(need(RSAMTOOLS / "tophat/junctions.bed", "Rsamtools' junctions.bed").read_bytes())
+    peaks = rtracklayer("extdata/demo.narrowPeak.gz")
+    result = plan_request("filter the peaks against the blacklist", [str(peaks), str(bed)], knowledge=knowledge)
+    kinds = {Path(f.path).name: f.datatype for f in result.spec.inputs}
+    assert kinds == {"demo.narrowPeak.gz": "peak_calls", "regions.bed": "genome_blacklist"}
+    assert [s.operation for s in result.plans[0].steps] == ["blacklist_filtering"]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("tests/test.bedpe", "BEDPE"),
+    ("tests/bed.wig", "WIG coverage track"), ("tests/variableStep.wig", "WIG coverage track"),
+    ("tests/quickload/T_species_Oct_2011/mod_chromInfo.txt", "chromosome sizes"),
+    ("tests/test.bb", "bigBed"), ("tests/test.2bit", "2bit genome"),
+])
+def test_interval_files_bioplan_does_not_take_are_named(knowledge, name, said):
+    from bioplan.errors import UnreadableInputError
+
+    with pytest.raises(UnreadableInputError, match=said):
+        one(rtracklayer(name), knowledge)
+
+
+def test_fasta_index_alone_is_an_index_and_beside_its_fasta_is_attached(knowledge, tmp_path):
+    from bioplan.errors import UnreadableInputError
+
+    fai = need(RSAMTOOLS / "ce2dict1.fa.fai", "Rsamtools' ce2dict1.fa.fai")
+    with pytest.raises(UnreadableInputError, match="index file .* without its data file"):  # was a count matrix
+        sniff_inputs([str(fai)], organism_prefixes(knowledge))
+    reads = tmp_path / "s1.fastq"
+    reads.write_text("@r1\nACGTACGTAC\n+\nIIIIIIIIII\n")
+    fasta = RSAMTOOLS / "ce2dict1.fa"  # sequences 'pattern01'...: a genome because the request aligns to it
+    result = plan_request("align the reads to the genome", [str(fasta), str(fai), str(reads)], knowledge=knowledge)
+    assert [f.datatype for f in result.spec.inputs] == ["reference_genome", "raw_reads"]
+    assert any(w == f"{fai} is read as the index of {fasta}" for w in result.spec.warnings)
+
+
+@pytest.mark.parametrize("query, datatype", [
+    ("align the reads to the reference genome with bwa", "reference_genome"),  # named
+    ("call variants", "reference_genome"),  # variant calling reads a reference genome
+    ("quantify the reads with salmon", "transcriptome"),  # Salmon's index is made from transcripts
+])
+def test_fasta_of_seq1_seq2_is_settled_by_the_request(knowledge, query, datatype, tmp_path):
+    """samtools' ex1.fa names its sequences 'seq1', 'seq2': alone it is ambiguous, in a request it is what
+    the request reads (the reads beside it are two records cut from it)."""
+    from bioplan.errors import AmbiguousInputError
+
+    fasta = need(SAMTOOLS_EX1_FA, "samtools' example ex1.fa")
+    with pytest.raises(AmbiguousInputError):
+        one(fasta, knowledge)
+    seq = "".join(fasta.read_text().splitlines()[1:3])[:60]
+    reads = tmp_path / "s1.fastq"
+    reads.write_text("".join(f"@r{i}\n{seq}\n+\n{'I' * len(seq)}\n" for i in range(2)))
+    result = plan_request(query, [str(fasta), str(reads)], knowledge=knowledge)
+    f = next(f for f in result.spec.inputs if f.path == str(fasta))
+    assert f.datatype == datatype and f.evidence[-1].startswith(f"read as {datatype}")
