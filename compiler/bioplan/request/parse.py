@@ -343,6 +343,7 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     absent = _absent_terms(norm, marked, knowledge, exclude_markers)
     marked = _with_phrase_hits(_outside_absent_tools(marked, absent), phrase_hits)
     marked, absent = _output_readings(norm, marked, absent, knowledge)
+    marked = _without_words_of_datatype_phrases(marked)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.id for m in marked if m.kind == kind and m.negated == negated))
@@ -370,6 +371,14 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
         absent=tuple(absent),
         unmatched_clauses=_unmatched_clauses(norm, spans, knowledge),
     )
+
+
+def _without_words_of_datatype_phrases(matches: list[Match]) -> list[Match]:
+    """A datatype alias inside a phrase that names a datatype ("variants" in "annotated allelic
+    variants") is part of that phrase's datatype, not a second datatype of the request."""
+    phrases = [m for m in matches if m.kind == "datatype" and m.how == "phrase"]
+    return [m for m in matches if not (m.kind == "datatype" and m.how != "phrase" and any(
+        p.start <= m.start and m.end <= p.end and (p.start, p.end) != (m.start, m.end) for p in phrases))]
 
 
 # A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's

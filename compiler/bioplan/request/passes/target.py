@@ -71,6 +71,19 @@ def use_existing_clustering(draft: SpecDraft) -> SpecDraft:
     return replace(draft.warn(*notes), files=tuple(out), cluster_column=column)
 
 
+# "from FASTQ files", "starting from the BAMs": the data named after these words is where the
+# workflow starts, never the result it asks for
+_SOURCE_MARKER = re.compile(r"\b(from|starting with|start with|given|out of)"
+                            r"( (the|my|our|your|these|those|raw|\w+ed))*\s*$")
+
+
+def _mentioned_as_source(request: Request, datatype: str) -> bool:
+    """True if every mention of `datatype` follows a source marker ("... variants from FASTQ files")."""
+    spans = [m for m in request.matches if m.kind == "datatype" and m.id == datatype]
+    return bool(spans) and all(_SOURCE_MARKER.search(request.normalized[max(0, m.start - 40):m.start])
+                               for m in spans)
+
+
 def choose_target(draft: SpecDraft) -> SpecDraft:
     """The target: the first output of the last sink among the anchors (a format conversion, "export as
     CSV", writes whatever table the analysis makes: the analysis names it); the last mentioned
@@ -87,6 +100,8 @@ def choose_target(draft: SpecDraft) -> SpecDraft:
         target = next(iter(knowledge.operations[sink].outputs.values())).datatype
     for d in reversed([d for d in draft.request.datatypes if d in knowledge.datatypes]):
         if d in input_types or any(is_subtype(knowledge, i, d) for i in input_types):
+            continue
+        if _mentioned_as_source(draft.request, d):
             continue
         # a datatype also upstream of the target (aligned reads around base recalibration) does not refine it
         if target is None or (d != target and is_downstream(knowledge, target, d)
@@ -140,6 +155,13 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
 
 
+def _reference_only(knowledge: Knowledge, datatype: str) -> bool:
+    """A reference datatype (genome, annotation) that no operation makes."""
+    dt = knowledge.datatypes.get(datatype)
+    return bool(dt and dt.scope == "reference" and not any(
+        p.datatype == datatype for op in knowledge.operations.values() for p in op.outputs.values()))
+
+
 def require_target(draft: SpecDraft) -> SpecDraft:
     """no_operation_recognized when nothing names a result, or the result asked for is an input."""
     request = draft.request
@@ -152,6 +174,14 @@ def require_target(draft: SpecDraft) -> SpecDraft:
             "no operation or result was recognised in the request"
             + (f" (unrecognised words: {', '.join(request.unrecognized[:6])})" if request.unrecognized else ""),
             hints, {"unrecognized": list(request.unrecognized)})
+    if not draft.anchors and _reference_only(draft.knowledge, draft.target):
+        # "differences between reads and a reference genome": the reference is read, not made; an
+        # empty plan would answer nothing
+        raise NoOperationRecognizedError(
+            f"the request names {draft.target!r}, a reference the workflow reads, and no operation to run"
+            + (f" (unrecognised words: {', '.join(request.unrecognized[:6])})" if request.unrecognized else ""),
+            ['name the analysis to run against it (e.g. "call variants", "align reads")'],
+            {"unrecognized": list(request.unrecognized)})
     if draft.target in draft.input_types and not draft.anchors:
         raise NoOperationRecognizedError(
             f"the request asks for {draft.target!r}, which is already an input; no operation was recognised",

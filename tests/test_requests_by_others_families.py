@@ -1,0 +1,118 @@
+"""Families of requests written by others (GTN objectives, Bioconductor package texts, workshop and
+issue-tracker posts; compiler/bioplan/evaluate/from_others.yaml, engineer G's block): the data named
+after "from" is where a workflow starts, a reference alone is no result, analyses bioplan does not
+do are refused by name, and the phrasings those authors use reach the operation they mean.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError, NoOperationRecognizedError, UnsupportedAnalysisError
+from bioplan.models import InputProfile
+from bioplan.request.parse import parse_request
+from bioplan.request.spec import build_spec
+
+
+def _spec(query, knowledge):
+    return build_spec(parse_request(query, knowledge), InputProfile(), knowledge)
+
+
+# --------------------------------------------------------------------------- what is a source
+
+
+@pytest.mark.parametrize("query", [
+    "Select and run workflow to extract annotated allelic variants from FASTQ files",
+    "get annotated germline variants starting from the FASTQ files",
+])
+def test_the_data_named_after_from_is_the_input_not_the_result(knowledge, query):
+    spec = _spec(query, knowledge)
+    assert spec.target_output.semantic_type == "annotated_variants"
+    assert spec.input_types == ("raw_reads",)
+    ops = [s.operation for s in plan_request(query, [], knowledge).plans[0].steps]
+    assert {"read_alignment", "variant_calling", "variant_annotation"} <= set(ops)
+
+
+def test_a_datatype_word_inside_a_datatype_phrase_is_not_a_second_datatype(knowledge):
+    request = parse_request("extract annotated allelic variants", knowledge)
+    assert request.datatypes == ("annotated_variants",)
+
+
+@pytest.mark.parametrize("query", [
+    "compare my reads with the reference genome",
+    "I have a reference genome",
+])
+def test_a_reference_alone_is_no_result(knowledge, query):
+    """Before, these planned nothing (an empty workflow) without saying so."""
+    with pytest.raises(NoOperationRecognizedError) as err:
+        _spec(query, knowledge)
+    assert "reference_genome" in err.value.message
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(("query", "family", "words"), [
+    ("Carry out local realignment on our aligned reads", "indel_realignment", "realignment around indels"),
+    ("Determine unique/common TAL1 binding sites from G1E and Megakaryocytes", "peak_set_comparison",
+     "unique and common binding sites"),
+    ("Methods are provided for assignment of cell cycle phase and identification of marker genes", "cell_cycle",
+     "cell-cycle"),
+    ("Analyze CNV and Regions of Homozygosity (ROH)", "homozygosity_mapping", "runs of homozygosity"),
+    ("Select and run tools to assign clades/lineages", "lineage_assignment", "lineage"),
+    ("Learn the tools necessary to perform a de novo assembly of a vertebrate genome", "eukaryotic_genome_assembly",
+     "eukaryotic genomes"),
+    ("Identify short variants (SNPs and Indels) in RNAseq data.", "rna_variant_calling", "rna-seq"),
+])
+def test_analyses_bioplan_does_not_do_are_refused_not_planned_as_something_else(knowledge, query, family, words):
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec(query, knowledge)
+    assert family in str(err.value.details) and words in err.value.message.lower()
+
+
+@pytest.mark.parametrize(("query", "tool"), [
+    ("Visually inspect TAL1 peaks with Trackster", "Trackster"),
+    ("Contamination of the assembly is checked using Kraken2 and Kmerfinder to verify sample purity.", "KmerFinder"),
+    ("Visualize sample diversity using Krona and Phinch", "Phinch"),
+])
+def test_tools_named_by_tutorials_are_refused_by_name(knowledge, query, tool):
+    with pytest.raises(BioplanError) as err:
+        _spec(query, knowledge)
+    assert err.value.code in ("unknown_tool", "unsupported_analysis")
+    assert tool in err.value.message
+
+
+def test_a_tss_profile_of_peaks_is_not_refused_as_a_profile_over_peaks(knowledge):
+    """'profiles of peaks binding to TSS regions' is the TSS profile bioplan plots."""
+    request = parse_request("profiles of peaks binding to TSS regions", knowledge)
+    assert not any(a.id == "region_signal_profiles" for a in request.absent)
+
+
+# --------------------------------------------------------------------------- phrasings
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("Determine the effect of those variants on genomic features", "variant_annotation"),
+    ("Annotate our called variants with reference information", "variant_annotation"),
+    ("How do we detect differences between a set of reads from a microorganism and a reference genome",
+     "variant_calling"),
+    ("How to identify the genetic variation with the use of exome sequencing?", "variant_calling"),
+    ("Learn how to analyse methylation data", "methylation_calling"),
+    ("How can I infer lineage relationships between single cells based on their RNA, without a time series?",
+     "trajectory_inference"),
+    ("Determining the top most expressive genes per cluster", "marker_gene_detection"),
+    ("Evaluate the quality of the assembly", "assembly_qc"),
+    ("After read mappings and peak callings, the peak should be annotated to answer the biological questions.",
+     "peak_annotation"),
+    ("annotation of regions with genes", "peak_annotation"),
+    ("Assess quality and reproducibility of experiments", "sample_correlation"),
+])
+def test_phrasings_of_others_reach_the_operation_they_mean(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_variation_in_a_microbiome_is_not_variant_calling(knowledge):
+    request = parse_request("What is the effect of normal variation in the gut microbiome on host health?", knowledge)
+    assert "variant_calling" not in request.operations
+    assert "variant_annotation" not in request.operations
