@@ -39,6 +39,7 @@ import yaml as pyyaml
 
 from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import Workflow
+from bioplan.codegen.template_cache import TemplateBytecodeCache, template_cache_dir
 from bioplan.errors import InvalidOptionError, UnreadableInputError
 from bioplan.request.text import clean_request_text, require_utf8
 
@@ -280,8 +281,11 @@ def environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
 def template_environment(root: str) -> jinja2.Environment:
     """The environment of the templates under `root`, made once per process: Jinja compiles each
     template once and reuses it (it recompiles a template whose file changed), where a new
-    environment per compile parsed every template again (a third of an emit)."""
-    return environment(jinja2.FileSystemLoader(root))
+    environment per compile parsed every template again (a third of an emit). Compiled templates
+    are also kept on disk between runs (`template_cache`)."""
+    env = environment(jinja2.FileSystemLoader(root))
+    env.bytecode_cache = TemplateBytecodeCache(template_cache_dir())
+    return env
 
 
 def request_text(query: str) -> UserText:
