@@ -28,16 +28,21 @@ import ast
 import io
 import json
 import os
+import shutil
 from functools import lru_cache
+from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
+from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import bioplan.codegen.snakemake as snakemake_generator
+from bioplan.cli import main
+from bioplan.codegen.escape import delimited
 from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import Workflow, synthesize
 from bioplan.codegen.nextflow import NextflowGenerator
@@ -243,3 +248,62 @@ def test_hostile_names_stay_data_in_every_family(case, benign_of, render):
 def test_hostile_names_stay_data_in_every_tool_case(case, benign_of, render):
     check_case(case, benign_of, render, max(2, EXAMPLES // 6))
 
+
+
+# ----------------------------------------------------------------------------- real files, real names
+# File names a user may really have (each is a legal Linux file name: no '/'), as the sample part of paired
+# FASTQ names: either the workflow compiles, or a BioplanError names the sample (never a traceback)
+HOSTILE_SAMPLES = ["ctrl 1", "x'$(touch X)", "a;touch X", "`touch X`", "b\u2028c", "-n", 'q"x', "back\\tslash",
+                   "pwn: !!python:os.system ['touch X']", "${HOME}", "..x", "{w}", "c\nd", "e\tf",
+                   "[x](javascript:alert(1))", "<img src=x onerror=alert(1)>", '"""', "#x", "\x85", "\U0001f9ec"]
+# the sample ids no quoting can carry (tools' own syntax), refused on input; braces: by the Snakemake target
+REFUSED = {"b\u2028c", "-n", 'q"x', "back\\tslash", "c\nd", "e\tf", '"""', "\x85"}
+
+
+def _tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def _hostile_reads(data: Path, folder: Path, names: list[str]) -> list[str]:
+    folder.mkdir(parents=True)
+    reads = []
+    for original, name in zip(("ctrl_1", "ctrl_2", "treated_1", "treated_2"), names):
+        for mate in (1, 2):
+            target = folder / f"{name}_R{mate}.fastq.gz"
+            shutil.copyfile(data / "reads" / f"{original}_R{mate}.fastq.gz", target)
+            reads.append(str(target))
+    return reads
+
+
+@pytest.mark.parametrize("index", range(0, len(HOSTILE_SAMPLES), 4))
+def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_data, tmp_path):
+    """Four samples under hostile names through an aligner's read groups (STAR, bwa mem) and what follows:
+    a compile writes only inside -o, runs nothing, and refuses exactly the names it cannot carry."""
+    names = (HOSTILE_SAMPLES[index:index + 4] + ["s1", "s2", "s3", "s4"])[:4]
+    # STAR's read groups (STAR + Arriba) and bwa mem's (GATK), in turn; with a sample sheet of the names
+    case = CASES["arriba" if index % 8 == 0 else "gatk_germline"]
+    folder = tmp_path / "in $(touch X)"
+    reads = _hostile_reads(named_tools_data, folder, names)
+    sheet = folder / "samples;touch X.tsv"
+    sheet.write_text(delimited([["sample", "condition"]] + [[n, "control" if i < 2 else "treated $(touch X)"]
+                                                             for i, n in enumerate(names)], "\t"))
+    inputs = reads + [str(sheet)] + [str(named_tools_data / f) for f in case.inputs]
+    before = _tree(tmp_path)
+    out = tmp_path / "out `touch X`"
+    args = ["compile", case.request, *sum((["-i", p] for p in inputs), []), "-o", str(out), "--no-validate",
+            "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    refused = [n for n in names if n in REFUSED or "{" in n]
+    if refused:
+        assert result.exit_code == 2, result.output
+        error = json.loads(result.output)["error"]
+        assert error["code"] in ("unreadable_input", "target_unsupported"), error
+        assert any(repr(n) in error["message"] or n in error["message"] for n in refused), error["message"]
+        assert not out.exists()
+    else:
+        assert result.exit_code == 0, result.output
+        for path in out.rglob("*"):
+            assert Path(os.path.realpath(path)).is_relative_to(out.resolve()) or path.is_symlink(), path
+    assert _tree(tmp_path) - before - {str(p.relative_to(tmp_path)) for p in out.rglob("*")} - {out.name} == set()
+    assert not list(tmp_path.rglob("X")) and not (Path.cwd() / "X").exists()

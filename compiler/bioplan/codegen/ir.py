@@ -157,11 +157,15 @@ def _ext(fmt: str) -> str:
 
 
 def _rel(path: str, workdir: str | None) -> str:
+    """`path` as the workflow names it: relative to its directory (absolute when far outside it), and
+    never starting with '-' (a file of that name inside -o would reach tools as an option)."""
     if workdir is None:
-        return path
-    absolute = os.path.abspath(path)
-    rel = os.path.relpath(absolute, os.path.abspath(workdir))
-    return absolute if rel.startswith(".." + os.sep + ".." + os.sep + ".." + os.sep) else rel
+        rel = path
+    else:
+        absolute = os.path.abspath(path)
+        rel = os.path.relpath(absolute, os.path.abspath(workdir))
+        rel = absolute if rel.startswith(".." + os.sep + ".." + os.sep + ".." + os.sep) else rel
+    return os.path.join(".", rel) if rel.startswith("-") else rel
 
 
 def _input_stems(step: PlanStep, ports: Mapping[str, Any], out_ports: Mapping[str, list[IOPort]]) -> dict[str, str]:
@@ -347,15 +351,35 @@ def _sample_rows(knowledge: Knowledge, spec: TaskSpec, workdir: str | None):
 
 
 def refuse_unusable_sample_name(name: str, path: str) -> None:
-    """A sample id is a folder name in every target (results/<step>/<sample>/...): '.', '..', an empty
-    name or one holding '/' would put a sample's outputs outside its own folder (or over another's)."""
-    if name.strip() in ("", ".", "..") or "/" in name or "\0" in name:
-        raise UnreadableInputError(
-            f"{path}: the sample name {name!r} (taken from this input) cannot name a sample: outputs are "
-            "written to one folder per sample, and this name would leave it",
-            [f"rename {os.path.basename(path)!r} so that the sample part of the name is letters, digits, '_' or "
-             "'-' (e.g. sample1_R1.fastq.gz), or set the BAM read group's SM tag to such a name"],
-            {"sample": name, "path": path})
+    """A sample id is a folder name in every target (results/<step>/<sample>/...) and a value tools read:
+    names that would leave the folder, or that no quoting keeps data in a tool's own syntax, are refused
+    (the rest is quoted wherever it is written: codegen/escape.py, Snakemake's `:q`)."""
+    why = unusable_sample_name(name)
+    if why is None:
+        return
+    raise UnreadableInputError(
+        f"{path}: the sample name {name!r} (taken from this input) cannot name a sample: {why}",
+        [f"to resolve, rename {os.path.basename(path)!r} so that the sample part of the name holds letters, digits "
+         "and printable punctuation other than '\"' and '\\', does not start with '-' and is not '.' or '..' "
+         "(e.g. sample1_R1.fastq.gz), or set the BAM read group's SM tag to such a name"],
+        {"sample": name, "path": path})
+
+
+def unusable_sample_name(name: str) -> str | None:
+    """Why `name` cannot be a sample id, or None. Each reason is a way the name would stop being data."""
+    if name.strip() in ("", ".", "..") or "/" in name:
+        return "outputs are written to one folder per sample, and this name would leave it"
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        return (f"it holds the character {bad!r}, which ends a line or a field of the sample sheet, of tables' "
+                "headers and of the SAM read-group header the aligners write")
+    if "\\" in name or '"' in name:
+        return ("it holds a '\\' or '\"': aligners read the read-group header with their own escapes and quotes "
+                "(bwa mem -R turns '\\t' into a field separator, STAR's --outSAMattrRGline splits at '\"'), so such "
+                "a name would add read-group fields")
+    if name.startswith("-"):
+        return "tools given the sample name as a value (labels, read groups) would read a leading '-' as an option"
+    return None
 
 
 def _condition_column(spec: TaskSpec) -> str | None:

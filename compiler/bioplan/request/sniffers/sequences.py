@@ -40,10 +40,12 @@ _SEQ_CHARS = re.compile(r"^[ACGTUNRYKMSWBDHVacgtunrykmswbdhv.\-*]*$")
 _FASTQ_STEM_RE = re.compile(r"\.(?:fastq|fq)(?:\.gz|\.bz2)?$|\.gz$", re.IGNORECASE)
 # (pattern, strong): a strong suffix (_R1, Illumina _R1_001) is trusted alone; a weak one
 # (_1, .1) only when the mate file is among the inputs or the read ids agree.
+# DOTALL and \Z: a file name may hold a line break, which is part of the sample name (refused later,
+# naming the sample: codegen/ir.py) rather than a name no pattern pairs
 _MATE_NAME_PATTERNS = (
-    (re.compile(r"^(?P<sample>.+?)(?:_S\d+)?(?:_L(?P<lane>\d{3}))?_R(?P<mate>[12])_\d{3}$"), True),
-    (re.compile(r"^(?P<sample>.+?)[_.\-][Rr](?P<mate>[12])$"), True),
-    (re.compile(r"^(?P<sample>.+?)[_.](?P<mate>[12])$"), False),
+    (re.compile(r"^(?P<sample>.+?)(?:_S\d+)?(?:_L(?P<lane>\d{3}))?_R(?P<mate>[12])_\d{3}\Z", re.DOTALL), True),
+    (re.compile(r"^(?P<sample>.+?)[_.\-][Rr](?P<mate>[12])\Z", re.DOTALL), True),
+    (re.compile(r"^(?P<sample>.+?)[_.](?P<mate>[12])\Z", re.DOTALL), False),
 )
 _CASAVA_RE = re.compile(r"^([12]):[YN]:")
 
