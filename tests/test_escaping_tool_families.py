@@ -172,13 +172,14 @@ def check_snakemake(files: dict[str, str], reference: dict[str, str], workflow: 
 
 @pytest.fixture(scope="module")
 def benign_of(named_tools_data, workspace, knowledge):
-    """case -> its benign Workflow IR (planned once, paired reads)."""
+    """case -> its benign Workflow IR (planned once): the representative cases with paired reads, the
+    others single-end (the templates' other branch)."""
     cache: dict[str, Workflow] = {}
 
     def get(case: str) -> Workflow:
         if case not in cache:
-            spec = CASES[case]
-            result = plan_request(spec.request, case_inputs(named_tools_data, case, "paired"), knowledge)
+            spec, layout = CASES[case], "paired" if case in REPRESENTATIVE else "single"
+            result = plan_request(spec.request, case_inputs(named_tools_data, case, layout), knowledge)
             cache[case] = synthesize(knowledge, result.spec, result.plans[0], workdir=str(workspace / "out"))
         return cache[case]
 

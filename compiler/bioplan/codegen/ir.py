@@ -21,6 +21,7 @@ from bioplan.errors import AmbiguousInputError, UnreadableInputError
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
+from bioplan.request.text import require_utf8
 
 Scope = Literal["sample", "cohort", "reference"]
 
@@ -354,6 +355,7 @@ def refuse_unusable_sample_name(name: str, path: str) -> None:
     """A sample id is a folder name in every target (results/<step>/<sample>/...) and a value tools read:
     names that would leave the folder, or that no quoting keeps data in a tool's own syntax, are refused
     (the rest is quoted wherever it is written: codegen/escape.py, Snakemake's `:q`)."""
+    require_utf8(name, f"the sample name {name!r} (taken from {os.path.basename(path)!r})")  # bytes, not text
     why = unusable_sample_name(name)
     if why is None:
         return
