@@ -68,6 +68,21 @@ def refuse_wildcard_names(workflow: Workflow) -> None:
                  ["rename them without '{' and '}' (e.g. counts_sample.csv)"])
 
 
+# A tool param a rule's shell command reads unquoted (`{params.min_qual}` beside `{params.x:q}`): the config's
+# value becomes shell words there, so the config schema holds a string value to one plain word (numbers and
+# booleans are typed already). `extra` is the one param meant to carry several options.
+_UNQUOTED_PARAM = re.compile(r"\{params\.(\w+)\}")
+SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*$"
+# A sample name of config/samples.tsv (edited by hand after compiling): no character that would leave its
+# folder, end a line or field, open a wildcard, or add read-group fields (codegen/ir.py unusable_sample_name)
+SAMPLE_NAME_PATTERN = r'^(?!-)(?!\.\.?$)[^/\\"{}\x00-\x1f\x7f-\x9f\u2028\u2029]+$'
+
+
+def shell_word_params(template_source: str) -> frozenset[str]:
+    """The params a Snakemake template's shell command reads unquoted, `extra` aside."""
+    return frozenset(_UNQUOTED_PARAM.findall(template_source)) - {"extra"}
+
+
 def container_uri(image: str) -> str:
     """Snakemake's `container:` takes a URI: the IR's image reference pulled from a Docker registry."""
     return f"docker://{image}"
@@ -284,8 +299,8 @@ class SnakemakeGenerator:
     def config_schema(self, workflow: Workflow) -> str:
         inputs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "inputs"}
         refs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "references"}
-        params = {tool: {"type": "object", "properties": {k: json_schema_type(v) for k, v in p.items()},
-                         "required": sorted(p)} for tool, p in workflow.params.items()}
+        params = {tool: {"type": "object", "properties": self.param_schemas(tool, p), "required": sorted(p)}
+                  for tool, p in workflow.params.items()}
         schema: dict[str, Any] = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "description": "bioplan workflow configuration",
@@ -311,8 +326,23 @@ class SnakemakeGenerator:
             schema["required"].append("condition_column")
         return yaml.safe_dump(schema, sort_keys=False)
 
+    def param_schemas(self, tool: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Each param's JSON Schema: its default's type; a string the rule's shell reads unquoted is one word."""
+        template = self.knowledge.tools[tool].templates.get("snakemake") if tool in self.knowledge.tools else None
+        source = self.env.loader.get_source(self.env, template)[0] if template and self.env.loader else ""
+        words = shell_word_params(source)
+        schemas = {}
+        for name, value in params.items():
+            schemas[name] = json_schema_type(value)
+            if name in words and schemas[name].get("type", "string") == "string":
+                schemas[name] = {**schemas[name], "pattern": SHELL_WORD_PATTERN,
+                                 "description": "one word: the rule's shell command reads it unquoted"}
+        return schemas
+
     def samples_schema(self, workflow: Workflow) -> str:
-        props: dict[str, Any] = {"sample": {"type": "string", "minLength": 1, "description": "sample name"}}
+        props: dict[str, Any] = {"sample": {"type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
+                                            "description": "sample name (no '/', '\"', '\\', '{', '}', control "
+                                                           "characters or leading '-')"}}
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "description": f"path to the {col} file"}
         schema = {
