@@ -28,10 +28,12 @@ import ast
 import io
 import json
 import os
+import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
 
+import jsonschema
 import pandas as pd
 import pytest
 import yaml
@@ -44,12 +46,13 @@ import bioplan.codegen.snakemake as snakemake_generator
 from bioplan.cli import main
 from bioplan.codegen.escape import delimited
 from bioplan.codegen.generator import EmitOptions
-from bioplan.codegen.ir import Workflow, synthesize
+from bioplan.codegen.ir import Workflow, synthesize, unusable_sample_name
 from bioplan.codegen.nextflow import NextflowGenerator
-from bioplan.codegen.snakemake import SnakemakeGenerator
+from bioplan.codegen.snakemake import SAMPLE_NAME_PATTERN, SHELL_WORD_PATTERN, SnakemakeGenerator, shell_word_params
 from bioplan.compile import plan_request
 from bioplan.errors import TargetUnsupportedError
 from bioplan.request.text import clean_request_text
+from test_escaping import TEMPLATES
 from test_escaping_properties import (
     BENIGN_OPTIONS,
     _loaded,
@@ -308,3 +311,50 @@ def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_dat
             assert Path(os.path.realpath(path)).is_relative_to(out.resolve()) or path.is_symlink(), path
     assert _tree(tmp_path) - before - {str(p.relative_to(tmp_path)) for p in out.rglob("*")} - {out.name} == set()
     assert not list(tmp_path.rglob("X")) and not (Path.cwd() / "X").exists()
+
+
+# ----------------------------------------------------------------------------- values read at run time
+def test_unquoted_shell_params_have_one_word_defaults(knowledge, render):
+    """Every param a Snakemake rule's shell reads unquoted has a number, boolean or one-word default (the
+    config schema holds string values to SHELL_WORD_PATTERN), so the defaults always validate."""
+    word = re.compile(SHELL_WORD_PATTERN)
+    for tool in knowledge.tools.values():
+        template = tool.templates.get("snakemake")
+        if template is None:
+            continue
+        for name in shell_word_params((TEMPLATES / template).read_text()):
+            assert name in tool.params, f"{template}: {{params.{name}}} is not a param of {tool.id}"
+            value = tool.params[name]
+            assert isinstance(value, (bool, int, float)) or (isinstance(value, str) and word.match(value)), (
+                tool.id, name, value)
+
+
+def test_the_config_schema_refuses_shell_in_params_and_hostile_sample_rows(benign_of, render):
+    """What Snakemake's `validate()` checks before any rule: a config param value holding shell syntax,
+    where a rule's shell reads it unquoted, and a sample sheet row a hand edit made hostile."""
+    files, _ = render("snakemake", benign_of("chipseq"))
+    config = yaml.safe_load(files["config/config.yaml"])
+    schema = yaml.safe_load(files["workflow/schemas/config.schema.yaml"])
+    jsonschema.validate(config, schema)
+    for value in ("CPM; touch X", "$(touch X)", "CPM --foo", "`x`", "a'b"):
+        config["params"]["bamcoverage"]["normalize_using"] = value
+        with pytest.raises(jsonschema.ValidationError, match="does not match"):
+            jsonschema.validate(config, schema)
+    sample = yaml.safe_load(files["workflow/schemas/samples.schema.yaml"])["properties"]["sample"]
+    for name in ("ctrl 1", "treated $(touch X)", "a;b", "x'y", "\U0001f9ec"):
+        jsonschema.validate(name, sample)
+    for name in ("-n", 'q"x', "a\\tb", "a\nb", "a\u2028b", "{w}", "..", "a/b"):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(name, sample)
+
+
+@_settings(200)
+@given(name=hostile_name)
+def test_every_sample_name_bioplan_accepts_passes_the_sample_sheet_schema(name):
+    """The runtime schema never refuses a name the compiler accepted (nor accepts braces Snakemake cannot
+    carry); the compiler refuses every name with a character the schema refuses."""
+    accepted = unusable_sample_name(name) is None and not ({"{", "}"} & set(name))
+    if accepted:
+        assert re.match(SAMPLE_NAME_PATTERN, name), name
+    if not re.match(SAMPLE_NAME_PATTERN, name):
+        assert not accepted, name
