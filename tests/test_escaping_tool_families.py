@@ -358,3 +358,33 @@ def test_every_sample_name_bioplan_accepts_passes_the_sample_sheet_schema(name):
         assert re.match(SAMPLE_NAME_PATTERN, name), name
     if not re.match(SAMPLE_NAME_PATTERN, name):
         assert not accepted, name
+
+
+def test_nextflow_schema_holds_script_params_to_a_word_or_a_line(benign_of, render):
+    """nf-schema's validateParameters() runs before any task: a string param a module's script reads is
+    one word (or, for a multi-word default such as a filter expression, one line), and its default passes."""
+    for case in ("chipseq", "gatk_joint_germline"):
+        files, _ = render("nextflow", benign_of(case))
+        schema = json.loads(files["nextflow_schema.json"])
+        tools = schema["$defs"]["tool_options"]["properties"]
+        patterned = [p for p in tools.values() if "pattern" in p]
+        assert patterned, case
+        for prop in patterned:
+            jsonschema.validate(prop["default"], prop)
+            for value in ("x\ntouch X", "x\u2028y"):
+                with pytest.raises(jsonschema.ValidationError):
+                    jsonschema.validate(value, prop)
+            if prop["pattern"] == SHELL_WORD_PATTERN:
+                for value in ("CPM; touch X", "$(touch X)", "a'b", "a b"):
+                    with pytest.raises(jsonschema.ValidationError):
+                        jsonschema.validate(value, prop)
+    assert "bamcoverage_normalize_using" in json.loads(render("nextflow", benign_of("chipseq"))[0][
+        "nextflow_schema.json"])["$defs"]["tool_options"]["properties"]
+
+
+def test_gatk_filter_expression_reaches_the_shell_as_one_quoted_word(benign_of, render):
+    """The multi-word param of VariantFiltration is quoted in Groovy ('...' with ' as '\\''), not "${x}"."""
+    files, _ = render("nextflow", benign_of("gatk_joint_germline"))
+    module = files["modules/local/gatk4/variantfiltration/main.nf"]
+    assert '"${expression}"' not in module and "--filter-expression ${expression_word}" in module
+    assert "def expression_word = \"'\" + expression.toString().replace(\"'\", \"'\\\\''\") + \"'\"" in module

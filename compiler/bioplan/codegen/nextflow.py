@@ -74,6 +74,21 @@ def refuse_option_like_names(workflow: Workflow) -> None:
                   "or use the Snakemake target (the default), which quotes every path"])
 
 
+# A tool param a module's script reads (`def x = tp.x ?: ...`, then `${x}` in the shell script): nf-schema holds
+# its value to one plain word (a multi-word default, a filter expression the module quotes itself: one line),
+# so `--tool_x 'CPM; touch X'` stops the pipeline before any task instead of running in a task's shell.
+_SCRIPT_PARAM = re.compile(r"(?:\btool_params\??|\btp\??)\.(\w+)")
+_ONE_WORD = r"^[A-Za-z0-9_.+:,=@%/-]*$"
+_ONE_LINE = r"^[^\x00-\x1f\x7f\u2028\u2029]*$"
+
+
+def script_param_pattern(default: str) -> dict[str, str]:
+    """The nf-schema pattern (and its message) of a string param a module's script reads."""
+    if re.match(_ONE_WORD, default):
+        return {"pattern": _ONE_WORD, "errorMessage": "one word: letters, digits and _ . + : , = @ % / -"}
+    return {"pattern": _ONE_LINE, "errorMessage": "one line without control characters"}
+
+
 def process_label(threads: int, mem_mb: int) -> str:
     if threads <= 1 and mem_mb <= 6000:
         return "process_single"
@@ -541,6 +556,13 @@ class NextflowGenerator:
         return "---\n" + yaml.safe_dump({"channels": ["conda-forge", "bioconda"], "dependencies": list(deps)},
                                         sort_keys=False)
 
+    def script_params(self, tool: str) -> frozenset[str]:
+        """The params a tool's module reads into its shell script (`tp.x`, `task.ext.tool_params?.x`)."""
+        template = self.knowledge.tools[tool].templates.get("nextflow") if tool in self.knowledge.tools else None
+        if not template or self.env.loader is None:
+            return frozenset()
+        return frozenset(_SCRIPT_PARAM.findall(self.env.loader.get_source(self.env, template)[0])) - {"extra"}
+
     def params_schema(self, workflow: Workflow) -> str:
         inputs = {"input": {"type": "string", "format": "file-path", "exists": True,
                             "schema": "assets/schema_input.json", "mimetype": "text/csv",
@@ -555,8 +577,11 @@ class NextflowGenerator:
                              "description": "Download the missing references (pinned URLs, provider checksums)."}
         tools = {}
         for tool, params in workflow.params.items():
+            read = self.script_params(tool)
             for k, v in params.items():
                 tools[f"{tool}_{k}"] = {**json_schema_type(v), "default": v} if v is not None else {"type": "string"}
+                if k in read and isinstance(v, str):
+                    tools[f"{tool}_{k}"].update(script_param_pattern(v))
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://example.org/bioplan/nextflow_schema.json",
