@@ -93,13 +93,19 @@ def _annotation_flavour(header: Sequence[str], seqids: Sequence[str], sources: C
 
 def _gff_fields(line: str) -> list[str] | None:
     f = line.split("\t")
+    if len(f) == 10 and not f[9].strip():
+        f = f[:9]  # a tab after the attributes (older Ensembl GTFs): an empty tenth column, not a tenth field
     if len(f) != 9 or not f[3].isdigit() or not f[4].isdigit() or f[6] not in ("+", "-", ".", "?"):
         return None
     return f
 
 
+# UCSC custom-track lines above the features (a GFF uploaded to a genome browser)
+_TRACK_LINES = ("track ", "track\t", "browser ")
+
+
 def _looks_like_gff(text_lines: Sequence[str]) -> bool:
-    body = [ln for ln in text_lines if ln.strip() and not ln.startswith("#")][:20]
+    body = [ln for ln in text_lines if ln.strip() and not ln.startswith(("#", *_TRACK_LINES))][:20]
     return bool(body) and all(_gff_fields(ln) for ln in body)
 
 
@@ -159,6 +165,10 @@ def _scan_gff(src: Source) -> _GffScan:
         if line.startswith("#"):
             if not _read_comment(scan, line):
                 break
+            continue
+        if line.startswith(">") and scan.n:
+            break  # sequences appended without the ##FASTA line: the features ended
+        if scan.n == 0 and line.startswith(_TRACK_LINES):
             continue
         f = _gff_fields(line)
         if f is None:

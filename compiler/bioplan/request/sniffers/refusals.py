@@ -43,6 +43,11 @@ def _refuse_binary(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     known = next(((what, fix) for magic, what, fix in _KNOWN_BINARY if src.head.startswith(magic)), None)
     if known is not None:
         raise unreadable(src.shown, f"is {known[0]}, which bioplan does not read", [known[1]])
+    if src.compression == "gzip" and src.head.startswith(b"\x1f\x8b"):
+        # a BGZF file (BAM, bgzipped VCF) gzipped again: read through once, it is still compressed
+        raise unreadable(src.shown, "is compressed twice (gzip over gzip/BGZF data, e.g. a .bam.gz)",
+                         ["decompress it once (gunzip) and give the result (a BAM or bgzipped VCF is already "
+                          "compressed)"])
     what = "gzip-compressed binary data" if src.compression else "binary data"
     raise unreadable(src.shown, f"is {what} of a type bioplan does not know", [RECOGNISED_HINT, INPUT_TYPE_HINT])
 

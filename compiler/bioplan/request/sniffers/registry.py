@@ -63,6 +63,7 @@ FILE_SNIFFERS: tuple[FileSniffer, ...] = (
     annotation.GFF,
     single_cell.MTX,
     taxonomy.DMP_FILE,
+    variants.VCF_RECORDS,
     intervals.INTERVALS,
     alignments.SAM_RECORDS,
     tables.TABLE,

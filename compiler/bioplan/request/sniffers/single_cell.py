@@ -141,6 +141,10 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
         return sniff_kallisto_h5(src, f, np, prefixes)
     if "matrix" in keys and isinstance(f["matrix"], h5py.Group):
         return _sniff_10x_h5(src, f["matrix"], np, prefixes)
+    if {"matrix", "row_attrs", "col_attrs"} <= keys:  # loompy / velocyto / SummarizedExperiment's LoomExperiment
+        raise unreadable(src.shown, "is a loom file (HDF5 with matrix, row_attrs and col_attrs), which bioplan "
+                         "does not read", ["convert it to AnnData: scanpy.read_loom(path).write_h5ad('cells.h5ad'), "
+                                           "and give the .h5ad"], expected="h5ad")
     if not {"obs", "var"} <= keys or "X" not in keys:
         raise unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
                          ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")

@@ -164,6 +164,11 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
                 f"{count_noun(len(cols), 'column')}"
                 + ("" if header else ", no header row")] + compression_evidence(src)
 
+    if header and normed == FEATURECOUNTS_COLUMNS[:5]:  # featureCounts' annotation, not its counts
+        raise unreadable(src.shown, "is an SAF annotation (featureCounts' simplified format: GeneID, Chr, Start, End, "
+                         "Strand), which bioplan does not take as an input",
+                         ["give the gene annotation as GTF or GFF3 (featureCounts reads it directly)"],
+                         expected="a recognised input")
     if normed[:6] == FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence + [
             "featureCounts output: Geneid, Chr, Start, End, Strand, Length columns"], annotation=6)

@@ -10,6 +10,7 @@ from pathlib import Path
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.sniffers.base import (
     BAM_HEADER_MAX,
+    Context,
     FileSniffer,
     Lines,
     Notes,
@@ -174,3 +175,30 @@ BCF = FileSniffer("BCF", ("bcf",), _VARIANT_DATATYPES,
 VCF = FileSniffer("VCF", ("vcf", "vcf.gz"), _VARIANT_DATATYPES,
                   lambda src, ctx: src.first_line.startswith(("##fileformat=VCF", "#CHROM\tPOS")),
                   lambda src, ctx: (_sniff_vcf(src), Notes()))
+
+
+# VCF records with their header lines cut off (`bcftools view -H`, a `grep -v '^#'`): no tool reads them
+_ALLELES_RE = re.compile(r"^(?:[ACGTNacgtn]+|\*)$")
+_ALT_RE = re.compile(r"^(?:[ACGTNacgtn*.,]+|<[^>]+>(?:,\S+)*|\S*[\[\]]\S*)$")
+
+
+def _vcf_record(line: str) -> bool:
+    f = line.split("\t")
+    return len(f) >= 8 and f[1].isdigit() and bool(_ALLELES_RE.match(f[3])) and bool(_ALT_RE.match(f[4])) \
+        and (f[5] == "." or f[5].replace(".", "", 1).isdigit()) and ("=" in f[7] or f[7] == ".")
+
+
+def _headerless_vcf(src: Source) -> bool:
+    body = [ln for ln in src.text_lines[:20] if ln.strip()]
+    return bool(body) and not body[0].startswith("#") and all(_vcf_record(ln) for ln in body)
+
+
+def _refuse_headerless_vcf(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    raise unreadable(src.shown, "holds VCF records (chrom, pos, id, ref, alt, qual, filter, info) without the VCF "
+                     "header lines (##fileformat, ##INFO/##FORMAT, #CHROM), which every VCF tool needs",
+                     ["give the VCF with its header (bcftools view without -H keeps it), or put the header back "
+                      "(bcftools reheader, or cat the header lines and the records)"], expected="VCF")
+
+
+VCF_RECORDS = FileSniffer("VCF records without the header (refused)", (), (), lambda src, ctx: _headerless_vcf(src),
+                          _refuse_headerless_vcf)
