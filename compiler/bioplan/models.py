@@ -147,6 +147,8 @@ class TaskSpec(Frozen):
     required_operations: tuple[str, ...] = ()
     preferred_tools: tuple[str, ...] = ()
     excluded_tools: tuple[str, ...] = ()
+    # operations the request refuses ("without marking duplicates"): never planned
+    excluded_operations: tuple[str, ...] = ()
     workflow_type: WorkflowType = "linear"
     # facts that hold on the data (e.g. counts are raw integers), keyed by constraint id
     data_facts: dict[str, bool] = Field(default_factory=dict)

@@ -61,6 +61,7 @@ def report(result: PlanResult) -> dict[str, Any]:
             "required_operations": list(spec.required_operations),
             "preferred_tools": list(spec.preferred_tools),
             "excluded_tools": list(spec.excluded_tools),
+            "excluded_operations": list(spec.excluded_operations),
             "workflow_type": spec.workflow_type,
             "max_hops": spec.max_hops,
             "evidence": [

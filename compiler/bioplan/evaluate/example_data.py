@@ -960,6 +960,26 @@ def _variants_truth(
     }
 
 
+def _vcf_parts(contig_len: dict[str, int], sample_names: list[str], lines: list[str]) -> dict[str, bytes]:
+    """The same calls as parts of one call set, for bcftools merge and concat: one VCF per sample
+    (per_sample/<sample>.vcf: its genotype column, INFO/DP its own depth) and one VCF per contig
+    (per_region/<contig>.vcf: both samples)."""
+    parts: dict[str, bytes] = {}
+    for k, sample in enumerate(sample_names):
+        records = []
+        for line in lines:
+            cols = line.split("\t")
+            call = cols[9 + k]
+            records.append("\t".join([*cols[:7], f"DP={call.split(':')[1]}", cols[8], call]))
+        parts[f"per_sample/{sample}.vcf"] = ("\n".join(_vcf_header(contig_len, [sample]) + records) + "\n").encode()
+    for contig in contig_len:
+        records = [line for line in lines if line.split("\t")[0] == contig]
+        if records:
+            text = "\n".join(_vcf_header(contig_len, sample_names) + records) + "\n"
+            parts[f"per_region/{contig}.vcf"] = text.encode()
+    return parts
+
+
 def _build_variants(ref: dict | None = None) -> dict:
     ref = ref or _build_reference()
     rng = np.random.default_rng(_SEEDS["variants"])
@@ -979,6 +999,7 @@ def _build_variants(ref: dict | None = None) -> dict:
     files = _reference_files(ref)
     del files["transcripts.fa"]
     files["calls.vcf"] = ("\n".join(_vcf_header(ref["contig_len"], sample_names) + lines) + "\n").encode()
+    files.update(_vcf_parts(ref["contig_len"], sample_names, lines))
     truth = _variants_truth(variants, models, low, sample_names, per_sample)
     files["truth.json"] = _json(truth)
     return {"files": files, "truth": truth}

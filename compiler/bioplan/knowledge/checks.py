@@ -98,6 +98,23 @@ def check_datatypes(k: Knowledge, sources: dict[str, Path]) -> list[str]:
             if ref is not None and ref not in k.datatypes:
                 out.append(f"{_where(sources, key)}: {key}/{field}: unknown datatype {ref!r}"
                            f"{_suggest(ref, k.datatypes)}")
+        out += _parts_problems(k, dt, _where(sources, key))
+    return out
+
+
+def _parts_problems(k: Knowledge, dt: Datatype, where: str) -> list[str]:
+    """A cohort datatype's parts are known sample-scope datatypes (one file each)."""
+    if dt.parts is None:
+        return []
+    if dt.scope != "cohort":
+        return [f"{where}: {dt.id}/parts: only a cohort datatype comes in parts"]
+    out = []
+    for field, ref in (("distinct_samples", dt.parts.distinct_samples), ("same_samples", dt.parts.same_samples)):
+        part = k.datatypes.get(ref)
+        if part is None:
+            out.append(f"{where}: {dt.id}/parts/{field}: unknown datatype {ref!r}{_suggest(ref, k.datatypes)}")
+        elif part.scope != "sample":
+            out.append(f"{where}: {dt.id}/parts/{field}: {ref!r} must be a sample-scope datatype (one file each)")
     return out
 
 
@@ -251,6 +268,9 @@ def check_motifs(k: Knowledge, sources: dict[str, Path]) -> list[str]:
         for op in motif.operations:
             if op not in k.operations:
                 out.append(f"{where}: operations: unknown operation {op!r}{_suggest(op, k.operations)}")
+        for op in motif.essential:
+            if op not in motif.operations:
+                out.append(f"{where}: essential: {op!r} is not one of the motif's operations")
         if not 0.0 <= motif.prior <= 1.0:
             out.append(f"{where}: prior: must be within [0, 1]")
     return out

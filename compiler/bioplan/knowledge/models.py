@@ -35,6 +35,15 @@ class Aliases(Frozen):
 Scope = Literal["sample", "cohort", "reference"]
 
 
+class DatatypeParts(Frozen):
+    """What each of several files of a cohort datatype is (VCFs: parts of one call set), by
+    whether their sample columns differ (per-sample files, merged) or agree (per-region files,
+    concatenated)."""
+
+    distinct_samples: str
+    same_samples: str
+
+
 class Datatype(Frozen):
     id: str
     label: str
@@ -63,6 +72,8 @@ class Datatype(Frozen):
     # Datatypes a request may name for a file sniffed as this one -> the warning that the file is
     # treated as this datatype ("{path}" is the file's path).
     contradicts: dict[str, str] = Field(default_factory=dict)
+    # several input files of this cohort datatype are parts of it (see DatatypeParts)
+    parts: DatatypeParts | None = None
     aliases: Aliases = Field(default_factory=Aliases)
 
 
@@ -94,7 +105,7 @@ class Operation(Frozen):
     aliases: Aliases = Field(default_factory=Aliases)
 
 
-ConstraintKind = Literal["organism", "assay", "layout", "data"]
+ConstraintKind = Literal["organism", "assay", "layout", "library", "data"]
 
 
 class FactTest(Frozen):
@@ -236,6 +247,9 @@ class Motif(Frozen):
     description: str
     operations: tuple[str, ...]  # in pipeline order; `motif --contains--> operation`
     prior: float = 0.5  # how typical the motif is in practice, in [0, 1]
+    # operations practice never skips in this motif (duplicate marking before germline calling,
+    # GATK best practice): the ranking does not count their cost against a plan that has them
+    essential: tuple[str, ...] = ()
     assays: tuple[str, ...] = ()
     aliases: Aliases = Field(default_factory=Aliases)
 

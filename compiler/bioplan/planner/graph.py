@@ -74,11 +74,12 @@ class Block:
     """Why the context rules out an operation or a tool, as data (`reason` says it in words).
 
     `cause`: "assay" (the operation applies to other assays), "data" (it or the tool requires a
-    data constraint the inputs fail), "excluded" (the request excludes the tool), "unsupported" (the
+    data constraint the inputs fail), "excluded" (the request excludes the tool), "refused" (the
+    request refuses the operation: "without marking duplicates"), "unsupported" (the
     tool does not support a context constraint), "no_tool" (every tool is ruled out: `tools` says
     why each). `constraint`: the constraint at issue for "data" and "unsupported"."""
 
-    cause: Literal["assay", "data", "excluded", "unsupported", "no_tool"]
+    cause: Literal["assay", "data", "excluded", "refused", "unsupported", "no_tool"]
     reason: str
     constraint: str | None = None
     tools: tuple[Block, ...] = ()
@@ -146,6 +147,8 @@ class _Context:
 
     def _verdict(self, op_id: str) -> tuple[Block | None, list[Pruned]]:
         entry = self.index.ops[op_id]
+        if op_id in self.spec.excluded_operations:  # never planned, however typical of the analysis
+            return Block("refused", "is refused by the request"), []
         if self.assay and entry.assays and self.assay not in entry.assays:
             return Block("assay", f"applies to {', '.join(entry.assays)}, not to {self.assay}"), []
         for c in entry.requires:

@@ -224,14 +224,26 @@ def _tool_term(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> float:
     return sum(qualities) / len(qualities) if qualities else 0.0
 
 
+def _ranking_cost(knowledge: Knowledge, plan: Plan, motif: str | None) -> float:
+    """The plan's cost less that of the steps its motif calls essential: a step an expert always
+    runs there (duplicate marking before germline calling) is no extra work, so the shorter plan
+    that skips it does not win on cost alone. Only on data the plan made itself: the user's own
+    BAMs are taken as they come (they may be analysis-ready already)."""
+    essential = set(knowledge.motifs[motif].essential) if motif else set()
+    saved = sum(knowledge.operations[s.operation].cost for s in plan.steps if s.operation in essential
+                and not any(src.startswith("input:") for src in s.sources.values()))
+    return plan.cost - saved
+
+
 def rank_plans(knowledge: Knowledge, spec: TaskSpec, plans: list[Plan]) -> list[Plan]:
     if not plans:
         return []
-    best_cost = min(p.cost for p in plans)
+    motifs = [_motif_term(knowledge, {s.operation for s in p.steps}) for p in plans]
+    costs = [_ranking_cost(knowledge, p, motif) for p, (_, motif) in zip(plans, motifs)]
+    best_cost = min(costs)
     scored = []
-    for p in plans:
-        cost_term = best_cost / p.cost if p.cost > 0 else 1.0
-        motif_term, motif = _motif_term(knowledge, {s.operation for s in p.steps})
+    for p, (motif_term, motif), cost in zip(plans, motifs, costs):
+        cost_term = best_cost / cost if cost > 0 else 1.0
         tool_term = _tool_term(knowledge, spec, p)
         score = W_COST * cost_term + W_MOTIF * motif_term + W_TOOLS * tool_term
         scored.append(p.model_copy(update={
@@ -279,15 +291,15 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
         if step.operation in spec.required_operations:
             continue
         add(astar_plan(builder.problem(forbidden=frozenset([step.operation]))))
-    # motif variants: the motif's applicable operations as extra anchors
+    # motif variants: the motif's applicable operations as extra anchors, and its essential ones alone
     ops = {s.operation for s in best.steps}
     for motif in sorted(knowledge.motifs.values(), key=lambda m: m.id):
         if not ops & set(motif.operations):
             continue
-        extra = [o for o in motif.operations if o in problem.actions and o not in ops]
-        if not extra:
-            continue
-        add(astar_plan(builder.problem(anchors=_with_anchors(spec, extra).required_operations)))
+        for wanted in (motif.operations, motif.essential):
+            extra = [o for o in wanted if o in problem.actions and o not in ops]
+            if extra:
+                add(astar_plan(builder.problem(anchors=_with_anchors(spec, extra).required_operations)))
     ranked = rank_plans(knowledge, spec, list(found.values()))[:top_k]
     unique_pruned = list(dict.fromkeys(pruned))
     return PlanResult(spec=spec, anchors=tuple(spec.required_operations), plans=tuple(ranked),
@@ -443,6 +455,8 @@ def _unblock_hint(knowledge: Knowledge, spec: TaskSpec, op: str, block: Block) -
         return hinted[0]
     if block.cause == "assay":
         return f"drop {op!r} from the request or correct the assay ({spec.constraints.get('assay')})"
+    if block.cause == "refused":
+        return f"drop the words that refuse {op!r}, or the steps that need it"
     if any(b.cause == "excluded" for b in causes):
         return f"allow one of the tools that implement {op!r}"
     if any(b.cause == "unsupported" for b in causes):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
-from bioplan.request.passes import anchors, context, honesty, readings, target, tools
+from bioplan.request.passes import anchors, context, honesty, parts, readings, target, tools
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import workflow_type
 
@@ -22,6 +22,7 @@ SpecPass = Callable[[SpecDraft], SpecDraft]
 # lacks (honesty: analyses, tools, instructions), the study's context, the named tools, the anchors
 # settled against the inputs, the inputs and the target, and the checks that need all of them.
 SPEC_PASSES: tuple[SpecPass, ...] = (
+    parts.read_repeated_parts,
     readings.reparse_in_input_context,
     readings.resolve_readings,
     readings.drop_descriptions,
@@ -37,6 +38,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     anchors.add_optional_input_readers,
     context.settle_assay,
     context.settle_layout,
+    context.settle_library,
     context.read_data_facts,
     target.use_existing_clustering,
     target.choose_target,
@@ -70,6 +72,7 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         required_operations=draft.anchors,
         preferred_tools=draft.preferred,
         excluded_tools=draft.request.excluded_tools,
+        excluded_operations=refused_operations(draft.request, draft.anchors),
         workflow_type=workflow_type(draft.knowledge, draft.anchors) if draft.anchors else "linear",
         data_facts=dict(draft.data_facts),
         gene_namespace=draft.gene_namespace,
@@ -83,6 +86,15 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         unrecognized=draft.request.unrecognized,
         deviations=draft.deviations,
     )
+
+
+def refused_operations(request: Request, anchors: tuple[str, ...]) -> tuple[str, ...]:
+    """Operations a negated word names ("without marking duplicates", "no dedup"), each of its
+    readings (dedup: duplicate marking or bisulfite deduplication), unless the request also asks
+    for it: the planner never adds them, however typical of the analysis."""
+    negated = [m for m in request.matches if m.kind == "operation" and m.negated]
+    refused = (op for m in negated for op in (m.id, *m.alternatives))
+    return tuple(dict.fromkeys(op for op in refused if op not in anchors))
 
 
 def _as_read(match: Match, anchors: tuple[str, ...]) -> Match:

@@ -146,6 +146,28 @@ def settle_layout(draft: SpecDraft) -> SpecDraft:
     return draft.constrain("layout", _value(knowledge, layout), layout)
 
 
+def _ruled_out_tools(knowledge: Knowledge, constraint_id: str) -> list[str]:
+    """Tools that support other constraints of this one's kind, not this one (deduplicate_bismark
+    supports whole-genome bisulfite libraries, not RRBS)."""
+    kind = knowledge.constraints[constraint_id].kind
+    return sorted(t.name for t in knowledge.tools.values() if constraint_id not in t.supports and any(
+        knowledge.constraints[c].kind == kind for c in t.supports if c in knowledge.constraints))
+
+
+def settle_library(draft: SpecDraft) -> SpecDraft:
+    """How the library's fragments were made, as the request's assay words say it ("RRBS": MspI
+    fragments sharing their ends). The planner leaves out the tools that do not support it, and the
+    spec says so when any are left out."""
+    knowledge = draft.knowledge
+    library = single("library preparation", _requested(knowledge, draft.request, "library"), "request")
+    if not library:
+        return draft
+    draft = draft.constrain("library", _value(knowledge, library), library)
+    left_out = _ruled_out_tools(knowledge, library)
+    con = knowledge.constraints[library]
+    return draft.warn(f"{con.label}: {con.description} Not used: {', '.join(left_out)}.") if left_out else draft
+
+
 def _holds(test: FactTest, value: Any) -> bool:
     if test.equals is not None:
         return value == test.equals

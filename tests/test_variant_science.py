@@ -1,0 +1,188 @@
+"""Variant-calling science the ranking and the request words must get right.
+
+Germline calling from FASTQ marks duplicates between alignment and calling (GATK best practice,
+nf-core/sarek): the motifs call the step essential, so the shorter plan without it does not win on
+cost. A request refusing the step ("without marking duplicates", "不要去重") is obeyed; the user's
+own BAMs are taken as they come.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError
+from bioplan.evaluate.cases import load_cases
+from bioplan.evaluate.fixtures import write_fixtures
+from bioplan.knowledge.checks import check_motifs
+from bioplan.request.parse import parse_request
+
+
+def _dna_inputs(workspace: Path) -> list[str]:
+    data = workspace / "data" / "rnaseq_fastq"
+    return [str(p) for p in sorted((data / "reads").glob("*.fastq.gz"))] + [str(data / "genome.fa")]
+
+
+def _ops(plan) -> list[str]:
+    return [s.operation for s in plan.steps]
+
+
+def _source(plan, operation: str, port: str) -> str:
+    step = next(s for s in plan.steps if s.operation == operation)
+    return step.sources[port]
+
+
+def test_germline_calling_from_fastq_marks_duplicates_first(workspace, knowledge):
+    best = plan_request("call germline variants from these DNA-seq FASTQ files",
+                        _dna_inputs(workspace), knowledge).plans[0]
+    assert "duplicate_marking" in _ops(best)
+    # the caller reads the duplicate-marked BAMs, which are made from the alignments
+    dedup = next(s for s in best.steps if s.operation == "duplicate_marking")
+    assert _source(best, "variant_calling", "bams") == dedup.id
+    assert _source(best, "duplicate_marking", "bam") == next(
+        s.id for s in best.steps if s.operation == "read_alignment")
+
+
+@pytest.mark.parametrize("query", [
+    "call germline variants from these DNA-seq FASTQ files without marking duplicates",
+    "call germline variants from these DNA-seq FASTQ files, no dedup",
+    "用这些DNA测序数据做变异检测，不要去重",
+])
+def test_a_refused_duplicate_marking_is_never_planned(workspace, knowledge, query):
+    result = plan_request(query, _dna_inputs(workspace), knowledge)
+    assert "duplicate_marking" in result.spec.excluded_operations
+    assert all("duplicate_marking" not in _ops(p) for p in result.plans)
+    assert "variant_calling" in _ops(result.plans[0])
+    assert any(p.kind == "operation" and p.id == "duplicate_marking" and "refused" in p.reason
+               for p in result.pruned)
+
+
+def test_a_negation_reaches_an_operation_phrase(knowledge):
+    request = parse_request("call variants without marking duplicates", knowledge)
+    dedup = [m for m in request.matches if m.kind == "operation" and m.id == "duplicate_marking"]
+    assert dedup and all(m.negated for m in dedup)
+    assert "duplicate_marking" not in [m.id for m in request.matches if m.kind == "operation" and not m.negated]
+
+
+def test_a_step_the_refused_one_is_needed_for_is_explained(workspace, knowledge):
+    # peak calling reads duplicate-marked alignments: refusing the step leaves no plan
+    with pytest.raises(BioplanError):
+        plan_request("ChIP-seq: call peaks from these FASTQ files without marking duplicates",
+                     _dna_inputs(workspace), knowledge)
+
+
+def test_the_users_bam_is_called_as_it_comes(workspace, knowledge, tmp_path):
+    # the development set's small BAM fixture: the user's alignments are not re-marked
+    cf = load_cases(None, knowledge)
+    write_fixtures(cf, tmp_path, workspace / "data", [c for c in cf.cases if c.id == "calling.bam.zh"])
+    genome = workspace / "data" / "rnaseq_fastq" / "genome.fa"
+    result = plan_request("call variants with bcftools on this BAM", [str(tmp_path / "sample1.bam"), str(genome)],
+                          knowledge)
+    assert _ops(result.plans[0]) == ["variant_calling"]
+
+
+def test_an_essential_operation_must_be_one_of_the_motifs(knowledge):
+    motif = knowledge.motifs["motif.dna_fastq_to_variants"]
+    broken = motif.model_copy(update={"essential": ("peak_calling",)})
+    k = knowledge.model_copy(update={"motifs": {**knowledge.motifs, motif.id: broken}})
+    problems = check_motifs(k, {})
+    assert any("essential: 'peak_calling'" in p for p in problems)
+    assert not check_motifs(knowledge, {})
+
+
+# ------------------------------------------------------------------ bisulfite libraries: RRBS vs WGBS
+
+
+@pytest.mark.parametrize("query", [
+    "paired-end RRBS data, get the methylation levels of every sample with Bismark",
+    "reduced representation bisulfite sequencing: align with Bismark and extract the methylation calls",
+    "简化甲基化测序(RRBS)数据：用Bismark比对到参考基因组后提取甲基化信息",
+])
+def test_rrbs_is_not_deduplicated_and_the_plan_says_why(workspace, knowledge, query):
+    result = plan_request(query, _dna_inputs(workspace), knowledge)
+    assert result.spec.constraints.get("library") == "reduced_representation_bisulfite"
+    for plan in result.plans:
+        assert "bisulfite_deduplication" not in _ops(plan)
+    best = result.plans[0]
+    align = next(s.id for s in best.steps if s.operation == "bisulfite_alignment")
+    assert _source(best, "methylation_calling", "bam") == align
+    assert any("RRBS" in w and "deduplicate_bismark" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize("query", [
+    "whole-genome bisulfite sequencing reads, extract the methylation calls with Bismark",
+    "bisulfite sequencing reads: align with Bismark and extract the methylation calls",
+])
+def test_whole_genome_bisulfite_keeps_deduplication(workspace, knowledge, query):
+    result = plan_request(query, _dna_inputs(workspace), knowledge)
+    best = result.plans[0]
+    dedup = next(s.id for s in best.steps if s.operation == "bisulfite_deduplication")
+    assert _source(best, "methylation_calling", "bam") == dedup
+    assert not any("RRBS" in w for w in result.warnings)
+
+
+def test_asking_to_deduplicate_rrbs_is_refused_with_the_reason(workspace, knowledge):
+    with pytest.raises(BioplanError) as err:
+        plan_request("RRBS reads: align with Bismark, remove PCR duplicates with deduplicate_bismark, "
+                     "then extract the methylation calls", _dna_inputs(workspace), knowledge)
+    assert "reduced_representation_bisulfite" in err.value.message
+
+
+def test_one_library_at_a_time(workspace, knowledge):
+    with pytest.raises(BioplanError) as err:
+        plan_request("WGBS and RRBS reads: extract the methylation calls", _dna_inputs(workspace), knowledge)
+    assert err.value.code == "ambiguous_input"
+
+
+# ------------------------------------------------------------------ several VCFs: bcftools merge / concat
+
+
+def _variants(workspace: Path, part: str) -> list[str]:
+    return [str(p) for p in sorted((workspace / "data" / "variants" / part).glob("*.vcf"))]
+
+
+def test_vcfs_of_different_samples_are_merged(workspace, knowledge):
+    result = plan_request("merge these VCFs into one multi-sample VCF", _variants(workspace, "per_sample"), knowledge)
+    assert result.spec.input_types == ("sample_variant_calls",)
+    assert {i.sample for i in result.spec.inputs} == {"sample1", "sample2"}
+    best = result.plans[0]
+    assert [(s.operation, s.tool) for s in best.steps] == [("variant_merging", "bcftools_merge")]
+    assert any("their sample columns differ" in w for w in result.warnings)
+
+
+def test_vcfs_of_the_same_samples_are_concatenated(workspace, knowledge):
+    result = plan_request("concatenate the per-chromosome VCFs, then report call set statistics with bcftools stats",
+                          _variants(workspace, "per_region"), knowledge)
+    assert result.spec.input_types == ("region_variant_calls",)
+    ops = _ops(result.plans[0])
+    assert ops.index("variant_concatenation") < ops.index("variant_statistics")
+    assert _source(result.plans[0], "variant_statistics", "vcf") == next(
+        s.id for s in result.plans[0].steps if s.operation == "variant_concatenation")
+
+
+def test_two_vcfs_of_one_name_are_refused(workspace, knowledge, tmp_path):
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "calls.vcf").write_bytes((workspace / "data" / "variants" / "calls.vcf").read_bytes())
+    with pytest.raises(BioplanError) as err:
+        plan_request("merge these VCFs", [str(tmp_path / "a" / "calls.vcf"), str(tmp_path / "b" / "calls.vcf")],
+                     knowledge)
+    assert err.value.code == "ambiguous_input" and "'calls'" in err.value.message
+
+
+def test_one_vcf_is_still_the_call_set(workspace, knowledge):
+    result = plan_request("compute call set statistics with bcftools stats",
+                          [str(workspace / "data" / "variants" / "calls.vcf")], knowledge)
+    assert result.spec.input_types == ("variant_calls",)
+
+
+def test_parts_must_be_sample_scope_datatypes(knowledge):
+    from bioplan.knowledge.checks import check_datatypes
+
+    vcf = knowledge.datatypes["variant_calls"]
+    broken = vcf.model_copy(update={"parts": vcf.parts.model_copy(update={"same_samples": "reference_genome"})})
+    k = knowledge.model_copy(update={"datatypes": {**knowledge.datatypes, "variant_calls": broken}})
+    assert any("parts/same_samples" in p for p in check_datatypes(k, {}))
+    assert not check_datatypes(knowledge, {})
