@@ -116,3 +116,30 @@ def test_variation_in_a_microbiome_is_not_variant_calling(knowledge):
     request = parse_request("What is the effect of normal variation in the gut microbiome on host health?", knowledge)
     assert "variant_calling" not in request.operations
     assert "variant_annotation" not in request.operations
+
+
+def test_a_refusal_through_a_tool_names_the_tool_the_request_named(knowledge):
+    """mothur sits in the OTU-clustering entry beside VSEARCH: the refusal says 'mothur', as written."""
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec("Analyze of 16S rRNA sequencing data using the mothur toolsuite in Galaxy", knowledge)
+    assert "mothur" in err.value.message and "VSEARCH" not in err.value.message
+
+
+def test_comparing_several_callers_is_refused_not_planned_as_one_caller(knowledge):
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec("Compare the performance of different variant calling tools", knowledge)
+    assert "caller_benchmarking" in str(err.value.details)
+
+
+def test_steps_named_in_a_row_are_one_chain_without_files(knowledge):
+    """'read mapping, peak calling, ... motifs': peak calling reads the mapping's alignments, not
+    alignments of its own from nowhere (before: a second, disconnected input)."""
+    query = ("We will focus on the following steps: initial quality control, read mapping, peak calling, "
+             "identification of over represented sequence motifs, annotation of regions with genes")
+    spec = _spec(query, knowledge)
+    assert spec.input_types == ("raw_reads",)
+    plan = plan_request(query, [], knowledge).plans[0]
+    by_op = {s.operation: s for s in plan.steps}
+    assert {"read_alignment", "peak_calling", "motif_discovery", "peak_annotation"} <= set(by_op)
+    assert by_op["peak_calling"].sources == {"bams": "duplicate_marking"}
+    assert ("read_alignment", "duplicate_marking") in plan.edges

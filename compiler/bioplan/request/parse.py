@@ -310,11 +310,14 @@ def _outside_absent_tools(marked: list[Match], absent: list[AbsentTerm]) -> list
 
 
 def _with_phrase_hits(marked: list[Match], phrase_hits: list[Match]) -> list[Match]:
-    """Phrases add operations the aliases missed (never duplicates); in order of position."""
+    """Phrases add operations the aliases missed (never duplicates); in order of position. A phrase
+    of an operation already named elsewhere still accounts for its own words ("profile the gut
+    microbiome with Kraken2": Kraken2 names the operation, the phrase says what "profile" means)."""
     out = list(marked)
     seen_ops = {m.id for m in out if m.kind == "operation"}
     for m in phrase_hits:
-        if m.kind == "operation" and m.id in seen_ops:
+        if m.kind == "operation" and m.id in seen_ops and any(
+                o.start < m.end and m.start < o.end for o in out if o.kind == "operation" and o.id == m.id):
             continue
         out.append(m)
         seen_ops.add(m.id)
@@ -337,7 +340,8 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     exact = _select(_exact_matches(norm, knowledge), knowledge)
     phrase_hits += [m for m in _typo_phrase_matches(norm, exact + phrase_hits, knowledge, context)
                     if not any(p.id == m.id for p in phrase_hits)]
-    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge), knowledge)
+    # words an intent phrase explains need no typo correction ("count" of "count metrics" is no "counts")
+    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact + phrase_hits), knowledge), knowledge)
     exclude_markers = sorted(lexicon_words(knowledge, "exclude_markers"))  # normalised once, with the lexicon
     marked = _mark_negated(norm, sorted(exact + fuzzy, key=lambda m: (m.start, m.end)), exclude_markers)
     absent = _absent_terms(norm, marked, knowledge, exclude_markers)

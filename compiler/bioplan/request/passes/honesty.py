@@ -47,7 +47,8 @@ def asked_analyses(knowledge: Knowledge, request: Request) -> dict[str, list[str
         tool = tools[a.id] if a.kind == "tool" else None
         if tool and tool.analyses and (not tool.operations or any(f in asked for f in tool.analyses)):
             for f in tool.analyses:
-                asked.setdefault(f, []).append(tool.name)
+                # the words the request used ('mothur'), not the entry's first tool (VSEARCH)
+                asked.setdefault(f, []).append(_absent_name(a.text, tool.name))
     return asked
 
 

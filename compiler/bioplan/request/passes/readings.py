@@ -149,6 +149,8 @@ def _assay_made_readings(knowledge: Knowledge, ops: list[Match], assay: str | No
         for n, other in readings:
             if not (n.start < m.end and m.start < n.end) or not knowledge.operations[other].assays:
                 continue
+            if m.how == n.how == "phrase" and (m.start, m.end) == (n.start, n.end):
+                continue  # one phrase naming several steps ("RNA-seq with UMIs") means them all
             if assay in knowledge.operations[other].assays and n.end - n.start >= m.end - m.start:
                 replace_by.setdefault(generic, other)
             elif assay not in knowledge.operations[other].assays and (n.start, n.end) == (m.start, m.end):

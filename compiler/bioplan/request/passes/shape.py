@@ -72,12 +72,14 @@ def entry_inputs(knowledge: Knowledge, anchors: Iterable[str]) -> list[str]:
     out = []
     for a in earliest:
         out += _sample_inputs(knowledge, a)
-    # a later anchor's sample data that no anchor makes ("build the Salmon index and quantify": the
-    # index is made, the reads are not)
+    # a later anchor's sample data that no anchor makes, as it is or refined by steps between them
+    # ("build the Salmon index and quantify": the index is made, the reads are not; "read mapping,
+    # peak calling": the deduplicated alignments peak calling reads are the mapping's, deduplicated)
     for a in anchors:
         if a not in earliest:
             made = [p.datatype for b in anchors if b != a for p in knowledge.operations[b].outputs.values()]
-            out += [d for d in _sample_inputs(knowledge, a) if not any(is_subtype(knowledge, m, d) for m in made)]
+            out += [d for d in _sample_inputs(knowledge, a)
+                    if not any(is_subtype(knowledge, m, d) or is_subtype(knowledge, d, m) for m in made)]
     return list(dict.fromkeys(out))
 
 

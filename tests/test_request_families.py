@@ -1,0 +1,99 @@
+"""How requests written by others phrase a step (nf-core READMEs, GTN tutorial goals): the words
+that name an operation without its label, the words that only present a pipeline, and the
+readings that must hold for every request of such a family, not one case."""
+
+from __future__ import annotations
+
+import pytest
+
+from bioplan.errors import NoOperationRecognizedError
+from bioplan.models import InputProfile
+from bioplan.request.parse import parse_request
+from bioplan.request.spec import build_spec
+
+
+def _spec(knowledge, query):
+    return build_spec(parse_request(query, knowledge), InputProfile(), knowledge)
+
+
+@pytest.mark.parametrize(
+    "query, operation",
+    [
+        # GTN reference-based RNA-seq
+        ("Estimate the number of reads per genes", "read_counting"),
+        ("count the number of reads mapped to each gene", "read_counting"),
+        ("Evaluate the quality of mapping results", "alignment_qc"),
+        ("check the quality of the alignments", "alignment_qc"),
+        # GTN ATAC-seq
+        ("Visualise coverage and peaks of specific regions", "coverage_computation"),
+        ("Which DNA regions are accessible in GM12878?", "peak_calling"),
+        ("Which DNA regions are accesible in GM12878?", "peak_calling"),  # the tutorial's own typo
+        ("find the open chromatin regions", "peak_calling"),
+        # nf-core/scrnaseq
+        ("a pipeline for processing 10x Genomics single-cell RNA-seq data", "single_cell_quantification"),
+        # taxonomic profiling
+        ("profile the gut microbiome with Kraken2", "taxonomic_classification"),
+        ("metagenomic profiling of stool samples", "taxonomic_classification"),
+        # UMIs
+        ("RNA-seq with UMIs", "umi_deduplication"),
+    ],
+)
+def test_phrasings_by_others_name_the_operation(knowledge, query, operation):
+    request = parse_request(query, knowledge)
+    assert operation in request.operations, request.matches
+    assert request.unrecognized == (), request.unrecognized
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "nf-core/scrnaseq is a bioinformatics best-practice analysis pipeline for processing 10x Genomics "
+        "single-cell RNA-seq data.",
+        "a community-curated bioinformatics pipeline following best practices for bulk RNA-seq differential expression",
+    ],
+)
+def test_how_pipelines_present_themselves_is_not_content(knowledge, query):
+    """'nf-core', 'bioinformatics', 'best practice' describe the pipeline; they never stay unrecognised."""
+    assert parse_request(query, knowledge).unrecognized == ()
+
+
+def test_profile_is_accounted_beside_the_tool_that_names_the_operation(knowledge):
+    """Kraken2 already names taxonomic classification; the phrase still says what 'profile' means."""
+    request = parse_request("profile the gut microbiome with Kraken2", knowledge)
+    profile = [sp for sp in request.spans if sp.start == 0]
+    assert profile and profile[0].role == "operation", request.spans
+
+
+@pytest.mark.parametrize("query", ["functional profiling of the gut microbiome",
+                                   "16S amplicon sequencing: profile the gut microbiome with DADA2"])
+def test_profiling_words_are_not_read_classification_out_of_place(knowledge, query):
+    """Functional profiles are another analysis, and amplicon studies assign ASV taxonomy instead."""
+    assert "taxonomic_classification" not in parse_request(query, knowledge).operations
+
+
+def test_umis_are_extracted_aligned_and_deduplicated(knowledge):
+    """One phrase naming several steps means them all: 'RNA-seq with UMIs' keeps the alignment between
+    extraction and deduplication (a bulk RNA-seq assay does not make them readings of one another)."""
+    spec = _spec(knowledge, "RNA-seq with UMIs")
+    assert {"umi_extraction", "read_alignment", "umi_deduplication"} <= set(spec.required_operations)
+
+
+@pytest.mark.parametrize("query", ["single-cell RNA-seq with UMIs: cluster the cells",
+                                   "extract the UMIs from the reads"])
+def test_umis_in_single_cell_or_beside_a_umi_step_add_nothing(knowledge, query):
+    """In droplet single-cell data the UMIs are counted by the quantifier; a UMI step named by its own
+    words is the only one wanted."""
+    ops = set(parse_request(query, knowledge).operations)
+    assert "umi_deduplication" not in ops
+
+
+def test_mapping_results_are_the_alignments(knowledge):
+    """'mapping results' names the aligned reads to start from, not an alignment to run."""
+    spec = _spec(knowledge, "Evaluate the quality of mapping results")
+    assert "read_alignment" not in spec.required_operations
+    assert "aligned_reads" in spec.input_types
+
+
+def test_a_bare_word_of_no_context_is_not_an_error_of_parsing(knowledge):
+    with pytest.raises(NoOperationRecognizedError):
+        _spec(knowledge, "bioinformatics best practice")
