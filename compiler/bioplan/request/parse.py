@@ -275,7 +275,8 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> l
                 continue
             # every entry carrying that alias, as an exact match would find them ("alignment": read and
             # bisulfite alignment); _select makes them one match with alternatives, the readings choose
-            for same in sorted({(t.kind, t.id) for t in latin_terms if t.alias == term.alias and t.kind == term.kind}):
+            # (of every kind: "taxonomical classification" is the operation before the datatype, as exactly)
+            for same in sorted({(t.kind, t.id) for t in latin_terms if t.alias == term.alias}):
                 found.append(Match(kind=same[0], id=same[1], text=" ".join(w[0] for w in window),
                                    start=window[0][1], end=window[-1][2], how="fuzzy", score=round(best[1] / 100, 3)))
     return found
@@ -345,12 +346,15 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     exclude_markers = sorted(lexicon_words(knowledge, "exclude_markers"))  # normalised once, with the lexicon
     marked = _mark_negated(norm, sorted(exact + fuzzy, key=lambda m: (m.start, m.end)), exclude_markers)
     absent = _absent_terms(norm, marked, knowledge, exclude_markers)
-    marked = _with_phrase_hits(_outside_absent_tools(marked, absent), phrase_hits)
+    # a phrase stands under the same negation as a word ("without marking duplicates")
+    marked = _with_phrase_hits(_outside_absent_tools(marked, absent),
+                               _mark_negated(norm, phrase_hits, exclude_markers))
     marked, absent = _output_readings(norm, marked, absent, knowledge)
-    marked = _without_words_of_datatype_phrases(marked)
+    marked = _offered_alternatives(norm, _without_words_of_datatype_phrases(marked), knowledge)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(m.id for m in marked if m.kind == kind and m.negated == negated))
+        return tuple(dict.fromkeys(m.id for m in marked
+                                   if m.kind == kind and m.negated == negated and not m.offered_beside))
 
     datatypes = ids("datatype")
     if phrase_target and phrase_target in datatypes:
@@ -491,6 +495,36 @@ def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matc
                 knowledge.tools[t].implements in operations for t in (m.id, *m.alternatives)):
             return next(t for t in (m.id, *m.alternatives) if knowledge.tools[t].implements in operations)
     return None
+
+
+def _step_kinds(knowledge: Knowledge, m: Match) -> set[str]:
+    """The EDAM operations a tool name's tools do (DADA2 assignTaxonomy and Kraken2 both classify
+    taxonomically, operation_3460)."""
+    return {knowledge.operations[knowledge.tools[t].implements].edam for t in (m.id, *m.alternatives)}
+
+
+def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
+    """A known tool offered after an alternative marker as another way to do the step of a tool named
+    before it in the sentence ("Taxonomical classification using DADA2; alternatives are SINTAX,
+    Kraken2, and QIIME2"; "Salmon or kallisto"): the first runs; the offered one is no preference,
+    and its name does not ask for its own operation (Kraken2's words are taxonomic classification)."""
+    markers = lexicon_words(knowledge, "alternative_markers")
+    tools = [m for m in matches if m.kind == "tool" and not m.negated]
+    offered: dict[tuple[int, int], str] = {}
+    for later in tools:
+        start, _ = _sentence(norm, later.start)
+        for first in tools:
+            between = norm[first.end:later.start]
+            if not (start <= first.start and first.end <= later.start) or first.id == later.id:
+                continue
+            if _step_kinds(knowledge, first) & _step_kinds(knowledge, later) and any(
+                    (w in between) if is_cjk(w) else re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", between)
+                    for w in markers):
+                offered[(later.start, later.end)] = first.id
+                break
+    return [m.model_copy(update={"offered_beside": offered[(m.start, m.end)]}) if m.kind == "tool"
+            and (m.start, m.end) in offered else m for m in matches
+            if not (m.kind == "operation" and (m.start, m.end) in offered)]
 
 
 _ROLE: dict[str, SpanRole] = {"operation": "operation", "tool": "tool", "datatype": "datatype", "format": "format",
