@@ -341,8 +341,7 @@ class SnakemakeGenerator:
 
     def samples_schema(self, workflow: Workflow) -> str:
         props: dict[str, Any] = {"sample": {"type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
-                                            "description": "sample name (no '/', '\"', '\\', '{', '}', control "
-                                                           "characters or leading '-')"}}
+                                            "description": "sample name: no / \" \\ { } or controls, no leading -"}}
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "description": f"path to the {col} file"}
         schema = {
