@@ -36,9 +36,12 @@ def _tool(name: str) -> list[str]:
 # (bioplan[slurm]) costs ~0.4 s of pandas import on every start, and where SLURM's client tools exist
 # but no controller answers, ~9 s more waiting for `scontrol show config`. The plugin registry finds
 # plugins by module name (pkgutil.iter_modules), so hiding those names skips them; if a Snakemake
-# release finds them another way, the checks stay correct, only slower.
+# release finds them another way, the checks stay correct, only slower. Like `bioplan compile`
+# itself (cli.py, _ONE_SHOT_GC_THRESHOLDS), this one-shot Snakemake collects garbage rarely: with
+# the default thresholds ~290 collections took ~160 ms of a dry run's ~1.1 s of CPU.
 _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS = """\
-import pkgutil, sys
+import gc, pkgutil, sys
+gc.set_threshold(100_000, 50, 100)
 _iter_modules = pkgutil.iter_modules
 pkgutil.iter_modules = lambda *a, **k: (m for m in _iter_modules(*a, **k)
                                         if not m.name.startswith("snakemake_executor_plugin_"))

@@ -1,0 +1,63 @@
+"""What keeps `bioplan plan` and `bioplan compile` fast (issue 10), checked by structure, not by
+timing (speed itself is measured by benchmarks/run.py):
+
+- `bioplan plan` with a warm knowledge cache imports none of what only compiling, validating the
+  knowledge or the pre-check needs (Jinja, Snakemake, snakefmt, RO-Crate, PyYAML, jsonschema, ...);
+- `plan` and `compile` run with the one-shot garbage-collector thresholds and restore the caller's.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from bioplan import cli
+
+# Only the compile, the knowledge's validation (cache miss) or the pre-check need these.
+NOT_ON_THE_PLAN_PATH = ("jinja2", "snakemake", "snakefmt", "black", "rocrate", "requests", "yaml", "jsonschema",
+                        "edam_ontology", "pandas", "numpy", "h5py")
+
+_IMPORTED_BY_PLAN = """\
+import json, runpy, sys
+sys.argv = ["bioplan", "plan", *sys.argv[1:]]
+try:
+    runpy.run_module("bioplan.cli", run_name="__main__")
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})), file=sys.stderr)
+"""
+
+
+def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
+    data = workspace / "data" / "bulk_de"
+    args = ["mouse raw counts: differential expression, then GO enrichment",
+            "-i", str(data / "counts.csv"), "-i", str(data / "samples.tsv")]
+    runs = [subprocess.run([sys.executable, "-c", _IMPORTED_BY_PLAN, *args], capture_output=True, text=True,
+                           timeout=300) for _ in range(2)]  # the first may fill the knowledge cache
+    assert runs[1].returncode == 0, runs[1].stderr
+    imported = set(json.loads(runs[1].stderr.strip().splitlines()[-1]))
+    assert "bioplan" in imported and "click" in imported  # the probe saw the run's modules
+    assert imported.isdisjoint(NOT_ON_THE_PLAN_PATH), sorted(imported & set(NOT_ON_THE_PLAN_PATH))
+
+
+def test_plan_and_compile_collect_rarely_and_restore_the_thresholds(monkeypatch, tmp_path):
+    seen = []
+
+    def record(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        raise cli.BioplanError("stop here")  # the threshold is what this test reads
+
+    import bioplan.compile
+
+    monkeypatch.setattr(bioplan.compile, "plan_request", record)
+    monkeypatch.setattr(bioplan.compile, "compile_request", record)
+    before = gc.get_threshold()
+    runner = CliRunner()
+    runner.invoke(cli.main, ["plan", "x"])
+    runner.invoke(cli.main, ["compile", "x", "-o", str(tmp_path / "wf" / "Snakefile"), "--no-validate"])
+    assert seen == [cli._ONE_SHOT_GC_THRESHOLDS] * 2
+    assert gc.get_threshold() == before
