@@ -11,6 +11,7 @@ data skip, except under CI=true, where they fail.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -268,3 +269,109 @@ def test_fasta_of_seq1_seq2_is_settled_by_the_request(knowledge, query, datatype
     result = plan_request(query, [str(fasta), str(reads)], knowledge=knowledge)
     f = next(f for f in result.spec.inputs if f.path == str(fasta))
     assert f.datatype == datatype and f.evidence[-1].startswith(f"read as {datatype}")
+
+
+# --------------------------------------------------------------------------- real tool outputs (tests/data/real)
+# Written by STAR, featureCounts, samtools, MACS2, bcftools, Salmon and kallisto on public example data;
+# tests/data/real/README.md says how. Vendored: these tests never skip.
+
+REAL = Path(__file__).parent / "data" / "real"
+
+
+@pytest.mark.parametrize("name, datatype, fmt", [
+    ("featurecounts/sample1.featureCounts.txt", "raw_count_matrix", "tsv"),
+    ("macs2/sample1_peaks.narrowPeak", "peak_calls", "narrowpeak"),
+    ("macs2/sample1_summits.bed", "peak_calls", "bed"),  # 'summits' in the name says peaks
+    ("bcftools/sample1.vcf.gz", "variant_calls", "vcf.gz"),
+    ("salmon/sample1", "transcript_quantification", "salmon_quant"),
+    ("salmon/sample1/quant.sf", "transcript_quantification", "salmon_quant"),
+    ("kallisto/sample1", "transcript_quantification", "kallisto_quant"),
+])
+def test_tool_outputs_are_recognised(knowledge, name, datatype, fmt):
+    f = one(REAL / name, knowledge)
+    assert (f.datatype, f.format) == (datatype, fmt)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("star/sample1_Log.final.out", "STAR's alignment summary"),  # was: 'one-column file ... not gene ids'
+    ("star/sample1_SJ.out.tab", "STAR's splice junctions"),
+    ("star/sample1_ReadsPerGene.out.tab", "per-gene read counts of one sample"),  # was: a 3-sample count matrix
+    ("featurecounts/sample1.featureCounts.txt.summary", "featureCounts' read assignment summary"),
+    ("samtools/sample1.flagstat", "samtools flagstat"),
+    ("samtools/sample1.idxstats", "samtools idxstats"),  # was: a count matrix
+    ("samtools/sample1.stats", "samtools stats"),
+    ("macs2/sample1_peaks.xls", "MACS2's peak table"),  # was: a normalised count matrix
+    ("kallisto/sample1/run_info.json", "kallisto's run_info.json"),
+    ("salmon/sample1/cmd_info.json", "Salmon's cmd_info.json"),
+])
+def test_tool_reports_are_refused_by_name(knowledge, name, said):
+    from bioplan.errors import UnreadableInputError
+
+    with pytest.raises(UnreadableInputError, match=re.escape(said)) as e:
+        one(REAL / name, knowledge)
+    assert e.value.hints and any("--input-type" in h for h in e.value.hints)
+
+
+def test_bcftools_vcf_with_its_index(knowledge):
+    vcf = REAL / "bcftools/sample1.vcf.gz"
+    profile = sniff_inputs([str(vcf), str(vcf) + ".tbi"], organism_prefixes(knowledge), knowledge.formats)
+    (f,) = profile.files
+    assert f.fact("index") == str(vcf) + ".tbi" and f.fact("bgzipped") is True
+
+
+# --------------------------------------------------------------------------- annotation and variant quirks
+
+
+def test_gtf_with_a_tab_after_the_attributes(knowledge):
+    f = one(rtracklayer("tests/gtf.gff"), knowledge)  # Ensembl mouse GTF lines ending in a tab
+    assert (f.datatype, f.format) == ("gene_annotation", "gtf")
+
+
+def test_gff3_with_sequences_after_the_features(knowledge):
+    f = one(rtracklayer("tests/genes.gff3"), knowledge)  # '>' lines follow the features, no ##FASTA line
+    assert (f.datatype, f.format) == ("gene_annotation", "gff3")
+
+
+def test_vcf_records_without_their_header_are_refused(knowledge, tmp_path):
+    """What `bcftools view -H` writes: the records of a real VCF without its header lines."""
+    from bioplan.errors import UnreadableInputError
+
+    vcf = need(Path("/usr/lib/R/site-library/VariantAnnotation/extdata/ex2.vcf"), "VariantAnnotation's ex2.vcf")
+    body = tmp_path / "calls.vcf"
+    body.write_text("".join(ln for ln in vcf.read_text().splitlines(keepends=True) if not ln.startswith("#")))
+    with pytest.raises(UnreadableInputError, match="without the VCF header lines"):  # was: a sample sheet
+        one(body, knowledge)
+
+
+def test_loom_is_refused_saying_how_to_convert(knowledge):
+    from bioplan.errors import UnreadableInputError
+
+    loom = need(Path("/usr/lib/R/site-library/SummarizedExperiment/extdata/example.loom"),
+                "SummarizedExperiment's example.loom")
+    pytest.importorskip("h5py")
+    with pytest.raises(UnreadableInputError, match="loom file") as e:
+        one(loom, knowledge)
+    assert any("read_loom" in h for h in e.value.hints)
+
+
+def test_bam_gzipped_again_is_refused(knowledge, tmp_path):
+    import gzip
+
+    from bioplan.errors import UnreadableInputError
+
+    bam = need(RSAMTOOLS / "ex1.bam", "Rsamtools' ex1.bam")
+    twice = tmp_path / "ex1.bam.gz"
+    twice.write_bytes(gzip.compress(bam.read_bytes()))
+    with pytest.raises(UnreadableInputError, match="compressed twice"):
+        one(twice, knowledge)
+
+
+def test_saf_annotation_is_not_a_count_matrix(knowledge, tmp_path):
+    """featureCounts' SAF (the head of subread's hg38_RefSeq_exon.txt): GeneID, Chr, Start, End, Strand."""
+    from bioplan.errors import UnreadableInputError
+
+    saf = tmp_path / "hg38_RefSeq_exon.txt"
+    saf.write_text("GeneID\tChr\tStart\tEnd\tStrand\n100287102\tchr1\t11874\t12227\t+\n"
+                   "100287102\tchr1\t12613\t12721\t+\n653635\tchr1\t14362\t14829\t-\n")
+    with pytest.raises(UnreadableInputError, match="SAF annotation"):
+        one(saf, knowledge)
