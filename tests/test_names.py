@@ -99,16 +99,19 @@ def test_lone_braces_that_are_no_wildcard_compile(workspace, knowledge, tmp_path
     assert res.checks and all(c.ok for c in res.checks)
 
 
-# ---------------------------------------------------------------- leading '-' (Nextflow)
+# ---------------------------------------------------------------- leading '-' (both targets)
 
-def test_sample_id_starting_with_dash_is_refused_for_nextflow(workspace, tmp_path):
+@pytest.mark.parametrize("target, entry", [("nextflow", "main.nf"), ("snakemake", "Snakefile")])
+def test_sample_id_starting_with_dash_is_refused(workspace, tmp_path, target, entry):
+    """Tools given sample names as values (deepTools --labels, read groups) read a leading '-' as an
+    option, whatever the quoting: refused on input for every target, naming the sample and its file."""
     reads = _pair(workspace, tmp_path / "reads", "-s1") + _pair(workspace, tmp_path / "reads", "ok", "ctrl_2")
-    err = _json_error(_cli("compile", PAIRED_QC, *_inputs(reads), "--target", "nextflow",
-                           "-o", str(tmp_path / "nf" / "main.nf"), "--json"))
-    assert err["code"] == "target_unsupported"
-    assert err["details"]["samples"] == ["-s1"] and "'-s1'" in err["message"]
+    err = _json_error(_cli("compile", PAIRED_QC, *_inputs(reads), "--target", target,
+                           "-o", str(tmp_path / "wf" / entry), "--json"))
+    assert err["code"] == "unreadable_input"
+    assert err["details"]["sample"] == "-s1" and "'-s1'" in err["message"] and "-s1_R1" in err["message"]
     assert any("'-'" in h for h in err["hints"])
-    assert not (tmp_path / "nf").exists()
+    assert not (tmp_path / "wf").exists()
 
 
 # ---------------------------------------------------------------- sample-sheet rows without data
