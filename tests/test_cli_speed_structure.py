@@ -61,3 +61,26 @@ def test_plan_and_compile_collect_rarely_and_restore_the_thresholds(monkeypatch,
     runner.invoke(cli.main, ["compile", "x", "-o", str(tmp_path / "wf" / "Snakefile"), "--no-validate"])
     assert seen == [cli._ONE_SHOT_GC_THRESHOLDS] * 2
     assert gc.get_threshold() == before
+
+
+def test_every_step_of_compile_and_plan_says_what_it_does_when_it_is_slow(workspace, tmp_path, monkeypatch):
+    """Any step over SLOW_AFTER_SECONDS prints a line on stderr; here every step counts as slow."""
+    from bioplan import progress
+    from bioplan.compile import PLANNING
+
+    monkeypatch.setattr(progress, "SLOW_AFTER_SECONDS", 0.0)
+    data = workspace / "data" / "bulk_de"
+    args = ["mouse raw counts: differential expression with a volcano plot", "-i", str(data / "counts.csv"),
+            "-i", str(data / "samples.tsv")]
+    runner = CliRunner()
+    planned = runner.invoke(cli.main, ["plan", *args])
+    assert planned.exit_code == 0, planned.output
+    assert f"bioplan: {PLANNING} ...\nbioplan: {PLANNING}: done in" in planned.stderr
+    compiled = runner.invoke(cli.main, ["compile", *args, "-o", str(tmp_path / "wf" / "Snakefile")])
+    assert compiled.exit_code == 0, compiled.output
+    steps = [line.split(" ...")[0] for line in compiled.stderr.splitlines() if line.endswith(" ...")]
+    assert steps == [f"bioplan: {PLANNING}", "bioplan: writing the workflow for plan 1 (rendering and formatting "
+                     "its files)", "bioplan: checking the emitted workflow with snakemake -n"], compiled.stderr
+    quiet = runner.invoke(cli.main, ["compile", *args, "-o", str(tmp_path / "wf2" / "Snakefile"), "--json",
+                                     "--no-validate"])
+    assert quiet.exit_code == 0 and "bioplan:" not in quiet.stderr  # --json: JSON only

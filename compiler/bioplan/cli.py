@@ -163,13 +163,15 @@ _allow_partial = click.option("--allow-partial", is_flag=True,
 @_quiet_when_json
 def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, allow_partial):
     """Plan QUERY without writing a workflow: task spec, ranked plans, what was pruned and why."""
-    from bioplan.compile import plan_request
+    from bioplan.compile import PLANNING, plan_request
+    from bioplan.progress import slow_step
     from bioplan.report import report, text_report
 
     try:
-        result = plan_request(query, list(inputs), top_k=top_k, max_hops=max_hops,
-                              declared=_declarations(declared), substitute=substitute,
-                              allow_partial=allow_partial)
+        with slow_step(PLANNING):
+            result = plan_request(query, list(inputs), top_k=top_k, max_hops=max_hops,
+                                  declared=_declarations(declared), substitute=substitute,
+                                  allow_partial=allow_partial)
         if emit == "spec":
             _echo(result.spec.model_dump_json(indent=2))
         elif emit == "plan":

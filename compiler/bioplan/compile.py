@@ -121,6 +121,10 @@ def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: d
     return InputProfile(files=tuple(files), warnings=sniffed.warnings)
 
 
+# the progress line (on stderr, only when it takes over a second) of planning, in `plan` and `compile`
+PLANNING = "planning (reading the request, sniffing the inputs, searching the plans)"
+
+
 def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = None, top_k: int = 3,
                  max_hops: int = 8, declared: dict[str, str] | None = None, substitute: bool = False,
                  allow_partial: bool = False) -> PlanResult:
@@ -246,8 +250,9 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
     out_dir = output_directory(output, target, entry)
     out_real = _writable_output_dir(out_dir)  # before planning: a bad -o fails at once
     _refuse_shadowing_entry(out_dir, out_real, entry)
-    result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
-                          substitute=substitute, allow_partial=allow_partial)
+    with slow_step(PLANNING):
+        result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
+                              substitute=substitute, allow_partial=allow_partial)
 
     tried: list[str] = []
     created: list[Path] = []
@@ -427,7 +432,8 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
                    force: bool, validate: bool, tried: list[str], cluster: dict[str, Any]) -> CompileResult:
     generator = make_generator(target, knowledge)
     for plan in result.plans[:2]:  # the best plan, and the next-ranked one if it fails its pre-check
-        workflow, files = _emit(generator, knowledge, result, plan, out_dir, cluster)
+        with slow_step(f"writing the workflow for plan {plan.rank} (rendering and formatting its files)"):
+            workflow, files = _emit(generator, knowledge, result, plan, out_dir, cluster)
         _refuse_symlinks_out(out_dir, out_real, files)
         _refuse_overwriting_inputs(out_dir, out_real, files, [i.path for i in result.spec.inputs])
         # lexists: a dangling symlink where a file goes is a clash too

@@ -41,10 +41,11 @@ def quiet() -> Iterator[None]:
 
 
 @contextmanager
-def slow_step(what: str, after: float = SLOW_AFTER_SECONDS, stream: TextIO | None = None) -> Iterator[None]:
+def slow_step(what: str, after: float | None = None, stream: TextIO | None = None) -> Iterator[None]:
     if _quiet_depth or os.environ.get("BIOPLAN_QUIET"):
         yield
         return
+    after = SLOW_AFTER_SECONDS if after is None else after  # read now: a test may lower it
     out = stream if stream is not None else sys.stderr
     started = time.perf_counter()
     announced = threading.Event()
