@@ -523,6 +523,91 @@ print(json.dumps(t))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+# --------------------------------------------------------------------------- two commits side by side
+
+
+def code_at(commit: str, dest: Path) -> Path:
+    """The whole tree of `commit` (code, knowledge, templates) extracted under `dest`; a command run
+    with PYTHONPATH=dest/compiler imports that commit's bioplan, which reads its own knowledge."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit], check=True,
+                             capture_output=True).stdout
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dest, filter="data")
+    return dest
+
+
+def side_by_side(python: str, commits: dict[str, str], reps: int, log=print) -> dict:
+    """`--cli-only --against REV`: `bioplan plan` against its import floor and `bioplan compile` (with
+    and without its pre-check) for two commits' trees (committed: never a file another engineer is
+    half-way through editing), runs interleaved and alternating which goes first, so that the load
+    of a shared machine weighs on both alike. Each commit's floor is taken from its own command."""
+    from bioplan.evaluate import example_data
+
+    with tempfile.TemporaryDirectory(prefix="bioplan-bench-ab-") as tmp:
+        work = Path(tmp)
+        example_data.generate(work / "data", list(EXAMPLES))
+        envs = {}
+        for name, commit in commits.items():
+            envs[name] = _bench_env(work / f"cache-{name}")
+            envs[name]["PYTHONPATH"] = str(code_at(commit, work / name) / "compiler")
+        return _side_by_side_runs(python, commits, envs, work, reps, log)
+
+
+def _side_by_side_runs(python: str, commits: dict[str, str], envs: dict, work: Path, reps: int, log) -> dict:
+    cases = plan_cases(python, work / "data")
+    compiles = {(k, v): [python, "-m", "bioplan.cli", "compile", *cases[0][4:], "-o", str(work / f"out-{k}-{v}"),
+                         "--force", *(["--no-validate"] if v == "no_validate" else [])]
+                for k in commits for v in ("compile", "no_validate")}
+    floors = {}
+    for k, env in envs.items():  # warm the caches; each commit's floor from its own run
+        for cmd in [*cases, compiles[k, "compile"], compiles[k, "no_validate"]]:
+            subprocess.run(cmd, env=env, check=True, capture_output=True)
+        out = subprocess.run([python, "-X", "importtime"] + cases[0][1:], env=env, check=True, capture_output=True,
+                             text=True)
+        floors[k] = [python, "-c", "import importlib\nfor m in %r:\n    try:\n        importlib.import_module(m)\n"
+                     "    except ImportError:\n        pass" % (_direct_dependencies(out.stderr),)]
+    load = [os.getloadavg()[0]]
+    runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for rep in range(reps):
+        order = list(commits) if rep % 2 == 0 else list(reversed(commits))
+        for cmd in cases:
+            for k in order:
+                runs.setdefault((k, "floor"), []).append(_timed_run(floors[k], envs[k]))
+                runs.setdefault((k, "plan"), []).append(_timed_run(cmd, envs[k]))
+        for k in order:
+            for v in ("compile", "no_validate"):
+                runs.setdefault((k, v), []).append(_timed_run(compiles[k, v], envs[k]))
+        load.append(os.getloadavg()[0])
+    result: dict = {"reps": reps, "load_average": [round(min(load), 1), round(max(load), 1)], "commits": commits}
+    for k in commits:
+        m = {what: _medians(runs[k, what], what) for what in ("floor", "plan", "compile", "no_validate")}
+        result[k] = {**{key: round(v, 4) for d in m.values() for key, v in d.items()},
+                     "compile_min_seconds": round(min(w for w, _ in runs[k, "compile"]), 4),
+                     "plan_over_floor": round(m["plan"]["plan_seconds"] / m["floor"]["floor_seconds"], 3),
+                     "plan_cpu_over_floor": round(m["plan"]["plan_cpu_seconds"] / m["floor"]["floor_cpu_seconds"], 3)}
+        log(f"[{k} {commits[k][:10]}] {json.dumps(result[k])}")
+    return result
+
+
+def side_by_side_markdown(result: dict) -> list[str]:
+    names = list(result["commits"])
+    lines = [f"`--cli-only --against`, {result['reps']} rounds, load average {result['load_average'][0]}-"
+             f"{result['load_average'][1]}; medians, wall / CPU:", "",
+             "| measure | " + " | ".join(f"{n} (`{result['commits'][n][:10]}`)" for n in names) + " |",
+             "|---|" + "---|" * len(names)]
+    for label, key in (("import floor", "floor"), ("`bioplan plan` (5 examples)", "plan"),
+                       ("`bioplan compile` bulk example, with pre-check", "compile"),
+                       ("`bioplan compile ... --no-validate`", "no_validate")):
+        lines.append(f"| {label} | " + " | ".join(
+            f"{result[n][key + '_seconds']:.3f} s / {result[n][key + '_cpu_seconds']:.3f} s" for n in names) + " |")
+    lines.append("| plan / floor | " + " | ".join(
+        f"{result[n]['plan_over_floor']:.2f} / {result[n]['plan_cpu_over_floor']:.2f}" for n in names) + " |")
+    lines.append("| compile with pre-check, fastest run | " + " | ".join(
+        f"{result[n]['compile_min_seconds']:.2f} s" for n in names) + " |")
+    return lines
+
+
 # --------------------------------------------------------------------------- growth of the knowledge base
 
 # Issue 18: as the knowledge base grows, `bioplan plan` and `bioplan compile` may take at most 20 % longer.
@@ -833,6 +918,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--no-cli", action="store_true", help="skip the CLI measurement")
     ap.add_argument("--cli-only", action="store_true",
                     help="only `bioplan plan` vs the import floor and `bioplan compile` (7 runs each); writes nothing")
+    ap.add_argument("--against", metavar="REV",
+                    help="with --cli-only: REV's tree and HEAD's side by side (runs interleaved); prints, "
+                         "writes nothing")
     ap.add_argument("--write", action="store_true", help="write README results and the plot (default for a full run)")
     ap.add_argument("--growth", action="store_true",
                     help="plan and compile time on the knowledge base recorded in growth_baseline.json vs now "
@@ -848,6 +936,14 @@ def main(argv=None) -> dict:
     started = time.perf_counter()
     if args.growth or args.record_growth:
         return _growth_main(args.record_growth, log)
+    if args.cli_only and args.against:
+        head = _head()
+        against = subprocess.run(["git", "-C", str(ROOT), "rev-parse", args.against], check=True,
+                                 capture_output=True, text=True).stdout.strip()
+        result = side_by_side(sys.executable, {"before": against, "after": head}, reps=7, log=log)
+        print("\n".join(side_by_side_markdown(result)))
+        print(json.dumps(result))
+        return result
     if args.cli_only:
         cli = cli_benchmark(sys.executable, reps=7, log=log)
         summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in {

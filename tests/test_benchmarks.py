@@ -97,3 +97,26 @@ def test_the_recorded_growth_baseline_names_a_knowledge_base_this_repository_can
     data = bench.knowledge_data_at(recorded["commit"], tmp_path / "kb")
     assert bench.knowledge_size(data) == recorded["size"]
     assert (data / "templates" / "snakemake").is_dir() and (data / "motifs").is_dir()
+
+
+def test_side_by_side_runs_a_commits_own_code_and_reports_both(bench, tmp_path):
+    """`--cli-only --against REV` runs REV's tree (its code reads its own knowledge) beside HEAD's."""
+    import subprocess
+
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if not head:
+        pytest.skip("not a git checkout")
+    tree = bench.code_at(head, tmp_path / "head")
+    env = {**os.environ, "PYTHONPATH": str(tree / "compiler")}
+    where = subprocess.run([sys.executable, "-c", "import bioplan.paths as p; print(p.__file__); print(p.data_root())"],
+                           env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert where == [str(tree / "compiler" / "bioplan" / "paths.py"), str(tree)]
+    measured = {"floor_seconds": 0.2, "floor_cpu_seconds": 0.2, "plan_seconds": 0.5, "plan_cpu_seconds": 0.4,
+                "compile_seconds": 2.5, "compile_cpu_seconds": 2.0, "no_validate_seconds": 1.0,
+                "no_validate_cpu_seconds": 0.9, "compile_min_seconds": 1.9, "plan_over_floor": 2.5,
+                "plan_cpu_over_floor": 2.0}
+    table = "\n".join(bench.side_by_side_markdown({"reps": 7, "load_average": [1.5, 3.0],
+                                                   "commits": {"before": "a" * 40, "after": "b" * 40},
+                                                   "before": measured, "after": measured}))
+    assert "| plan / floor | 2.50 / 2.00 | 2.50 / 2.00 |" in table
+    assert "| `bioplan compile` bulk example, with pre-check | 2.500 s / 2.000 s | 2.500 s / 2.000 s |" in table
