@@ -119,7 +119,10 @@ def substitute(workflow: Workflow, values: dict) -> Workflow:
     samples = tuple({"sample": name, **{c: next(paths) for c in workflow.sample_columns[1:]}}
                     for name in values["names"])
     config_inputs = tuple(c.model_copy(update={"path": next(paths)}) for c in workflow.config_inputs)
-    update = {"query": values["query"], "samples": samples, "config_inputs": config_inputs}
+    update = {"query": values["query"], "samples": samples, "config_inputs": config_inputs,
+              # words of the request not understood, deviations and --reference-cache: the READMEs
+              "unrecognized": (values["condition"], values["query"]), "deviations": (values["query"],),
+              "reference_cache": values["names"][0] if values["names"] else values["condition"]}
     if workflow.condition_column is not None:
         update["condition_column"] = values["condition"]
     return workflow.model_copy(update=update)
@@ -212,7 +215,9 @@ def render(knowledge):
 
 
 def check_case(case: str, benign_of, render, examples: int) -> None:
-    benign = benign_of(case)
+    # the README sections of words not understood and of deviations exist in the reference too
+    benign = benign_of(case).model_copy(update={"unrecognized": ("a", "b"), "deviations": ("c",),
+                                                "reference_cache": "resources"})
     smk_reference, _ = render("snakemake", benign)
     nf_reference, _ = render("nextflow", benign)
 
