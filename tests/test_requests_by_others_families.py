@@ -143,3 +143,32 @@ def test_steps_named_in_a_row_are_one_chain_without_files(knowledge):
     assert {"read_alignment", "peak_calling", "motif_discovery", "peak_annotation"} <= set(by_op)
     assert by_op["peak_calling"].sources == {"bams": "duplicate_marking"}
     assert ("read_alignment", "duplicate_marking") in plan.edges
+
+
+@pytest.mark.parametrize(("query", "datatype", "operation"), [
+    ("gtf file with the genome annotation", "gene_annotation", "genome_annotation"),
+    ("BAM files with the duplicates marked", "aligned_reads", "duplicate_marking"),
+])
+def test_words_after_a_file_with_say_what_it_holds(knowledge, query, datatype, operation):
+    """'Input: ..., gtf file with the genome annotation' planned Prokka genome annotation before."""
+    request = parse_request(query, knowledge)
+    assert operation not in request.operations and datatype in request.datatypes
+
+
+def test_a_step_on_a_file_is_still_a_step(knowledge):
+    assert "duplicate_marking" in parse_request("mark duplicates in the BAM files", knowledge).operations
+
+
+def test_an_issue_asking_for_gene_counts_from_bam_counts_reads(knowledge):
+    query = ('Given a bam-format file with read-to-genome alignments, determine the read count corresponding to each '
+             'gene. Input: Bam-files formatted files with read-to-genome alignments, gtf file with the genome '
+             'annotation. Output: Csv-formatted file ("GeneID,Counts")')
+    spec = _spec(query, knowledge)
+    assert "read_counting" in spec.required_operations and "genome_annotation" not in spec.required_operations
+    assert spec.target_output.format == "csv"
+
+
+def test_processing_raw_chipseq_data_is_alignment_then_peaks(knowledge):
+    spec = _spec("How is raw ChIP-seq data processed and analyzed?", knowledge)
+    assert {"read_alignment", "peak_calling"} <= set(spec.required_operations)
+    assert spec.input_types == ("raw_reads",)

@@ -351,6 +351,7 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
                                _mark_negated(norm, phrase_hits, exclude_markers))
     marked, absent = _output_readings(norm, marked, absent, knowledge)
     marked = _offered_alternatives(norm, _without_words_of_datatype_phrases(marked), knowledge)
+    marked = _file_contents(norm, marked)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.id for m in marked
@@ -387,6 +388,37 @@ def _without_words_of_datatype_phrases(matches: list[Match]) -> list[Match]:
     phrases = [m for m in matches if m.kind == "datatype" and m.how == "phrase"]
     return [m for m in matches if not (m.kind == "datatype" and m.how != "phrase" and any(
         p.start <= m.start and m.end <= p.end and (p.start, p.end) != (m.start, m.end) for p in phrases))]
+
+
+# "<data> file with the <words>": the words say what the file holds ("gtf file with the genome
+# annotation", "BAM files with the duplicates marked"), not a step to run
+_HOLDING = re.compile(r"\s+(?:with|containing|that contains?|which contains?|holding)\s+(?:the\s+|its\s+|their\s+)?")
+_FILE = re.compile(r"\s+files?")
+
+
+def _holds(norm: str, data: Match, at: int) -> bool:
+    """True if the text between a datatype's words and position `at` is "[file(s)] with (the)"."""
+    end = data.end
+    file_word = _FILE.match(norm, end)
+    if file_word:
+        end = file_word.end()
+    elif not re.search(r"\bfiles?$", norm[data.start:data.end]):
+        return False
+    return bool(_HOLDING.fullmatch(norm, end, at))
+
+
+def _file_contents(norm: str, matches: list[Match]) -> list[Match]:
+    """Operation words right after "<datatype> file(s) with (the)" read as that file's contents: the
+    datatype, not a step (see _HOLDING)."""
+    data = [m for m in matches if m.kind == "datatype"]
+    out = []
+    for m in matches:
+        held_by = next((d for d in data if d.end <= m.start and _holds(norm, d, m.start)), None)
+        if m.kind == "operation" and not m.negated and held_by is not None:
+            out.append(m.model_copy(update={"kind": "datatype", "id": held_by.id, "alternatives": ()}))
+        else:
+            out.append(m)
+    return out
 
 
 # A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's
