@@ -10,6 +10,7 @@ plan (VCF compression, the MultiQC report; codegen/vcf_outputs.py, codegen/qc_re
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
@@ -408,10 +409,17 @@ def find_organism(draft: Draft) -> Draft:
                                     "ensembl_prefix": con.ensembl_prefix, "taxon_id": con.taxon_id})
 
 
+def reference_cache_dir(given: str | None) -> str:
+    """--reference-cache as the workflow names it (default `resources`): never starting with '-', which the
+    tools handed a reference path under it would read as an option."""
+    cache = given or "resources"
+    return os.path.join(".", cache) if cache.startswith("-") else cache
+
+
 def resolve_references(draft: Draft) -> Draft:
     """Every config reference with the provider's file for the organism and build; config paths follow."""
     org_id = _organism_id(draft)
-    cache = draft.options.reference_cache or "resources"
+    cache = reference_cache_dir(draft.options.reference_cache)
     references = _references(draft.knowledge, draft.spec, list(draft.steps), dict(draft.config_inputs), org_id, cache)
     if references:
         build, default = _genome_build(draft.spec, org_id)
@@ -456,7 +464,7 @@ def to_workflow(draft: Draft) -> Workflow:
         has_samples=draft.has_samples,
         deviations=spec.deviations, unrecognized=spec.unrecognized, references=draft.references,
         genome_build=draft.genome_build, genome_build_default=draft.genome_build_default,
-        fetch_references=options.fetch_references, reference_cache=options.reference_cache or "resources",
+        fetch_references=options.fetch_references, reference_cache=reference_cache_dir(options.reference_cache),
         **dict(options.cluster_limits))
 
 
