@@ -3,7 +3,8 @@
 Data: scanpy's bundled PBMC 68k (reduced) AnnData (inside the scanpy wheel), samtools' packaged
 example alignments (Debian samtools), 1000 Genomes chr22 VCF of Bioconductor's VariantAnnotation
 (Debian r-bioc-variantannotation, installed by scripts/install-tools.sh), genome browser and bedtools
-files of Bioconductor's rtracklayer and Rsamtools (Debian r-bioc-rtracklayer, r-bioc-rsamtools). Each test checks what
+files of Bioconductor's rtracklayer and Rsamtools (Debian r-bioc-rtracklayer, r-bioc-rsamtools), htslib's test
+files (Debian htslib-test), and tool outputs vendored in tests/data/real (README there). Each test checks what
 bioplan reads from the file and that a natural request plans from where the data is. Missing
 data skip, except under CI=true, where they fail.
 """
@@ -375,3 +376,36 @@ def test_saf_annotation_is_not_a_count_matrix(knowledge, tmp_path):
                    "100287102\tchr1\t12613\t12721\t+\n653635\tchr1\t14362\t14829\t-\n")
     with pytest.raises(UnreadableInputError, match="SAF annotation"):
         one(saf, knowledge)
+
+
+# --------------------------------------------------------------------------- htslib's test files (Debian htslib-test)
+
+HTSLIB_TEST = Path("/usr/share/htslib-test/test")
+
+
+def htslib_test(name: str) -> Path:
+    return need(HTSLIB_TEST / name, f"htslib-test's {name}")
+
+
+def test_multi_line_fastq_is_refused_saying_how_to_rewrap(knowledge):
+    """fastqs.fq: the FASTQ examples of Cock et al. 2010 (NAR 38:1767), sequences wrapped over lines."""
+    from bioplan.errors import UnreadableInputError
+
+    with pytest.raises(UnreadableInputError, match="multi-line FASTQ") as e:
+        one(htslib_test("fastqs.fq"), knowledge)
+    assert any("seqtk seq -l0" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name", ["fastq/r1.fa", "fastq/interleaved.fa"])
+def test_reads_in_fasta_are_refused_as_reads(knowledge, name):
+    """Illumina read names ('HS25_09827:2:1201:1505:59795#49/1') say reads, not a genome or transcripts."""
+    from bioplan.errors import UnreadableInputError
+
+    with pytest.raises(UnreadableInputError, match="FASTA of sequencing reads"):
+        one(htslib_test(name), knowledge)
+
+
+@pytest.mark.parametrize("name", ["c1#pad1.sam", "range.cram", "auxf#values.sam"])
+def test_htslib_alignments(knowledge, name):
+    f = one(htslib_test(name), knowledge)
+    assert f.datatype == "aligned_reads" and f.format == ("cram" if name.endswith(".cram") else "sam")

@@ -36,6 +36,10 @@ _FASTA_BUDGET = 8 << 20
 
 # --------------------------------------------------------------------------- FASTQ
 
+# read names: Illumina instrument:run:flowcell:lane:tile:x:y (or the older instrument:lane:tile:x:y, then
+# #index and /mate), and SRA's SRR123.4
+_READ_ID_RE = re.compile(r"^(?:[A-Za-z0-9_.-]+(?::[A-Za-z0-9-]+){4,6}(?:#\S*)?(?:/[12])?"
+                         r"|[SED]RR\d+\.\d+(?:\.[12])?(?:/[12])?)$")
 _SEQ_CHARS = re.compile(r"^[ACGTUNRYKMSWBDHVacgtunrykmswbdhv.\-*]*$")
 _FASTQ_STEM_RE = re.compile(r"\.(?:fastq|fq)(?:\.gz|\.bz2)?$|\.gz$", re.IGNORECASE)
 # (pattern, strong): a strong suffix (_R1, Illumina _R1_001) is trusted alone; a weak one
@@ -104,6 +108,12 @@ class _FastqScan:
 def _check_record(src: Source, rec: int, start: int, header: str, seq: str, plus: str, qual: str) -> None:
     if not header.startswith("@"):
         raise _bad_fastq(src, rec, start, f"should start with '@' but starts with {header[:20]!r}")
+    if plus and not plus.startswith("+") and _SEQ_CHARS.match(seq) and _SEQ_CHARS.match(plus):
+        # the sequence goes on over a second line: the FASTQ of the original Sanger definition
+        raise unreadable(src.shown, f"is a multi-line FASTQ (record {rec}'s bases go on over line {start + 2}), "
+                         "which the aligners and trimmers bioplan uses do not read",
+                         ["rewrite it with one line of bases and one of qualities per record (seqtk seq -l0 IN > "
+                          "OUT, or seqkit seq -w 0)"], expected="FASTQ")
     if not plus.startswith("+"):
         raise _bad_fastq(src, rec, start + 2, f"should be the '+' separator but is {plus[:20]!r}")
     if not _SEQ_CHARS.match(seq):
@@ -449,14 +459,18 @@ def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
     if (tx_word := _TX_NAME_RE.search(name)) and not _GENOME_NAME_RE.search(without_build):
         return ("transcriptome", f"sequence names ({shown_ids}) do not tell; the file name "
                 f"'{src.name}' says transcripts ({tx_word.group(0)!r})", [])
+    if ids and sum(bool(_READ_ID_RE.match(i)) for i in ids) >= 0.8 * len(ids):
+        raise unreadable(src.shown, f"is a FASTA of sequencing reads (read names like {shown_ids}), which bioplan "
+                         "reads only as FASTQ", ["give the reads as FASTQ (with their base qualities)"],
+                         expected="FASTQ")
     readings = ["reference_genome", "transcriptome", "reference_sequences"]
     if max(scan.lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
         readings.append("adapter_sequences")
     at_least = "" if scan.complete else "at least "
     raise ambiguous(
         src.shown,
-        f"FASTA with {at_least}{len(scan.lengths)} sequences named like {shown_ids}: cannot tell a genome from a "
-        "transcriptome (names are neither chromosome-like nor transcript ids)",
+        f"FASTA with {at_least}{count_noun(len(scan.lengths), 'sequence')} named like {shown_ids}: cannot tell a "
+        "genome from a transcriptome (names are neither chromosome-like nor transcript ids)",
         readings,
         ["name genome sequences like chromosomes (chr1, 1, X, MT, NC_...) or transcripts by their ids "
          "(ENST..., NM_...), or name the file after what it holds (genome.fa, transcripts.fa, adapters.fa)",
