@@ -45,6 +45,15 @@ def test_germline_calling_from_fastq_marks_duplicates_first(workspace, knowledge
         s.id for s in best.steps if s.operation == "read_alignment")
 
 
+def test_an_rnaseq_plan_gets_no_duplicate_marking(workspace, knowledge):
+    # the germline motifs share alignment with RNA-seq plans: their essential step stays theirs
+    data = workspace / "data" / "rnaseq_fastq"
+    inputs = _dna_inputs(workspace) + [str(data / "genes.gtf")]
+    result = plan_request("RNA-seq: align the reads with HISAT2 and assemble transcripts with StringTie",
+                          inputs, knowledge)
+    assert "duplicate_marking" not in _ops(result.plans[0])
+
+
 @pytest.mark.parametrize("query", [
     "call germline variants from these DNA-seq FASTQ files without marking duplicates",
     "call germline variants from these DNA-seq FASTQ files, no dedup",

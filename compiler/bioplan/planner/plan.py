@@ -224,12 +224,21 @@ def _tool_term(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> float:
     return sum(qualities) / len(qualities) if qualities else 0.0
 
 
-def _ranking_cost(knowledge: Knowledge, plan: Plan, motif: str | None) -> float:
+def _essential(knowledge: Knowledge, spec: TaskSpec, motif_id: str | None) -> set[str]:
+    """The motif's essential operations, when the study is of the motif's assay: duplicate marking
+    is essential to germline calling from DNA, never to an RNA-seq plan the same motif half-covers."""
+    motif = knowledge.motifs[motif_id] if motif_id else None
+    if motif is None or (motif.assays and spec.constraints.get("assay") not in motif.assays):
+        return set()
+    return set(motif.essential)
+
+
+def _ranking_cost(knowledge: Knowledge, spec: TaskSpec, plan: Plan, motif: str | None) -> float:
     """The plan's cost less that of the steps its motif calls essential: a step an expert always
     runs there (duplicate marking before germline calling) is no extra work, so the shorter plan
     that skips it does not win on cost alone. Only on data the plan made itself: the user's own
     BAMs are taken as they come (they may be analysis-ready already)."""
-    essential = set(knowledge.motifs[motif].essential) if motif else set()
+    essential = _essential(knowledge, spec, motif)
     saved = sum(knowledge.operations[s.operation].cost for s in plan.steps if s.operation in essential
                 and not any(src.startswith("input:") for src in s.sources.values()))
     return plan.cost - saved
@@ -239,7 +248,7 @@ def rank_plans(knowledge: Knowledge, spec: TaskSpec, plans: list[Plan]) -> list[
     if not plans:
         return []
     motifs = [_motif_term(knowledge, {s.operation for s in p.steps}) for p in plans]
-    costs = [_ranking_cost(knowledge, p, motif) for p, (_, motif) in zip(plans, motifs)]
+    costs = [_ranking_cost(knowledge, spec, p, motif) for p, (_, motif) in zip(plans, motifs)]
     best_cost = min(costs)
     scored = []
     for p, (motif_term, motif), cost in zip(plans, motifs, costs):
@@ -296,7 +305,7 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
     for motif in sorted(knowledge.motifs.values(), key=lambda m: m.id):
         if not ops & set(motif.operations):
             continue
-        for wanted in (motif.operations, motif.essential):
+        for wanted in (motif.operations, tuple(sorted(_essential(knowledge, spec, motif.id)))):
             extra = [o for o in wanted if o in problem.actions and o not in ops]
             if extra:
                 add(astar_plan(builder.problem(anchors=_with_anchors(spec, extra).required_operations)))
