@@ -195,3 +195,23 @@ def test_parts_must_be_sample_scope_datatypes(knowledge):
     k = knowledge.model_copy(update={"datatypes": {**knowledge.datatypes, "variant_calls": broken}})
     assert any("parts/same_samples" in p for p in check_datatypes(k, {}))
     assert not check_datatypes(knowledge, {})
+
+
+def _body(path: Path) -> tuple[list[str], list[list[str]]]:
+    lines = path.read_text().splitlines()
+    header = next(line for line in lines if line.startswith("#CHROM")).split("\t")
+    return header[9:], [line.split("\t") for line in lines if not line.startswith("#")]
+
+
+def test_the_example_parts_rebuild_the_example_call_set(workspace):
+    variants = workspace / "data" / "variants"
+    samples, records = _body(variants / "calls.vcf")
+    for k, sample in enumerate(samples):  # per-sample files: the sample's own genotype column
+        names, part = _body(variants / "per_sample" / f"{sample}.vcf")
+        assert names == [sample]
+        assert [r[:5] + [r[9]] for r in part] == [r[:5] + [r[9 + k]] for r in records]
+    regions = sorted((variants / "per_region").glob("*.vcf"))
+    rebuilt = [r for path in regions for r in _body(path)[1]]
+    assert all(_body(path)[0] == samples for path in regions)
+    assert sorted(map(tuple, rebuilt)) == sorted(map(tuple, records))
+    assert {r[0] for path in regions for r in _body(path)[1] if path.stem != r[0]} == set()
