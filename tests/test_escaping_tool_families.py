@@ -341,14 +341,14 @@ def test_the_config_schema_refuses_shell_in_params_and_hostile_sample_rows(benig
     config = yaml.safe_load(files["config/config.yaml"])
     schema = yaml.safe_load(files["workflow/schemas/config.schema.yaml"])
     jsonschema.validate(config, schema)
-    for value in ("CPM; touch X", "$(touch X)", "CPM --foo", "`x`", "a'b"):
+    for value in ("CPM; touch X", "$(touch X)", "CPM --foo", "`x`", "a'b", "CPM\n"):
         config["params"]["bamcoverage"]["normalize_using"] = value
         with pytest.raises(jsonschema.ValidationError, match="does not match"):
             jsonschema.validate(config, schema)
     sample = yaml.safe_load(files["workflow/schemas/samples.schema.yaml"])["properties"]["sample"]
     for name in ("ctrl 1", "treated $(touch X)", "a;b", "x'y", "\U0001f9ec"):
         jsonschema.validate(name, sample)
-    for name in ("-n", 'q"x', "a\\tb", "a\nb", "a\u2028b", "{w}", "..", "a/b"):
+    for name in ("-n", 'q"x', "a\\tb", "a\nb", "a\u2028b", "{w}", "..", "a/b", "ctrl\n"):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(name, sample)
 
@@ -376,15 +376,25 @@ def test_nextflow_schema_holds_script_params_to_a_word_or_a_line(benign_of, rend
         assert patterned, case
         for prop in patterned:
             jsonschema.validate(prop["default"], prop)
-            for value in ("x\ntouch X", "x\u2028y"):
+            for value in ("x\ntouch X", "x\u2028y", f"{prop['default']}\n"):
                 with pytest.raises(jsonschema.ValidationError):
                     jsonschema.validate(value, prop)
-            if prop["pattern"] == SHELL_WORD_PATTERN:
+            if prop["errorMessage"].startswith("one word"):
                 for value in ("CPM; touch X", "$(touch X)", "a'b", "a b"):
                     with pytest.raises(jsonschema.ValidationError):
                         jsonschema.validate(value, prop)
-    assert "bamcoverage_normalize_using" in json.loads(render("nextflow", benign_of("chipseq"))[0][
-        "nextflow_schema.json"])["$defs"]["tool_options"]["properties"]
+    files, _ = render("nextflow", benign_of("chipseq"))
+    assert "pattern" in json.loads(files["nextflow_schema.json"])["$defs"]["tool_options"]["properties"][
+        "bamcoverage_normalize_using"]
+    # files staged into a task keep their names, which scripts interpolate: the sheet's and the references'
+    sheet = json.loads(files["assets/schema_input.json"])["items"]["properties"]
+    references = json.loads(files["nextflow_schema.json"])["$defs"]["reference_options"]["properties"]
+    for prop in [sheet["fastq_1"], sheet["sample"], *(p for p in references.values() if p.get("format") == "path")]:
+        for value in ("a$(touch X).fq.gz", "dir/-x.fq", "x y.fq", "a.fq\n", "`x`.fq"):
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.validate(value, {k: v for k, v in prop.items() if k in ("type", "pattern")})
+    for value in ("../data/reads/ctrl_1_R1.fastq.gz", "/db/kraken2/", "s3://bucket/genome.fa"):
+        jsonschema.validate(value, {k: v for k, v in sheet["fastq_1"].items() if k in ("type", "pattern")})
 
 
 def test_gatk_filter_expression_reaches_the_shell_as_one_quoted_word(benign_of, render):

@@ -78,8 +78,18 @@ def refuse_option_like_names(workflow: Workflow) -> None:
 # its value to one plain word (a multi-word default, a filter expression the module quotes itself: one line),
 # so `--tool_x 'CPM; touch X'` stops the pipeline before any task instead of running in a task's shell.
 _SCRIPT_PARAM = re.compile(r"(?:\btool_params\??|\btp\??)\.(\w+)")
-_ONE_WORD = r"^[A-Za-z0-9_.+:,=@%/-]*$"
-_ONE_LINE = r"^[^\x00-\x1f\x7f\u2028\u2029]*$"
+# The end of text as every regex dialect reads it (Java's and Python's $ also match before a final line break)
+_END = r"(?![\s\S])"
+_ONE_WORD = r"^[A-Za-z0-9_.+:,=@%/-]*" + _END
+_ONE_LINE = r"^[^\x00-\x1f\x7f\u2028\u2029]*" + _END
+
+
+# A file Nextflow stages into a task's work folder keeps its name, which the module's script interpolates
+# unquoted (`${reads}`): a sample sheet row or --param edited after compiling is held by nf-schema to the
+# names compile accepts (refuse_unsafe_names), so `a$(touch X).fq.gz` stops the pipeline before any task.
+STAGED_NAME = {"pattern": r"^(?:.*/)?[A-Za-z0-9._+][A-Za-z0-9._+\-]*/?" + _END,
+               "errorMessage": "the file name (after the last '/') uses letters, digits, '.', '_', '-', '+' and does "
+                               "not start with '-': modules pass it to shell commands"}
 
 
 def script_param_pattern(default: str) -> dict[str, str]:
@@ -570,8 +580,8 @@ class NextflowGenerator:
                   "outdir": {"type": "string", "format": "directory-path", "description": "Where results go."},
                   "publish_dir_mode": {"type": "string", "default": "copy",
                                        "enum": ["symlink", "rellink", "link", "copy", "copyNoFollow", "move"]}}
-        refs: dict[str, dict[str, Any]] = {c.key: {"type": "string", "format": "path", "description": c.hint[:200]}
-                for c in workflow.config_inputs}
+        refs: dict[str, dict[str, Any]] = {c.key: {"type": "string", "format": "path", "description": c.hint[:200],
+                                                   **STAGED_NAME} for c in workflow.config_inputs}
         if workflow.references:
             refs["fetch"] = {"type": "boolean", "default": workflow.fetch_references,
                              "description": "Download the missing references (pinned URLs, provider checksums)."}
@@ -601,14 +611,15 @@ class NextflowGenerator:
         return json.dumps(schema, indent=4) + "\n"
 
     def input_schema(self, workflow: Workflow) -> str:
-        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+][A-Za-z0-9._+\-]*$",
+        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+][A-Za-z0-9._+\-]*" + _END,
                                             "meta": ["id"],
                                             "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+' "
                                                             "and do not start with '-'"}}
         required = ["sample"]
         for col in workflow.sample_columns[1:]:
-            props[col] = {"type": "string", "format": "file-path", "exists": True,
-                          "errorMessage": f"{col}: the file must exist"}
+            props[col] = {"type": "string", "format": "file-path", "exists": True, "pattern": STAGED_NAME["pattern"],
+                          "errorMessage": f"{col}: the file must exist, its name of letters, digits, '.', '_', "
+                                          "'-', '+', not starting with '-'"}
             if col != "fastq_2":
                 required.append(col)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -72,10 +72,11 @@ def refuse_wildcard_names(workflow: Workflow) -> None:
 # value becomes shell words there, so the config schema holds a string value to one plain word (numbers and
 # booleans are typed already). `extra` is the one param meant to carry several options.
 _UNQUOTED_PARAM = re.compile(r"\{params\.(\w+)\}")
-SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*$"
+# (\Z, not $: Python's $ also matches before a final line break, and Snakemake validates with Python's re)
+SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # A sample name of config/samples.tsv (edited by hand after compiling): no character that would leave its
 # folder, end a line or field, open a wildcard, or add read-group fields (codegen/ir.py unusable_sample_name)
-SAMPLE_NAME_PATTERN = r'^(?!-)(?!\.\.?$)[^/\\"{}\x00-\x1f\x7f-\x9f\u2028\u2029]+$'
+SAMPLE_NAME_PATTERN = r'^(?!-)(?!\.\.?$)[^/\\"{}\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z'
 
 
 def shell_word_params(template_source: str) -> frozenset[str]:
