@@ -3,7 +3,8 @@ timing (speed itself is measured by benchmarks/run.py):
 
 - `bioplan plan` with a warm knowledge cache imports none of what only compiling, validating the
   knowledge or the pre-check needs (Jinja, Snakemake, snakefmt, RO-Crate, PyYAML, jsonschema, ...);
-- `plan` and `compile` run with the one-shot garbage-collector thresholds and restore the caller's.
+- `plan` and `compile` run with the one-shot garbage-collector thresholds and restore the caller's,
+  and the interpreter's collections at exit skip what is still alive.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ NOT_ON_THE_PLAN_PATH = ("jinja2", "snakemake", "snakefmt", "black", "rocrate", "
                         "edam_ontology", "pandas", "numpy", "h5py")
 
 _IMPORTED_BY_PLAN = """\
-import json, runpy, sys
+import atexit, gc, json, runpy, sys
+# registered first, so it runs last: after bioplan's own exit handlers
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count(), file=sys.stderr))
 sys.argv = ["bioplan", "plan", *sys.argv[1:]]
 try:
     runpy.run_module("bioplan.cli", run_name="__main__")
@@ -39,9 +42,12 @@ def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
     runs = [subprocess.run([sys.executable, "-c", _IMPORTED_BY_PLAN, *args], capture_output=True, text=True,
                            timeout=300) for _ in range(2)]  # the first may fill the knowledge cache
     assert runs[1].returncode == 0, runs[1].stderr
-    imported = set(json.loads(runs[1].stderr.strip().splitlines()[-1]))
+    imported = set(json.loads(runs[1].stderr.strip().splitlines()[-2]))
     assert "bioplan" in imported and "click" in imported  # the probe saw the run's modules
     assert imported.isdisjoint(NOT_ON_THE_PLAN_PATH), sorted(imported & set(NOT_ON_THE_PLAN_PATH))
+    # the interpreter's last collections skip what is alive at exit (cli._no_final_collections)
+    frozen = int(runs[1].stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
+    assert frozen > 0  # 0 without the freeze
 
 
 def test_plan_and_compile_collect_rarely_and_restore_the_thresholds(monkeypatch, tmp_path):

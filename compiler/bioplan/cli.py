@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import gc
 import json
@@ -74,9 +75,20 @@ def _interruptible(command):
 _ONE_SHOT_GC_THRESHOLDS = (100_000, 50, 100)
 
 
+@functools.cache
+def _no_final_collections() -> None:
+    """When the process ends, the interpreter's last collections walk every object still alive (the
+    knowledge, the plans, every module's): ~0.1 s of a plan's ~0.6 s of CPU. Objects frozen at exit
+    are skipped. A process that is ending loses nothing by it: files are closed by their `with`
+    blocks and stdout/stderr flushed by the interpreter; in a long-lived process (tests, `eval`)
+    this runs only at its exit."""
+    atexit.register(gc.freeze)
+
+
 def _few_collections(command):
     @functools.wraps(command)
     def run(*args, **kwargs):
+        _no_final_collections()
         previous = gc.get_threshold()
         gc.set_threshold(*_ONE_SHOT_GC_THRESHOLDS)
         try:

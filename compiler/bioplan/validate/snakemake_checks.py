@@ -38,9 +38,12 @@ def _tool(name: str) -> list[str]:
 # plugins by module name (pkgutil.iter_modules), so hiding those names skips them; if a Snakemake
 # release finds them another way, the checks stay correct, only slower. Like `bioplan compile`
 # itself (cli.py, _ONE_SHOT_GC_THRESHOLDS), this one-shot Snakemake collects garbage rarely: with
-# the default thresholds ~290 collections took ~160 ms of a dry run's ~1.1 s of CPU.
+# the default thresholds ~290 collections took ~160 ms of a dry run's ~1.1 s of CPU; and it skips
+# the interpreter's collections at exit (cli.py, _no_final_collections): the freeze is registered
+# first, so it runs after Snakemake's own exit handlers (logging's flush).
 _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS = """\
-import gc, pkgutil, sys
+import atexit, gc, pkgutil, sys
+atexit.register(gc.freeze)
 gc.set_threshold(100_000, 50, 100)
 _iter_modules = pkgutil.iter_modules
 pkgutil.iter_modules = lambda *a, **k: (m for m in _iter_modules(*a, **k)
