@@ -287,6 +287,9 @@ REAL = Path(__file__).parent / "data" / "real"
     ("salmon/sample1", "transcript_quantification", "salmon_quant"),
     ("salmon/sample1/quant.sf", "transcript_quantification", "salmon_quant"),
     ("kallisto/sample1", "transcript_quantification", "kallisto_quant"),
+    ("macs2/broad_peaks.broadPeak", "peak_calls", "broadpeak"),
+    ("bedtools/sample1.genomecov.bg.txt", "coverage_track", "bedgraph"),  # 'seq1' repeated down the file
+    ("mosdepth/sample1.per-base.bed.gz", "coverage_track", "bedgraph"),  # a number, not a name, in column 4
 ])
 def test_tool_outputs_are_recognised(knowledge, name, datatype, fmt):
     f = one(REAL / name, knowledge)
@@ -304,6 +307,10 @@ def test_tool_outputs_are_recognised(knowledge, name, datatype, fmt):
     ("macs2/sample1_peaks.xls", "MACS2's peak table"),  # was: a normalised count matrix
     ("kallisto/sample1/run_info.json", "kallisto's run_info.json"),
     ("salmon/sample1/cmd_info.json", "Salmon's cmd_info.json"),
+    ("samtools/sample1.depth.txt", "samtools depth output"),  # was: a count matrix
+    ("mosdepth/sample1.mosdepth.summary.txt", "mosdepth's coverage summary"),  # was: a normalised count matrix
+    ("mosdepth/sample1.mosdepth.global.dist.txt", "mosdepth's coverage distribution"),
+    ("macs2/broad_peaks.gappedPeak", "gappedPeak"),  # was: a normalised count matrix
 ])
 def test_tool_reports_are_refused_by_name(knowledge, name, said):
     from bioplan.errors import UnreadableInputError

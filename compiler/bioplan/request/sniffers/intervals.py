@@ -33,7 +33,8 @@ from bioplan.request.sniffers.base import (
 _BUDGET = 16 << 20
 _SHAPE_ROWS = 2000  # rows whose shape is checked; the rest are only counted
 # extensions that say "intervals" whatever the first column holds (bedtools' test chromosomes 'xx', 'chrbig')
-_INTERVAL_EXTS = (".bed", ".narrowpeak", ".broadpeak", ".bedgraph", ".bdg", ".bedpe", ".genome", ".sizes", ".wig")
+_INTERVAL_EXTS = (".bed", ".narrowpeak", ".broadpeak", ".gappedpeak", ".bedgraph", ".bdg", ".bedpe", ".genome",
+                  ".sizes", ".wig")
 _HEADER_PREFIXES = ("track ", "track\t", "browser ", "#")
 _STRANDS = frozenset("+-.")
 _BLACKLIST_NAME_RE = re.compile(r"blacklist|exclu(?:de|sion)|denylist|problematic[_-]?regions", re.IGNORECASE)
@@ -112,8 +113,14 @@ def _claims(src: Source, ctx: Context) -> bool:
     if not all(_bed_like(r) for r in rows):
         # a browser track may be space-separated (UCSC accepts whitespace)
         return browser and all(_bed_like(ln.split()) for ln in data[:50])
-    # without an interval extension or a track line, only BED's own widths (not a 40-column table of integers)
-    return named or browser or (len(rows[0]) <= 12 and sum(_chrom_like(r[0]) for r in rows) >= 0.8 * len(rows))
+    # without an interval extension or a track line, only BED's own widths (not a 40-column table of integers),
+    # on chromosome-like names or on sequence names repeated down the file (a table's ids are distinct)
+    if named or browser:
+        return True
+    ordered = all(int(r[1]) <= int(r[2]) for r in rows)
+    chroms = [r[0] for r in rows]
+    repeated = len(rows) >= 4 and len(set(chroms)) <= len(rows) / 2
+    return len(rows[0]) <= 15 and ordered and (sum(map(_chrom_like, chroms)) >= 0.8 * len(rows) or repeated)
 
 
 def _read_intervals(src: Source) -> Intervals:
@@ -185,6 +192,9 @@ def _refuse_other(src: Source, iv: Intervals) -> None:
                       "which bioplan does not take as an input",
                       ["bioplan derives chromosome sizes from the reference genome FASTA (samtools faidx): give the "
                        "genome FASTA instead"])
+    if src.ext == ".gappedpeak" or iv.width == 15 and _peak_shape(iv, 15):
+        raise _refuse(src, "is a gappedPeak file (MACS2 --broad: broad regions with their narrow peaks as blocks), "
+                      "which bioplan does not read", ["give the broadPeak file MACS2 wrote beside it"])
     if _bedpe_shape(iv) and not _peak_shape(iv, 10):
         raise _refuse(src, "is BEDPE (two intervals per line: chrom1, start1, end1, chrom2, start2, end2), which "
                       "bioplan does not take as an input", ["give single-interval BED, narrowPeak or bedGraph files"])
@@ -198,8 +208,9 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
         return _file(src, "peak_calls", "narrowpeak", iv, "narrowPeak peaks", "n_peaks"), Notes()
     if src.ext == ".broadpeak" or (src.ext != ".bed" and _peak_shape(iv, 9)):
         return _file(src, "peak_calls", "broadpeak", iv, "broadPeak peaks", "n_peaks"), Notes()
+    # a number, not a name, in the fourth column: coverage (bedtools genomecov -bg, mosdepth's per-base.bed.gz)
     if iv.track_type == "bedgraph" or src.ext in (".bedgraph", ".bdg") or (
-            iv.width == 4 and src.ext != ".bed" and all(_is_num(r[3]) for r in iv.rows)):
+            iv.width == 4 and all(_is_num(r[3]) for r in iv.rows)):
         return _file(src, "coverage_track", "bedgraph", iv, "bedGraph coverage", "n_intervals"), Notes()
     return _bed(src, iv), Notes()
 
