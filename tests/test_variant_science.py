@@ -215,3 +215,36 @@ def test_the_example_parts_rebuild_the_example_call_set(workspace):
     assert all(_body(path)[0] == samples for path in regions)
     assert sorted(map(tuple, rebuilt)) == sorted(map(tuple, records))
     assert {r[0] for path in regions for r in _body(path)[1] if path.stem != r[0]} == set()
+
+
+# ------------------------------------------------------------------ tumour/normal: one individual per run
+
+
+def _tumour_normal_sheet(tmp_path: Path, workspace: Path, patients: list[str]) -> list[str]:
+    reads = workspace / "data" / "rnaseq_fastq" / "reads"
+    files, rows = [], ["patient\tsample\tstatus"]
+    for patient in patients:
+        for status, kind in ((1, "t"), (0, "n")):
+            sample = f"{patient}_{kind}"
+            rows.append(f"{patient}\t{sample}\t{status}")
+            for mate in (1, 2):
+                dest = tmp_path / f"{sample}_R{mate}.fastq.gz"
+                dest.write_bytes((reads / f"ctrl_1_R{mate}.fastq.gz").read_bytes())
+                files.append(str(dest))
+    (tmp_path / "samples.tsv").write_text("\n".join(rows) + "\n")
+    return files + [str(tmp_path / "samples.tsv"), str(workspace / "data" / "rnaseq_fastq" / "genome.fa")]
+
+
+def test_a_cohort_of_tumour_normal_pairs_is_refused_not_called_as_one_individual(workspace, knowledge, tmp_path):
+    inputs = _tumour_normal_sheet(tmp_path, workspace, ["p1", "p2"])
+    with pytest.raises(BioplanError) as err:
+        plan_request("call somatic variants with Mutect2 for each tumour/normal pair", inputs, knowledge)
+    assert err.value.code == "unsupported_analysis"
+    assert "2 patients (p1, p2)" in err.value.message and "one workflow per patient" in err.value.hints[0]
+
+
+def test_one_patients_tumour_and_normal_are_planned(workspace, knowledge, tmp_path):
+    inputs = _tumour_normal_sheet(tmp_path, workspace, ["p1"])
+    result = plan_request("call somatic variants with Mutect2 for this tumour/normal pair", inputs, knowledge)
+    ops = _ops(result.plans[0])
+    assert "somatic_variant_calling" in ops and "duplicate_marking" in ops

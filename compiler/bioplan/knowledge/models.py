@@ -102,6 +102,9 @@ class Operation(Frozen):
     # them, the words that named this one described that route (variant calling beside joint
     # genotyping of per-sample GVCFs), so this one is not run as well.
     superseded_by: tuple[str, ...] = ()
+    # Reads the samples of one individual together (tumour against its matched normal): a sample
+    # sheet of several patients is refused, not run as one individual (request/passes/individuals.py)
+    one_individual: bool = False
     aliases: Aliases = Field(default_factory=Aliases)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from bioplan.knowledge.models import Knowledge
 from bioplan.models import InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
-from bioplan.request.passes import anchors, context, honesty, parts, readings, target, tools
+from bioplan.request.passes import anchors, context, honesty, individuals, parts, readings, target, tools
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import workflow_type
 
@@ -48,6 +48,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     anchors.convert_gene_namespaces,
     anchors.add_implied_constraints,
     target.refuse_repeated_cohort_inputs,
+    individuals.refuse_several_individuals,
 )
 
 

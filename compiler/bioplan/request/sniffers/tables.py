@@ -473,9 +473,24 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
         evidence.append(f"FASTQ paths in {quote_list(fastq_cols)}")
     facts.append(Fact(name="columns", value=[c.name for c in cols],
                       evidence="header row" if header else "no header row: columns numbered"))
+    facts += _patient_facts(by_header)
     facts += compressed_fact(src)
     return SniffedFile(path=src.shown, datatype="sample_metadata", format=fmt, evidence=tuple(evidence),
                        facts=tuple(facts))
+
+
+# the individual each sample comes from (nf-core/sarek's `patient` column)
+PATIENT_COLUMNS = ("patient", "patient_id", "individual", "individual_id", "subject", "subject_id", "donor",
+                   "donor_id")
+
+
+def _patient_facts(by_header: Mapping[str, Column]) -> list[Fact]:
+    """The individuals a sheet's patient column names (tumour/normal cohorts: several patients)."""
+    column = next((by_header[n] for n in PATIENT_COLUMNS if n in by_header), None)
+    if column is None:
+        return []
+    patients = list(dict.fromkeys(v for v in column.values if v.lower() not in NA))
+    return [Fact(name="patients", value=patients, evidence=f"column '{column.name}': {quote_list(patients)}")]
 
 
 def _rows_without_data(sample_col: Column, condition: Column | None, others: list[Column]) -> list[str]:
