@@ -117,7 +117,8 @@ def _claims(src: Source, ctx: Context) -> bool:
     # on chromosome-like names or on sequence names repeated down the file (a table's ids are distinct)
     if named or browser:
         return True
-    ordered = all(int(r[1]) <= int(r[2]) for r in rows)
+    # intervals have a length: start < end (an Illumina qseq's run 1, lane 1 columns do not)
+    ordered = all(int(r[1]) <= int(r[2]) for r in rows) and sum(int(r[1]) < int(r[2]) for r in rows) >= 0.9 * len(rows)
     chroms = [r[0] for r in rows]
     repeated = len(rows) >= 4 and len(set(chroms)) <= len(rows) / 2
     return len(rows[0]) <= 15 and ordered and (sum(map(_chrom_like, chroms)) >= 0.8 * len(rows) or repeated)
