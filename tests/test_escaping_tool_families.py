@@ -284,7 +284,8 @@ def _hostile_reads(data: Path, folder: Path, names: list[str]) -> list[str]:
     return reads
 
 
-@pytest.mark.parametrize("index", range(0, len(HOSTILE_SAMPLES), 4))
+@pytest.mark.parametrize("index", [pytest.param(i, marks=() if i < 8 else pytest.mark.e2e)
+                                   for i in range(0, len(HOSTILE_SAMPLES), 4)])
 def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_data, tmp_path):
     """Four samples under hostile names through an aligner's read groups (STAR, bwa mem) and what follows:
     a compile writes only inside -o, runs nothing, and refuses exactly the names it cannot carry."""
@@ -403,3 +404,43 @@ def test_gatk_filter_expression_reaches_the_shell_as_one_quoted_word(benign_of, 
     module = files["modules/local/gatk4/variantfiltration/main.nf"]
     assert '"${expression}"' not in module and "--filter-expression ${expression_word}" in module
     assert "def expression_word = \"'\" + expression.toString().replace(\"'\", \"'\\\\''\") + \"'\"" in module
+
+
+# ----------------------------------------------------------------------------- hostile -o
+HOSTILE_OUTPUTS = ["out $(touch X)", "out\nx", "out\u2028x", "-rf", "out`touch X`;|&", "out'\"\\", "--force",
+                   "out: !!python", "${HOME}", "out\x1b[31m"]
+
+
+def _compile_bulk(workspace: Path, out: Path, *extra: str):
+    data = workspace / "data" / "bulk_de"
+    args = ["compile", "mouse raw counts: differential expression with a volcano plot", "-i",
+            str(data / "counts.csv"), "-i", str(data / "samples.tsv"), "-o", str(out), "--json", *extra]
+    return CliRunner().invoke(main, args)
+
+
+# three in the fast tier (a compile each), the rest under e2e
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if i < 3 else pytest.mark.e2e)
+                                  for i, n in enumerate(HOSTILE_OUTPUTS)])
+def test_a_hostile_output_dir_holds_the_workflow_and_nothing_else(workspace, tmp_path, name):
+    """-o is a path like any other: every file lands inside it, the name appears in no emitted file
+    (paths inside the workflow are relative), and nothing runs."""
+    out = tmp_path / "base" / name
+    result = _compile_bulk(workspace, out, "--no-validate")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "base").iterdir()) == [name]
+    for path in out.rglob("*"):
+        assert path.is_symlink() or Path(os.path.realpath(path)).is_relative_to(out.resolve()), path
+        if path.is_file() and path.suffix in (".smk", ".yaml", ".tsv", ".md", ".json", "") and name.strip("-"):
+            assert name not in path.read_text(errors="replace"), path
+    assert not list(tmp_path.rglob("X")) and not (Path.cwd() / "X").exists()
+
+
+@pytest.mark.e2e
+def test_the_precheck_in_a_hostile_output_dir_runs_nothing(workspace, tmp_path):
+    """bioplan's own `snakemake -n` runs inside a scratch copy beside -o: a hostile -o name stays a path."""
+    out = tmp_path / "out $(touch X);`touch X`\n"
+    result = _compile_bulk(workspace, out)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["checks"], result.output
+    assert not list(tmp_path.rglob("X")) and sorted(p.name for p in tmp_path.iterdir()) == [out.name]
