@@ -354,7 +354,7 @@ def test_the_config_schema_refuses_shell_in_params_and_hostile_sample_rows(benig
             jsonschema.validate(name, sample)
 
 
-@_settings(200)
+@_settings(EXAMPLES * 12)
 @given(name=hostile_name)
 def test_every_sample_name_bioplan_accepts_passes_the_sample_sheet_schema(name):
     """The runtime schema never refuses a name the compiler accepted (nor accepts braces Snakemake cannot
