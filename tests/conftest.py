@@ -109,9 +109,11 @@ SLURM_GROUP = "slurm"
 def _integration_groups_first(items: list) -> list:
     """The groups holding an integration run (minutes each: workflow runs, the SLURM cluster) first,
     the many short ones after them, so that no long group starts last and leaves a worker idle;
-    otherwise collection order."""
+    otherwise collection order. The SLURM group goes first of all: its minutes are mostly waiting for
+    the cluster's jobs, which the other worker's runs then fill (last, it leaves both cores idle)."""
     slow = {xdist_group(item) for item in items if item.get_closest_marker("e2e") or item.get_closest_marker("slurm")}
-    return sorted(items, key=lambda item: xdist_group(item) not in slow)  # stable: each group keeps its order
+    # stable: each group keeps its order
+    return sorted(items, key=lambda item: (xdist_group(item) != SLURM_GROUP, xdist_group(item) not in slow))
 
 
 def xdist_group(item) -> str:

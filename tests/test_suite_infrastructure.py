@@ -42,10 +42,11 @@ def test_a_module_is_one_group_unless_it_splits_itself():
 
 
 def test_groups_with_an_integration_run_are_handed_out_first_each_in_its_own_order():
+    """The SLURM cluster's group first (mostly waiting for jobs), then the other integration groups."""
     items = [_item("tests/test_a.py::fast_1"), _item("tests/test_b.py::fast"), _item("tests/test_a.py::fast_2"),
              _item("tests/test_a.py::run", markers=("e2e",)), _item("tests/test_c.py::cluster", markers=("slurm",))]
     assert [i.nodeid for i in _integration_groups_first(items)] == [
-        "tests/test_a.py::fast_1", "tests/test_a.py::fast_2", "tests/test_a.py::run", "tests/test_c.py::cluster",
+        "tests/test_c.py::cluster", "tests/test_a.py::fast_1", "tests/test_a.py::fast_2", "tests/test_a.py::run",
         "tests/test_b.py::fast"]
 
 
