@@ -444,3 +444,17 @@ def test_the_precheck_in_a_hostile_output_dir_runs_nothing(workspace, tmp_path):
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["checks"], result.output
     assert not list(tmp_path.rglob("X")) and sorted(p.name for p in tmp_path.iterdir()) == [out.name]
+
+
+# sed "s/^/$sample\t/" ran a sample name holding "/e;" as a command (GNU sed's e flag); awk -v reads
+# backslash escapes: a value reaches sed, awk, perl or an inline script only as data (ENVIRON, a file)
+_PROGRAM_FROM_VALUE = re.compile(r'\b(sed|awk|perl|python3? -c|Rscript -e)(\s+-\w+)*\s+"[^"\n]*'
+                                 r'(\\?\$[A-Za-z_{]|\{wildcards|\{params)')
+
+
+def test_no_template_builds_a_program_from_a_value():
+    found = [f"{path.relative_to(TEMPLATES)}:{i}: {line.strip()}"
+             for path in sorted([*(TEMPLATES / "snakemake").glob("*.j2"), *(TEMPLATES / "nextflow").glob("*.j2")])
+             for i, line in enumerate(path.read_text().splitlines(), 1) if _PROGRAM_FROM_VALUE.search(line)]
+    assert not found, found
+    assert _PROGRAM_FROM_VALUE.search('tail x | sed "s/^/$sample\\\\t/" >>{output.segments:q}')
