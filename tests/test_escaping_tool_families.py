@@ -25,11 +25,13 @@ request, the sample names, every input path and the condition column, and render
 from __future__ import annotations
 
 import ast
+import gzip
 import io
 import json
 import os
 import re
 import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -458,3 +460,17 @@ def test_no_template_builds_a_program_from_a_value():
              for i, line in enumerate(path.read_text().splitlines(), 1) if _PROGRAM_FROM_VALUE.search(line)]
     assert not found, found
     assert _PROGRAM_FROM_VALUE.search('tail x | sed "s/^/$sample\\\\t/" >>{output.segments:q}')
+
+
+@pytest.mark.parametrize("sm, ok", [("tumour_1", True), ("ctrl 1", True), ("../../x", False), ("a/b", False),
+                                    ("-n", False), ("..", False)])
+def test_bam_sample_name_refuses_an_sm_tag_that_would_leave_its_folder(tmp_path, sm, ok):
+    """scripts/bam_sample_name.sh (Strelka2 somatic, CNVkit, CalculateContamination name files after the SM
+    tag at run time): a tag bioplan would refuse as a sample name on input stops the step."""
+    bam = tmp_path / "x.bam"
+    with gzip.open(bam, "wt") as fh:  # BGZF is gzip: the script reads the header text the same way
+        fh.write(f"@HD\tVN:1.6\n@RG\tID:x\tSM:{sm}\n")
+    proc = subprocess.run(["sh", str(TEMPLATES / "scripts" / "bam_sample_name.sh"), str(bam)],
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode == 0) == ok, proc.stderr
+    assert proc.stdout == (f"{sm}\n" if ok else "") and (ok or "cannot name a sample" in proc.stderr)

@@ -16,4 +16,11 @@ if [ -z "$sample" ]; then
     echo "bam_sample_name.sh: $bam has no @RG line with an SM tag (add read groups when aligning)" >&2
     exit 1
 fi
+# the name becomes a file name ($tmp/pileups/$sample.table) and a tool's argument: one that would leave
+# its folder or read as an option is refused, as bioplan refuses it on input (codegen/ir.py)
+case $sample in
+    */* | -* | . | ..)
+        echo "bam_sample_name.sh: $bam: the SM tag '$sample' cannot name a sample ('/', a leading '-', '.' or '..')" >&2
+        exit 1 ;;
+esac
 printf '%s\n' "$sample"
