@@ -416,3 +416,29 @@ def test_reads_in_fasta_are_refused_as_reads(knowledge, name):
 def test_htslib_alignments(knowledge, name):
     f = one(htslib_test(name), knowledge)
     assert f.datatype == "aligned_reads" and f.format == ("cram" if name.endswith(".cram") else "sam")
+
+
+@pytest.mark.parametrize("name, fmt, sample", [
+    ("kraken2/A_1.kreport", "kraken2_report", "A_1"),
+    ("kraken2/A_2.kraken2.report.txt", "kraken2_report", "A_2"),  # nf-core/taxprofiler's name; was: ambiguous table
+    ("kraken2/A_1.kraken2", "kraken2_output", "A_1"),  # was: a sample sheet
+])
+def test_kraken2_outputs(knowledge, name, fmt, sample):
+    f = one(REAL / name, knowledge)
+    assert (f.datatype, f.format, f.sample) == ("taxonomic_classification", fmt, sample)
+
+
+def test_kraken2_reports_merge_with_taxpasta(knowledge):
+    reports = [str(REAL / "kraken2/A_1.kreport"), str(REAL / "kraken2/A_2.kraken2.report.txt")]
+    result = plan_request("merge the Kraken2 reports into one table with taxpasta", reports, knowledge=knowledge)
+    assert [s.tool for s in result.plans[0].steps] == ["taxpasta_merge"]
+
+
+def test_bracken_table_by_its_header(knowledge, tmp_path):
+    """Bracken's output header (its README); the rows are made up."""
+    table = tmp_path / "A_1.bracken"
+    table.write_text("name\ttaxonomy_id\ttaxonomy_lvl\tkraken_assigned_reads\tadded_reads\tnew_est_reads\t"
+                     "fraction_total_reads\nEscherichia coli\t562\tS\t1200\t30\t1230\t0.61500\n"
+                     "Bacillus subtilis\t1423\tS\t760\t10\t770\t0.38500\n")
+    f = one(table, knowledge)
+    assert (f.datatype, f.format, f.sample) == ("taxonomic_profile", "bracken_report", "A_1")

@@ -65,6 +65,7 @@ FILE_SNIFFERS: tuple[FileSniffer, ...] = (
     annotation.GFF,
     single_cell.MTX,
     taxonomy.DMP_FILE,
+    taxonomy.KRAKEN2_RESULTS,
     variants.VCF_RECORDS,
     intervals.INTERVALS,
     alignments.SAM_RECORDS,

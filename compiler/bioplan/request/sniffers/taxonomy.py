@@ -130,3 +130,71 @@ KRAKEN2_FILE = FileSniffer("one file of a Kraken2 database (refused)", (), (),
 KRAKEN2_FOLDER = FolderSniffer("Kraken2 database folder", (FMT_KRAKEN2_DB,), ("taxonomic_database",), _kraken2_db)
 TAXDUMP_FOLDER = FolderSniffer("NCBI taxonomy dump folder", (FMT_TAXONOMY_DUMP,), ("taxonomy_dump",),
                                _taxdump_folder)
+
+
+# --------------------------------------------------------------------------- Kraken2 and Bracken outputs
+# Kraken2's report (--report; kraken-style, as Bracken, KrakenTools, Pavian and taxpasta read it): percent,
+# clade reads, taxon reads, rank code, taxid, indented name (two more minimizer columns with
+# --report-minimizer-data); its per-read output (--output): C/U, read id, taxid, length(s), LCA k-mers.
+_RANK_RE = re.compile(r"^(?:[URDKPCOFGS]\d*|-|)$")  # empty: a rank outside the codes
+_KRAKEN_READ_RE = re.compile(r"^[CU]$")
+_BRACKEN_HEADER = ["name", "taxonomy_id", "taxonomy_lvl", "kraken_assigned_reads", "added_reads", "new_est_reads",
+                   "fraction_total_reads"]
+_SAMPLE_SUFFIX_RE = re.compile(r"(?:[._](?:kraken2?|k2|bracken))?(?:[._](?:report|kreport2?|k2report|output|"
+                               r"classifiedreads))?(?:\.txt|\.tsv)?(?:\.gz)?$", re.IGNORECASE)
+
+
+def _rows(src: Source, n: int = 50) -> list[list[str]]:
+    return [ln.split("\t") for ln in src.text_lines[:n] if ln.strip()]
+
+
+def _is_kreport(src: Source) -> bool:
+    rows = _rows(src)
+    return bool(rows) and all(
+        len(r) in (6, 8) and re.fullmatch(r"\d+(?:\.\d+)?", r[0].strip()) is not None
+        and all(v.strip().isdigit() for v in r[1:-3]) and _RANK_RE.match(r[-3].strip()) is not None
+        and r[-2].strip().isdigit() for r in rows)
+
+
+def _is_kraken_output(src: Source) -> bool:
+    rows = _rows(src)
+    return bool(rows) and all(
+        len(r) == 5 and _KRAKEN_READ_RE.match(r[0]) is not None and (r[2].isdigit() or r[2].endswith(")"))
+        and re.fullmatch(r"\d+(?:\|\d+)?", r[3]) is not None for r in rows)
+
+
+def _is_bracken(src: Source) -> bool:
+    return src.first_line.split("\t") == _BRACKEN_HEADER
+
+
+def _sample_of(name: str) -> str:
+    stem = _SAMPLE_SUFFIX_RE.sub("", name)
+    return stem or name
+
+
+def _sniff_classification(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    sample = _sample_of(src.name)
+    if _is_bracken(src):
+        return SniffedFile(path=src.shown, datatype="taxonomic_profile", format="bracken_report", sample=sample,
+                           evidence=("Bracken abundance table: its header " + ", ".join(_BRACKEN_HEADER[:3]) + ", ...",
+                                     f"sample '{sample}' from the file name")), Notes()
+    if _is_kreport(src):
+        rows = _rows(src, 400)
+        unclassified = next((r for r in rows if r[-3].strip() == "U"), None)
+        facts = [Fact(name="unclassified_percent", value=float(unclassified[0]), evidence="the 'U' line")] \
+            if unclassified else []
+        return SniffedFile(path=src.shown, datatype="taxonomic_classification", format="kraken2_report",
+                           sample=sample, facts=tuple(facts),
+                           evidence=("Kraken2 report: percent, clade reads, taxon reads, rank code, taxid and "
+                                     f"indented name per taxon (first taxon {rows[0][-1].strip()!r})",
+                                     f"sample '{sample}' from the file name")), Notes()
+    return SniffedFile(path=src.shown, datatype="taxonomic_classification", format="kraken2_output", sample=sample,
+                       evidence=("Kraken2 per-read output: C/U, read id, taxid, length, LCA k-mer mapping",
+                                 f"sample '{sample}' from the file name")), Notes()
+
+
+KRAKEN2_RESULTS = FileSniffer("Kraken2 report and per-read output, Bracken abundance table",
+                              ("kraken2_report", "kraken2_output", "bracken_report"),
+                              ("taxonomic_classification", "taxonomic_profile"),
+                              lambda src, ctx: _is_bracken(src) or _is_kreport(src) or _is_kraken_output(src),
+                              _sniff_classification)
