@@ -35,6 +35,9 @@ class Match(Frozen):
     how: Literal["exact", "alias", "fuzzy", "phrase", "build"] = "alias"
     score: float = 1.0
     negated: bool = False  # "not edgeR", "不要 edgeR"
+    # a tool offered as an alternative to one named before it for the same kind of step ("DADA2;
+    # alternatives are Kraken2"): the tool named first, which runs; the offered one is no preference
+    offered_beside: str | None = None
     # other ids of the same kind whose aliases match exactly these words ("QC", "normalize"):
     # the spec stage picks the one that fits the assay and inputs
     alternatives: tuple[str, ...] = ()
