@@ -172,3 +172,15 @@ def test_processing_raw_chipseq_data_is_alignment_then_peaks(knowledge):
     spec = _spec("How is raw ChIP-seq data processed and analyzed?", knowledge)
     assert {"read_alignment", "peak_calling"} <= set(spec.required_operations)
     assert spec.input_types == ("raw_reads",)
+
+
+@pytest.mark.parametrize("query", [
+    "How to identify the genetic variation with the use of exome sequencing?",
+    "call variants from whole genome sequencing",
+])
+def test_a_request_naming_the_sequencing_starts_from_the_reads(knowledge, query):
+    assert _spec(query, knowledge).input_types == ("raw_reads",)
+
+
+def test_without_the_sequencing_named_the_first_step_starts_from_its_own_input(knowledge):
+    assert "raw_reads" not in _spec("call variants", knowledge).input_types

@@ -11,6 +11,7 @@ from dataclasses import replace
 from bioplan.errors import AmbiguousInputError, NoOperationRecognizedError
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import is_subtype
+from bioplan.knowledge.words import normalize
 from bioplan.models import Request, SniffedFile
 from bioplan.request.parse import suggestions
 from bioplan.request.passes.draft import SpecDraft
@@ -152,7 +153,24 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     sample_sources = [d for d in sources if knowledge.datatypes[d].scope != "reference"]
     needed = [d for d in entry_inputs(knowledge, draft.anchors)
               if not any(leads_to(knowledge, src, d) for src in sample_sources)]
+    if not sample_sources and _names_the_sequencing(draft):
+        # "identify the genetic variation with the use of exome sequencing": the sequencing is the
+        # data, so the samples' reads, not the alignments the first step reads
+        needed = [_RAW_READS if d != _RAW_READS and leads_to(knowledge, _RAW_READS, d) else d for d in needed]
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
+
+
+_RAW_READS = "raw_reads"
+_SEQUENCING_WORDS = re.compile(r"\b(sequencing|seq)\b")
+
+
+def _names_the_sequencing(draft: SpecDraft) -> bool:
+    """True if an assay of the request is named by its sequencing ("exome sequencing", "ChIP-seq
+    data"), not by what was found in it ("germline variants")."""
+    knowledge = draft.knowledge
+    return any(m.kind == "constraint" and not m.negated and m.id in knowledge.constraints
+               and knowledge.constraints[m.id].kind == "assay" and _SEQUENCING_WORDS.search(normalize(m.text))
+               for m in draft.request.matches)
 
 
 def _reference_only(knowledge: Knowledge, datatype: str) -> bool:
