@@ -248,3 +248,27 @@ def test_one_patients_tumour_and_normal_are_planned(workspace, knowledge, tmp_pa
     result = plan_request("call somatic variants with Mutect2 for this tumour/normal pair", inputs, knowledge)
     ops = _ops(result.plans[0])
     assert "somatic_variant_calling" in ops and "duplicate_marking" in ops
+
+
+@pytest.mark.parametrize(("library", "extra"), [("RRBS", '"--rrbs"'), ("WGBS", '""')])
+def test_trim_galore_trims_the_mspi_fill_in_of_rrbs_reads_only(workspace, knowledge, tmp_path, library, extra):
+    from bioplan.compile import compile_request
+
+    compile_request(f"paired-end {library} data: trim with Trim Galore, align with Bismark and extract the "
+                    "methylation calls", _dna_inputs(workspace), str(tmp_path / "Snakefile"), validate=False,
+                    knowledge=knowledge)
+    config = (tmp_path / "config" / "config.yaml").read_text()
+    block = config[config.index("  trimgalore:"):].split("\n")[:4]
+    assert f"    extra: {extra}" in block
+
+
+def test_params_when_names_known_constraints_and_params(knowledge):
+    from bioplan.knowledge.checks import check_tools
+    from bioplan.paths import templates_dir
+
+    tool = knowledge.tools["trimgalore"]
+    broken = tool.model_copy(update={"params_when": {"rrbs_library": {"rrbs": True}}})
+    k = knowledge.model_copy(update={"tools": {**knowledge.tools, "trimgalore": broken}})
+    problems = check_tools(k, {}, templates_dir())
+    assert any("unknown constraint 'rrbs_library'" in p for p in problems)
+    assert any("'rrbs' is not one of the tool's params" in p for p in problems)

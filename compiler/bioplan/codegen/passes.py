@@ -357,6 +357,8 @@ def tool_param_defaults(draft: Draft, step: PlanStep) -> dict[str, Any]:
     tool = draft.tool(step)
     shared = {"condition_column"} if _condition_column(draft.spec) else set()
     params = {k: v for k, v in tool.params.items() if k not in shared}
+    for c in draft.spec.constraint_ids:  # the study's constraints set some (Trim Galore --rrbs for RRBS)
+        params.update({k: v for k, v in tool.params_when.get(c, {}).items() if k in params})
     if draft.spec.cluster_column and "cluster_key" in params and not _makes_clusters(draft.knowledge, step):
         params["cluster_key"] = draft.spec.cluster_column
     return params

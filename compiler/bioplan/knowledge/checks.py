@@ -24,7 +24,7 @@ from pathlib import Path
 
 from rapidfuzz import process as fuzz_process
 
-from bioplan.knowledge.models import Datatype, Knowledge, Operation
+from bioplan.knowledge.models import Datatype, Knowledge, Operation, Tool
 
 _EDAM_BRANCH = {"datatype": "data_", "operation": "operation_", "format": "format_"}
 
@@ -99,6 +99,17 @@ def check_datatypes(k: Knowledge, sources: dict[str, Path]) -> list[str]:
                 out.append(f"{_where(sources, key)}: {key}/{field}: unknown datatype {ref!r}"
                            f"{_suggest(ref, k.datatypes)}")
         out += _parts_problems(k, dt, _where(sources, key))
+    return out
+
+
+def _params_when_problems(k: Knowledge, tool: Tool, where: str) -> list[str]:
+    """`params_when` names known constraints and the tool's own params."""
+    out = []
+    for c, values in tool.params_when.items():
+        if c not in k.constraints:
+            out.append(f"{where}: params_when: unknown constraint {c!r}{_suggest(c, k.constraints)}")
+        out += [f"{where}: params_when/{c}: {p!r} is not one of the tool's params" for p in values
+                if p not in tool.params]
     return out
 
 
@@ -239,6 +250,7 @@ def check_tools(k: Knowledge, sources: dict[str, Path], templates: Path) -> list
             con = k.constraints.get(c)
             if con is None or con.kind not in ("data", "layout"):
                 out.append(f"{where}: requires: {c!r} is not a data constraint")
+        out += _params_when_problems(k, tool, where)
         for target, rel in tool.templates.items():
             if not (templates / rel).is_file():
                 out.append(f"{where}: templates/{target}: {rel!r} not found under templates/")

@@ -234,6 +234,8 @@ class Tool(Frozen):
     resources: Resources = Field(default_factory=Resources)
     # user-tunable parameters with defaults; they land in config.yaml under params.<tool id>
     params: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    # param values a constraint in force sets (Trim Galore's --rrbs for an RRBS library)
+    params_when: dict[str, dict[str, str | int | float | bool | None]] = Field(default_factory=dict)
     quality: float = 0.5  # ranking prior in [0, 1]: maturity, adoption, fitness for the task
     templates: dict[str, str]  # target -> template path under templates/
     scripts: tuple[str, ...] = ()  # step scripts under templates/scripts/ the template uses
