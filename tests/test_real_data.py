@@ -442,3 +442,19 @@ def test_bracken_table_by_its_header(knowledge, tmp_path):
                      "Bacillus subtilis\t1423\tS\t760\t10\t770\t0.38500\n")
     f = one(table, knowledge)
     assert (f.datatype, f.format, f.sample) == ("taxonomic_profile", "bracken_report", "A_1")
+
+
+@pytest.mark.parametrize("name, datatype, fmt, sample", [
+    ("megahit/A_1/final.contigs.fa", "assembled_contigs", "fasta", "A_1"),  # was: ambiguous genome/transcriptome
+    ("prodigal/A_1.gff", "predicted_genes", "gff3", None),  # was: a gene annotation
+    ("freebayes/sample1.vcf.gz", "variant_calls", "vcf.gz", None),
+])
+def test_assembler_gene_caller_and_caller_outputs(knowledge, name, datatype, fmt, sample):
+    f = one(REAL / name, knowledge)
+    assert (f.datatype, f.format, f.sample) == (datatype, fmt, sample)
+
+
+def test_contigs_plan_assembly_qc(knowledge):
+    result = plan_request("assess the assembly quality with QUAST", [str(REAL / "megahit/A_1/final.contigs.fa")],
+                          knowledge=knowledge)
+    assert [s.tool for s in result.plans[0].steps] == ["quast"]

@@ -216,12 +216,16 @@ def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     evidence = [f"{fmt.upper()}: {why}"] + evidence
     if org:
         evidence.append(org.evidence)
-    return SniffedFile(path=src.shown, datatype="gene_annotation", format=fmt, evidence=tuple(evidence),
-                       facts=tuple(facts))
+    # Prodigal's own GFF (source 'Prodigal_v2.6.3' on every CDS): genes predicted on contigs, not an annotation
+    prodigal = fmt == "gff3" and bool(sources) and all(k.startswith("Prodigal_v") for k in sources)
+    if prodigal:
+        evidence.append(f"every feature's source is {quote_list(list(sources), 2)}: Prodigal's gene predictions")
+    return SniffedFile(path=src.shown, datatype="predicted_genes" if prodigal else "gene_annotation", format=fmt,
+                       evidence=tuple(evidence), facts=tuple(facts))
 
 
 # --------------------------------------------------------------------------- registry entries
 
-GFF = FileSniffer("GTF/GFF3", ("gtf", "gff3"), ("gene_annotation",),
+GFF = FileSniffer("GTF/GFF3", ("gtf", "gff3"), ("gene_annotation", "predicted_genes"),
                   lambda src, ctx: src.first_line.startswith("##gff-version") or _looks_like_gff(src.text_lines),
                   lambda src, ctx: (_sniff_gff(src, ctx.prefixes), Notes()))

@@ -404,8 +404,11 @@ def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
             path=src.shown, datatype=exc.details["readings"][0], format=fmt, facts=tuple(_fasta_facts(scan)),
             evidence=tuple(evidence + ["neither the sequence names nor the file name say genome or transcripts"]))
         raise
-    return SniffedFile(path=src.shown, datatype=datatype, format=fmt,
-                       evidence=tuple(evidence + [why]), facts=tuple(_fasta_facts(scan)) + tuple(extra))
+    sample = next((f for f in extra if f.name == "sample"), None)  # contigs are one sample's
+    extra = [f for f in extra if f is not sample]
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, sample=sample.value if sample else None,
+                       evidence=tuple(evidence + [why] + ([sample.evidence] if sample else [])),
+                       facts=tuple(_fasta_facts(scan)) + tuple(extra))
 
 
 def _fasta_reading(src: Source, scan: _FastaScan, prefixes: Mapping[str, str]) -> tuple[str, str, list[Fact]]:
@@ -429,7 +432,26 @@ def _fasta_reading(src: Source, scan: _FastaScan, prefixes: Mapping[str, str]) -
     if len(species) >= 2:
         return ("reference_sequences", f"genomes of {len(species)} species ({quote_list(species, 4)}): a "
                 "collection for a classifier database", [])
+    contigs = _contigs_reading(src, named)
+    if contigs is not None:
+        return contigs
     return _genome_or_transcriptome(src, scan, named, prefixes)
+
+
+# assemblers' contig names: MEGAHIT 'k141_0 flag=1 multi=2.0000 len=302', SPAdes/Velvet 'NODE_1_length_5_cov_2.1'
+_CONTIG_ID_RE = re.compile(r"^(?:k\d+_\d+ flag=\d+ multi=|NODE_\d+_length_\d+_cov_)")
+
+
+def _contigs_reading(src: Source, named: list[str]) -> tuple[str, str, list[Fact]] | None:
+    """De novo assembled contigs, from the names assemblers give them; the sample from the file or its folder
+    (A_1.contigs.fa, megahit/A_1/final.contigs.fa)."""
+    if not named or sum(bool(_CONTIG_ID_RE.match(h)) for h in named) < 0.8 * len(named):
+        return None
+    stem = re.sub(r"(?:[._]?(?:final[._])?(?:contigs|scaffolds))?\.(?:fa|fasta|fna)(?:\.gz)?$", "", src.name,
+                  flags=re.IGNORECASE)
+    sample = stem or Path(os.path.abspath(src.path)).parent.name
+    return ("assembled_contigs", f"assembler contig names (e.g. {quote_list([h.split()[0] for h in named], 2)})",
+            [Fact(name="sample", value=sample, evidence=f"sample '{sample}' from the file name or its folder")])
 
 
 def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
@@ -484,6 +506,6 @@ FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads",),
                     lambda src, ctx: _sniff_fastq(src))
 FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz", "faa"),
                     ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome",
-                     "protein_reference_sequences"),
+                     "protein_reference_sequences", "assembled_contigs"),
                     lambda src, ctx: src.first_line.startswith(">"),
                     lambda src, ctx: (_sniff_fasta(src, ctx.prefixes), Notes()))
