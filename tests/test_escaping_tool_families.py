@@ -354,6 +354,11 @@ def test_the_config_schema_refuses_shell_in_params_and_hostile_sample_rows(benig
     for name in ("-n", 'q"x', "a\\tb", "a\nb", "a\u2028b", "{w}", "..", "a/b", "ctrl\n"):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(name, sample)
+    fastq = yaml.safe_load(files["workflow/schemas/samples.schema.yaml"])["properties"]["fastq_1"]
+    jsonschema.validate("../data/reads/x $(y)\n_R1.fastq.gz", fastq)
+    for path in ("-rf.fastq.gz", "--force"):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(path, fastq)
 
 
 @_settings(EXAMPLES * 12)

@@ -78,6 +78,10 @@ SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # folder, end a line or field, open a wildcard, or add read-group fields (codegen/ir.py unusable_sample_name)
 SAMPLE_NAME_PATTERN = r'^(?!-)(?!\.\.?$)[^/\\"{}\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z'
 
+# A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option
+# (any other character is a file name's: the compile writes what it was given, see codegen/ir.py _rel)
+SHEET_PATH_PATTERN = r"^(?!-)"
+
 
 def shell_word_params(template_source: str) -> frozenset[str]:
     """The params a Snakemake template's shell command reads unquoted, `extra` aside."""
@@ -344,7 +348,8 @@ class SnakemakeGenerator:
         props: dict[str, Any] = {"sample": {"type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
                                             "description": "sample name: no / \" \\ { } or controls, no leading -"}}
         for col in workflow.sample_columns[1:]:
-            props[col] = {"type": "string", "minLength": 1, "description": f"path to the {col} file"}
+            props[col] = {"type": "string", "minLength": 1, "pattern": SHEET_PATH_PATTERN,
+                          "description": f"path to the {col} file (not starting with -: ./-x)"}
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "description": "one row per sample",
