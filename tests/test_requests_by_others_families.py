@@ -184,3 +184,20 @@ def test_a_request_naming_the_sequencing_starts_from_the_reads(knowledge, query)
 
 def test_without_the_sequencing_named_the_first_step_starts_from_its_own_input(knowledge):
     assert "raw_reads" not in _spec("call variants", knowledge).input_types
+
+
+def test_quality_control_at_the_levels_listed_checks_each_level(knowledge):
+    ops = parse_request("Perform in-depth quality control of sequencing data at multiple levels (fastq, bam, vcf)",
+                        knowledge).operations
+    assert {"read_qc", "alignment_qc", "variant_statistics"} <= set(ops)
+    assert "alignment_qc" not in parse_request("quality control of the reads, then align them to a BAM",
+                                               knowledge).operations
+
+
+@pytest.mark.parametrize(("query", "aligns"), [
+    ("Learn how to analyse methylation data", True),
+    ("analyse the methylation data of my aligned BAM files", False),
+])
+def test_analysing_methylation_data_aligns_only_reads_not_yet_aligned(knowledge, query, aligns):
+    ops = parse_request(query, knowledge).operations
+    assert "methylation_calling" in ops and ("bisulfite_alignment" in ops) == aligns
