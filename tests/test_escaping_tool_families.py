@@ -71,8 +71,8 @@ REPRESENTATIVE = [next(iter(family.cases)) for family in FAMILIES.values()]
 OTHERS = [case for case in CASES if case not in REPRESENTATIVE]
 
 # examples per representative case (each renders both targets: ~0.3 s); the other cases draw a sixth
-# of them. CI (.ci/run) draws more, within its 30-minute budget
-EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 24 if os.environ.get("CI") == "true" else 4))
+# of them. CI (.ci/run) draws more, within its 30-minute budget; BIOPLAN_FAMILY_EXAMPLES overrides both
+EXAMPLES = int(os.environ.get("BIOPLAN_FAMILY_EXAMPLES", 12 if os.environ.get("CI") == "true" else 4))
 
 
 def _settings(examples: int):
