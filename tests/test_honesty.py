@@ -129,9 +129,10 @@ def test_an_instruction_nothing_understood_is_refused_listing_its_words(knowledg
 
 
 def test_a_description_without_instruction_is_not_refused(knowledge):
-    spec = _spec("differential expression of my lymphoblastoid samples", knowledge)
+    # (not 'lymphoblastoid': cell kinds are sample words now)
+    spec = _spec("differential expression of my quokka samples", knowledge)
     assert "differential_expression" in spec.required_operations
-    assert "lymphoblastoid" in spec.unrecognized
+    assert "quokka" in spec.unrecognized
 
 
 # --------------------------------------------------------------------------- every word accounted for
@@ -152,10 +153,10 @@ def test_every_word_gets_a_role_and_unrecognised_words_are_listed(knowledge):
 
 
 def test_plan_prints_the_unrecognised_words(knowledge):
-    result = plan_request("differential expression of my lymphoblastoid samples",
+    result = plan_request("differential expression of my quokka samples",
                           [], knowledge)
-    assert "not understood: lymphoblastoid" in text_report(result)
-    assert report(result)["task_spec"]["unrecognized"] == ["lymphoblastoid"]
+    assert "not understood: quokka" in text_report(result)
+    assert report(result)["task_spec"]["unrecognized"] == ["quokka"]
 
 
 # --------------------------------------------------------------------------- precision

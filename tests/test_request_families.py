@@ -97,3 +97,51 @@ def test_mapping_results_are_the_alignments(knowledge):
 def test_a_bare_word_of_no_context_is_not_an_error_of_parsing(knowledge):
     with pytest.raises(NoOperationRecognizedError):
         _spec(knowledge, "bioinformatics best practice")
+
+
+def test_a_tool_offered_after_another_for_the_same_step_is_no_preference(knowledge):
+    """nf-core/ampliseq: 'Taxonomical classification using DADA2; alternatives are SINTAX, Kraken2, and
+    QIIME2'. DADA2 runs; Kraken2 (which bioplan has) and SINTAX, QIIME 2 (which it lacks) are said to
+    have been offered; Kraken2's name neither anchors its read classification nor makes the context
+    shotgun metagenomics, so 'taxonomical classification' is the ASV assignment."""
+    query = "Taxonomical classification using DADA2; alternatives are SINTAX, Kraken2, and QIIME2"
+    request = parse_request(query, knowledge)
+    kraken = next(m for m in request.matches if m.kind == "tool" and m.id == "kraken2")
+    assert kraken.offered_beside == "dada2_assigntaxonomy"
+    assert "kraken2" not in request.preferred_tools
+    assert request.unrecognized == ()
+    spec = _spec(knowledge, query)
+    assert "asv_taxonomy_assignment" in spec.required_operations
+    assert "taxonomic_classification" not in spec.required_operations
+    assert any("'kraken2' (Kraken2) was offered as an alternative" in d for d in spec.deviations)
+    assert any("'sintax'" in d for d in spec.deviations)
+
+
+@pytest.mark.parametrize("query, first, offered", [
+    ("quantify transcripts with Salmon or kallisto", "salmon_quant", "kallisto_quant"),
+    ("align the reads with STAR; alternatively HISAT2", "star", "hisat2"),
+])
+def test_the_tool_named_first_runs(knowledge, query, first, offered):
+    spec = _spec(knowledge, query)
+    assert first in spec.preferred_tools and offered not in spec.preferred_tools, spec.preferred_tools
+    assert any("was offered as an alternative" in d for d in spec.deviations)
+
+
+def test_tools_for_different_steps_are_no_alternatives(knowledge):
+    """'or' between tools of different steps offers nothing: both are wanted."""
+    request = parse_request("trim with fastp or cutadapt, then align with STAR", knowledge)
+    assert "star" in request.preferred_tools
+
+
+def test_a_typo_reads_every_kind_the_alias_names(knowledge):
+    """'Taxonomical classification' is the operation (as 'taxonomic classification' is exactly), not
+    only the datatype of the same words."""
+    request = parse_request("Taxonomical classification of the reads", knowledge)
+    assert {"taxonomic_classification", "asv_taxonomy_assignment"} & set(request.operations)
+
+
+def test_words_a_phrase_explains_are_not_typo_corrected(knowledge):
+    """'count' in 'count metrics (BCFTools)' is the phrase's (bcftools stats), not a count matrix."""
+    request = parse_request("Count metrics (BCFTools)", knowledge)
+    assert "variant_statistics" in request.operations
+    assert "raw_count_matrix" not in request.datatypes

@@ -247,7 +247,10 @@ def _fuzzy_word_ok(word: str, target: str, common: frozenset[str]) -> bool:
     return fuzz.ratio(word, target) >= _FUZZY_MIN_SCORE - 8
 
 
-def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> list[Match]:
+def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
+                   explained: list[tuple[int, int]]) -> list[Match]:
+    """Typo corrections of the words no alias matched, in windows of two words then one; a window
+    wholly inside an intent phrase's words (`explained`) is left as the phrase reads it."""
     latin_terms = [t for t in build_terms(knowledge) if not is_cjk(t.alias) and len(t.alias) >= 4]
     choices = [t.alias for t in latin_terms]
     common = _common_words(knowledge)
@@ -260,6 +263,8 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge) -> l
                 continue  # not adjacent in the text
             text = " ".join(singular(w[0]) for w in window)
             if len(text) < 5 or (size == 1 and text in common):
+                continue
+            if any(s <= window[0][1] and window[-1][2] <= e for s, e in explained):
                 continue
             best = process.extractOne(text, choices, scorer=fuzz.ratio, score_cutoff=_FUZZY_MIN_SCORE)
             if best is None:
@@ -342,7 +347,8 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     phrase_hits += [m for m in _typo_phrase_matches(norm, exact + phrase_hits, knowledge, context)
                     if not any(p.id == m.id for p in phrase_hits)]
     # words an intent phrase explains need no typo correction ("count" of "count metrics" is no "counts")
-    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact + phrase_hits), knowledge), knowledge)
+    explained = [(p.start, p.end) for p in phrase_hits]
+    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge, explained), knowledge)
     exclude_markers = sorted(lexicon_words(knowledge, "exclude_markers"))  # normalised once, with the lexicon
     marked = _mark_negated(norm, sorted(exact + fuzzy, key=lambda m: (m.start, m.end)), exclude_markers)
     absent = _absent_terms(norm, marked, knowledge, exclude_markers)
@@ -532,7 +538,8 @@ def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matc
 def _step_kinds(knowledge: Knowledge, m: Match) -> set[str]:
     """The EDAM operations a tool name's tools do (DADA2 assignTaxonomy and Kraken2 both classify
     taxonomically, operation_3460)."""
-    return {knowledge.operations[knowledge.tools[t].implements].edam for t in (m.id, *m.alternatives)}
+    edams = (knowledge.operations[knowledge.tools[t].implements].edam for t in (m.id, *m.alternatives))
+    return {e for e in edams if e}
 
 
 def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:

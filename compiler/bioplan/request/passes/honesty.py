@@ -53,11 +53,16 @@ def asked_analyses(knowledge: Knowledge, request: Request) -> dict[str, list[str
 
 
 def note_offered_alternatives(draft: SpecDraft) -> SpecDraft:
-    """A tool bioplan lacks offered as an alternative to one it has ("STAR or HISAT2"): bioplan's runs."""
-    tools = _absent_tools(draft.knowledge)
-    return draft.deviate(*(f"'{a.text}' ({tools[a.id].name}) was offered as an alternative: bioplan runs "
-                           f"{draft.knowledge.tools[a.alternative_to].name}"
-                           for a in draft.request.absent if a.alternative_to and not a.negated))
+    """A tool bioplan lacks offered as an alternative to one it has ("STAR or HISAT2"): bioplan's runs; a
+    tool it has offered after another: the first named runs."""
+    tools, known = _absent_tools(draft.knowledge), draft.knowledge.tools
+    draft = draft.deviate(*(f"'{a.text}' ({tools[a.id].name}) was offered as an alternative: bioplan runs "
+                            f"{known[a.alternative_to].name}"
+                            for a in draft.request.absent if a.alternative_to and not a.negated))
+    # a tool bioplan has, offered after another for the same kind of step ("DADA2; alternatives are Kraken2")
+    return draft.deviate(*(f"'{m.text}' ({known[m.id].name}) was offered as an alternative: bioplan runs "
+                           f"{known[m.offered_beside].name}, named first"
+                           for m in draft.request.matches if m.kind == "tool" and m.offered_beside))
 
 
 def refuse_unsupported_analyses(draft: SpecDraft) -> SpecDraft:

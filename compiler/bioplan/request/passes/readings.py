@@ -52,7 +52,7 @@ def _assay_of_named_tools(knowledge: Knowledge, request: Request) -> str | None:
     could mean."""
     named = set()
     for m in request.matches:
-        if m.kind == "tool" and not m.negated:
+        if m.kind == "tool" and not m.negated and not m.offered_beside:
             ops = [knowledge.operations[knowledge.tools[t].implements] for t in (m.id, *m.alternatives)]
             if all(op.assays for op in ops):
                 named.add(frozenset(a for op in ops for a in op.assays))

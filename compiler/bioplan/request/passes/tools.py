@@ -29,7 +29,7 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
     asked |= {s for o in asked for s in knowledge.operations[o].superseded_by}
     out = []
     for t in request.matches:
-        if t.kind != "tool" or t.negated:
+        if t.kind != "tool" or t.negated or t.offered_beside:
             continue
         does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)} | _package_operations(knowledge, t.id)
         if does & asked or any(_names_its_operation(knowledge, op, t.text) for op in does):
@@ -101,7 +101,7 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
     out: list[str] = []
     notes: list[str] = []
     for m in request.matches:
-        if m.kind != "tool" or m.negated or (m.start, m.end) in skip:
+        if m.kind != "tool" or m.negated or m.offered_beside or (m.start, m.end) in skip:
             continue
         family = [m.id, *m.alternatives]
         if len(family) == 1:
