@@ -458,3 +458,18 @@ def test_contigs_plan_assembly_qc(knowledge):
     result = plan_request("assess the assembly quality with QUAST", [str(REAL / "megahit/A_1/final.contigs.fa")],
                           knowledge=knowledge)
     assert [s.tool for s in result.plans[0].steps] == ["quast"]
+
+
+@pytest.mark.parametrize("name, fmt, sample", [
+    ("fastqc/r1_fastqc.zip", "zip", "r1"),  # was: refused as a zip archive
+    ("fastp/S1.fastp.json", "json", "S1"),  # was: a one-column gene list
+])
+def test_read_qc_reports(knowledge, name, fmt, sample):
+    f = one(REAL / name, knowledge)
+    assert (f.datatype, f.format, f.sample) == ("read_qc_report", fmt, sample)
+
+
+def test_multiqc_aggregates_given_reports(knowledge):
+    reports = [str(REAL / "fastqc/r1_fastqc.zip"), str(REAL / "fastp/S1.fastp.json")]
+    result = plan_request("aggregate the QC reports with MultiQC", reports, knowledge=knowledge)
+    assert [s.tool for s in result.plans[0].steps] == ["multiqc"]

@@ -55,6 +55,7 @@ FILE_SNIFFERS: tuple[FileSniffer, ...] = (
     alignments.BAM,
     variants.BCF,
     taxonomy.KRAKEN2_FILE,
+    reports.READ_QC_REPORTS,
     refusals.OTHER_COMPRESSION,
     refusals.BINARY,
     reports.REPORTS_AND_LOGS,

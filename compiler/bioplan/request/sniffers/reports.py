@@ -7,6 +7,7 @@ or SJ.out.tab for a count matrix and a Log.final.out for a list of gene ids."""
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -133,3 +134,42 @@ def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 
 REPORTS_AND_LOGS = FileSniffer("tool reports and logs (STAR, samtools, featureCounts summary, MACS2 xls; refused)",
                                (), (), _claims, _refuse)
+
+
+# --------------------------------------------------------------------------- read QC reports MultiQC aggregates
+# FastQC's archive (NAME_fastqc.zip holding NAME_fastqc/fastqc_data.txt) and fastp's JSON report are read QC
+# reports: "aggregate these FastQC reports with MultiQC" plans from them.
+_FASTQC_SUFFIX = re.compile(r"_fastqc\.zip$", re.IGNORECASE)
+
+
+def _fastqc_member(src: Source) -> str | None:
+    if not src.head.startswith(b"PK\x03\x04") or src.compression:
+        return None
+    try:
+        with zipfile.ZipFile(src.path) as z:
+            return next((n for n in z.namelist() if n.endswith("/fastqc_data.txt")), None)
+    except (zipfile.BadZipFile, OSError):
+        return None
+
+
+def _is_fastp_json(src: Source) -> bool:
+    head = " ".join(_first_lines(src)[:4])
+    return head.lstrip().startswith("{") and '"fastp_version"' in head
+
+
+def _read_qc_report(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    member = _fastqc_member(src)
+    if member is not None:
+        sample = _FASTQC_SUFFIX.sub("", src.name) or src.name
+        return SniffedFile(path=src.shown, datatype="read_qc_report", format="zip", sample=sample,
+                           evidence=(f"FastQC report archive: holds {member}", f"sample '{sample}' from the file "
+                                     "name")), Notes()
+    sample = re.sub(r"(?:[._]fastp)?\.json$", "", src.name, flags=re.IGNORECASE) or src.name
+    return SniffedFile(path=src.shown, datatype="read_qc_report", format="json", sample=sample,
+                       evidence=("fastp JSON report: its summary names fastp_version",
+                                 f"sample '{sample}' from the file name")), Notes()
+
+
+READ_QC_REPORTS = FileSniffer("FastQC report archive, fastp JSON report", ("zip", "json"), ("read_qc_report",),
+                              lambda src, ctx: _fastqc_member(src) is not None or _is_fastp_json(src),
+                              _read_qc_report)
