@@ -37,6 +37,7 @@ PACKAGES=(
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
     r-bioc-rtracklayer r-bioc-rsamtools  # real files for tests/test_real_data.py: UCSC tracks (BED, bigWig, ...), TopHat BED, .fai
+    r-bioc-summarizedexperiment     # real files for tests/test_real_data.py: a loom file (refused with how to convert)
     htslib-test                     # real files for tests/test_real_data.py: multi-line FASTQ, reads in FASTA, SAM/CRAM
     # variants family (issue 18, B2: tests/e2e/test_variants_extras_run.py): FreeBayes, mosdepth (its
     # Debian build loads libhts.so, which only libhts-dev installs), SnpSift (binary snpSift), CNVkit
