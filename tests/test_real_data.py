@@ -287,6 +287,7 @@ REAL = Path(__file__).parent / "data" / "real"
     ("salmon/sample1", "transcript_quantification", "salmon_quant"),
     ("salmon/sample1/quant.sf", "transcript_quantification", "salmon_quant"),
     ("kallisto/sample1", "transcript_quantification", "kallisto_quant"),
+    ("rsem/S1.genes.results", "transcript_quantification", "rsem_quant"),
     ("macs2/broad_peaks.broadPeak", "peak_calls", "broadpeak"),
     ("bedtools/sample1.genomecov.bg.txt", "coverage_track", "bedgraph"),  # 'seq1' repeated down the file
     ("mosdepth/sample1.per-base.bed.gz", "coverage_track", "bedgraph"),  # a number, not a name, in column 4
@@ -311,6 +312,7 @@ def test_tool_outputs_are_recognised(knowledge, name, datatype, fmt):
     ("mosdepth/sample1.mosdepth.summary.txt", "mosdepth's coverage summary"),  # was: a normalised count matrix
     ("mosdepth/sample1.mosdepth.global.dist.txt", "mosdepth's coverage distribution"),
     ("macs2/broad_peaks.gappedPeak", "gappedPeak"),  # was: a normalised count matrix
+    ("rsem/S1.bowtie2.log", "Bowtie2 or HISAT2 alignment summary"),  # was: 'not gene ids'
 ])
 def test_tool_reports_are_refused_by_name(knowledge, name, said):
     from bioplan.errors import UnreadableInputError

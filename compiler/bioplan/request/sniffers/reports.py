@@ -78,6 +78,9 @@ REPORTS: tuple[Report, ...] = (
     Report("STAR's per-gene read counts of one sample (ReadsPerGene.out.tab: unstranded, forward and reverse "
            "columns, not samples)", "give a count matrix with one column per sample (featureCounts), or the BAMs "
            "to count", _star_gene_counts),
+    Report("a Bowtie2 or HISAT2 alignment summary (its '... reads; of these:' log)",
+           "give the reads (FASTQ) or the alignments (BAM) the aligner wrote",
+           lambda ls: re.match(r"^\d+ reads; of these:$", ls[0].strip()) is not None),
     Report("a samtools flagstat report", "give the alignments (BAM) it describes",
            lambda ls: _FLAGSTAT_RE.match(ls[0]) is not None),
     Report("a samtools stats report", "give the alignments (BAM) it describes",
