@@ -201,3 +201,11 @@ def test_quality_control_at_the_levels_listed_checks_each_level(knowledge):
 def test_analysing_methylation_data_aligns_only_reads_not_yet_aligned(knowledge, query, aligns):
     ops = parse_request(query, knowledge).operations
     assert "methylation_calling" in ops and ("bisulfite_alignment" in ops) == aligns
+
+
+def test_assessing_the_quality_of_a_single_cell_dataset_is_cell_qc(knowledge):
+    """With an AnnData input the question is cell QC; with nothing to say which data, bioplan asks."""
+    query = "How can I assess my dataset quality?"
+    assert "sc_quality_filtering" in parse_request(query, knowledge, context="single cell rna seq h5ad").operations
+    with pytest.raises(NoOperationRecognizedError):
+        _spec(query, knowledge)
