@@ -145,3 +145,18 @@ def test_words_a_phrase_explains_are_not_typo_corrected(knowledge):
     request = parse_request("Count metrics (BCFTools)", knowledge)
     assert "variant_statistics" in request.operations
     assert "raw_count_matrix" not in request.datatypes
+
+
+@pytest.mark.parametrize("query", ["Differential accessibility analysis, PCA and clustering (R, DESeq2)",
+                                   "bulk RNA-seq counts: PCA and clustering of the samples"])
+def test_clustering_of_bulk_samples_is_never_cell_clustering(knowledge, query):
+    """Single-cell clustering is never chosen for bulk data; the word is said not understood instead."""
+    request = parse_request(query, knowledge)
+    assert "cell_clustering" not in request.operations
+    assert "clustering" in request.unrecognized
+
+
+@pytest.mark.parametrize("query", ["single-cell RNA-seq: normalisation, clustering and UMAP",
+                                   "clustering of the cells in my h5ad"])
+def test_clustering_in_a_single_cell_context_is_cell_clustering(knowledge, query):
+    assert "cell_clustering" in parse_request(query, knowledge).operations
