@@ -160,3 +160,26 @@ def test_clustering_of_bulk_samples_is_never_cell_clustering(knowledge, query):
                                    "clustering of the cells in my h5ad"])
 def test_clustering_in_a_single_cell_context_is_cell_clustering(knowledge, query):
     assert "cell_clustering" in parse_request(query, knowledge).operations
+
+
+def test_heatmaps_of_no_subject_are_asked_about_not_guessed(knowledge):
+    """GTN ATAC-seq's goal 'Generate heatmaps' says neither expression nor signal: bioplan asks."""
+    with pytest.raises(NoOperationRecognizedError) as err:
+        _spec(knowledge, "Generate heatmaps")
+    assert "heatmaps" in err.value.message
+
+
+@pytest.mark.parametrize("query, operation", [
+    ("DE, then a heatmap of the significant genes", "heatmap_plotting"),
+    ("heatmap of the top differentially expressed genes", "heatmap_plotting"),
+    ("画显著差异基因的热图", "heatmap_plotting"),
+    ("ATAC-seq: generate heatmaps", "signal_profile_plotting"),
+    ("ChIP-seq bigWigs: plot heatmaps around the TSS", "signal_profile_plotting"),
+])
+def test_heatmaps_of_a_subject_are_that_subjects(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_pheatmap_is_a_tool_bioplan_lacks_not_a_heatmap_word(knowledge):
+    request = parse_request("DE, then a heatmap of the significant genes with pheatmap", knowledge)
+    assert any(a.kind == "tool" and a.id == "pheatmap" for a in request.absent)
