@@ -97,15 +97,22 @@ def compile_workflow(query: str, files: list[str], workdir: Path) -> Path:
     return workdir
 
 
-def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    """`snakemake --cores 2` in the workflow directory, tools from PATH; output in .stdout."""
-    return subprocess.run([str(BIN / "snakemake"), "--cores", "2", *args], cwd=workdir, env=env(),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          timeout=SNAKEMAKE_TIMEOUT)
+def snakemake(workdir: Path, *args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`snakemake --cores 2` in the workflow directory, tools from PATH (and extra_env); output in .stdout."""
+    return subprocess.run([str(BIN / "snakemake"), "--cores", "2", *args], cwd=workdir,
+                          env={**env(), **(extra_env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=SNAKEMAKE_TIMEOUT)
 
 
-def run_ok(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    proc = snakemake(workdir, *args)
+# glibc malloc keeping freed memory in the process (no mmap per large array, no trim): tools that
+# allocate and free big arrays over and over stop paying page faults for them each time (deepTools
+# plotFingerprint's quality metrics: ~30 of its ~44 CPU-seconds here); results are the same bytes.
+KEEP_FREED_MEMORY = {"MALLOC_MMAP_THRESHOLD_": str(2**32), "MALLOC_TRIM_THRESHOLD_": str(2**32),
+                     "MALLOC_TOP_PAD_": str(2**29)}
+
+
+def run_ok(workdir: Path, *args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    proc = snakemake(workdir, *args, extra_env=extra_env)
     assert proc.returncode == 0, f"snakemake failed in {workdir}:\n{proc.stdout[-6000:]}"
     return proc
 
