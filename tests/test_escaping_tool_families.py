@@ -318,6 +318,15 @@ def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_dat
         for path in out.rglob("*"):
             assert Path(os.path.realpath(path)).is_relative_to(out.resolve()) or path.is_symlink(), path
     assert _tree(tmp_path) - before - {str(p.relative_to(tmp_path)) for p in out.rglob("*")} - {out.name} == set()
+    # Nextflow interpolates staged names into scripts: these paths ('in $(touch X)/...') are refused by name
+    nf_out = tmp_path / "nf"
+    nf = CliRunner().invoke(main, [*args[:args.index("-o")], "-o", str(nf_out), "--target", "nextflow",
+                                   "--no-validate", "--json"])
+    assert nf.exception is None or isinstance(nf.exception, SystemExit), nf.exception
+    assert nf.exit_code == 2, nf.output
+    nf_error = json.loads(nf.output)["error"]
+    assert nf_error["code"] in ("unreadable_input", "target_unsupported") and "touch X" in nf_error["message"]
+    assert not nf_out.exists()
     assert not list(tmp_path.rglob("X")) and not (Path.cwd() / "X").exists()
 
 
