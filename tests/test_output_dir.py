@@ -100,6 +100,8 @@ def _cli(*args: str):
     ("/proc/self/Snakefile", "/proc"),
     ("/sys/Snakefile", "/sys"),
     ("/dev/null/Snakefile", "/dev/null"),
+    ("/Snakefile", "root"),                        # the file system's root is no workflow's directory
+    ("/", "root"),
 ])
 def test_impossible_output_is_exit_2_naming_path_and_reason(workspace, tmp_path, output, named):
     counts, samples = _bulk_inputs(workspace, tmp_path / "data")

@@ -326,6 +326,9 @@ def _writable_output_dir(out_dir: Path) -> Path:
         out_real = out_dir.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
         raise _unwritable(out_dir, out_dir, getattr(exc, "strerror", None) or str(exc)) from None
+    if out_real == Path(out_real.anchor):  # `-o /Snakefile`: bioplan's folders (config/, workflow/) at the root
+        raise _unwritable(out_dir, out_real, "the file system's root, not a workflow's directory",
+                          ["give the workflow a directory of its own, e.g. -o out/my_workflow"])
     for pseudo in _PSEUDO_FILESYSTEMS:
         if out_real == pseudo or pseudo in out_real.parents:
             raise _unwritable(out_dir, out_real, f"under {pseudo}, a kernel interface, not storage for files")
