@@ -19,12 +19,18 @@ Test tiers (markers in pyproject.toml):
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import importlib.util
+import itertools
 import os
+import re
 import shutil
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -88,12 +94,44 @@ INTEGRATION_NAMES = {"dry_run_lint_and_snakefmt": "snakemake -n, snakemake --lin
 INTEGRATION_FIXTURES = {"dev_report", "nf_lint"}
 
 
+# Every test under tests/e2e/ is an integration run (its modules also say so with `pytestmark`).
+E2E_DIR = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
+    """tests/e2e/ is not even imported when `-m` leaves out every e2e test (the fast tier: its
+    modules' imports and collection cost each xdist worker a second for nothing)."""
+    if collection_path == E2E_DIR and not _may_select_e2e(config.getoption("markexpr", "")):
+        return True
+    return None
+
+
+def _may_select_e2e(markexpr: str) -> bool:
+    """Whether a test marked e2e can pass `-m markexpr`: the expression holds with e2e true for some
+    truth of its other names (markers an e2e test may also carry)."""
+    if not markexpr:
+        return True
+    from _pytest.mark.expression import Expression
+
+    expression = Expression.compile(markexpr)
+    names = sorted(set(re.findall(r"[A-Za-z_][\w.+-]*", markexpr)) - {"and", "or", "not", "e2e"})
+    for truths in itertools.product((False, True), repeat=len(names)):
+        marked = dict(zip(names, truths), e2e=True)
+        if expression.evaluate(functools.partial(_holds, marked)):
+            return True
+    return False
+
+
+def _holds(marked: dict[str, bool], name: str, /, **kwargs) -> bool:
+    return marked.get(name, False)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers (and before xdist reads the groups)
 def pytest_collection_modifyitems(config, items):
     grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
         listed = any(item.nodeid.startswith(prefix) for prefix in INTEGRATION) or any(
-            word in item.name for word in INTEGRATION_NAMES)
+            word in item.name for word in INTEGRATION_NAMES) or E2E_DIR in item.path.parents
         if listed or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
         if grouped:
@@ -174,25 +212,120 @@ def nf_lint():
     return run
 
 
+def _run_dir(tmp_path_factory) -> Path:
+    """A folder of this run: shared by its pytest-xdist workers (each worker's base folder is a
+    subfolder of the controller's), else the session's own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def _run_lock(run_dir: Path, name: str):
+    """One worker of the run at a time (the other waits for what the first one makes)."""
+    with open(run_dir / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_cache(tmp_path_factory):
-    # tests never read a knowledge cache left by another checkout
-    os.environ["BIOPLAN_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    # tests never read a knowledge cache left by another checkout; the run's workers share one
+    cache = _run_dir(tmp_path_factory) / "cache"
+    cache.mkdir(exist_ok=True)
+    os.environ["BIOPLAN_CACHE_DIR"] = str(cache)
 
 
 @pytest.fixture(scope="session")
-def knowledge():
+def knowledge(tmp_path_factory):
+    """The shipped knowledge, validated by the first worker of the run and read from its cache by the others."""
     from bioplan.knowledge.load import load_knowledge
 
-    return load_knowledge()
+    with _run_lock(_run_dir(tmp_path_factory), "knowledge"):
+        return load_knowledge()
 
 
 @pytest.fixture(scope="session")
 def workspace(tmp_path_factory) -> Path:
-    """A directory with data/<class>/ (generated examples) beside out/ (compiled workflows)."""
+    """A directory with data/<class>/ (generated examples) beside out/ (compiled workflows). Each
+    worker has its own copy (tests add files beside the examples) of the data generated once per run
+    (the generator is deterministic)."""
     base = tmp_path_factory.mktemp("ws")
-    _load_generator().generate(base / "data")
+    shutil.copytree(_generated_examples(_run_dir(tmp_path_factory)), base / "data", symlinks=True)
     return base
+
+
+def _generated_examples(run_dir: Path) -> Path:
+    data, done = run_dir / "examples", run_dir / "examples.done"
+    with _run_lock(run_dir, "examples"):
+        if not done.exists():
+            shutil.rmtree(data, ignore_errors=True)
+            _load_generator().generate(data)
+            done.touch()
+    return data
+
+
+class PlanOnce:
+    """compile_request's planning done once per distinct request, inputs and options, while this is
+    entered (`with plans:`): each compile of the same request and inputs (another target, other
+    cluster limits or output paths) emits the plan the first one made. Planning is deterministic and
+    its result frozen, so the second compile gets what it would have planned itself. The key holds
+    each input's size and modification time, so an input changed in between is planned anew."""
+
+    def __init__(self):
+        self.plans: dict[tuple, Any] = {}
+        self._patch: Any = None
+
+    def __enter__(self) -> PlanOnce:
+        import bioplan.compile
+
+        self._patch = mock.patch.object(bioplan.compile, "plan_request", functools.partial(self.plan,
+                                                                                          bioplan.compile.plan_request))
+        self._patch.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._patch.stop()
+
+    def plan(self, plan_request, query: str, inputs: list[str], knowledge=None, **options):
+        key = (query, tuple(map(_stamp, inputs)), id(knowledge), repr(sorted(options.items())))
+        if key not in self.plans:
+            self.plans[key] = plan_request(query, inputs, knowledge, **options)
+        return self.plans[key]
+
+
+class SniffOnce:
+    """Each input file read by the sniffers once while this is entered (`with sniffs:`), however many
+    compiles name it (the named-tool cases all read the example's reads). Sniffing is deterministic
+    and its findings frozen; the key is the file (real path, inode, size, modification time) and the
+    readers' context (the knowledge's organism prefixes and format signatures)."""
+
+    def __init__(self):
+        self.found: dict[tuple, Any] = {}
+        self._patch: Any = None
+
+    def __enter__(self) -> SniffOnce:
+        from bioplan.request.sniffers import registry
+
+        self._patch = mock.patch.object(registry, "guarded", functools.partial(self.sniff, registry.guarded))
+        self._patch.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._patch.stop()
+
+    def sniff(self, guarded, path: str, ctx):
+        key = (path, _stamp(path), tuple(sorted(ctx.prefixes.items())), ctx.signatures)
+        if key not in self.found:
+            self.found[key] = guarded(path, ctx)
+        return self.found[key]
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (path,)
+    return os.path.realpath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
 
 
 class CompiledClasses:
@@ -209,6 +342,7 @@ class CompiledClasses:
         self.workspace, self.knowledge = workspace, knowledge
         self.results: dict[tuple[str, str], Any] = {}
         self.fingerprints: dict[tuple[str, str], dict[str, bytes]] = {}
+        self.plans = PlanOnce()  # both targets of a class compile one plan
 
     def __getitem__(self, key: tuple[str, str]):
         if key not in self.results:
@@ -216,8 +350,9 @@ class CompiledClasses:
 
             name, target = key
             out = self.workspace / f"compiled_{target}" / name
-            self.results[key] = compile_request(example_request(name), example_inputs(self.workspace, name),
-                                                str(out), target=target, validate=False, knowledge=self.knowledge)
+            with self.plans:
+                self.results[key] = compile_request(example_request(name), example_inputs(self.workspace, name),
+                                                    str(out), target=target, validate=False, knowledge=self.knowledge)
             self.fingerprints[key] = _tree_bytes(out)
         return self.results[key]
 

@@ -21,10 +21,12 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from bioplan.cli import main
 from bioplan.compile import cluster_limits, compile_request
 from bioplan.errors import InvalidOptionError
-from conftest import ROOT, example_inputs, example_request
+from conftest import ROOT, PlanOnce, example_inputs, example_request
 from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
     ACCOUNT,
     INIT_SECONDS,
@@ -214,17 +216,19 @@ def test_rule_names_from_job_comments():
 
 @pytest.fixture(scope="module")
 def compiled(workspace, knowledge, tmp_path_factory):
-    """The bulk DE request for both targets, with all limits, some, and none."""
+    """The bulk DE request for both targets, with all limits, some, and none (one plan: the limits
+    reach only the emitted files)."""
     base = tmp_path_factory.mktemp("limits")
     variants = {"all": {"max_threads": 2, "max_mem_mb": 22900, "max_runtime": 600},
                 "some": {"max_threads": 8, "max_runtime": 90}, "none": {}}
     out = {}
-    for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
-        for name, limits in variants.items():
-            out[target, name] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
-                                                str(base / target / name / entry), target=target,
-                                                knowledge=knowledge, validate=False, partition=PARTITION,
-                                                account=ACCOUNT, **limits).output_dir
+    with PlanOnce():
+        for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
+            for name, limits in variants.items():
+                out[target, name] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
+                                                    str(base / target / name / entry), target=target,
+                                                    knowledge=knowledge, validate=False, partition=PARTITION,
+                                                    account=ACCOUNT, **limits).output_dir
     return out
 
 
@@ -300,11 +304,11 @@ def test_nextflow_configs_with_limits_pass_the_strict_parser(compiled, nf_lint):
 @pytest.mark.parametrize("flag, value", [("--max-threads", "0"), ("--max-mem-mb", "-5"), ("--max-runtime", "2.5"),
                                          ("--max-threads", "many"), ("--max-mem-mb", "")])
 def test_bad_limits_are_refused_with_a_clear_error(flag, value, tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "bioplan.cli", "compile", "bulk RNA-seq differential expression",
-                           "-o", str(tmp_path / "wf" / "Snakefile"), flag, value, "--json"],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2, proc.stderr
-    error = json.loads(proc.stdout)["error"]
+    """In process (click's runner): the CLI's exit status and JSON error, as a shell gets them."""
+    result = CliRunner().invoke(main, ["compile", "bulk RNA-seq differential expression",
+                                       "-o", str(tmp_path / "wf" / "Snakefile"), flag, value, "--json"])
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)["error"]
     assert error["code"] == "invalid_option" and error["details"] == {"option": flag, "value": value}
     assert error["message"].startswith(f"{flag} {value!r}: ") and "positive whole number" in error["message"]
     assert any(h.startswith(f"to resolve, give {flag} as a number") for h in error["hints"])

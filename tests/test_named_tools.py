@@ -23,7 +23,7 @@ from bioplan.compile import compile_request, plan_request
 from bioplan.models import InputProfile
 from bioplan.request.parse import parse_request
 from bioplan.request.spec import build_spec
-from conftest import GOLDEN, ROOT, skip_or_fail_in_ci
+from conftest import GOLDEN, ROOT, PlanOnce, SniffOnce, skip_or_fail_in_ci
 from helpers import DryRunLoop, loop_checks
 
 TOOL_GOLDEN = GOLDEN / "tools"
@@ -172,18 +172,22 @@ def put_references(workdir: Path, spec: ToolCase) -> None:
 class CaseCompiles(dict):
     """(case, layout, target) -> CompileResult, each compiled on first use (a test, or an xdist worker,
     compiles only the cases it reads), without compile's `snakemake -n` pre-check: the e2e test
-    test_snakemake_passes_dry_run_lint_and_snakefmt dry-runs, lints and formats each Snakefile itself."""
+    test_snakemake_passes_dry_run_lint_and_snakefmt dry-runs, lints and formats each Snakefile itself.
+    The two targets of a case and layout compile one plan (conftest.PlanOnce), and the reads every case
+    shares are sniffed once (conftest.SniffOnce)."""
 
     def __init__(self, data: Path, workspace: Path, knowledge):
         super().__init__()
         self.data, self.workspace, self.knowledge = data, workspace, knowledge
+        self.plans, self.sniffs = PlanOnce(), SniffOnce()
 
     def __missing__(self, key: tuple[str, str, str]):
         case, layout, target = key
         spec, entry = CASES[case], dict(TARGETS)[target]
         dest = self.workspace / "named_tools" / f"{case}_{layout}_{target}" / entry
-        result = compile_request(spec.request, case_inputs(self.data, case, layout), str(dest), target=target,
-                                 force=True, validate=False, knowledge=self.knowledge)
+        with self.plans, self.sniffs:
+            result = compile_request(spec.request, case_inputs(self.data, case, layout), str(dest), target=target,
+                                     force=True, validate=False, knowledge=self.knowledge)
         if target == "snakemake":  # what `snakemake -n` checks; the Nextflow checks read no data
             put_references(dest.parent, spec)
         self[key] = result
