@@ -12,9 +12,15 @@ Test tiers (markers in pyproject.toml):
   fixture of INTEGRATION_FIXTURES (the whole development set, Nextflow's parser on Java).
 - slurm: needs a SLURM cluster (scripts/slurm-local.sh).
 `.ci/run` runs every tier (CI=true: Hypothesis tests draw their full example counts, see
-`examples()`), on two pytest-xdist workers (`-n 2`, the README's test command): session fixtures
-(the example workspace, the knowledge cache, `compiled_classes`) are made once per worker, and
-`xdist_group()` keeps a module's tests, a named-tool case's, and the SLURM cluster's on one worker.
+`examples()`), on two pytest-xdist workers (`-n 2`, the README's test command): the example data
+is generated and the knowledge validated once per run (the workers share the run's folder, see
+`_run_dir`), each worker copies the data into its own workspace and compiles `compiled_classes`
+on first use, and `xdist_group()` keeps a module's tests, a named-tool case's, and the SLURM
+cluster's on one worker. Compiles of one request and inputs for several targets or options share
+one plan (`PlanOnce`); files read by many compiles are sniffed once (`SniffOnce`). Keeping the
+fast tier fast: a compile in a test passes `validate=False` unless the test is about the
+`snakemake -n` pre-check, and CLI errors are checked in process (click's CliRunner) unless the
+test is about the installed entry point.
 """
 
 from __future__ import annotations
