@@ -63,7 +63,7 @@ process CNVKIT_BATCH {
             printf 'sample\\t%s\\n' "\$(head -n 1 cnvkit/\$name.call.cns)" > ${prefix}.copy_number_segments.tsv
             first=0
         fi
-        tail -n +2 cnvkit/\$name.call.cns | sed "s/^/\$sample\\t/" >> ${prefix}.copy_number_segments.tsv
+        tail -n +2 cnvkit/\$name.call.cns | S="\$sample" awk 'BEGIN { OFS = "\\t"; s = ENVIRON["S"] } { print s, \$0 }' >> ${prefix}.copy_number_segments.tsv
     done < tumours.tsv
     """
 

@@ -1,6 +1,8 @@
 rule copy_number_calling:
     input:
-        bams=expand("results/read_alignment/{sample}/{sample}.bam", sample=SAMPLES),
+        bams=expand(
+            "results/duplicate_marking/{sample}/{sample}.markdup.bam", sample=SAMPLES
+        ),
         genome=config["inputs"]["reference_genome"],
         check_reference_genome="results/checks/check_reference_genome.ok",
     output:
@@ -63,6 +65,6 @@ rule copy_number_calling:
                 printf 'sample\\t%s\\n' "$(head -n 1 "$tmp/cnvkit/$name.call.cns")" >{output.segments:q}
                 first=0
             fi
-            tail -n +2 "$tmp/cnvkit/$name.call.cns" | sed "s/^/$sample\\t/" >>{output.segments:q}
+            tail -n +2 "$tmp/cnvkit/$name.call.cns" | S="$sample" awk 'BEGIN {{ OFS = "\\t"; s = ENVIRON["S"] }} {{ print s, $0 }}' >>{output.segments:q}
         done <"$tmp/tumours.tsv"
         """

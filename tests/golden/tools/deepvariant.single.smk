@@ -1,6 +1,6 @@
 rule gvcf_calling:
     input:
-        bam="results/read_alignment/{sample}/{sample}.bam",
+        bam="results/duplicate_marking/{sample}/{sample}.markdup.bam",
         genome=config["inputs"]["reference_genome"],
         check_reference_genome="results/checks/check_reference_genome.ok",
     output:

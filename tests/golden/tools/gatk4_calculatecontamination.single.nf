@@ -69,7 +69,7 @@ process GATK4_CALCULATECONTAMINATION {
             --output "\$sample.contamination" \\
             --tumor-segmentation "\$sample.segments"
         grep -v -e '^#' -e '^sample' "\$sample.contamination" >> ${prefix}.contamination.tsv
-        grep -v -e '^#' -e '^contig' "\$sample.segments" | sed "s/^/\$sample\\t/" >> ${prefix}.contamination_segments.tsv
+        grep -v -e '^#' -e '^contig' "\$sample.segments" | S="\$sample" awk 'BEGIN { OFS = "\\t"; s = ENVIRON["S"] } { print s, \$0 }' >> ${prefix}.contamination_segments.tsv
     done
     """
 

@@ -68,6 +68,6 @@ rule contamination_estimation:
             gatk --java-options "$java_mem" CalculateContamination "$@" \\
             -O "$tmp/$sample.contamination" --tumor-segmentation "$tmp/$sample.segments"
             grep -v -e '^#' -e '^sample' "$tmp/$sample.contamination" >>{output.table:q}
-            grep -v -e '^#' -e '^contig' "$tmp/$sample.segments" | sed "s/^/$sample\\t/" >>{output.segments:q}
+            grep -v -e '^#' -e '^contig' "$tmp/$sample.segments" | S="$sample" awk 'BEGIN {{ OFS = "\\t"; s = ENVIRON["S"] }} {{ print s, $0 }}' >>{output.segments:q}
         done
         """

@@ -24,14 +24,17 @@ process GATK4_VARIANTFILTRATION {
     def tp = task.ext.tool_params ?: [:]
     def expression = tp.filter_expression ?: 'QD < 2.0 || FS > 60.0 || MQ < 40.0 || SOR > 3.0 || MQRankSum < -12.5 || ReadPosRankSum < -8.0'
     def filter_name = tp.filter_name ?: 'hard_filter'
+    // one shell word whatever the params hold ('...' with each ' as '\''): the expression is data
+    def expression_word = "'" + expression.toString().replace("'", "'\\''") + "'"
+    def filter_name_word = "'" + filter_name.toString().replace("'", "'\\''") + "'"
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
     mkdir -p gatk_tmp
     gatk --java-options "-Xmx${avail_mem}m" \\
         VariantFiltration \\
         --variant ${vcf} \\
-        --filter-expression "${expression}" \\
-        --filter-name "${filter_name}" \\
+        --filter-expression ${expression_word} \\
+        --filter-name ${filter_name_word} \\
         --output ${prefix}.hard_filtered.vcf.gz \\
         --tmp-dir gatk_tmp \\
         ${args}

@@ -1,6 +1,6 @@
 rule alignment_qc:
     input:
-        bam="results/read_alignment/{sample}/{sample}.bam",
+        bam="results/duplicate_marking/{sample}/{sample}.markdup.bam",
     output:
         stats="results/alignment_qc/{sample}/{sample}.mosdepth.summary.txt",
         global_dist="results/alignment_qc/{sample}/{sample}.mosdepth.global.dist.txt",
