@@ -242,6 +242,21 @@ def test_two_analyses_get_one_library_each(workspace, tmp_path):
     assert not libraries["gene_set_library_kegg_enrichment"].downloads  # no mouse KEGG in MSigDB
 
 
+def test_the_nextflow_schema_describes_references_for_the_organism_and_given_files_by_content(workspace, tmp_path):
+    """nextflow_schema.json: a reference's description is its organism-aware hint (mouse GO sets, not
+    the human KEGG file a datatype's first source names); a given file's is what it holds."""
+    data = workspace / "data" / "bulk_de"
+    res = compile_request("mouse bulk RNA-seq raw counts: differential expression, then GO enrichment",
+                          [str(data / "counts.csv"), str(data / "samples.tsv"), str(data / "id_mapping.tsv")],
+                          str(tmp_path / "nf" / "main.nf"), target="nextflow", validate=False)
+    schema = json.loads((tmp_path / "nf" / "nextflow_schema.json").read_text(encoding="utf-8"))
+    params = {k: v for group in schema["$defs"].values() for k, v in group.get("properties", {}).items()}
+    library = next(r for r in res.workflow.references if r.datatype == "gene_set_library")
+    assert params[library.key]["description"] == library.hint[:200]
+    assert ".Mm." in params[library.key]["description"] and ".Hs." not in params[library.key]["description"]
+    assert params["raw_count_matrix"]["description"].startswith("Genes x samples matrix of raw")
+
+
 def test_human_gene_sets_are_msigdb_hs(tmp_path):
     counts = tmp_path / "counts.csv"
     genes = [f"ENSG{n:011d}" for n in range(1, 41)]
