@@ -31,6 +31,8 @@ try:
     runpy.run_module("bioplan.cli", run_name="__main__")
 except SystemExit as exc:
     assert not exc.code, exc.code
+loader = sys.modules.get("pydantic.plugin._loader")
+print("plugins scanned:", loader is not None and loader._plugins is not None, file=sys.stderr)
 print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})), file=sys.stderr)
 """
 
@@ -48,6 +50,8 @@ def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
     # the interpreter's last collections skip what is alive at exit (cli._no_final_collections)
     frozen = int(runs[1].stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
     assert frozen > 0  # 0 without the freeze
+    # bioplan's models take no pydantic plugins: no scan of every installed distribution's entry points
+    assert runs[1].stderr.strip().splitlines()[-3] == "plugins scanned: False"
 
 
 def test_plan_and_compile_collect_rarely_and_restore_the_thresholds(monkeypatch, tmp_path):
