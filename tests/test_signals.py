@@ -63,13 +63,23 @@ def test_signal_during_precheck_cleans_up_and_exits_128_plus_signal(workspace, t
     base = tmp_path / "project"
     base.mkdir()
     out = base / "wf" / "Snakefile"
-    # The pre-check lasts a second or so; on a loaded machine the signal could land after it. A
-    # sitecustomize on PYTHONPATH holds each Python process started in a pre-check directory (the
-    # child `snakemake -n`) for a minute, so the signal always finds it running.
+    # The pre-check lasts well under a second; on a loaded machine the signal could land after it. A
+    # sitecustomize on PYTHONPATH holds the child `snakemake -n` for a minute once it is in a pre-check
+    # directory, so the signal always finds it running: a child started there (a plain dry run) at
+    # its start, the child started ahead (snakemake_checks._DryRunWorker) when it changes into it.
     hold = tmp_path / "hold"
     hold.mkdir()
     (hold / "sitecustomize.py").write_text(
-        "import os, time\nif '.bioplan-check-' in os.getcwd():\n    time.sleep(60)\n")
+        "import os, time\n"
+        "def _hold():\n"
+        "    if '.bioplan-check-' in os.getcwd():\n"
+        "        time.sleep(60)\n"
+        "_chdir = os.chdir\n"
+        "def _chdir_then_hold(path):\n"
+        "    _chdir(path)\n"
+        "    _hold()\n"
+        "os.chdir = _chdir_then_hold\n"
+        "_hold()\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(hold), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen(
         [sys.executable, "-m", "bioplan.cli", "compile", DE_REQUEST, "-i", str(data / "counts.csv"),
