@@ -84,7 +84,10 @@ def test_signal_during_precheck_cleans_up_and_exits_128_plus_signal(workspace, t
     proc = subprocess.Popen(
         [sys.executable, "-m", "bioplan.cli", "compile", DE_REQUEST, "-i", str(data / "counts.csv"),
          "-i", str(data / "samples.tsv"), "-o", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        # as from a terminal: under nohup (a CI run started with it) SIGHUP is inherited ignored, and
+        # bioplan rightly keeps a signal its caller ignores (cli._interruptible)
+        preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
     try:
         children = _wait_for_precheck(base, proc)
         proc.send_signal(sig)
