@@ -255,6 +255,10 @@ def test_the_nextflow_schema_describes_references_for_the_organism_and_given_fil
     assert params[library.key]["description"] == library.hint[:200]
     assert ".Mm." in params[library.key]["description"] and ".Hs." not in params[library.key]["description"]
     assert params["raw_count_matrix"]["description"].startswith("Genes x samples matrix of raw")
+    # the same hint wherever the config inputs are described (the RO-Crate's entry for the config key)
+    crate = json.loads((tmp_path / "nf" / "ro-crate-metadata.json").read_text(encoding="utf-8"))
+    described = [e.get("description", "") for e in crate["@graph"]]
+    assert f"config/config.yaml references.{library.key}: {library.hint}" in described
 
 
 def test_human_gene_sets_are_msigdb_hs(tmp_path):

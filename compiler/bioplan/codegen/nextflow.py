@@ -32,7 +32,7 @@ from bioplan import __version__
 from bioplan.codegen import escape
 from bioplan.codegen.common import fetch_arguments, json_schema_type, refuse_names, user_names
 from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
-from bioplan.codegen.ir import ConfigInput, IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
 from bioplan.codegen.qc_report import AGGREGATOR
@@ -573,16 +573,6 @@ class NextflowGenerator:
             return frozenset()
         return frozenset(_SCRIPT_PARAM.findall(self.env.loader.get_source(self.env, template)[0])) - {"extra"}
 
-    def path_param_description(self, given: ConfigInput, workflow: Workflow) -> str:
-        """A reference: where to get it for the study's organism and build (the IR's hint); a file the
-        user gave: what it holds (a source hint there would name another collection or organism)."""
-        reference = next((r for r in workflow.references if r.key == given.key), None)
-        if reference is not None:
-            return reference.hint
-        if given.section == "inputs" and given.datatype in self.knowledge.datatypes:
-            return " ".join(self.knowledge.datatypes[given.datatype].description.split())
-        return given.hint
-
     def params_schema(self, workflow: Workflow) -> str:
         inputs = {"input": {"type": "string", "format": "file-path", "exists": True,
                             "schema": "assets/schema_input.json", "mimetype": "text/csv",
@@ -591,7 +581,7 @@ class NextflowGenerator:
                   "publish_dir_mode": {"type": "string", "default": "copy",
                                        "enum": ["symlink", "rellink", "link", "copy", "copyNoFollow", "move"]}}
         refs: dict[str, dict[str, Any]] = {c.key: {"type": "string", "format": "path",
-                                                   "description": self.path_param_description(c, workflow)[:200],
+                                                   "description": c.hint[:200],
                                                    **STAGED_NAME} for c in workflow.config_inputs}
         if workflow.references:
             refs["fetch"] = {"type": "boolean", "default": workflow.fetch_references,

@@ -183,7 +183,8 @@ def config_entry(draft: Draft, step: PlanStep, datatype: str, fmt: str) -> Confi
         key=key, datatype=datatype, section="inputs" if given else "references",
         path=_rel(given[0].path, draft.options.workdir) if given else "",
         format=given[0].format if given else fmt.split("|")[0],
-        hint=dtype.sources[0] if dtype.sources else dtype.description)
+        # a given file: what it holds; a reference: where to get it (made exact in resolve_references)
+        hint=" ".join(dtype.description.split()) if given or not dtype.sources else dtype.sources[0])
 
 
 def produced_ports(draft: Draft, step: PlanStep, port: str, datatype: str, source: str) -> list[IOPort]:
@@ -428,7 +429,8 @@ def resolve_references(draft: Draft) -> Draft:
     else:
         build, default = draft.spec.constraints.get("genome_build"), False
     by_key = {r.key: r for r in references}
-    config = {k: (c.model_copy(update={"path": by_key[k].path}) if k in by_key else c)
+    # a reference's path and hint are the provider's file for the organism and build
+    config = {k: (c.model_copy(update={"path": by_key[k].path, "hint": by_key[k].hint}) if k in by_key else c)
               for k, c in draft.config_inputs.items()}
     return replace(draft, references=references, genome_build=build, genome_build_default=default,
                    config_inputs=config)
