@@ -139,7 +139,8 @@ LAYOUTS = (
     ("rsem", "gene_id", "expected_count", True),  # genes.results: gene_id, transcript_id(s), ...
     ("rsem", "transcript_id", "expected_count", False),
 )
-MAIN_FILES = ("quant.sf", "abundance.tsv", "abundance.h5")
+# gzipped tables as archived folders keep them (tximportData's salmon/<sample>/quant.sf.gz)
+MAIN_FILES = ("quant.sf", "quant.sf.gz", "abundance.tsv", "abundance.tsv.gz", "abundance.h5")
 
 
 def quant_file(path, sample):
@@ -151,9 +152,10 @@ def quant_file(path, sample):
     for name in MAIN_FILES:
         if os.path.exists(os.path.join(path, name)):
             return os.path.join(path, name)
-    results = sorted(n for n in os.listdir(path) if n.endswith((".genes.results", ".isoforms.results")))
+    results = sorted(n for n in os.listdir(path) if n.endswith((".genes.results", ".isoforms.results",
+                                                                  ".genes.results.gz", ".isoforms.results.gz")))
     if results:
-        genes = [n for n in results if n.endswith(".genes.results")]
+        genes = [n for n in results if ".genes.results" in n]
         return os.path.join(path, (genes or results)[0])
     fail(f"{path} (sample {sample}) holds no quant.sf, abundance.tsv, abundance.h5 or RSEM *.results: "
          "not a Salmon, kallisto or RSEM output folder; rerun the quantification for this sample.")

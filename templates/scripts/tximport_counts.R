@@ -32,11 +32,12 @@ if (anyDuplicated(samples)) {
 # the file tximport reads for one output (a folder or the file itself)
 quant_file <- function(path) {
     if (!dir.exists(path)) return(path)
-    for (name in c("quant.sf", "abundance.tsv", "abundance.h5")) {
+    # gzipped tables as archived folders keep them (tximportData's salmon/<sample>/quant.sf.gz)
+    for (name in c("quant.sf", "quant.sf.gz", "abundance.tsv", "abundance.tsv.gz", "abundance.h5")) {
         if (file.exists(file.path(path, name))) return(file.path(path, name))
     }
-    res <- sort(list.files(path, pattern = "\\.(genes|isoforms)\\.results$"))
-    genes <- res[grepl("\\.genes\\.results$", res)]
+    res <- sort(list.files(path, pattern = "\\.(genes|isoforms)\\.results(\\.gz)?$"))
+    genes <- res[grepl("\\.genes\\.results(\\.gz)?$", res)]
     if (length(res) > 0) return(file.path(path, if (length(genes) > 0) genes[1] else res[1]))
     fail(path, " holds no quant.sf, abundance.tsv, abundance.h5 or RSEM *.results: not a Salmon, ",
          "kallisto or RSEM output folder (rerun the quantification for this sample).")

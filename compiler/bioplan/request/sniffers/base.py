@@ -421,6 +421,8 @@ class Notes:
 
     mate_name: MateName | None = None
     read_id_mate: int | None = None
+    # a FASTQ's first read name without its /1 /2: mates of one pair share it, whatever the files are called
+    first_read: str = ""
     dmp_files: tuple[str, ...] = ()
     # a folder that stands for several inputs (one quantification folder per sample)
     expanded: tuple[SniffedFile, ...] = ()

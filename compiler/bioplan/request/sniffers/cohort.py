@@ -107,8 +107,47 @@ def _check_unique_samples(files: Sequence[SniffedFile]) -> None:
                 {"sample": f.sample, "paths": [other.path, f.path]})
 
 
+def _lone_mates(files: Sequence[SniffedFile], notes: Sequence[Notes], mate: int) -> dict[str, int]:
+    """First read name -> index of the FASTQ files whose read ids say `mate` and whose sample has no other
+    mate among the inputs; a first read two such files share settles nothing and is left out."""
+    mates_of: dict[str, set[int]] = {}
+    for f in files:
+        if f.datatype == "raw_reads" and f.sample is not None and f.mate:
+            mates_of.setdefault(f.sample, set()).add(f.mate)
+    found = [(n.first_read, i) for i, (f, n) in enumerate(zip(files, notes))
+             if f.datatype == "raw_reads" and n.read_id_mate == mate == f.mate and n.first_read
+             and mates_of.get(f.sample or "") == {mate}]
+    shared = Counter(read for read, _ in found)
+    return {read: i for read, i in found if shared[read] == 1}
+
+
+def _shared_name(first: str, second: str) -> str:
+    """The sample two mate files are of: what their names share ('sam1F', 'sam1R' -> 'sam1')."""
+    common = os.path.commonprefix([first, second]).rstrip("._-")
+    return common or first
+
+
+def _pair_by_read_names(files: list[SniffedFile], notes: list[Notes]) -> list[SniffedFile]:
+    """Mates named in a way no suffix rule knows (dada2's sam1F/sam1R, Rsubread's reads1/reads2): a file of
+    read-1 ids and a file of read-2 ids whose first reads are the same read are one pair."""
+    ones, twos = _lone_mates(files, notes, 1), _lone_mates(files, notes, 2)
+    out = list(files)
+    for read, j in twos.items():
+        i = ones.get(read)
+        if i is None:
+            continue
+        name = _shared_name(files[i].sample or "", files[j].sample or "")
+        for k, mate, other in ((i, 1, files[j]), (j, 2, files[i])):
+            ev = [e for e in files[k].evidence if not e.startswith(f"mate {mate} of sample")]
+            ev.append(f"mate {mate} of sample '{name}': its first read ({read}) is the first read of {other.path}, "
+                      f"and its read ids say mate {mate}")
+            out[k] = files[k].model_copy(update={"sample": name, "evidence": tuple(ev)})
+    return out
+
+
 def _pair_mates(files: list[SniffedFile], notes: list[Notes], warnings: list[str]) -> list[SniffedFile]:
     """Settle weak mate suffixes (_1/_2) against the other inputs; warn about unpaired or repeated mates."""
+    files = _pair_by_read_names(files, notes)
     mates_of: dict[str, set[int]] = {}
     for f in files:
         if f.datatype == "raw_reads" and f.sample is not None and f.mate:

@@ -46,8 +46,12 @@ def sniff_kallisto_h5(src: Source, f: Any, np: Any, prefixes: Mapping[str, str])
                        sample=sample)
 
 
-# The file a quantifier's output folder is read through, by tool (first present wins).
-_QUANT_DIR_FILES = (("quant.sf", "salmon"), ("abundance.tsv", "kallisto"), ("abundance.h5", "kallisto"))
+# The file a quantifier's output folder is read through, by tool (first present wins). Gzipped tables are
+# how folders are shipped and archived (Bioconductor's tximportData and IsoformSwitchAnalyzeR keep
+# salmon/<sample>/quant.sf.gz, kallisto/<sample>/abundance.tsv.gz); tximport reads them as they are.
+_QUANT_DIR_FILES = (("quant.sf", "salmon"), ("quant.sf.gz", "salmon"), ("abundance.tsv", "kallisto"),
+                    ("abundance.tsv.gz", "kallisto"), ("abundance.h5", "kallisto"))
+_RSEM_RESULTS_RE = re.compile(r"\.(?:genes|isoforms)\.results(?:\.gz)?$")
 
 
 def _json_of(path: Path) -> dict:
@@ -88,11 +92,11 @@ def _quant_dir(shown: str, path: Path, entries: Sequence[str], ctx: Context) -> 
     present = set(entries)
     main = next((name for name, _ in _QUANT_DIR_FILES if name in present), None)
     if main is None:
-        rsem = sorted(e for e in entries if e.endswith((".genes.results", ".isoforms.results")))
-        prefixes_rsem = {re.sub(r"\.(?:genes|isoforms)\.results$", "", e) for e in rsem}
+        rsem = sorted(e for e in entries if _RSEM_RESULTS_RE.search(e))
+        prefixes_rsem = {_RSEM_RESULTS_RE.sub("", e) for e in rsem}
         if len(prefixes_rsem) != 1:
             return None
-        main = next((e for e in rsem if e.endswith(".genes.results")), rsem[0])
+        main = next((e for e in rsem if ".genes.results" in e), rsem[0])
     inner, _ = ctx.sniff(os.path.join(shown, main))
     if inner.datatype != "transcript_quantification":
         return None

@@ -219,7 +219,8 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
     fmt = "fastq.gz" if src.compression else "fastq"
     sniffed = SniffedFile(path=src.shown, datatype="raw_reads", format=fmt, evidence=tuple(evidence),
                           facts=tuple(facts), sample=sample, mate=mate)
-    return sniffed, Notes(mate_name=named, read_id_mate=id_mate)
+    first_read = first_id[1:-2] if first_id.endswith(("/1", "/2")) else first_id[1:]
+    return sniffed, Notes(mate_name=named, read_id_mate=id_mate, first_read=first_read)
 
 
 # --------------------------------------------------------------------------- FASTA
