@@ -213,11 +213,16 @@ def test_gencode_md5_and_msigdb_recorded_sha256(workspace, tmp_path, provider_se
     assert record.read_text().split()[0] == hashlib.sha256(gmt.read_bytes()).hexdigest()
 
 
-def test_a_checksum_mismatch_fails_the_rule_naming_the_file(workspace, tmp_path, provider_server):
-    mirror, _, root = provider_server
+def _serve_a_cdna_with_a_wrong_checksum(root: Path) -> None:
+    """The mouse cDNA FASTA in the server's Ensembl layout, with a CHECKSUMS line that is not its sum."""
     folder = root / ENSEMBL / "fasta/mus_musculus/cdna"
     _write_gz(folder / "Mus_musculus.GRCm39.cdna.all.fa.gz", ">ENSMUST00000000001\nACGT\n")
-    (folder / "CHECKSUMS").write_text("12345 1 Mus_musculus.GRCm39.cdna.all.fa.gz\n")  # not its checksum
+    (folder / "CHECKSUMS").write_text("12345 1 Mus_musculus.GRCm39.cdna.all.fa.gz\n")
+
+
+def test_a_checksum_mismatch_fails_the_rule_naming_the_file(workspace, tmp_path, provider_server):
+    mirror, _, root = provider_server
+    _serve_a_cdna_with_a_wrong_checksum(root)
     res = compile_request("mouse RNA-seq: quantify transcripts with salmon", _reads(workspace),
                           str(tmp_path / "s" / "Snakefile"), fetch_references=True,
                           reference_cache=str(tmp_path / "cache"), validate=False)
@@ -278,39 +283,66 @@ def _nextflow() -> str | None:
     return None
 
 
-def test_nextflow_fetch_process_downloads_verifies_and_stores_once(workspace, tmp_path, provider_server):
-    """The emitted FETCH process, run by Nextflow on the emitted request tuple: downloads from the local
-    provider server, verifies against CHECKSUMS, stores in the cache; a second run is skipped (storeDir)."""
+def _fetch_only(root: Path, key: str) -> str:
+    """A pipeline of the emitted FETCH_REFERENCE module alone, fed the request tuple main.nf builds for
+    one reference (URLs, checksum files, cache): the file name written into `root`."""
     import re
 
+    main = (root / "main.nf").read_text(encoding="utf-8")
+    request = re.search(rf"ch_fetch_{key} = .*? \? channel\.of\((\[.*\])\) : channel\.empty\(\)", main)
+    assert request, f"main.nf builds no fetch request for {key}"
+    (root / f"fetch_{key}.nf").write_text(
+        "include { FETCH_REFERENCE } from './modules/local/fetch_reference/main'\n\n"
+        f"params.{key} = null\n\nworkflow {{\n"
+        f"    FETCH_REFERENCE(channel.of({request.group(1)}))\n}}\n")
+    return f"fetch_{key}.nf"
+
+
+def test_nextflow_fetch_process_downloads_verifies_and_stores_once(workspace, tmp_path, provider_server):
+    """The emitted FETCH process, run by Nextflow on the emitted request tuple: downloads from the local
+    provider server, verifies against CHECKSUMS, stores in the cache; a second run is skipped (storeDir);
+    another workflow with the same cache takes the file from it; a checksum mismatch fails naming the file."""
     nextflow = _nextflow()
     if nextflow is None:
         from tests.conftest import skip_or_fail_in_ci
 
         skip_or_fail_in_ci("no Nextflow runtime (bash scripts/install-nextflow.sh .venv/bin)")
-    mirror, requests, _ = provider_server
+    mirror, requests, server_root = provider_server
     cache = tmp_path / "cache"
-    res = compile_request(f"mouse {ALIGN}", _reads(workspace), str(tmp_path / "nf" / "main.nf"), target="nextflow",
-                          fetch_references=True, reference_cache=str(cache))
-    root = res.output_dir
-    main = (root / "main.nf").read_text(encoding="utf-8")
-    request = re.search(r"ch_fetch_reference_genome = .*? \? channel\.of\((\[.*\])\) : channel\.empty\(\)", main)
-    (root / "fetch_only.nf").write_text(
-        "include { FETCH_REFERENCE } from './modules/local/fetch_reference/main'\n\n"
-        "params.reference_genome = null\n\nworkflow {\n"
-        f"    FETCH_REFERENCE(channel.of({request.group(1)}))\n}}\n")
-    genome = next(r.path for r in res.workflow.references if r.key == "reference_genome")
     env = {**os.environ, "BIOPLAN_REFERENCE_MIRROR": mirror, "NXF_OFFLINE": "true", "NXF_ANSI_LOG": "false",
            "NXF_HOME": str(tmp_path / "nxf_home")}
 
-    def run() -> subprocess.CompletedProcess:
-        return subprocess.run([nextflow, "run", "fetch_only.nf", "--reference_genome", genome], cwd=root, env=env,
-                              capture_output=True, text=True, timeout=600)
+    def compiled(query: str, where: str):
+        return compile_request(query, _reads(workspace), str(tmp_path / where / "main.nf"), target="nextflow",
+                               fetch_references=True, reference_cache=str(cache), validate=False)
 
-    first = run()
+    def run(res, key: str) -> subprocess.CompletedProcess:
+        path = next(r.path for r in res.workflow.references if r.key == key)
+        return subprocess.run([nextflow, "run", _fetch_only(res.output_dir, key), f"--{key}", path],
+                              cwd=res.output_dir, env=env, capture_output=True, text=True, timeout=600)
+
+    first_workflow = compiled(f"mouse {ALIGN}", "nf")
+    first = run(first_workflow, "reference_genome")
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-2000:]
-    assert Path(genome).read_text().startswith(">1\nACGT")
+    genome = Path(next(r.path for r in first_workflow.workflow.references if r.key == "reference_genome"))
+    assert genome.read_text().startswith(">1\nACGT") and genome.parent.parent == cache
+    (log,) = (first_workflow.output_dir / "work").rglob("*.fetch.log")  # verified before it was stored
+    assert "bsd_sum" in log.read_text() and "matches" in log.read_text()
     asked = list(requests)
-    second = run()
+    assert any(p.endswith("/dna/CHECKSUMS") for p in asked)
+    # a second run downloads nothing
+    second = run(first_workflow, "reference_genome")
     assert second.returncode == 0 and "Stored process > FETCH_REFERENCE" in second.stdout, second.stdout[-2000:]
-    assert requests == asked  # nothing downloaded again
+    assert requests == asked
+    # another workflow (STAR, not HISAT2) with its own work folder and the same cache: taken from the cache
+    other_workflow = compiled("mouse RNA-seq: align the reads with star and count reads per gene", "nf_star")
+    other = run(other_workflow, "reference_genome")
+    assert other.returncode == 0 and "Stored process > FETCH_REFERENCE" in other.stdout, other.stdout[-2000:]
+    assert requests == asked
+    # a checksum mismatch fails the process, naming the file; nothing unverified is stored
+    _serve_a_cdna_with_a_wrong_checksum(server_root)
+    salmon = compiled("mouse RNA-seq: quantify transcripts with salmon", "nf_salmon")
+    bad = run(salmon, "transcriptome")
+    assert bad.returncode != 0
+    assert "checksum mismatch for Mus_musculus.GRCm39.cdna.all.fa.gz" in bad.stdout + bad.stderr, bad.stdout[-3000:]
+    assert not list(cache.rglob("*cdna*")), "nothing unverified enters the cache"
