@@ -188,12 +188,42 @@ SAMPLES = tsv([["sample", "condition"], ["s1", "control"], ["s2", "control"], ["
 def test_sample_pca_plot(step, tmp_path):
     counts, samples = write(tmp_path / "norm.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
     params = {"condition_column": "condition", "ntop": 500, "title": None}
-    run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples}, {"plot": tmp_path / "pca.png"}, params)
+    run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples},
+               {"plot": tmp_path / "pca.png", "table": tmp_path / "pca.tsv"}, params)
     assert run.code == 0, run.log
     assert (tmp_path / "pca.png").read_bytes()[:4] == b"\x89PNG"
-    run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples}, {"plot": tmp_path / "x.png"},
-               {**params, "condition_column": "group"})
+    rows = read_tsv(tmp_path / "pca.tsv")
+    assert rows[0][:4] == ["sample", "condition", "PC1", "PC2"] and rows[-1][0] == "percent_variance"
+    pc1 = {r[0]: float(r[2]) for r in rows[1:-1]}
+    # the planted shift of the treated samples is the first component: the two conditions on either side
+    assert max(pc1[s] for s in ("s1", "s2", "s3")) < min(pc1[s] for s in ("s4", "s5", "s6")) or \
+        min(pc1[s] for s in ("s1", "s2", "s3")) > max(pc1[s] for s in ("s4", "s5", "s6"))
+    assert abs(sum(float(v) for v in rows[-1][2:]) - 100) < 0.01
+    run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples},
+               {"plot": tmp_path / "x.png", "table": tmp_path / "x.tsv"}, {**params, "condition_column": "group"})
     assert_failed(run, "group")
+
+
+def test_sample_distance_clustering(step, tmp_path):
+    counts, samples = write(tmp_path / "norm.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
+    params = {"condition_column": "condition", "ntop": None, "method": "complete", "title": None}
+    outputs = {"plot": tmp_path / "d.png", "distances": tmp_path / "d.tsv", "tree": tmp_path / "t.nwk"}
+    run = step("sample_distance_clustering.py", {"normalized": counts, "samples": samples}, outputs, params)
+    assert run.code == 0, run.log
+    assert (tmp_path / "d.png").read_bytes()[:4] == b"\x89PNG"
+    rows = read_tsv(tmp_path / "d.tsv")
+    order = rows[0][1:]
+    assert sorted(order) == ["s1", "s2", "s3", "s4", "s5", "s6"] and [r[0] for r in rows[1:]] == order
+    distance = {(r[0], s): float(v) for r in rows[1:] for s, v in zip(order, r[1:])}
+    assert all(distance[(s, s)] == 0 and distance[(s, t)] == distance[(t, s)] for s in order for t in order)
+    # the leaf order keeps each condition together, and the tree's two top branches are the conditions
+    groups = ["control" if s in ("s1", "s2", "s3") else "treated" for s in order]
+    assert groups in (["control"] * 3 + ["treated"] * 3, ["treated"] * 3 + ["control"] * 3)
+    tree = (tmp_path / "t.nwk").read_text().strip()
+    assert tree.endswith(";") and all(s in tree for s in order)
+    run = step("sample_distance_clustering.py", {"normalized": counts, "samples": samples}, outputs,
+               {**params, "method": "median-ish"})
+    assert_failed(run, "params.method 'median-ish'")
 
 
 def test_expression_heatmap(step, tmp_path):

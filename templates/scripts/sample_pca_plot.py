@@ -4,8 +4,10 @@ Inputs: normalized (genes x samples matrix, first column = gene id, log-scale va
 or log-CPM) and samples (tsv/csv with a `sample` column and the condition column). PCA (SVD) of
 the ntop most variable genes, centred per gene, as DESeq2's plotPCA; the sign of each component
 is fixed (largest loading positive) so the plot is reproducible. Points are coloured by the
-condition column and labelled with the sample name. Output: plot (PNG, deterministic).
-Params: condition_column, ntop, title.
+condition column and labelled with the sample name. Outputs: plot (PNG, deterministic) and table
+(tsv: `sample`, the condition column, then PC1..PCn scores; a last row `percent_variance` holds
+each component's share of the variance, as plotPCA's axis labels). Params: condition_column, ntop,
+title.
 """
 
 import bioplan_step
@@ -17,6 +19,15 @@ import numpy as np
 import pandas as pd
 
 plt = pyplot()
+
+
+def write_scores(path, samples, groups, condition, pcs, explained):
+    columns = [f"PC{i + 1}" for i in range(pcs.shape[1])]
+    scores = pd.DataFrame(np.round(pcs, 6), columns=columns)
+    scores.insert(0, condition, groups)
+    scores.insert(0, "sample", samples)
+    share = pd.DataFrame([["percent_variance", "", *np.round(explained, 4)]], columns=scores.columns)
+    pd.concat([scores, share], ignore_index=True).to_csv(path, sep="\t", index=False)
 
 
 def main():
@@ -62,6 +73,7 @@ def main():
     ax.set_title(params.title or f"PCA of {len(samples)} samples ({len(top)} most variable genes)")
     ax.legend(title=condition, frameon=False, fontsize=7)
     save_png(fig, snakemake.output.plot)
+    write_scores(snakemake.output.table, samples, groups, condition, pcs, explained)
     LOG.info("PCA on %d genes x %d samples: PC1 %.1f%%, PC2 %.1f%%", len(top), len(samples), explained[0], explained[1])
 
 
