@@ -217,16 +217,16 @@ def test_the_example_parts_rebuild_the_example_call_set(workspace):
     assert {r[0] for path in regions for r in _body(path)[1] if path.stem != r[0]} == set()
 
 
-# ------------------------------------------------------------------ tumour/normal: one individual per run
+# ------------------------------------------------------------------ tumour/normal: one run per patient
 
 
-def _tumour_normal_sheet(tmp_path: Path, workspace: Path, patients: list[str]) -> list[str]:
+def _tumour_normal_sheet(tmp_path: Path, workspace: Path, patients: list[str], status: bool = True) -> list[str]:
     reads = workspace / "data" / "rnaseq_fastq" / "reads"
-    files, rows = [], ["patient\tsample\tstatus"]
+    files, rows = [], ["patient\tsample" + ("\tstatus" if status else "")]
     for patient in patients:
-        for status, kind in ((1, "t"), (0, "n")):
+        for code, kind in ((1, "t"), (0, "n")):
             sample = f"{patient}_{kind}"
-            rows.append(f"{patient}\t{sample}\t{status}")
+            rows.append(f"{patient}\t{sample}" + (f"\t{code}" if status else ""))
             for mate in (1, 2):
                 dest = tmp_path / f"{sample}_R{mate}.fastq.gz"
                 dest.write_bytes((reads / f"ctrl_1_R{mate}.fastq.gz").read_bytes())
@@ -235,12 +235,21 @@ def _tumour_normal_sheet(tmp_path: Path, workspace: Path, patients: list[str]) -
     return files + [str(tmp_path / "samples.tsv"), str(workspace / "data" / "rnaseq_fastq" / "genome.fa")]
 
 
-def test_a_cohort_of_tumour_normal_pairs_is_refused_not_called_as_one_individual(workspace, knowledge, tmp_path):
+def test_a_cohort_of_tumour_normal_pairs_is_paired_per_patient(workspace, knowledge, tmp_path):
+    """Two patients' tumour/normal pairs are no longer called as one individual: the spec pairs them
+    (tests/test_tumour_normal_cohorts.py follows them into the IR and both targets)."""
     inputs = _tumour_normal_sheet(tmp_path, workspace, ["p1", "p2"])
+    result = plan_request("call somatic variants with Mutect2 for each tumour/normal pair", inputs, knowledge)
+    assert {(s.sample, s.patient, s.status) for s in result.spec.patients} == {
+        ("p1_t", "p1", "tumour"), ("p1_n", "p1", "normal"), ("p2_t", "p2", "tumour"), ("p2_n", "p2", "normal")}
+
+
+def test_several_patients_without_a_status_column_are_refused(workspace, knowledge, tmp_path):
+    inputs = _tumour_normal_sheet(tmp_path, workspace, ["p1", "p2"], status=False)
     with pytest.raises(BioplanError) as err:
         plan_request("call somatic variants with Mutect2 for each tumour/normal pair", inputs, knowledge)
     assert err.value.code == "unsupported_analysis"
-    assert "2 patients (p1, p2)" in err.value.message and "one workflow per patient" in err.value.hints[0]
+    assert "2 patients (p1, p2)" in err.value.message and "'status' column" in err.value.hints[0]
 
 
 def test_one_patients_tumour_and_normal_are_planned(workspace, knowledge, tmp_path):

@@ -140,6 +140,15 @@ class SpecInput(Frozen):
     mate: int | None = None
 
 
+class PatientSample(Frozen):
+    """One sample of a tumour/normal cohort: the individual it comes from (the sample sheet's patient
+    column, as nf-core/sarek's) and whether it is a tumour or the matched normal."""
+
+    sample: str
+    patient: str
+    status: Literal["tumour", "normal"]
+
+
 class TaskSpec(Frozen):
     query: str
     input_types: tuple[str, ...]
@@ -158,6 +167,9 @@ class TaskSpec(Frozen):
     condition_column: str | None = None  # of the sample sheet, as sniffed
     # obs column of an input AnnData whose existing clustering the plan uses (markers per 'louvain')
     cluster_column: str | None = None
+    # the samples of a tumour/normal cohort by patient (empty: one individual, or not a somatic study);
+    # steps of one individual run once per patient (request/passes/individuals.py, codegen/passes.py)
+    patients: tuple[PatientSample, ...] = ()
     # gene id namespaces seen in the inputs: of the expression data and of the gene set library
     gene_namespace: str | None = None
     gene_set_namespace: str | None = None

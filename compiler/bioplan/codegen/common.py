@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bioplan.codegen.ir import Reference, Workflow
+from bioplan.codegen.ir import PATIENT, STATUS, Reference, Workflow
 from bioplan.errors import TargetUnsupportedError
 
 
@@ -30,11 +30,30 @@ def json_schema_type(value: Any) -> dict[str, Any]:
 
 
 def user_names(workflow: Workflow) -> tuple[list[str], list[str]]:
-    """(sample ids, input file paths) the user gave: what each target checks it can carry."""
+    """(sample ids and patient ids, input file paths) the user gave: what each target checks it can carry."""
     samples = [row["sample"] for row in workflow.samples]
+    samples += list(dict.fromkeys(row[PATIENT] for row in workflow.samples if row.get(PATIENT)))
     paths = [c.path for c in workflow.config_inputs if c.path]
-    paths += [v for row in workflow.samples for k, v in row.items() if k != "sample" and v]
+    paths += [v for row in workflow.samples for k, v in row.items()
+              if k != "sample" and k not in workflow.meta_columns and v]
     return samples, paths
+
+
+def sheet_columns(workflow: Workflow) -> list[str]:
+    """The sample sheet's columns: sample, the values group steps read (patient, status), the file paths."""
+    return [*workflow.sample_columns[:1], *workflow.meta_columns, *workflow.sample_columns[1:]]
+
+
+def meta_column_schemas(columns: tuple[str, ...], name_pattern: str) -> dict[str, Any]:
+    """JSON Schemas of the sample sheet's value columns: a patient id is a folder name as a sample id is
+    (results/<step>/<patient>/), a status is tumour or normal (nf-core/sarek's 1 and 0, as words)."""
+    known: dict[str, dict[str, Any]] = {
+        PATIENT: {"type": "string", "minLength": 1, "pattern": name_pattern,
+                  "description": "the individual the sample comes from: its tumour(s) and normal are called together"},
+        STATUS: {"type": "string", "enum": ["tumour", "normal"],
+                 "description": "tumour, or normal for the patient's matched normal (at most one per patient)"},
+    }
+    return {c: known[c] for c in columns}
 
 
 def refuse_names(target: str, bad_samples: list[str], bad_paths: list[str], why: str, hints: list[str]) -> None:

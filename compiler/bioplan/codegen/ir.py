@@ -23,7 +23,12 @@ from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
 from bioplan.request.text import require_utf8
 
-Scope = Literal["sample", "cohort", "reference"]
+# group: one job per value of a sample sheet column (the step's `group_by`), reading the per-sample
+# files of that value's samples: a tumour/normal cohort's somatic calling runs once per patient
+Scope = Literal["sample", "group", "cohort", "reference"]
+# the sample sheet columns of a tumour/normal cohort (nf-core/sarek's patient and status), values not paths
+PATIENT = "patient"
+STATUS = "status"
 
 
 class Frozen(BaseModel):
@@ -38,6 +43,8 @@ class FileRef(Frozen):
     per_sample: bool = False
     gathered: bool = False  # a list over all samples (expand) where the consumer is a cohort step
     directory: bool = False
+    # a group step's output: one file per value of this sample sheet column ({patient} in `path`)
+    group: str | None = None
 
 
 class IOPort(Frozen):
@@ -68,6 +75,9 @@ class WorkflowStep(Frozen):
     constraint: str | None = None  # check steps: the constraint it checks
     guards: str | None = None  # check steps: the step id it runs before
     paired: bool = False
+    # group steps: the sample sheet column whose values the step iterates over (`patient`); its
+    # per-sample inputs are the files of that value's samples, its outputs and log carry {patient}
+    group_by: str | None = None
 
 
 class Software(Frozen):
@@ -123,7 +133,7 @@ class Workflow(Frozen):
     params: dict[str, dict[str, Any]]  # tool id -> param -> default
     software: tuple[Software, ...]
     samples: tuple[dict[str, str], ...]  # rows of config/samples.tsv (empty: no per-sample inputs)
-    sample_columns: tuple[str, ...]
+    sample_columns: tuple[str, ...]  # "sample", then the columns of input file paths
     condition_column: str | None
     scripts: tuple[str, ...]  # step scripts copied into scripts/
     has_samples: bool
@@ -143,6 +153,9 @@ class Workflow(Frozen):
     genome_build_default: bool = False  # neither the request nor the inputs named it: the organism's default
     fetch_references: bool = False  # config `fetch:` (compile --fetch-references)
     reference_cache: str = "resources"  # where downloaded references go (compile --reference-cache)
+    # sample sheet columns of values the group steps read (`patient`, `status`: tumour or normal), written
+    # after "sample"; empty when no step is grouped
+    meta_columns: tuple[str, ...] = ()
 
 
 CHECK_ENV = Software(

@@ -30,7 +30,14 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.common import fetch_arguments, json_schema_type, refuse_names, user_names
+from bioplan.codegen.common import (
+    fetch_arguments,
+    json_schema_type,
+    meta_column_schemas,
+    refuse_names,
+    sheet_columns,
+    user_names,
+)
 from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.nf_core_names import module_path, process_name
@@ -203,9 +210,16 @@ class NextflowGenerator:
 
     # ------------------------------------------------------------------ port kinds
     def port_kind(self, port: IOPort, step: WorkflowStep) -> str:
+        """How a port's files arrive: per sample, gathered over all samples, grouped (a group step's
+        samples' files: [meta, sample_ids, files] per patient), group (a per-patient file a group step
+        reads: [meta, file]), one cohort file, or a reference value channel."""
         ref = port.ref
         if ref.kind == "samplesheet":
-            return "sample" if step.scope == "sample" else "gathered"
+            return {"sample": "sample", "group": "grouped"}.get(step.scope, "gathered")
+        if ref.kind == "result" and ref.group:
+            return "group" if step.scope == "group" else "gathered"
+        if ref.kind == "result" and ref.per_sample and step.scope == "group":
+            return "grouped"
         if ref.kind == "config_reference":
             return "reference"
         if ref.kind == "config_input":
@@ -236,6 +250,11 @@ class NextflowGenerator:
         if sample_ports:
             lines.append(f"tuple val({next(metas)}), " + ", ".join(f"path({p})" for p in sample_ports))
         samples_var = (f"sample_ids{i}" if i > 1 else "sample_ids" for i in itertools.count(1))
+        # a group step's ports arrive joined on the group's meta (channel `grouped_arguments`)
+        grouped = [f"val({next(samples_var)}), path({port}, stageAs: '{port}/*')" if kind == "grouped"
+                   else f"path({port})" for port, kind, _ in groups if kind in ("grouped", "group")]
+        if grouped:
+            lines.append(f"tuple val({next(metas)}), " + ", ".join(grouped))
         for port, kind, _ in groups:
             if kind == "gathered":
                 lines.append(f"tuple val({next(metas)}), val({next(samples_var)}), "
@@ -263,19 +282,21 @@ class NextflowGenerator:
         groups = self.grouped_ports(step)
         args: list[str] = []
         for port, kind, ioports in groups:
-            if kind == "gathered":
+            if kind in ("gathered", "grouped"):
                 args.append(f'${{[{port}].flatten().collect {{ f -> "--list-input {port}=${{f}}" }}.join(\' \')}}')
             elif len(ioports) > 1:  # mates: reads -> reads_1, reads_2
                 args += [f"--input {p.name}=${{{port}[{i}]}}" for i, p in enumerate(ioports)]
             else:
                 args.append(f"--input {port}=${{{port}}}")
-        if any(kind == "gathered" for _, kind, _ in groups):
+        if any(kind in ("gathered", "grouped") for _, kind, _ in groups):
             args.append('${sample_ids.collect { id -> "--list-param samples=${id}" }.join(\' \')}')
         datatypes = ", ".join(f"{p.name}: {groovy_str(p.datatype)}" for _, _, ioports in groups for p in ioports)
         if tool is not None:
             entries = [f"{n}: params.{tool.id}_{n}" for n in workflow.params.get(tool.id, {})]
             if "condition_column" in tool.params:
                 entries.append(f"condition_column: {groovy_str(workflow.condition_column or 'condition')}")
+            # the patient's normal sample: the group's meta carries it (`grouped_channel`)
+            entries += [f"{name}: meta.normal" for name, value in step.params if value == "@group_normal"]
         else:
             entries = [f"constraint: {groovy_str(step.constraint or '')}",
                        f"guarded_step: {groovy_str(step.guards or '')}", f"datatypes: [{datatypes}]"]
@@ -289,7 +310,7 @@ class NextflowGenerator:
             input_lines=lines, has_meta=has_meta, prefix_expr=prefix,
             version_eval=groovy_str(version_number_command(version)),
             paired=step.paired, ports={port: kind for port, kind, _ in self.grouped_ports(step)},
-            gathered=[port for port, kind, _ in self.grouped_ports(step) if kind == "gathered"],
+            gathered=[port for port, kind, _ in self.grouped_ports(step) if kind in ("gathered", "grouped")],
             organism=workflow.organism, step=step, tool=tool, script=step.script,
             checked_ports=[port for port, _, _ in groups], run_args=" ".join(args),
             tool_params_expr=tool_params_expr)
@@ -327,6 +348,8 @@ class NextflowGenerator:
             emit = _emit_name(ref.path, producer)
             base = Channel(f"{producer.id.upper()}.out.{emit}", "sample" if ref.per_sample else
                            ("reference" if producer.scope == "reference" else "cohort"))
+        if kind == "grouped":
+            return grouped_channel(base.expr, step.group_by or "patient")
         if kind == "gathered":
             return Channel(
                 f"{base.expr}\n        .toSortedList {{ a, b -> a[0].id <=> b[0].id }}"
@@ -395,8 +418,8 @@ class NextflowGenerator:
         """A call's channel arguments, each waiting for the precondition checks of its files: the
         per-sample channels joined on meta (with each per-sample check's ok, then dropped), the
         others combined with their cohort checks' ok."""
+        lines = self.grouped_arguments(args, gates)
         sample_args = [a for a in args if a[1] == "sample"]
-        lines = []
         if sample_args:
             expr = sample_args[0][2].expr
             for _, _, ch in sample_args[1:]:
@@ -409,7 +432,7 @@ class NextflowGenerator:
             lines.append(expr)
         cohort_gates = [g for g in gates if g.scope != "sample"]
         for port, kind, ch in args:
-            if kind == "sample":
+            if kind in ("sample", "grouped", "group"):
                 continue
             expr = ch.expr
             for g in cohort_gates:
@@ -426,6 +449,22 @@ class NextflowGenerator:
             lines.append(expr)
         return lines
 
+    @staticmethod
+    def grouped_arguments(args: list[tuple[str, str, Channel]], gates: list[WorkflowStep]) -> list[str]:
+        """A group step's ports as one channel: its samples' files grouped per patient, joined on the
+        patient's meta with the per-patient files it reads and with the per-patient checks' ok files."""
+        joined = [ch.expr for _, kind, ch in args if kind in ("grouped", "group")]
+        if not joined:
+            return []
+        expr = joined[0]
+        for other in joined[1:]:
+            expr = f"{expr}\n        .join({other}, failOnMismatch: true)"
+        for g in gates:
+            if g.scope == "group":
+                expr = (f"{expr}\n        .join({g.id.upper()}.out.ok, failOnMismatch: true)"
+                        "\n        .map { items -> items[0..-2] }")
+        return [expr]
+
     def _use(self, proc: PreparedProcess, step: WorkflowStep, args, outputs_by_path) -> dict:
         """What a call passes, for the structural arity check (validate/nextflow_checks.py)."""
         groups = {port: ioports for port, _, ioports in self.grouped_ports(step)}
@@ -441,6 +480,10 @@ class NextflowGenerator:
         sample = [port for port, kind, _ in args if kind == "sample"]
         if sample:
             channels.append({"arity": 1 + len(sample), "from": [x for p in sample for x in sources(p, 2)]})
+        grouped = [(port, kind) for port, kind, _ in args if kind in ("grouped", "group")]
+        if grouped:
+            channels.append({"arity": 1 + sum(2 if kind == "grouped" else 1 for _, kind in grouped),
+                             "from": [x for p, _ in grouped for x in sources(p, 2)]})
         for port, kind, _ in args:
             if kind == "gathered":
                 channels.append({"arity": 3, "from": sources(port, 2)})
@@ -531,6 +574,8 @@ class NextflowGenerator:
         return dict(sorted(files.items())), uses
 
     def meta_yml(self, step: WorkflowStep) -> str:
+        """nf-core's meta.yml: name, description, at least three keywords, the tools under their package
+        names (as the versions topic names them), every input and output with its datatype."""
         body: dict[str, Any]
         if step.kind == "check":
             body = {"name": step.id, "description": f"bioplan precondition: {step.constraint} before {step.guards}",
@@ -540,20 +585,22 @@ class NextflowGenerator:
         else:
             tool = self.knowledge.tools[step.tool]
             op = self.knowledge.operations[tool.implements]
+            package = package_name(tool.software)
+            keywords = {k.lower() for k in (package, tool.id, op.id.replace("_", " "), *op.aliases.en[:1])}
             body = {
                 "name": tool.id,
                 "description": " ".join(tool.description.split()),
-                "keywords": sorted({tool.id, op.id.replace("_", " "), *(op.aliases.en[:1] or ["bioinformatics"])}),
-                "tools": [{tool.id: {"description": tool.name, "homepage": tool.homepage,
+                "keywords": sorted(keywords if len(keywords) >= 3 else keywords | {"bioinformatics"}),
+                "tools": [{package: {"description": tool.name, "homepage": tool.homepage,
                                      **({"doi": tool.doi} if tool.doi else {}),
                                      **({"identifier": f"biotools:{tool.biotools}"} if tool.biotools else {})}}],
-                "input": [{p.port: {"type": "file", "description": p.datatype,
-                                    **({"ontologies": [{"edam": f"http://edamontology.org/{e}"}]}
-                                       if (e := self._format_edam(p.format)) else {})}}
-                          for p in step.inputs if p.datatype],
-                "output": {p.port: {"type": "file", "description": p.datatype} for p in step.outputs},
-                "authors": ["bioplan"],
             }
+        body["input"] = [{p.port: {"type": "file", "description": p.datatype,
+                                   **({"ontologies": [{"edam": f"http://edamontology.org/{e}"}]}
+                                      if (e := self._format_edam(p.format)) else {})}}
+                         for p in step.inputs if p.datatype]
+        body["output"] = {p.port: {"type": "file", "description": p.datatype or p.port} for p in step.outputs}
+        body["authors"] = ["bioplan"]
         return "---\n" + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
 
     def _format_edam(self, fmt: str) -> str | None:
@@ -617,6 +664,11 @@ class NextflowGenerator:
                                             "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+' "
                                                             "and do not start with '-'"}}
         required = ["sample"]
+        # the patient and status columns go into each sample's meta (meta.patient, meta.status)
+        name = props["sample"]["pattern"]
+        for col, schema in meta_column_schemas(workflow.meta_columns, name).items():
+            props[col] = {**schema, "meta": [col]}
+            required.append(col)
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "format": "file-path", "exists": True, "pattern": STAGED_NAME["pattern"],
                           "errorMessage": f"{col}: the file must exist, its name of letters, digits, '.', '_', "
@@ -633,8 +685,23 @@ class NextflowGenerator:
 
     @staticmethod
     def samplesheet(workflow: Workflow) -> str:
-        cols = list(workflow.sample_columns) or ["sample"]
+        cols = sheet_columns(workflow) or ["sample"]
         return escape.delimited([cols, *([row.get(c, "") for c in cols] for row in workflow.samples)], ",")
+
+
+def grouped_channel(expr: str, key: str) -> Channel:
+    """Per-sample items [meta, files] grouped by a sample sheet column of their meta, as nf-core/sarek
+    pairs a patient's tumour and normal: one item per patient, [meta of the patient (its id, and its
+    normal sample's id, '' without one), the sample ids, the files], samples in id order."""
+    return Channel(
+        f"{expr}\n        .map {{ meta, files -> [meta.{key}, meta, files] }}"
+        "\n        .groupTuple()"
+        "\n        .map { group, metas, files ->"
+        "\n                def pairs = [metas, files].transpose().sort { pair -> pair[0].id }"
+        "\n                def normal = metas.find { m -> m.status == 'normal' }"
+        f"\n                def meta = [id: group, {key}: group, normal: normal ? normal.id : '']"
+        "\n                [meta, pairs.collect { pair -> pair[0].id }, pairs.collect { pair -> pair[1] }.flatten()]"
+        "\n            }", "grouped")
 
 
 def _checks_guarding(steps: list[WorkflowStep]) -> dict[str, list[WorkflowStep]]:

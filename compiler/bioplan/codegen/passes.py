@@ -21,6 +21,8 @@ from bioplan.codegen.ir import (
     CHECK_MEM_MB,
     CHECK_RUNTIME,
     CHECK_RUNTIME_PER_GB,
+    PATIENT,
+    STATUS,
     ConfigInput,
     FileRef,
     IOPort,
@@ -43,6 +45,7 @@ from bioplan.codegen.ir import (
 )
 from bioplan.codegen.qc_report import add_qc_report
 from bioplan.codegen.vcf_outputs import compress_vcf_outputs
+from bioplan.errors import ConstraintViolationError, UnsupportedAnalysisError
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec, topological_order
@@ -116,7 +119,61 @@ def step_scope(knowledge: Knowledge, step: PlanStep) -> Scope:
 
 
 def assign_scopes(draft: Draft) -> Draft:
-    return replace(draft, scopes={s.id: step_scope(draft.knowledge, s) for s in draft.order})
+    """Each step's scope; with a tumour/normal cohort (`TaskSpec.patients`), a step of one individual
+    (operations.yaml `one_individual`) runs per patient, and so does a cohort step reading its output
+    (the patient's somatic calls filtered or annotated: one job per patient, as nf-core/sarek runs them)."""
+    scopes: dict[str, Scope] = {}
+    for s in draft.order:
+        scope = step_scope(draft.knowledge, s)
+        if draft.spec.patients and scope == "cohort" and (
+                draft.knowledge.operations[s.operation].one_individual
+                or any(scopes.get(src) == "group" for src in s.sources.values())):
+            scope = "group"
+        scopes[s.id] = scope
+    return replace(draft, scopes=scopes)
+
+
+def _folder(step_id: str, scope: Scope) -> str:
+    """Where a step's files go: one folder per sample or per patient, else the step's own."""
+    return {"sample": f"results/{step_id}/{{sample}}", "group": f"results/{step_id}/{{{PATIENT}}}"}.get(
+        scope, f"results/{step_id}")
+
+
+def check_pairing(draft: Draft) -> Draft:
+    """What each per-patient step's tool needs of the cohort's pairs: a normal for a caller without a
+    tumour-only mode, one tumour for a caller of exactly one; a tool that cannot run per patient is refused."""
+    samples = draft.spec.patients
+    for step in draft.order:
+        if draft.scopes[step.id] != "group" or not draft.knowledge.operations[step.operation].one_individual:
+            continue
+        tool = draft.tool(step)
+        if tool.pairing is None:
+            raise UnsupportedAnalysisError(
+                f"{tool.name} ({tool.id}) runs over one individual's samples and cannot run once per patient of "
+                "the sample sheet's tumour/normal cohort",
+                ["to resolve, name a caller that pairs the samples of each patient (Mutect2, Strelka2), or run one "
+                 "workflow per patient"], {"tool": tool.id, "step": step.id})
+        with_normal = {s.patient for s in samples if s.status == "normal"}
+        alone = sorted({s.patient for s in samples} - with_normal)
+        if tool.pairing.needs_normal and alone:
+            raise ConstraintViolationError(
+                f"{tool.name} calls a tumour against its matched normal and has no tumour-only mode, but patient(s) "
+                f"{', '.join(repr(p) for p in alone[:10])} have no normal sample in the sample sheet",
+                ["to resolve, add each patient's normal row (status 0 or normal) and its files, or call with Mutect2, "
+                 "which runs a patient without a normal in tumour-only mode"], {"tool": tool.id, "patients": alone})
+        tumours: dict[str, list[str]] = {}
+        for s in samples:
+            if s.status == "tumour":
+                tumours.setdefault(s.patient, []).append(s.sample)
+        several = {p: t for p, t in tumours.items() if len(t) > 1}
+        if tool.pairing.one_tumour and several:
+            shown = "; ".join(f"{p}: {', '.join(t)}" for p, t in list(several.items())[:10])
+            raise UnsupportedAnalysisError(
+                f"{tool.name} calls one tumour against its normal, and bioplan does not yet pair each of a patient's "
+                f"several tumours with the normal in separate runs (nf-core/sarek does): {shown}",
+                ["to resolve, call with Mutect2 (all of a patient's tumours in one multi-sample run), or give each "
+                 "extra tumour its own run"], {"tool": tool.id, "tumours": several})
+    return draft
 
 
 # ---------------------------------------------------------------------------------------------- outputs
@@ -125,7 +182,7 @@ def step_outputs(draft: Draft, step: PlanStep, made: Mapping[str, tuple[IOPort, 
     replaced by the stem of what the port reads), or <port>[_<mate>].<ext>."""
     tool = draft.tool(step)
     scope = draft.scopes[step.id]
-    base = f"results/{step.id}/{{sample}}" if scope == "sample" else f"results/{step.id}"
+    base = _folder(step.id, scope)
     stems = _input_stems(step, tool.inputs, {k: list(v) for k, v in made.items()})
     ports: list[IOPort] = []
     for port, tp in tool.outputs.items():
@@ -135,7 +192,8 @@ def step_outputs(draft: Draft, step: PlanStep, made: Mapping[str, tuple[IOPort, 
             fname = _named_after_inputs(tp.path, stems) if tp.path else f"{name}.{_ext(tp.format)}"
             if mate is not None or (dt and draft.knowledge.datatypes[dt].mates):
                 fname = f"{name}.{_ext(tp.format)}"
-            ref = FileRef(kind="result", path=f"{base}/{fname}", per_sample=scope == "sample", directory=tp.directory)
+            ref = FileRef(kind="result", path=f"{base}/{fname}", per_sample=scope == "sample", directory=tp.directory,
+                          group=PATIENT if scope == "group" else None)
             ports.append(IOPort(name=name, port=port, datatype=dt or "", format=tp.format, ref=ref))
     return tuple(ports)
 
@@ -194,7 +252,10 @@ def produced_ports(draft: Draft, step: PlanStep, port: str, datatype: str, sourc
     ports = []
     for p in draft.outputs[source]:
         if p.port in producer.outputs and producer.outputs[p.port] == datatype:
-            gathered = p.ref.per_sample and draft.scopes[step.id] != "sample"
+            scope = draft.scopes[step.id]
+            # a cohort step gathers per-sample files over all samples (a group step: over its group's),
+            # and per-patient files over the patients
+            gathered = (p.ref.per_sample and scope != "sample") or (p.ref.group is not None and scope != "group")
             ports.append(IOPort(name=p.name.replace(p.port, port, 1), port=port, datatype=datatype, format=p.format,
                                 ref=p.ref.model_copy(update={"gathered": gathered})))
     return ports
@@ -251,20 +312,22 @@ def checked_ports(draft: Draft, constraint: str, ports: tuple[IOPort, ...]) -> l
 def check_step(draft: Draft, step: PlanStep, constraint: str, checked: list[IOPort], check_id: str) -> WorkflowStep:
     """The check job of `constraint` on `checked` before `step`: per sample when it reads one sample's files."""
     scope: Scope = "sample" if any(p.ref.per_sample and not p.ref.gathered for p in checked) \
-        or any(p.ref.kind == "samplesheet" and draft.scopes[step.id] == "sample" for p in checked) else "cohort"
+        or any(p.ref.kind == "samplesheet" and draft.scopes[step.id] == "sample" for p in checked) else (
+        "group" if any(p.ref.group and not p.ref.gathered for p in checked) else "cohort")
     per_sample = scope == "sample"
-    ok = FileRef(kind="result", per_sample=per_sample,
-                 path=f"results/checks/{check_id}/{{sample}}.ok" if per_sample else f"results/checks/{check_id}.ok")
+    wildcard = {"sample": "{sample}", "group": f"{{{PATIENT}}}"}.get(scope)
+    ok = FileRef(kind="result", per_sample=per_sample, group=PATIENT if scope == "group" else None,
+                 path=f"results/checks/{check_id}/{wildcard}.ok" if wildcard else f"results/checks/{check_id}.ok")
     condition = (("condition_column", "@condition_column"),) if _condition_column(draft.spec) else ()
     gb = _checked_gb(draft.knowledge, draft.spec, checked, scope)
     return WorkflowStep(
         id=check_id, kind="check", operation=None, tool=None, scope=scope, inputs=tuple(checked),
         outputs=(IOPort(name="ok", port="ok", datatype="", format="txt", ref=ok),),
-        log=f"logs/checks/{check_id}/{{sample}}.log" if per_sample else f"logs/checks/{check_id}.log",
+        log=f"logs/checks/{check_id}/{wildcard}.log" if wildcard else f"logs/checks/{check_id}.log",
         benchmark=None, threads=1, mem_mb=CHECK_MEM_MB, runtime=CHECK_RUNTIME + CHECK_RUNTIME_PER_GB * gb,
         params=(("constraint", constraint), ("guarded_step", step.id), ("datatypes", "@datatypes")) + condition,
         env=CHECK_ENV.env, container=CHECK_ENV.container, script=f"{draft.knowledge.constraints[constraint].check}.py",
-        constraint=constraint, guards=step.id, paired=draft.paired)
+        constraint=constraint, guards=step.id, paired=draft.paired, group_by=PATIENT if scope == "group" else None)
 
 
 def add_checks(draft: Draft) -> Draft:
@@ -301,11 +364,20 @@ def _makes_clusters(knowledge: Knowledge, step: PlanStep) -> bool:
     return any(is_subtype(knowledge, d, "clustered_single_cell_data") for d in step.outputs.values())
 
 
-def step_params(draft: Draft, tool: Tool, inputs: tuple[IOPort, ...]) -> tuple[tuple[str, str], ...]:
+def _per_group(tool: Tool, scope: Scope | None) -> set[str]:
+    """The params a group step takes from its group (the patient's normal sample), not from config."""
+    return {tool.pairing.normal_param} if scope == "group" and tool.pairing is not None else set()
+
+
+def step_params(draft: Draft, tool: Tool, inputs: tuple[IOPort, ...],
+                scope: Scope = "cohort") -> tuple[tuple[str, str], ...]:
     """Where each of the tool's params comes from: config params.<tool>.<name>, the workflow's
-    condition column, and the sample list for a step gathering per-sample files."""
+    condition column, the group's normal sample (a per-patient caller's normal_sample), and the sample
+    list for a step gathering per-sample files (a group step's: its group's samples)."""
     shared = {"condition_column"} if _condition_column(draft.spec) else set()
-    found = [(name, "@condition_column" if name in shared else f"params.{tool.id}.{name}") for name in tool.params]
+    grouped = _per_group(tool, scope)
+    found = [(name, "@condition_column" if name in shared else "@group_normal" if name in grouped
+              else f"params.{tool.id}.{name}") for name in tool.params]
     if any(p.ref.gathered for p in inputs):
         found.append(("samples", "@samples"))
     return tuple(found)
@@ -318,14 +390,14 @@ def tool_step(draft: Draft, step: PlanStep) -> WorkflowStep:
     scope = draft.scopes[step.id]
     inputs = draft.inputs[step.id]
     mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _input_gb(draft.spec, step)
+    wildcard = {"sample": "/{sample}", "group": f"/{{{PATIENT}}}"}.get(scope, "")
     return WorkflowStep(
         id=step.id, kind="tool", operation=step.operation, tool=tool.id, scope=scope,
         inputs=inputs + draft.gates[step.id], outputs=draft.outputs[step.id],
-        log=f"logs/{step.id}/{{sample}}.log" if scope == "sample" else f"logs/{step.id}.log",
-        benchmark=f"benchmarks/{step.id}/{{sample}}.tsv" if scope == "sample" else f"benchmarks/{step.id}.tsv",
+        log=f"logs/{step.id}{wildcard}.log", benchmark=f"benchmarks/{step.id}{wildcard}.tsv",
         threads=tool.resources.threads, mem_mb=int(mem), runtime=tool.resources.runtime,
-        params=step_params(draft, tool, inputs), env=f"{tool.id}.yaml", container=tool.software.container,
-        paired=draft.paired)
+        params=step_params(draft, tool, inputs, scope), env=f"{tool.id}.yaml", container=tool.software.container,
+        paired=draft.paired, group_by=PATIENT if scope == "group" else None)
 
 
 def build_steps(draft: Draft) -> Draft:
@@ -357,6 +429,7 @@ def tool_param_defaults(draft: Draft, step: PlanStep) -> dict[str, Any]:
     reads the input's own clustering names that clustering (markers per 'louvain')."""
     tool = draft.tool(step)
     shared = {"condition_column"} if _condition_column(draft.spec) else set()
+    shared |= _per_group(tool, draft.scopes.get(step.id))  # the patient's normal comes from the sample sheet
     params = {k: v for k, v in tool.params.items() if k not in shared}
     for c in draft.spec.constraint_ids:  # the study's constraints set some (Trim Galore --rrbs for RRBS)
         params.update({k: v for k, v in tool.params_when.get(c, {}).items() if k in params})
@@ -374,7 +447,7 @@ def collect_params(draft: Draft) -> Draft:
 def pick_targets(draft: Draft) -> Draft:
     """The workflow's results: every output of the steps nothing else reads (all samples' files)."""
     consumed = {src for s in draft.plan.steps for src in s.sources.values()}
-    targets = [p.ref.model_copy(update={"gathered": p.ref.per_sample})
+    targets = [p.ref.model_copy(update={"gathered": p.ref.per_sample or p.ref.group is not None})
                for s in draft.plan.steps if s.id not in consumed for p in draft.outputs[s.id] if p.datatype]
     return replace(draft, targets=tuple(targets))
 
@@ -395,6 +468,10 @@ def fill_sample_sheet(draft: Draft) -> Draft:
     if has_samples and not samples:
         sheet = [p.ref.path for s in draft.steps for p in s.inputs if p.ref.kind == "samplesheet"]
         columns = ["sample", *dict.fromkeys(sheet)]
+    if any(s.group_by == PATIENT for s in draft.steps):  # each sample's patient and tumour/normal status
+        paired = {p.sample: p for p in draft.spec.patients}
+        samples = [{**row, PATIENT: paired[row["sample"]].patient, STATUS: paired[row["sample"]].status}
+                   if row["sample"] in paired else row for row in samples]
     return replace(draft, samples=tuple(samples), sample_columns=tuple(columns), has_samples=has_samples)
 
 
@@ -442,6 +519,7 @@ Pass = Callable[[Draft], Draft]
 PASSES: tuple[Pass, ...] = (
     order_steps,
     assign_scopes,
+    check_pairing,
     lay_out_outputs,
     wire_inputs,
     add_checks,
@@ -469,6 +547,7 @@ def to_workflow(draft: Draft) -> Workflow:
         deviations=spec.deviations, unrecognized=spec.unrecognized, references=draft.references,
         genome_build=draft.genome_build, genome_build_default=draft.genome_build_default,
         fetch_references=options.fetch_references, reference_cache=reference_cache_dir(options.reference_cache),
+        meta_columns=(PATIENT, STATUS) if any(s.group_by == PATIENT for s in draft.steps) else (),
         **dict(options.cluster_limits))
 
 

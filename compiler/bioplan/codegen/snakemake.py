@@ -26,7 +26,14 @@ import yaml
 
 from bioplan import __version__
 from bioplan.codegen import escape
-from bioplan.codegen.common import fetch_arguments, json_schema_type, refuse_names, user_names
+from bioplan.codegen.common import (
+    fetch_arguments,
+    json_schema_type,
+    meta_column_schemas,
+    refuse_names,
+    sheet_columns,
+    user_names,
+)
 from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
 from bioplan.codegen.ir import (
     CHECK_ENV,
@@ -146,10 +153,17 @@ class SnakemakeGenerator:
         snakemake_checks.stop_dry_run_ahead()
 
     # ------------------------------------------------------------ lowering of IR nodes
-    def ref_expr(self, ref: FileRef, consumer_scope: str) -> str:
+    def ref_expr(self, ref: FileRef, consumer_scope: str, group_by: str | None = None) -> str:
+        """A file as a rule's input reads it: a group step (one job per patient) reads the per-sample files
+        of its group's samples through input functions of rules/common.smk; a cohort step every sample's
+        and every group's files."""
         if ref.kind == "result":
+            if ref.per_sample and consumer_scope == "group" and group_by:
+                return f"group_expand({q(ref.path)}, {q(group_by)})"
             if ref.per_sample and consumer_scope != "sample":
                 return f"expand({q(ref.path)}, sample=SAMPLES)"
+            if ref.group and consumer_scope != "group":
+                return f"expand({q(ref.path)}, {ref.group}=GROUPS[{q(ref.group)}])"
             return q(ref.path)
         if ref.kind == "config_input":
             return f'config["inputs"][{q(ref.path)}]'
@@ -158,6 +172,8 @@ class SnakemakeGenerator:
         if ref.kind == "samplesheet":
             if consumer_scope == "sample":
                 return f"sample_file({q(ref.path)})"
+            if consumer_scope == "group" and group_by:
+                return f"group_sample_files({q(ref.path)}, {q(group_by)})"
             return f"all_sample_files({q(ref.path)})"
         raise AssertionError(ref.kind)
 
@@ -173,7 +189,9 @@ class SnakemakeGenerator:
             _, tool, name = value.split(".", 2)
             return f'config["params"][{q(tool)}][{q(name)}]'
         if value == "@samples":
-            return "SAMPLES"
+            return f"group_samples({q(step.group_by)})" if step.group_by else "SAMPLES"
+        if value == "@group_normal":  # the patient's normal sample, from the sample sheet's status column
+            return f"group_normal({q(step.group_by or '')})"
         if value == "@datatypes":
             mapping = {p.name: p.datatype for p in step.inputs if p.datatype}
             return "{" + ", ".join(f"{q(k)}: {q(v)}" for k, v in sorted(mapping.items())) + "}"
@@ -184,7 +202,7 @@ class SnakemakeGenerator:
     def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedStep:
         tool = self.knowledge.tools[step.tool] if step.tool else None
         intermediates = intermediate_outputs(self.knowledge, workflow)
-        inputs = [(p.name, self.ref_expr(p.ref, step.scope)) for p in step.inputs]
+        inputs = [(p.name, self.ref_expr(p.ref, step.scope, step.group_by)) for p in step.inputs]
         if step.tool == AGGREGATOR and version_sources(self.knowledge, workflow):
             inputs.append(("software_versions", q(MULTIQC_TABLE)))  # its Software Versions section
         return PreparedStep(
@@ -347,6 +365,7 @@ class SnakemakeGenerator:
     def samples_schema(self, workflow: Workflow) -> str:
         props: dict[str, Any] = {"sample": {"type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
                                             "description": "sample name: no / \" \\ { } or controls, no leading -"}}
+        props.update(meta_column_schemas(workflow.meta_columns, SAMPLE_NAME_PATTERN))
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "pattern": SHEET_PATH_PATTERN,
                           "description": f"path to the {col} file (not starting with -: ./-x)"}
@@ -355,13 +374,14 @@ class SnakemakeGenerator:
             "description": "one row per sample",
             "type": "object",
             "properties": props,
-            "required": list(workflow.sample_columns),
+            "required": sheet_columns(workflow),
         }
         return yaml.safe_dump(schema, sort_keys=False)
 
     def samples_tsv(self, workflow: Workflow) -> str:
-        rows = [[row.get(c, "") for c in workflow.sample_columns] for row in workflow.samples]
-        return escape.delimited([list(workflow.sample_columns), *rows], "\t")
+        columns = sheet_columns(workflow)
+        rows = [[row.get(c, "") for c in columns] for row in workflow.samples]
+        return escape.delimited([columns, *rows], "\t")
 
     def profile_default(self, workflow: Workflow) -> str:
         return self.render_skeleton("profile_default.yaml.j2", workflow=workflow)

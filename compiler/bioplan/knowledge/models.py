@@ -215,6 +215,16 @@ class Software(Frozen):
     package: str | None = None
 
 
+class PatientPairing(Frozen):
+    """How a caller of one individual's tumour and normal samples runs once per patient of a cohort
+    (a sample sheet with patient and status columns): the param that names the patient's normal
+    sample (its read-group SM, the sample name) and what the caller needs of the pair."""
+
+    normal_param: str  # set per patient to the normal's sample name ("" for a patient without one)
+    needs_normal: bool = True  # false: a tumour-only mode runs a patient without a normal (Mutect2)
+    one_tumour: bool = False  # true: exactly one tumour per run (Strelka2's somatic workflow)
+
+
 class Tool(Frozen):
     id: str
     name: str
@@ -243,6 +253,8 @@ class Tool(Frozen):
     # word with others (star beside star_genome_generate) is star/align (codegen/nf_core_names.py)
     nf_module: str | None = None
     runnable_offline: bool = True  # false if the tool needs the network at run time
+    # a tool of a `one_individual` operation: how it runs once per patient (None: one individual only)
+    pairing: PatientPairing | None = None
     aliases: Aliases = Field(default_factory=Aliases)
 
 

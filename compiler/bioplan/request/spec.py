@@ -48,7 +48,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     anchors.convert_gene_namespaces,
     anchors.add_implied_constraints,
     target.refuse_repeated_cohort_inputs,
-    individuals.refuse_several_individuals,
+    individuals.pair_tumours_with_normals,
 )
 
 
@@ -81,6 +81,7 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         # only a sample sheet carries the fact
         condition_column=next((f.fact("condition_column") for f in files if f.fact("condition_column")), None),
         cluster_column=draft.cluster_column,
+        patients=draft.patients,
         warnings=tuple(dict.fromkeys(draft.warnings)),
         evidence=tuple(_as_read(m, draft.anchors) for m in draft.request.matches),
         max_hops=draft.max_hops,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import Request, SniffedFile
+from bioplan.models import PatientSample, Request, SniffedFile
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class SpecDraft:
     target: str | None = None
     gene_namespace: str | None = None
     gene_set_namespace: str | None = None
+    patients: tuple[PatientSample, ...] = ()  # a tumour/normal cohort's samples by patient (passes/individuals.py)
 
     def warn(self, *notes: str) -> SpecDraft:
         return replace(self, warnings=self.warnings + notes)

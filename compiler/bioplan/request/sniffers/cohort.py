@@ -215,6 +215,8 @@ def _check_cohort(files: list[SniffedFile], notes: list[Notes], warnings: list[s
                 warnings.append(f"{sheet.path} lists sample(s) {quote_list(missing)} that are not columns of {m.path}")
             if extra:
                 warnings.append(f"{m.path} has column(s) {quote_list(extra)} that {sheet.path} does not list")
+        if sheet.fact("patient_rows") and sheet.fact("status_column") == sheet.fact("condition_column"):
+            continue  # tumour/normal status: one tumour and one normal per patient is the design, not a lack
         if sheet.fact("replicates") is not None and len(sheet.fact("replicates")) < 2:
             warnings.append(f"{sheet.path}: condition column '{sheet.fact('condition_column')}' has a single level "
                             "(nothing to compare)")

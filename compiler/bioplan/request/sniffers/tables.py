@@ -473,7 +473,7 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
         evidence.append(f"FASTQ paths in {quote_list(fastq_cols)}")
     facts.append(Fact(name="columns", value=[c.name for c in cols],
                       evidence="header row" if header else "no header row: columns numbered"))
-    facts += _patient_facts(by_header)
+    facts += _patient_facts(by_header, sample_col)
     facts += compressed_fact(src)
     return SniffedFile(path=src.shown, datatype="sample_metadata", format=fmt, evidence=tuple(evidence),
                        facts=tuple(facts))
@@ -481,16 +481,31 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
 
 # the individual each sample comes from (nf-core/sarek's `patient` column)
 PATIENT_COLUMNS = ("patient", "patient_id", "individual", "individual_id", "subject", "subject_id", "donor",
-                   "donor_id")
+                   "donor_id", "case_id", "case")
+# whether a sample is a tumour or the matched normal (sarek's `status`: 1 tumour, 0 normal)
+STATUS_COLUMNS = ("status", "tumour_normal", "tumor_normal", "tumour_status", "tumor_status", "sample_type",
+                  "tissue_type", "type")
 
 
-def _patient_facts(by_header: Mapping[str, Column]) -> list[Fact]:
-    """The individuals a sheet's patient column names (tumour/normal cohorts: several patients)."""
+def _patient_facts(by_header: Mapping[str, Column], sample_col: Column) -> list[Fact]:
+    """The individuals a sheet's patient column names (tumour/normal cohorts: several patients) and,
+    with a status column beside it, each row's (row number, sample, patient, status as written):
+    what pairs each patient's tumour with its normal (request/passes/individuals.py reads the values)."""
     column = next((by_header[n] for n in PATIENT_COLUMNS if n in by_header), None)
     if column is None:
         return []
     patients = list(dict.fromkeys(v for v in column.values if v.lower() not in NA))
-    return [Fact(name="patients", value=patients, evidence=f"column '{column.name}': {quote_list(patients)}")]
+    facts = [Fact(name="patients", value=patients, evidence=f"column '{column.name}': {quote_list(patients)}"),
+             Fact(name="patient_column", value=column.name, evidence="column named after the individual")]
+    status = next((by_header[n] for n in STATUS_COLUMNS if n in by_header and by_header[n] is not column), None)
+    if status is None or status is sample_col:
+        return facts
+    rows = [[i + 1, s.strip(), p.strip(), t.strip()] for i, (s, p, t)
+            in enumerate(zip(sample_col.values, column.values, status.values)) if s.lower() not in NA]
+    return facts + [Fact(name="status_column", value=status.name, evidence="tumour/normal status column"),
+                    Fact(name="patient_rows", value=rows,
+                         evidence=f"sample '{sample_col.name}', patient '{column.name}', status '{status.name}' "
+                                  f"of {count_noun(len(rows), 'row')}")]
 
 
 def _rows_without_data(sample_col: Column, condition: Column | None, others: list[Column]) -> list[str]:
