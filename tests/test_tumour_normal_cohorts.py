@@ -1,0 +1,182 @@
+"""Tumour/normal cohorts (nf-core/sarek's sample sheet: patient, sample, status): each patient's tumour
+is called against its own normal, once per patient, in the IR and in both targets.
+
+The sheet's patient and status columns are read by the sniffer (request/sniffers/tables.py), paired by
+the spec pass `pair_tumours_with_normals` (request/passes/individuals.py), grouped by the IR passes
+(codegen/passes.py: a `group` scope keyed on `patient`) and lowered to a {patient} wildcard with input
+functions (Snakemake) and a groupTuple on meta.patient (Nextflow). Sheets that cannot be paired are
+refused naming their rows. No Snakemake process runs here (tests/e2e/test_tumour_normal_run.py runs them).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from bioplan.codegen.generator import NO_OPTIONS
+from bioplan.codegen.ir import synthesize
+from bioplan.codegen.nextflow import NextflowGenerator
+from bioplan.codegen.snakemake import SnakemakeGenerator
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError
+from bioplan.request.passes.individuals import status_of
+
+MUTECT2 = "call somatic variants with Mutect2 for each patient's tumour/normal pair"
+STRELKA2 = "call somatic variants with Strelka2 for each patient's tumour/normal pair"
+READS = "@r{i}/{mate}\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"
+
+
+def _cohort(base: Path, rows: list[tuple[str, str, str]], header: str = "patient\tsample\tstatus",
+            files_for: list[str] | None = None) -> list[str]:
+    """A sample sheet of `rows` (patient, sample, status), paired FASTQs of each sample (or of
+    `files_for`), and a genome: the inputs of a compile."""
+    base.mkdir(parents=True, exist_ok=True)
+    (base / "samples.tsv").write_text(header + "\n" + "".join("\t".join(r) + "\n" for r in rows))
+    files = []
+    for sample in files_for if files_for is not None else [r[1] for r in rows]:
+        for mate in (1, 2):
+            path = base / f"{sample}_R{mate}.fastq.gz"
+            with gzip.open(path, "wt") as fh:
+                fh.writelines(READS.format(i=i, mate=mate) for i in range(4))
+            files.append(str(path))
+    (base / "genome.fa").write_text(">chr1\n" + "ACGT" * 50 + "\n")
+    return [*files, str(base / "samples.tsv"), str(base / "genome.fa")]
+
+
+TWO_PAIRS = [("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p2", "p2_t", "tumour"), ("p2", "p2_n", "normal")]
+
+
+@pytest.mark.parametrize(("cell", "status"), [
+    ("1", "tumour"), ("Tumor", "tumour"), ("T", "tumour"), ("metastasis", "tumour"),
+    ("0", "normal"), ("Normal", "normal"), ("N", "normal"), ("blood", "normal"), ("germline", "normal"),
+    ("matched-normal", "normal"), ("xenograft", None), ("2", None), ("", None)])
+def test_status_cells_as_sheets_write_them(cell, status):
+    assert status_of(cell) == status
+
+
+def test_the_sheet_pairs_each_patients_tumour_with_its_normal(knowledge, tmp_path):
+    result = plan_request(MUTECT2, _cohort(tmp_path, TWO_PAIRS), knowledge)
+    assert [(s.patient, s.sample, s.status) for s in result.spec.patients] == [
+        ("p1", "p1_t", "tumour"), ("p1", "p1_n", "normal"), ("p2", "p2_t", "tumour"), ("p2", "p2_n", "normal")]
+    assert "somatic_variant_calling" in [s.operation for s in result.plans[0].steps]
+
+
+@pytest.mark.parametrize("header", ["donor\tsample\ttype", "case_id\tsample\tsample_type",
+                                    "Subject ID\tsample\tTumor-Normal"])
+def test_other_names_of_the_patient_and_status_columns(knowledge, tmp_path, header):
+    result = plan_request(MUTECT2, _cohort(tmp_path, TWO_PAIRS, header), knowledge)
+    assert {s.patient for s in result.spec.patients} == {"p1", "p2"}
+
+
+@pytest.mark.parametrize(("rows", "files_for", "named"), [
+    # a status neither tumour nor normal
+    ([("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p2", "p2_t", "xenograft"), ("p2", "p2_n", "0")], None,
+     ["data row 3: sample 'p2_t', patient 'p2', status 'xenograft'", "neither tumour nor normal"]),
+    # two normals of one patient
+    ([("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p1", "p1_b", "blood"), ("p2", "p2_t", "1")], None,
+     ["several normal samples for one patient", "data row 2: sample 'p1_n'", "data row 3: sample 'p1_b'"]),
+    # a patient with a normal and no tumour
+    ([("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p2", "p2_n", "0")], None,
+     ["no tumour", "data row 3: sample 'p2_n', patient 'p2'"]),
+    # a row whose sample has no files among the inputs
+    (TWO_PAIRS, ["p1_t", "p1_n", "p2_t"], ["no reads or alignments among the inputs", "data row 4: sample 'p2_n'"]),
+    # files of a sample the sheet does not list
+    (TWO_PAIRS[:3] + [("p2", "p2_n", "0")], ["p1_t", "p1_n", "p2_t", "p2_n", "p3_t"], ["does not list", "'p3_t'"]),
+], ids=["unknown_status", "two_normals", "no_tumour", "row_without_files", "files_without_row"])
+def test_sheets_that_cannot_be_paired_are_refused_naming_the_rows(knowledge, tmp_path, rows, files_for, named):
+    with pytest.raises(BioplanError) as err:
+        plan_request(MUTECT2, _cohort(tmp_path, rows, files_for=files_for), knowledge)
+    assert err.value.code == "ambiguous_input"
+    for words in named:
+        assert words in err.value.message
+    assert err.value.hints[0].startswith("to resolve, ")
+
+
+def _workflow(knowledge, tmp_path, query: str, rows):
+    result = plan_request(query, _cohort(tmp_path / "in", rows), knowledge)
+    return synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
+
+
+@pytest.mark.parametrize(("rows", "named"), [
+    ([("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p2", "p2_t", "1")], ["no tumour-only mode", "'p2'"]),
+    ([("p1", "p1_t", "1"), ("p1", "p1_t2", "1"), ("p1", "p1_n", "0")], ["several tumours", "p1: p1_t, p1_t2"]),
+], ids=["tumour_only_patient", "two_tumours"])
+def test_what_strelka2_cannot_pair_is_refused_by_name(knowledge, tmp_path, rows, named):
+    with pytest.raises(BioplanError) as err:
+        _workflow(knowledge, tmp_path, STRELKA2, rows)
+    assert all(words in err.value.message for words in named)
+    assert "Mutect2" in err.value.hints[0]
+
+
+def test_mutect2_runs_a_patient_without_normal_tumour_only(knowledge, tmp_path):
+    rows = [("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p2", "p2_t", "1")]
+    workflow = _workflow(knowledge, tmp_path, MUTECT2, rows)
+    assert {r["sample"]: (r["patient"], r["status"]) for r in workflow.samples} == {
+        "p1_t": ("p1", "tumour"), "p1_n": ("p1", "normal"), "p2_t": ("p2", "tumour")}
+
+
+@pytest.fixture(scope="module")
+def cohort(knowledge, tmp_path_factory):
+    """Two patients' pairs: the IR and both targets' files, made once."""
+    base = tmp_path_factory.mktemp("cohort")
+    workflow = _workflow(knowledge, base, MUTECT2, TWO_PAIRS)
+    smk = SnakemakeGenerator(knowledge).files(workflow)
+    emitted = NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS)
+    return workflow, smk, emitted
+
+
+def _step(workflow, operation: str):
+    return next(s for s in workflow.steps if s.operation == operation)
+
+
+def test_the_ir_runs_somatic_calling_once_per_patient(cohort):
+    workflow, _, _ = cohort
+    calling = _step(workflow, "somatic_variant_calling")
+    assert (calling.scope, calling.group_by) == ("group", "patient")
+    assert all("/{patient}/" in p.ref.path and p.ref.group == "patient" for p in calling.outputs)
+    assert calling.log == "logs/somatic_variant_calling/{patient}.log"
+    # it reads the duplicate-marked BAMs of its patient's samples, and the normal from the sheet
+    bams = next(p for p in calling.inputs if p.port == "bams")
+    assert bams.ref.per_sample and bams.ref.gathered and "{sample}" in bams.ref.path
+    assert ("normal_sample", "@group_normal") in calling.params
+    assert "normal_sample" not in workflow.params["gatk4_mutect2"]  # not a config value any more
+    # the per-sample steps stay per sample; the results are every patient's filtered calls
+    assert _step(workflow, "duplicate_marking").scope == "sample"
+    vcf = next(t for t in workflow.targets if t.path.endswith("/{patient}/somatic.vcf.gz"))
+    assert vcf.gathered and vcf.group == "patient"
+    assert workflow.meta_columns == ("patient", "status")
+
+
+def test_snakemake_picks_each_patients_tumour_and_normal_from_the_sheet(cohort):
+    _, files, _ = cohort
+    rule = files["workflow/rules/somatic_variant_calling.smk"]
+    assert " ".join(rule.split()).count(
+        'bams=group_expand( "results/duplicate_marking/{sample}/{sample}.markdup.bam", "patient" ),') == 1
+    assert 'normal_sample=group_normal("patient")' in rule and 'samples=group_samples("patient")' in rule
+    assert 'vcf="results/somatic_variant_calling/{patient}/somatic.vcf.gz"' in rule
+    common = files["workflow/rules/common.smk"]
+    assert "def group_expand(pattern, column):" in common and 'patient=GROUPS["patient"]' in common
+    assert 'patient="|".join(re.escape(p) for p in GROUPS["patient"])' in files["workflow/Snakefile"]
+    assert files["config/samples.tsv"].splitlines()[:2] == [
+        "sample\tpatient\tstatus\tfastq_1\tfastq_2", "p1_n\tp1\tnormal\t../in/p1_n_R1.fastq.gz\t../in/p1_n_R2.fastq.gz"]
+    schema = files["workflow/schemas/samples.schema.yaml"]
+    assert "- tumour\n    - normal" in schema and "required:\n- sample\n- patient\n- status" in schema
+
+
+def test_nextflow_groups_each_patients_samples_on_meta_patient(cohort):
+    _, _, emitted = cohort
+    assert emitted.problems == ()  # the structural checks: includes, emits, arity, stubs, strict
+    wf = emitted.files["workflows/bioplan.nf"]
+    call = wf[wf.index("SOMATIC_VARIANT_CALLING ("):]
+    assert "DUPLICATE_MARKING.out.bam\n            .map { meta, files -> [meta.patient, meta, files] }" in call
+    assert ".groupTuple()" in call and "normal: normal ? normal.id : ''" in call
+    module = emitted.files["modules/local/gatk4/mutect2/main.nf"]
+    assert "tuple val(meta), val(sample_ids), path(bams, stageAs: 'bams/*')" in module
+    assert "normal_sample: meta.normal" in emitted.files["conf/modules.config"]
+    columns = json.loads(emitted.files["assets/schema_input.json"])["items"]["properties"]
+    assert columns["patient"]["meta"] == ["patient"] and columns["status"] == {
+        **columns["status"], "meta": ["status"], "enum": ["tumour", "normal"]}
+    assert emitted.files["assets/samplesheet.csv"].splitlines()[0] == "sample,patient,status,fastq_1,fastq_2"
