@@ -16,12 +16,15 @@
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
 read_any <- function(path, what) {
-    first <- readLines(path, n = 1, warn = FALSE)
+    first <- readLines(path, n = 2, warn = FALSE)
+    # `biom convert --to-tsv` writes one comment line above its '#OTU ID' header
+    skip <- if (startsWith(first[1], "# Constructed from biom file")) 1 else 0
+    first <- first[skip + 1]
     n_tab <- lengths(regmatches(first, gregexpr("\t", first, fixed = TRUE)))
     n_comma <- lengths(regmatches(first, gregexpr(",", first, fixed = TRUE)))
     sep <- if (n_tab >= n_comma) "\t" else ","
     tryCatch(
-        read.table(path, sep = sep, header = TRUE, check.names = FALSE, quote = "\"",
+        read.table(path, sep = sep, header = TRUE, check.names = FALSE, quote = "\"", skip = skip,
                    comment.char = "", stringsAsFactors = FALSE, colClasses = "character"),
         error = function(e) fail("cannot read the ", what, " ", path, ": ", conditionMessage(e))
     )

@@ -59,8 +59,11 @@ def read_table(path: str, what: str) -> pd.DataFrame:
     try:
         with open(path, encoding="utf-8") as handle:
             header = handle.readline()
+            # `biom convert --to-tsv` writes one comment line above its '#OTU ID' header
+            skip = 1 if header.startswith("# Constructed from biom file") else 0
+            header = handle.readline() if skip else header
         sep = "\t" if header.count("\t") >= header.count(",") else ","
-        return pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+        return pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, skiprows=skip)
     except Exception as exc:  # noqa: BLE001
         fail(f"cannot read the {what} {path}: {exc}")
 

@@ -39,8 +39,11 @@ except (TypeError, ValueError):
 try:
     with open(table_path, encoding="utf-8") as handle:
         header = handle.readline()
+        # `biom convert --to-tsv` writes one comment line above its '#OTU ID' header
+        skip = 1 if header.startswith("# Constructed from biom file") else 0
+        header = handle.readline() if skip else header
     sep = "\t" if header.count("\t") >= header.count(",") else ","
-    df = pd.read_csv(table_path, sep=sep)
+    df = pd.read_csv(table_path, sep=sep, skiprows=skip)
 except Exception as exc:  # noqa: BLE001
     fail(f"cannot read the abundance table {table_path}: {exc}")
 if df.shape[1] < 2:

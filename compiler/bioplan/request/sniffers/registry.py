@@ -19,10 +19,12 @@ from pathlib import Path
 from bioplan.errors import AmbiguousInputError, BioplanError, UnreadableInputError
 from bioplan.models import SniffedFile
 from bioplan.request.sniffers import (
+    abundance,
     alignments,
     annotation,
     intervals,
     quantification,
+    read_tables,
     refusals,
     reports,
     sequences,
@@ -68,6 +70,8 @@ FILE_SNIFFERS: tuple[FileSniffer, ...] = (
     taxonomy.DMP_FILE,
     taxonomy.KRAKEN2_RESULTS,
     variants.VCF_RECORDS,
+    read_tables.READ_TABLES,
+    abundance.ABUNDANCE,
     intervals.INTERVALS,
     alignments.SAM_RECORDS,
     tables.TABLE,

@@ -13,6 +13,7 @@ from typing import Any
 
 from bioplan.errors import BioplanError
 from bioplan.models import Fact, SniffedFile
+from bioplan.request.sniffers.abundance import refuse_biom_hdf5
 from bioplan.request.sniffers.base import (
     Context,
     FileSniffer,
@@ -145,6 +146,7 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
         raise unreadable(src.shown, "is a loom file (HDF5 with matrix, row_attrs and col_attrs), which bioplan "
                          "does not read", ["convert it to AnnData: scanpy.read_loom(path).write_h5ad('cells.h5ad'), "
                                            "and give the .h5ad"], expected="h5ad")
+    refuse_biom_hdf5(src.shown, sorted(keys))  # a BIOM 2 table (observation, sample groups): named
     if not {"obs", "var"} <= keys or "X" not in keys:
         raise unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
                          ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
