@@ -695,6 +695,23 @@ def test_deseq2_de_r(tmp_path):
 
 
 @heavy
+def test_deseq2_vst_r(tmp_path):
+    _r_ready("DESeq2")
+    counts = write(tmp_path / "counts.tsv", COUNTS)
+    run = run_r(tmp_path, "deseq2_vst.R", {"counts": counts}, {"normalized": tmp_path / "vst.tsv"},
+                {"fit_type": "parametric", "blind": True})
+    assert run.code == 0, run.terminal + run.log
+    rows = read_tsv(tmp_path / "vst.tsv")
+    assert rows[0] == ["gene_id", "s1", "s2", "s3", "s4", "s5", "s6"] and len(rows) == 41
+    # a log2-like scale: counts of 10-80 land between 3 and 7 (40 rows: fewer than vst()'s 1000 subsampled
+    # rows, as a small consensus peak set, so varianceStabilizingTransformation() ran)
+    assert all(3 < float(v) < 7.5 for r in rows[1:] for v in r[1:])
+    negative = write(tmp_path / "neg.tsv", COUNTS.replace("\t10\t", "\t-3\t", 1))
+    run = run_r(tmp_path, "deseq2_vst.R", {"counts": negative}, {"normalized": tmp_path / "x.tsv"}, {})
+    assert_failed(run, "missing or negative value")
+
+
+@heavy
 def test_tximport_counts_r(tmp_path):
     _r_ready("tximport")
     gtf = write(tmp_path / "genes.gtf", "".join(

@@ -1,0 +1,67 @@
+# Variance-stabilising transformation of a raw count matrix with Bioconductor DESeq2 (Snakemake script).
+#
+# As nf-core/rnaseq's deseq2_qc and nf-core/differentialabundance's exploratory step do it: an
+# intercept-only design (blind = TRUE: the transformation ignores the conditions, as DESeq2's
+# vignette advises for quality assessment), median-of-ratios size factors, then vst() (or
+# varianceStabilizingTransformation() on fewer than 1000 rows, where vst()'s subsampling of 1000
+# rows cannot run: peaks of a small consensus set). When the parametric dispersion trend cannot be
+# fitted the local, then the mean, fit is used, with a warning naming it.
+# Input: counts (features x samples raw counts, first column = gene or peak id, tsv/csv; non-numeric
+# columns such as gene names are dropped; non-integer counts such as tximport's are rounded, with a
+# warning). Output: normalized (tsv, gene_id then one column per sample, log2-like scale).
+# Params: fit_type (parametric, local or mean), blind.
+
+source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
+
+suppressPackageStartupMessages(library(DESeq2))
+
+count_matrix <- function(path) {
+  tab <- read_table(path, "count matrix")
+  if (ncol(tab) < 3) fail("'", path, "' needs a gene id column and at least 2 sample columns.")
+  genes <- tab[[1]]
+  if (anyDuplicated(genes)) fail("gene ids repeat in the first column of '", path, "', e.g. '", genes[duplicated(genes)][1], "'.")
+  values <- suppressWarnings(lapply(tab[-1], as.numeric))
+  text_cols <- names(values)[vapply(values, function(v) all(is.na(v)), logical(1))]
+  if (length(text_cols)) message("WARNING: dropping non-numeric columns: ", toString(text_cols))
+  values <- values[setdiff(names(values), text_cols)]
+  m <- matrix(unlist(values, use.names = FALSE), nrow = length(genes), dimnames = list(genes, names(values)))
+  bad <- is.na(m) | m < 0
+  if (any(bad)) {
+    at <- which(bad, arr.ind = TRUE)[1, ]
+    fail("'", path, "' holds a missing or negative value at gene ", genes[at[1]], ", sample ", colnames(m)[at[2]],
+         ": the VST reads raw counts.")
+  }
+  if (any(abs(m - round(m)) > 1e-6)) message("WARNING: non-integer counts (e.g. tximport estimates) rounded")
+  storage.mode(m) <- "integer"
+  m
+}
+
+transform <- function(dds, fit_type, blind) {
+  if (nrow(dds) < 1000) varianceStabilizingTransformation(dds, blind = blind, fitType = fit_type)
+  else vst(dds, blind = blind, fitType = fit_type)
+}
+
+main <- function() {
+  m <- count_matrix(snakemake@input[["counts"]])
+  m <- m[rowSums(m) > 0, , drop = FALSE]
+  if (nrow(m) < 2) fail("fewer than 2 rows of '", snakemake@input[["counts"]], "' have a count: nothing to transform.")
+  dds <- DESeqDataSetFromMatrix(countData = m, colData = data.frame(row.names = colnames(m)), design = ~1)
+  dds <- estimateSizeFactors(dds)
+  message(sprintf("%d features x %d samples; size factors: %s", nrow(m), ncol(m), toString(round(sizeFactors(dds), 4))))
+  blind <- isTRUE(param("blind", TRUE))
+  fits <- unique(c(param("fit_type", "parametric"), "local", "mean"))
+  for (fit in fits) {
+    out <- tryCatch(transform(dds, fit, blind), error = function(e) {
+      message("WARNING: the ", fit, " dispersion fit failed (", conditionMessage(e), ")")
+      NULL
+    })
+    if (!is.null(out)) break
+  }
+  if (is.null(out)) fail("no dispersion trend (", toString(fits), ") could be fitted to these counts.")
+  if (fit != fits[1]) message("WARNING: used the ", fit, " dispersion fit")
+  values <- round(assay(out), 6)
+  write_tsv(data.frame(gene_id = rownames(values), values, check.names = FALSE, stringsAsFactors = FALSE),
+            snakemake@output[["normalized"]])
+}
+
+run(main)
