@@ -180,3 +180,18 @@ def test_nextflow_groups_each_patients_samples_on_meta_patient(cohort):
     assert columns["patient"]["meta"] == ["patient"] and columns["status"] == {
         **columns["status"], "meta": ["status"], "enum": ["tumour", "normal"]}
     assert emitted.files["assets/samplesheet.csv"].splitlines()[0] == "sample,patient,status,fastq_1,fastq_2"
+
+
+def test_steps_after_the_somatic_calls_run_per_patient_too(knowledge, tmp_path):
+    """SnpEff on each patient's calls, and the bgzip + tabix step after it: one job per patient, each
+    patient's annotated VCF a result (codegen/vcf_outputs.py keeps the producer's grouping)."""
+    workflow = _workflow(knowledge, tmp_path, MUTECT2 + ", then annotate the somatic variants with SnpEff",
+                         TWO_PAIRS)
+    annotation = _step(workflow, "variant_annotation")
+    assert (annotation.scope, annotation.group_by) == ("group", "patient")
+    vcf_in = next(p for p in annotation.inputs if p.port == "vcf")
+    assert vcf_in.ref.path == "results/somatic_variant_calling/{patient}/somatic.vcf.gz" and not vcf_in.ref.gathered
+    bgzip = next(s for s in workflow.steps if s.tool == "tabix_bgziptabix")
+    assert (bgzip.scope, bgzip.log) == ("group", "logs/variant_annotation_bgzip/{patient}.log")
+    assert any(t.path.startswith("results/variant_annotation_bgzip/{patient}/") and t.gathered
+               for t in workflow.targets)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bioplan.codegen.ir import IOPort, Scope, Software, Workflow, WorkflowStep
+from bioplan.codegen.ir import PATIENT, IOPort, Scope, Software, Workflow, WorkflowStep
 from bioplan.knowledge.models import Knowledge
 
 
@@ -20,7 +20,7 @@ def _same_container_form(workflow: Workflow, image: str) -> str:
 def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: str, scope: Scope,
               inputs: list[IOPort], outputs: list[IOPort]) -> WorkflowStep:
     tool = knowledge.tools[tool_id]
-    per_sample = scope == "sample"
+    wildcard = {"sample": "/{sample}", "group": f"/{{{PATIENT}}}"}.get(scope, "")  # one job per sample / patient
     # the IR before templates moved out of it names the step's Snakemake template
     legacy: dict[str, Any] = {}
     if "template" in WorkflowStep.model_fields:
@@ -28,12 +28,11 @@ def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: s
     return WorkflowStep(
         id=step_id, kind="tool", operation=tool.implements, tool=tool.id, scope=scope, inputs=tuple(inputs),
         outputs=tuple(outputs),
-        log=f"logs/{step_id}/{{sample}}.log" if per_sample else f"logs/{step_id}.log",
-        benchmark=f"benchmarks/{step_id}/{{sample}}.tsv" if per_sample else f"benchmarks/{step_id}.tsv",
+        log=f"logs/{step_id}{wildcard}.log", benchmark=f"benchmarks/{step_id}{wildcard}.tsv",
         threads=tool.resources.threads, mem_mb=tool.resources.mem_mb, runtime=tool.resources.runtime,
         params=tuple((name, f"params.{tool.id}.{name}") for name in tool.params), env=f"{tool.id}.yaml",
         container=_same_container_form(workflow, tool.software.container), paired=workflow.layout == "paired",
-        **legacy)
+        group_by=PATIENT if scope == "group" else None, **legacy)
 
 
 def with_tool(knowledge: Knowledge, workflow: Workflow, step: WorkflowStep) -> dict:

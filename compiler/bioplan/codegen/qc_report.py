@@ -34,7 +34,7 @@ def _reads(step: WorkflowStep, report: IOPort) -> IOPort:
     """The aggregator's input for one report: named after the step and port that write it (one
     distinct name per report, in both targets), gathered over the samples when per sample."""
     name = f"{step.id}_{report.name}"
-    ref = report.ref.model_copy(update={"gathered": report.ref.per_sample})
+    ref = report.ref.model_copy(update={"gathered": report.ref.per_sample or report.ref.group is not None})
     return IOPort(name=name, port=name, datatype=report.datatype, format=report.format, ref=ref)
 
 
@@ -63,7 +63,8 @@ def add_qc_report(knowledge: Knowledge, workflow: Workflow) -> Workflow:
     kept = {t.path for t in targets}
     for _, report in reports:  # the reports are results too: kept, never temp()
         if report.ref.path not in kept:
-            targets.append(report.ref.model_copy(update={"gathered": report.ref.per_sample}))
+            every = report.ref.per_sample or report.ref.group is not None  # every sample's or patient's
+            targets.append(report.ref.model_copy(update={"gathered": every}))
             kept.add(report.ref.path)
     targets += [p.ref for p in step.outputs]
     return workflow.model_copy(update={"steps": tuple(steps), "targets": tuple(targets),

@@ -21,12 +21,14 @@ def _compressed(knowledge: Knowledge, workflow: Workflow, producer: WorkflowStep
     """The bgzip + tabix step of one plain VCF output, named after its producer and port."""
     step_id = f"{producer.id}_bgzip" if vcf.port == PLAIN_VCF else f"{producer.id}_{vcf.name}_bgzip"
     stem = PurePosixPath(vcf.ref.path).name.removesuffix(".vcf")
-    base = f"results/{step_id}/{{sample}}" if vcf.ref.per_sample else f"results/{step_id}"
+    # one file per sample or per patient, as the producer's
+    base = f"results/{step_id}/{{sample}}" if vcf.ref.per_sample else (
+        f"results/{step_id}/{{{vcf.ref.group}}}" if vcf.ref.group else f"results/{step_id}")
     tool = knowledge.tools[COMPRESSOR]
     outputs = []
     for port, tp in tool.outputs.items():
         name = (tp.path or f"{{vcf}}.{tp.format}").replace("{vcf}", stem)
-        ref = FileRef(kind="result", path=f"{base}/{name}", per_sample=vcf.ref.per_sample)
+        ref = FileRef(kind="result", path=f"{base}/{name}", per_sample=vcf.ref.per_sample, group=vcf.ref.group)
         outputs.append(IOPort(name=port, port=port, datatype=vcf.datatype if port == "vcf" else "", format=tp.format,
                               ref=ref))
     reads = IOPort(name="vcf", port="vcf", datatype=vcf.datatype, format=vcf.format,
@@ -61,7 +63,8 @@ def compress_vcf_outputs(knowledge: Knowledge, workflow: Workflow) -> Workflow:
         # variant calls are records the user keeps: the compressed VCF and its index are results (in place
         # of the plain VCF when that was one), also when a later step reads them
         targets = [t for t in targets if t.path != vcf.ref.path]
-        targets += [p.ref.model_copy(update={"gathered": p.ref.per_sample}) for p in added.outputs]
+        targets += [p.ref.model_copy(update={"gathered": p.ref.per_sample or p.ref.group is not None})
+                    for p in added.outputs]
         workflow = workflow.model_copy(update={"steps": tuple(steps), **with_tool(knowledge, workflow, added)})
         update = {"steps": tuple(steps), "targets": tuple(targets)}
     return workflow.model_copy(update=update)
