@@ -52,6 +52,7 @@ def _override_hint(shown: str, readings: Sequence[str] = ()) -> str:
 # Reading budgets (bytes after decompression / records).
 HEAD_BYTES = 64 * 1024
 MAX_LINE = 1 << 20
+_BLOCK = 64 * 1024  # Lines.take reads this much at a time
 
 BAM_HEADER_MAX = 64 << 20
 
@@ -329,17 +330,57 @@ class Lines:
                 line = line.lstrip("\ufeff")
             yield line
 
+    def take(self, n: int) -> list[str] | None:
+        """The first `n` lines as iterating gives them (fewer where the file ends), read and cut as one
+        block: 4,000 FASTQ lines cost ~10x less than with a `readline` per line through gzip's Python
+        layers. None where the block could differ from iterating (a damaged file, a line over `max_line`,
+        the budget reached, text that is not UTF-8): the caller then reads line by line, as before."""
+        text = self._block(n)
+        if text is None:
+            return None
+        lines = text.lstrip("\ufeff").split("\n")
+        return [line.rstrip("\r") for line in lines] if "\r" in text else lines
+
+    def _block(self, n: int) -> str | None:
+        """The text of the first `n` lines without the last newline, or None (see `take`)."""
+        pieces: list[bytes] = []
+        newlines = size = 0
+        try:
+            with self.src.open() as fh:
+                reader: Any = fh  # gzip and plain files: one block per read1
+                while newlines < n and size < self.budget:
+                    more = reader.read1(_BLOCK)
+                    if not more:
+                        break
+                    pieces.append(more)
+                    newlines += more.count(b"\n")
+                    size += len(more)
+        except (OSError, EOFError, zlib.error):
+            return None  # read again line by line: the error where that reading meets it
+        lines = b"".join(pieces).split(b"\n", n)[:n]
+        if lines and not lines[-1] and newlines < n:
+            lines.pop()  # the file ends with a newline
+        if not lines or sum(map(len, lines)) + len(lines) >= self.budget or max(map(len, lines)) >= self.max_line:
+            return None
+        try:
+            return b"\n".join(lines).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
 
 def _is_bgzf(magic: bytes) -> bool:
     # gzip member with FEXTRA whose first subfield is 'BC' (SAM/BAM spec, section 4.1)
     return len(magic) >= 14 and magic[:2] == _GZIP_MAGIC and bool(magic[3] & 4) and magic[12:14] == b"BC"
 
 
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
+
+
 def looks_binary(head: bytes) -> bool:
     sample = head[:8192]
     if b"\x00" in sample:
         return True
-    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
+    control = len(sample) - len(sample.translate(None, _CONTROL_BYTES))  # counted in C
     return control > 0.05 * max(1, len(sample))
 
 

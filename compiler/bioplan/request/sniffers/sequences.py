@@ -124,6 +124,42 @@ def _check_record(src: Source, rec: int, start: int, header: str, seq: str, plus
 
 def _scan_fastq(src: Source) -> _FastqScan:
     """The first `_FASTQ_RECORDS` records (within the byte budget), each checked for the 4-line form."""
+    block = Lines(src, _FASTQ_BUDGET, max_line=_FASTQ_BUDGET).take(4 * _FASTQ_RECORDS)
+    scan = _scan_well_formed(block) if block is not None else None
+    return scan or _scan_fastq_records(src)
+
+
+def _scan_well_formed(lines: list[str]) -> _FastqScan | None:
+    """The scan of whole, well-formed records, checked all at once (C loops over each column of the
+    records instead of ~12 Python steps per record); None for anything else (a blank or broken line, a
+    truncated record): `_scan_fastq_records` then reads record by record and says what is wrong where."""
+    headers, seqs, pluses, quals = lines[0::4], lines[1::4], lines[2::4], lines[3::4]
+    if not lines or len(lines) % 4 or not all(h.startswith("@") for h in headers) \
+            or not all(p.startswith("+") for p in pluses) or not _SEQ_CHARS.match("".join(seqs)):
+        return None
+    lengths = list(map(len, seqs))
+    if lengths != list(map(len, quals)):
+        return None
+    qualities = "".join(quals)
+    scan = _FastqScan(lengths=lengths, mates=list(map(_mate_from_read_id, headers)), first_header=headers[0])
+    if qualities:
+        lo, hi = _code_point_range(qualities)
+        scan.qmin, scan.qmax = min(scan.qmin, lo), max(scan.qmax, hi)
+    return scan
+
+
+def _code_point_range(text: str) -> tuple[int, int]:
+    """ord(min(text)), ord(max(text)) of a non-empty text. For ASCII, one `in` search (memchr) per
+    candidate character from each end: ~0.8 ms for the ~100 KB of qualities of 1000 reads, where
+    min() and max() compare every character (~11 ms)."""
+    if not text.isascii():
+        return ord(min(text)), ord(max(text))
+    lo = next(c for c in range(128) if chr(c) in text)
+    return lo, next(c for c in range(127, lo - 1, -1) if chr(c) in text)
+
+
+def _scan_fastq_records(src: Source) -> _FastqScan:
+    """`_scan_fastq` record by record: the first error of a malformed file with its record and line."""
     lines = Lines(src, _FASTQ_BUDGET, max_line=_FASTQ_BUDGET)  # long (nanopore) reads are one line
     it = iter(lines)
     scan = _FastqScan()
