@@ -249,3 +249,167 @@ def test_crate_names_the_main_workflow_of_each_target(compiled):
         main = graph["./"]["mainEntity"]["@id"]
         assert main == ("workflow/Snakefile" if target == "snakemake" else "main.nf"), (name, target)
         assert Path(res.output_dir / main).is_file()
+
+
+# ------------------------------------------------------------------ the rest of the written checklist
+# The items of the snakemake-workflows and nf-core checklists not asked above (conda channels and
+# pins, rule and process naming, rules-only rule files, no cluster keys in rules, Snakemake 8 idioms,
+# the sample sheet read as text, nf-core block order, standard labels, ext.args/ext.prefix/when,
+# params only in the entry workflow, strict syntax, meta.yml fields, config blocks, tagged images,
+# no long shell program inline).
+
+STANDARD_LABELS = {"process_single", "process_low", "process_medium", "process_high", "process_long",
+                   "process_high_memory"}
+NF_CORE_BLOCK_ORDER = ("tag", "label", "conda", "container", "input:", "output:", "when:", "script:", "stub:")
+# A rule's shell or a process's script is a tool call (or a few), one flag per line: a program with its
+# own control flow past this many statements belongs in workflow/scripts/ (Nextflow: bin/).
+MAX_INLINE_STATEMENTS = 25
+
+
+def _shell_statements(script: str) -> int:
+    """Statements of a shell script: its non-blank, non-comment lines, a line continued with a
+    backslash counted with the next one (one flag per line is one command)."""
+    joined = re.sub(r"\\\\?\n", " ", script)  # Snakemake's shell strings and Nextflow's GStrings: \ or \\
+    return sum(1 for line in joined.splitlines() if line.strip() and not line.strip().startswith(("#", "//")))
+
+
+def _images(text: str) -> list[str]:
+    """Every container image an emitted file names (Snakemake `container:`, Nextflow `container`)."""
+    found = re.findall(r'^    container:\n        "([^"]+)"', text, re.M)
+    found += re.findall(r"""['"]((?:https://depot\.galaxyproject\.org/singularity/|biocontainers/|"""
+                        r"""community\.wave\.seqera\.io/library/|quay\.io/)[^'"\s]+)['"]""", text)
+    return found
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_snakemake_envs_rule_files_and_idioms(compiled, name):
+    res = compiled[name, "snakemake"]
+    wf = res.output_dir
+    for env in sorted((wf / "workflow/envs").glob("*.yaml")):
+        spec = yaml.safe_load(env.read_text())
+        assert spec["channels"] == ["conda-forge", "bioconda", "nodefaults"], env.name
+        assert all("=" in dep.split("::")[-1] for dep in spec["dependencies"]), (env.name, spec["dependencies"])
+    for smk in sorted((wf / "workflow/rules").glob("*.smk")):
+        text = smk.read_text()
+        for rule_name in _rules(text):
+            assert re.fullmatch(r"[a-z][a-z0-9_]*", rule_name), (smk.name, rule_name)
+        if smk.name != "common.smk":  # --lint: functions in common.smk, rules elsewhere
+            assert not re.search(r"^def ", text, re.M), smk.name
+    code = "\n".join(p.read_text() for p in sorted((wf / "workflow").rglob("*")) if p.suffix in (".smk", "")
+                     and p.is_file())
+    for banned in ("slurm_partition", "slurm_account", "slurm_extra"):  # cluster keys: profiles only
+        assert banned not in code, banned
+    for old in (r"\bdynamic\(", r"^\s*version:", r"^subworkflow", r"^\s*singularity:", r"^\s*wrapper:\s*\"master/"):
+        assert not re.search(old, code, re.M), old  # Snakemake 8+ idioms only
+    readme = (wf / "README.md").read_text()
+    assert "--use-conda" not in readme and "--use-singularity" not in readme  # --sdm since Snakemake 8
+    assert yaml.safe_load((wf / "profiles/slurm/config.yaml").read_text())["executor"] == "slurm"
+    if res.workflow.has_samples:  # the sheet read as text, indexed by sample, the column kept
+        common = (wf / "workflow/rules/common.smk").read_text()
+        assert "dtype=str" in common and '.set_index("sample", drop=False)' in common
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_snakemake_step_rules_have_benchmarks(compiled, name):
+    res = compiled[name, "snakemake"]
+    rules = {}
+    for smk in (res.output_dir / "workflow/rules").glob("*.smk"):
+        rules.update(_rules(smk.read_text()))
+    for step in res.workflow.steps:
+        if step.kind != "check" and step.id in rules:
+            assert _directive(rules[step.id], "benchmark"), step.id
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_process_shape_follows_nf_core(compiled, name):
+    wf = compiled[name, "nextflow"].output_dir
+    for module in sorted((wf / "modules").rglob("main.nf")):
+        text = module.read_text()
+        (process,) = re.findall(r"^process (\w+) \{", text, re.M)
+        assert re.fullmatch(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*", process), (module, process)
+        positions = [text.index(f"\n    {block}") for block in NF_CORE_BLOCK_ORDER]
+        assert positions == sorted(positions), (module, "tag, label, conda, container, input, output, when, "
+                                                        "script, stub")
+        (tag,) = re.findall(r"^    tag (.+)$", text, re.M)
+        if "tuple val(meta)" in text[text.index("\n    input:"):text.index("\n    output:")]:
+            assert tag == '"${meta.id}"', (module, tag)  # per-sample tasks are named by their sample
+        (label,) = re.findall(r"^    label '(\w+)'", text, re.M)
+        assert label in STANDARD_LABELS, (module, label)
+        assert "task.ext.when == null || task.ext.when" in text, module
+        script = text[text.index("\n    script:"):text.index("\n    stub:")]
+        assert "def args = task.ext.args ?: ''" in script and "task.ext.prefix ?: " in script, module
+        meta = yaml.safe_load((module.parent / "meta.yml").read_text())
+        assert {"name", "description", "keywords", "tools", "input", "output"} <= set(meta), module
+        assert len(meta["keywords"]) >= 3 and all(k == k.lower() for k in meta["keywords"]), module
+        environment = yaml.safe_load((module.parent / "environment.yml").read_text())
+        assert environment["channels"][:2] == ["conda-forge", "bioconda"], module
+        assert all("=" in dep.split("::")[-1] for dep in environment["dependencies"]), module
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_params_only_in_the_entry_workflow_and_strict_syntax(compiled, name):
+    wf = compiled[name, "nextflow"].output_dir
+    for source in sorted([*(wf / "workflows").glob("*.nf"), *(wf / "modules").rglob("main.nf")]):
+        text = source.read_text()
+        # params.json is the step scripts' parameter file, not Nextflow's params
+        assert not re.search(r"(?<![\w.'])params\.(?!json\b)\w", text), source
+    for source in sorted(wf.rglob("*.nf")):
+        text = source.read_text()
+        for banned in (r"\bChannel\.", r"^\s*for \(", r"^\s*switch\b", r"^import ", r"\baddParams\b", r"^\s+shell:"):
+            assert not re.search(banned, text, re.M), (source, banned)
+
+
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_nextflow_config_has_what_nf_core_expects(compiled, name):
+    res = compiled[name, "nextflow"]
+    wf = res.output_dir
+    config = (wf / "nextflow.config").read_text()
+    for profile in ("conda", "docker", "singularity", "apptainer", "test", "slurm"):
+        assert re.search(rf"^    {profile} \{{", config, re.M), profile
+    assert re.search(r"id 'nf-schema@\d+\.\d+\.\d+'", config)  # the plugin pinned
+    assert re.search(r"nextflowVersion = '!>=\d", config)
+    assert "process.shell = ['/bin/bash', '-euo', 'pipefail']" in config
+    for report in ("timeline", "report", "trace", "dag"):
+        assert re.search(rf"^{report} \{{\n    enabled = true\n    file = \"\$\{{params\.outdir\}}/pipeline_info/",
+                         config, re.M), report
+    base = (wf / "conf/base.config").read_text()
+    assert "task.attempt" in base and "errorStrategy" in base and "resourceLimits" in base
+    for label in STANDARD_LABELS:
+        assert f"withLabel: {label} {{" in base, label
+    assert "publishDir" in (wf / "conf/modules.config").read_text()
+    if res.workflow.has_samples:
+        assert (wf / "assets/schema_input.json").is_file()
+        main_nf = (wf / "main.nf").read_text()
+        assert 'samplesheetToList(params.input, "${projectDir}/assets/schema_input.json")' in main_nf
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_every_image_is_tagged_with_a_version(compiled, name, target):
+    wf = compiled[name, target].output_dir
+    images = [image for p in sorted(wf.rglob("*")) if p.is_file() and p.suffix in (".smk", ".nf")
+              for image in _images(p.read_text())]
+    assert images
+    for image in images:
+        repository, _, tag = image.rpartition("/")[2].partition(":")
+        assert tag and tag != "latest", image
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_no_long_shell_program_inline(compiled, name, target):
+    wf = compiled[name, target].output_dir
+    if target == "snakemake":
+        scripts = {f"{p.name}:{rule}": _directive(text, "shell") or ""
+                   for p in (wf / "workflow/rules").glob("*.smk") for rule, text in _rules(p.read_text()).items()}
+    else:
+        scripts = {str(p.relative_to(wf)): (t := p.read_text())[t.index("\n    script:"):t.index("\n    stub:")]
+                   for p in (wf / "modules").rglob("main.nf")}
+    long = {where: n for where, script in scripts.items() if (n := _shell_statements(script)) > MAX_INLINE_STATEMENTS}
+    assert not long, f"move these to a script (workflow/scripts, bin/): {long}"
+
+
+def test_the_inline_program_measure_counts_statements_not_flags():
+    one_call = 'fastp \\\\\n    --thread 4 \\\\\n    -i a.fq \\\\\n    -o b.fq\n'
+    assert _shell_statements(one_call) == 1
+    assert _shell_statements("# why\nset -e\n\nif [ -d x ]; then\n  cp a b\nfi\n") == 4
