@@ -74,7 +74,10 @@ def _optional_reader(knowledge: Knowledge, f: SniffedFile, given: set[str], anch
         return None, None  # a reference (an id mapping) is wired where a step needs it
     readers = [op for op in knowledge.operations.values()
                if any(is_subtype(knowledge, f.datatype, p.datatype) for p in op.inputs.values())]
-    if not readers or any(not p.optional and is_subtype(knowledge, f.datatype, p.datatype)
+    if not readers:  # given, and no step reads it (a StringTie assembly beside a counting request): said, not dropped
+        return None, (f"{f.path} ({f.datatype}) is not used: no step bioplan runs reads "
+                      f"{knowledge.datatypes[f.datatype].label.lower()}")
+    if any(not p.optional and is_subtype(knowledge, f.datatype, p.datatype)
                           for op in readers for p in op.inputs.values()):
         return None, None  # a file some step needs: the planner places it
     if any(op.id in anchors or op.id in refused for op in readers):

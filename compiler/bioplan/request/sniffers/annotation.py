@@ -32,6 +32,9 @@ _GFF_BUDGET = 16 << 20
 _GTF_GENE_RE = re.compile(r'(?:^|;)\s*gene_id\s+"([^"]*)"')
 _GFF3_ATTR_RE = re.compile(r"(?:^|;)\s*(?:ID|Parent)=")
 _GFF3_GENE_RE = re.compile(r"(?:^|;)\s*(?:gene_id=([^;]+)|ID=(?:gene[:-])?([^;]+))")
+# StringTie's and Cufflinks' estimates on the transcripts they assembled
+_EXPRESSION_ATTR_RE = re.compile(r'(?:^|;)\s*(?:FPKM|TPM|cov)\s+"[\d.eE+-]+"')
+_ASSEMBLERS = ("stringtie", "cufflinks")
 
 
 _CHR1_RE = re.compile(r"^(?:chr)?1$|^NC_000001\.\d+$|^NC_000067\.\d+$")  # chr1 of human and mouse, RefSeq too
@@ -122,6 +125,8 @@ class _GffScan:
     sources: Counter = field(default_factory=Counter)  # column 2: ensembl, havana, BestRefSeq, refGene, ...
     seqids: list[str] = field(default_factory=list)
     gene_ids: list[str] = field(default_factory=list)
+    expression: int = 0  # lines whose attributes carry an assembler's estimates (cov, FPKM, TPM)
+    assembler: str = ""  # '# StringTie version ...' header line
 
 
 _BUILD_HEADERS = ("#!genome-build", "#!genome-version", "##description:", "##provider:", "##genome-build",
@@ -134,6 +139,8 @@ def _read_comment(scan: _GffScan, line: str) -> bool:
         scan.header.append(line.strip())
     if line.startswith("##sequence-region") and len(line.split()) == 4:
         scan.regions.append(line.split()[1:])
+    if line.lower().startswith(("# stringtie version", "# cufflinks version")):
+        scan.assembler = line.lstrip("# ").strip()
     if line.startswith("##gff-version"):
         parts = line.split()
         scan.declared = parts[1] if len(parts) > 1 else "?"
@@ -144,6 +151,7 @@ def _read_feature(scan: _GffScan, f: list[str]) -> None:
     if f[0] not in scan.seqids and len(scan.seqids) < 10:
         scan.seqids.append(f[0])
     scan.sources[f[1]] += 1
+    scan.expression += bool(_EXPRESSION_ATTR_RE.search(f[8]))
     m = _GTF_GENE_RE.search(f[8])
     if m:
         scan.gtf += 1
@@ -220,8 +228,24 @@ def _sniff_gff(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     prodigal = fmt == "gff3" and bool(sources) and all(k.startswith("Prodigal_v") for k in sources)
     if prodigal:
         evidence.append(f"every feature's source is {quote_list(list(sources), 2)}: Prodigal's gene predictions")
-    return SniffedFile(path=src.shown, datatype="predicted_genes" if prodigal else "gene_annotation", format=fmt,
-                       evidence=tuple(evidence), facts=tuple(facts))
+    assembled = _assembled_by(scan, fmt)
+    if assembled:
+        evidence.append(assembled)
+    datatype = "predicted_genes" if prodigal else "assembled_transcripts" if assembled else "gene_annotation"
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence), facts=tuple(facts))
+
+
+def _assembled_by(scan: _GffScan, fmt: str) -> str:
+    """Why a GTF is transcripts one sample's reads assembled (StringTie, Cufflinks), not a gene annotation: the
+    assembler is every feature's source and its estimates (cov, FPKM, TPM) are on the features; '' when not.
+    A merged assembly (stringtie --merge) carries no estimates: it is the annotation a cohort is counted on."""
+    sources = {k.lower() for k in scan.sources}
+    if fmt != "gtf" or not sources or not sources <= set(_ASSEMBLERS) or scan.expression == 0:
+        return ""
+    made_by = scan.assembler or next(k for k in scan.sources)
+    return (f"assembled transcripts ({made_by}): every feature's source is {quote_list(list(scan.sources), 2)} "
+            f"and {scan.expression} of {scan.n} lines carry its cov/FPKM/TPM estimates; a reference gene "
+            "annotation has none (declare --input-type FILE=gene_annotation to count on it anyway)")
 
 
 # --------------------------------------------------------------------------- registry entries

@@ -1,0 +1,174 @@
+"""Whole studies of real public files, as users hold them, each with the request an expert would write
+(tests/data/real_studies/README.md says where every file comes from). A study checks what bioplan reads
+from each file and the plan's key steps, or the refusal naming what the file is and what to give.
+The files are small real slices of Bioconductor packages' example data and real tool outputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError, UnsupportedAnalysisError
+from bioplan.knowledge.load import load_knowledge
+
+DATA = Path(__file__).parent / "data" / "real_studies"
+
+
+@pytest.fixture(scope="module")
+def knowledge():
+    return load_knowledge()
+
+
+def files(*names: str) -> list[str]:
+    return [str(DATA / n) for n in names]
+
+
+def read_as(result) -> dict[str, tuple[str, str | None, int | None]]:
+    """input file name -> (datatype, sample, mate) as the plan's spec holds it."""
+    return {Path(i.path).name: (i.datatype, i.sample, i.mate) for i in result.spec.inputs}
+
+
+def steps(result) -> list[tuple[str, str | None]]:
+    return [(s.operation, s.tool) for s in result.plans[0].steps]
+
+
+SALMON = ("data_cond1_rep1", "data_cond1_rep2", "data_cond2_rep1", "data_cond2_rep2")
+
+
+def test_salmon_folders_with_gzipped_quant_and_a_sheet_plan_tximport_then_deseq2(knowledge):
+    """IsoformSwitchAnalyzeR's Drosophila Salmon folders keep quant.sf.gz (as tximportData does): each folder is
+    one sample's Salmon output, read through its gzipped table, beside the sample sheet."""
+    result = plan_request("differential expression of cond1 vs cond2 from these Salmon quantifications with "
+                          "tximport and DESeq2",
+                          files(*(f"isoformswitch_salmon/{s}" for s in SALMON), "isoformswitch_salmon/samples.tsv"),
+                          knowledge=knowledge)
+    found = read_as(result)
+    assert {found[s] for s in SALMON} == {("transcript_quantification", s, None) for s in SALMON}
+    assert found["samples.tsv"][0] == "sample_metadata"
+    assert steps(result) == [("quantification_aggregation", "tximport"), ("differential_expression", "deseq2")]
+    folder = next(i for i in result.spec.inputs if i.datatype == "transcript_quantification")
+    assert any("read through quant.sf.gz" in e for e in folder.evidence)
+    assert any("cmd_info.json: salmon 0.14.1" in e for e in folder.evidence)
+    assert any("Drosophila melanogaster" in w for w in result.spec.warnings)  # FBtr ids
+
+
+def test_salmon_parent_folder_without_a_sheet_asks_for_one(knowledge):
+    with pytest.raises(BioplanError) as e:
+        plan_request("differential expression between the conditions with DESeq2",
+                     files(*(f"isoformswitch_salmon/{s}" for s in SALMON)), knowledge=knowledge)
+    assert e.value.code == "unsatisfiable" and "sample_metadata" in e.value.message
+
+
+def test_dada2_forward_reverse_files_pair_by_their_reads(knowledge):
+    """dada2's sam1F/sam1R: no _R1/_R2 suffix, but each pair's files start with the same MiSeq read
+    (1:N / 2:N in the ids): one paired sample per pair, named by what the names share."""
+    result = plan_request("16S amplicon sequence variants with DADA2",
+                          files("dada2/sam1F.fastq.gz", "dada2/sam1R.fastq.gz", "dada2/sam2F.fastq.gz",
+                                "dada2/sam2R.fastq.gz"), knowledge=knowledge)
+    assert read_as(result) == {"sam1F.fastq.gz": ("raw_reads", "sam1", 1), "sam1R.fastq.gz": ("raw_reads", "sam1", 2),
+                               "sam2F.fastq.gz": ("raw_reads", "sam2", 1), "sam2R.fastq.gz": ("raw_reads", "sam2", 2)}
+    assert [op for op, _ in steps(result)][:3] == ["amplicon_read_filtering", "error_model_learning",
+                                                    "asv_inference"]
+    r1 = next(i for i in result.spec.inputs if i.path.endswith("sam1F.fastq.gz"))
+    assert any("first read (M02273:28:000000000-ADV3A:1:2108:18106:16197)" in e for e in r1.evidence)
+
+
+def test_rsubread_reads1_reads2_pair_and_align(knowledge):
+    """Rsubread's reads1.txt.gz/reads2.txt.gz: FASTQ under a .txt name, mates by their /1 /2 read ids."""
+    result = plan_request("align the paired reads to the reference with bwa",
+                          files("rsubread/reads1.txt.gz", "rsubread/reads2.txt.gz", "rsubread/reference.fa"),
+                          knowledge=knowledge)
+    found = read_as(result)
+    assert found["reads1.txt.gz"] == ("raw_reads", "reads", 1) and found["reads2.txt.gz"] == ("raw_reads", "reads", 2)
+    assert found["reference.fa"][0] == "reference_genome"
+    assert steps(result) == [("genome_indexing", "bwa_index"), ("read_alignment", "bwa_mem")]
+
+
+def test_a_lone_read1_file_is_not_paired_with_another_samples_read2(knowledge):
+    """The read-name pairing needs the same first read: sam1F with sam2R stay two unpaired samples."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("16S amplicon sequence variants with DADA2",
+                     files("dada2/sam1F.fastq.gz", "dada2/sam2R.fastq.gz"), knowledge=knowledge)
+    assert "lack a mate" in e.value.message
+
+
+@pytest.mark.parametrize("name, said", [
+    ("s_1_1_0001_qseq.txt", "an Illumina qseq file"),
+    ("s_2_export.txt", "an Illumina export file"),
+    ("s_1_0001_seq.txt", "an Illumina _seq.txt file"),
+    ("s_1_aligned_bowtie.txt", "Bowtie 1 alignments"),
+    ("out.aln.1.txt", "MAQ alignments"),
+])
+def test_per_read_tables_are_refused_by_name_not_read_as_counts(knowledge, name, said):
+    """ShortRead's legacy Illumina and aligner files: their tile/x/y/position numbers read as a count matrix
+    (or a BED) before; a column of read sequences says what they are."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("quality control of the reads", files(f"shortread/{name}"), knowledge=knowledge)
+    assert e.value.code == "unreadable_input"
+    assert said in e.value.message and "holds read sequences" in e.value.message
+    assert any("FASTQ" in h for h in e.value.hints)
+
+
+def test_biom_convert_table_plans_diversity(knowledge):
+    """`biom convert --to-tsv` output (biom-format 2.1.18 on biomformat's rich_sparse_otu_table_hdf5.biom): a taxa
+    x samples abundance table with its taxonomy column, not a gene count matrix."""
+    result = plan_request("beta diversity of these samples", files("biom/rich_sparse_otu_table.tsv"),
+                          knowledge=knowledge)
+    (table,) = result.spec.inputs
+    assert table.datatype == "abundance_table"
+    assert any("biom convert" in e for e in table.evidence) and any("'taxonomy'" in e for e in table.evidence)
+    assert steps(result) == [("diversity_analysis", "diversity_metrics")]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("rich_dense_otu_table.biom", "BIOM table (JSON"),
+    ("rich_sparse_otu_table_hdf5.biom", "BIOM table (HDF5"),
+    ("esophagus.fn.shared", "mothur shared file"),
+])
+def test_biom_and_mothur_files_are_refused_saying_how_to_convert(knowledge, name, said):
+    with pytest.raises(BioplanError) as e:
+        plan_request("beta diversity of these samples", files(f"biom/{name}"), knowledge=knowledge)
+    assert said in e.value.message
+    assert any("biom convert" in h for h in e.value.hints)
+
+
+def test_metagenomeseq_otu_counts_clinical_and_taxonomy(knowledge):
+    """metagenomeSeq's lung microbiome study: OTU counts (first column 'OTU'), the clinical sheet and the OTU
+    lineages. The counts are an abundance table (were a gene count matrix), the lineages a taxonomy table
+    (were a second sample sheet, which blocked the study)."""
+    result = plan_request("differential abundance of OTUs between sample types",
+                          files("metagenomeseq/CHK_NAME.otus.count.csv", "metagenomeseq/CHK_clinical.csv",
+                                "metagenomeseq/CHK_otus.taxonomy.csv"), knowledge=knowledge)
+    found = read_as(result)
+    assert found["CHK_NAME.otus.count.csv"][0] == "abundance_table"
+    assert found["CHK_clinical.csv"][0] == "sample_metadata"
+    assert found["CHK_otus.taxonomy.csv"][0] == "asv_taxonomy"
+    assert [op for op, _ in steps(result)] == ["differential_abundance"]
+
+
+def test_stringtie_output_is_assembled_transcripts_not_the_annotation(knowledge):
+    """StringTie 2.2.1 on a slice of dupRadar's GM12878 BAM: its GTF (source StringTie, cov/FPKM/TPM) is that
+    sample's assembly; counting reads per gene takes the reference annotation (genes.gtf) and says the
+    assembly is not used."""
+    result = plan_request("count reads per gene with featureCounts",
+                          files("stringtie/GM12878.chr1.bam", "stringtie/GM12878.stringtie.gtf", "stringtie/genes.gtf"),
+                          knowledge=knowledge)
+    found = read_as(result)
+    assert found["GM12878.stringtie.gtf"][0] == "assembled_transcripts"
+    assert found["genes.gtf"][0] == "gene_annotation"
+    (step,) = result.plans[0].steps
+    assert (step.operation, step.tool) == ("read_counting", "featurecounts")
+    assert step.sources["annotation"] == "input:gene_annotation"  # genes.gtf: the only gene annotation given
+    assert any("GM12878.stringtie.gtf (assembled_transcripts) is not used" in w for w in result.spec.warnings)
+    assembly = next(i for i in result.spec.inputs if i.datatype == "assembled_transcripts")
+    assert any("StringTie version 2.2.1" in e for e in assembly.evidence)
+
+
+def test_mutational_signatures_are_refused_by_name(knowledge):
+    with pytest.raises(UnsupportedAnalysisError) as e:
+        plan_request("mutational signature analysis of these somatic SNVs",
+                     files("mutationalpatterns/colon1-sample.vcf"), knowledge=knowledge)
+    assert "mutational signatures" in e.value.message
