@@ -7,7 +7,9 @@ message naming exactly the references compile named, and with those in place it 
 nothing unnamed is read). Cases whose workflow IR is the same apart from the request's own words
 (the request text, the workflow name, deviations and unrecognised words, which reach only config
 `request:` and the READMEs, never a rule or an input path) emit the same rules over the same files,
-so one dry run stands for the group (about 180 cases, about 110 workflows). The dry runs share one
+so one dry run stands for the group (about 180 cases, about 110 workflows). The README's headline
+`bioplan compile` example, read from README.md, is compiled first and must dry-run clean (every file it
+reads is given). The dry runs share one
 Snakemake process (tests/helpers.py DryRunLoop), which works while the next workflow is emitted:
 dry-running all ~180 compiles one `snakemake` process each took 12 minutes on the shared 2 cores.
 """
@@ -16,8 +18,10 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -39,6 +43,23 @@ NAMED = re.compile(r"^  references\.([A-Za-z0-9_]+): ", re.MULTILINE)
 
 # The request's own words: they reach config `request:` and the READMEs, never a rule or a path.
 REQUEST_WORDS = {"query", "name", "deviations", "unrecognized"}
+README_HEADLINE = "README.md headline example"
+
+
+def _readme_headline(data: Path) -> tuple[SimpleNamespace, list[str]]:
+    """(a case-like record, inputs) of the first `bioplan compile` command of README.md's bash blocks,
+    its `data/...` inputs read from the session's example data (what setup.sh generates)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```bash\n(.*?)^```", readme, re.S | re.M)
+    lines = next(b for b in blocks if "bioplan compile" in b).replace("\\\n", " ").splitlines()
+    words = shlex.split(next(line for line in lines if line.lstrip().startswith("bioplan compile")))
+    request, options = words[2], words[3:]
+    flags = set(options[0::2])
+    assert flags <= {"-i", "-o"}, f"the README's compile has options this test does not read: {flags}"
+    inputs = [str(data / value.removeprefix("data/")) for flag, value in zip(options[0::2], options[1::2])
+              if flag == "-i"]
+    assert inputs and all(Path(p).exists() for p in inputs), inputs
+    return SimpleNamespace(id=README_HEADLINE, request=request), inputs
 
 
 def _dev_set_workflows(knowledge, workspace, base):
@@ -50,12 +71,12 @@ def _dev_set_workflows(knowledge, workspace, base):
     data, fixtures = workspace / "data", base / "fixtures"  # the session's example data, generated once
     fixtures.mkdir()
     failed = ensure_data(data, needed_classes(cases, cf.fixtures))
+    assert not failed, f"example data this machine cannot generate leaves cases undried: {failed}"
     write_fixtures(cf, fixtures, data, cases)
+    headline, headline_inputs = _readme_headline(data)
     groups: dict[str, list[tuple]] = {}
-    for case in cases:
-        if any(f"{{data}}/{c}" in s for c in failed for s in (*case.inputs, *case.declared)):
-            continue  # example data this machine cannot generate
-        inputs, declared = resolve_inputs(case, data, fixtures)
+    for case, (inputs, declared) in [(headline, (headline_inputs, {})),
+                                     *((c, resolve_inputs(c, data, fixtures)) for c in cases)]:
         try:
             result = plan_request(case.request, inputs, knowledge, declared=declared)
             workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(base / "out" / "w"))
@@ -108,6 +129,11 @@ def test_every_dev_set_plan_dry_runs_or_stops_naming_only_its_references(dev_dry
         assert in_message == named and int(m.group(1)) == len(named), (case_ids, output)
         with_refs.append((case_ids, res))
     assert len(with_refs) >= 3, "the development set has plans that need references"
+    # the README's headline example: first of its group, compiled as written, and nothing is missing
+    headline = [(ids, code, output) for ids, _, (code, output) in dev_dry_runs if README_HEADLINE in ids]
+    assert headline, "the README's headline example did not plan"
+    (ids, code, output), = headline
+    assert ids[0] == README_HEADLINE and code == 0, (ids, output[-2000:])
     # the shared Snakemake process judges as a fresh `snakemake -n` does (one workflow checked both ways)
     fresh = dry_run(with_refs[0][1].output_dir)
     assert not fresh.ok and set(NAMED.findall(fresh.output)) == {r.key for r in with_refs[0][1].workflow.references}
@@ -327,6 +353,40 @@ def test_the_nextflow_pipeline_checks_its_references_before_any_process(workspac
     assert "['gene_id_mapping', " in main
     config = (res.output_dir / "nextflow.config").read_text(encoding="utf-8")
     assert "gene_id_mapping = 'resources/ensembl-112/Mus_musculus.GRCm39.112.gene_id_mapping.tsv'" in config
+    readme = (res.output_dir / "README.md").read_text(encoding="utf-8")  # the README's table of references
+    row = next(line for line in readme.replace("\\_", "_").splitlines() if line.startswith("| `--gene_id_mapping` |"))
+    assert "resources/ensembl-112/Mus_musculus.GRCm39.112.gene_id_mapping.tsv" in row
+    assert "| gene_id_conversion |" in row and "Mus_musculus.GRCm39.112.entrez.tsv.gz" in row
     lint = nf_lint(res.output_dir)
     assert lint.returncode == 0, lint.stdout + lint.stderr
     shutil.rmtree(res.output_dir)
+
+
+@pytest.mark.e2e
+def test_a_nextflow_run_stops_before_any_task_naming_every_missing_reference(workspace, tmp_path):
+    """The start check, run by Nextflow: after validateParameters() and before any task, one message lists
+    each missing reference with its parameter, where to get it and that --fetch true downloads it."""
+    import os
+    import subprocess
+
+    from test_reference_fetch import _nextflow
+
+    nextflow = _nextflow()
+    if nextflow is None:
+        from conftest import skip_or_fail_in_ci
+
+        skip_or_fail_in_ci("no Nextflow runtime (bash scripts/install-nextflow.sh .venv/bin)")
+    data = workspace / "data" / "bulk_de"
+    res = compile_request("mouse bulk RNA-seq raw counts: differential expression, then KEGG enrichment",
+                          [str(data / "counts.csv"), str(data / "samples.tsv"), str(data / "gene_sets_kegg.gmt")],
+                          str(tmp_path / "nf" / "main.nf"), target="nextflow", validate=False)
+    env = {**os.environ, "NXF_ANSI_LOG": "false", "NXF_HOME": str(tmp_path / "nxf_home")}
+    run = subprocess.run([nextflow, "run", ".", "-profile", "local", "-stub-run"], cwd=res.output_dir, env=env,
+                         capture_output=True, text=True, timeout=600)
+    said = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert "bioplan: 1 reference file(s) missing:" in said, said[-3000:]
+    assert "--gene_id_mapping: resources/ensembl-112/Mus_musculus.GRCm39.112.gene_id_mapping.tsv" in said
+    assert "Mus_musculus.GRCm39.112.entrez.tsv.gz" in said and "or run with --fetch true to download it" in said
+    assert "nothing has run yet" in said and "MissingInputException" not in said
+    assert not list((res.output_dir / "work").glob("*/*")), "a task ran before the references were checked"
