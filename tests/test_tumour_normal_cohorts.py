@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,37 @@ def test_steps_after_the_somatic_calls_run_per_patient_too(knowledge, tmp_path):
     assert (bgzip.scope, bgzip.log) == ("group", "logs/variant_annotation_bgzip/{patient}.log")
     assert any(t.path.startswith("results/variant_annotation_bgzip/{patient}/") and t.gathered
                for t in workflow.targets)
+
+
+# ------------------------------------------------------------------ FreeBayes' somatic filter (a step script)
+FILTER = Path(__file__).resolve().parents[1] / "templates" / "scripts" / "freebayes_somatic_filter.awk"
+JOINT = """##fileformat=VCFv4.2
+#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tp1_t\tp1_n
+chr1\t100\t.\tA\tC\t50\t.\t.\tGT:DP:RO:AO\t0/1:20:15:5\t0/0:20:20:0
+chr1\t200\t.\tA\tC\t50\t.\t.\tGT:DP:RO:AO\t0/1:20:10:10\t0/1:20:17:3
+chr1\t300\t.\tA\tC,G\t50\t.\t.\tGT:DP:RO:AO\t0/1:40:38:1,1\t0/0:20:20:0,0
+chr1\t400\t.\tA\tC\t50\t.\t.\tGT:DP:RO:AO\t0/1:20:12:8\t0/0:2:2:0
+chr1\t500\t.\tA\tC\t50\t.\t.\tGT:AO:DP\t.:.:.\t.:.:.
+"""
+
+
+def _filtered(tmp_path: Path, normal: str) -> subprocess.CompletedProcess:
+    (tmp_path / "joint.vcf").write_text(JOINT)
+    return subprocess.run(["awk", "-f", str(FILTER), f"normal={normal}", "min_alt=3", "min_vaf=0.05",
+                           "max_normal_alt=0", "min_normal_depth=5", str(tmp_path / "joint.vcf")],
+                          capture_output=True, text=True, check=False)
+
+
+def test_the_somatic_filter_passes_what_only_the_tumour_carries(tmp_path):
+    done = _filtered(tmp_path, "p1_n")
+    assert done.returncode == 0, done.stderr
+    records = [line.split("\t") for line in done.stdout.splitlines() if not line.startswith("#")]
+    assert [(r[1], r[6]) for r in records] == [("100", "PASS"), ("200", "normal_evidence"), ("300", "weak_tumour"),
+                                               ("400", "low_normal_depth"), ("500", "weak_tumour")]
+    assert "##FILTER=<ID=normal_evidence," in done.stdout and "##bioplan_somatic_filter=normal:p1_n" in done.stdout
+
+
+@pytest.mark.parametrize(("normal", "said"), [("", "no normal sample named"), ("p9_n", "'p9_n' is not a sample")])
+def test_the_somatic_filter_stops_without_its_normal(tmp_path, normal, said):
+    done = _filtered(tmp_path, normal)
+    assert done.returncode == 2 and said in done.stderr

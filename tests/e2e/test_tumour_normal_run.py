@@ -1,0 +1,136 @@
+"""A tumour/normal cohort run end to end with the real tools: two patients, each patient's tumour
+called against its own normal (nf-core/sarek's sample sheet: patient, sample, status), FreeBayes'
+somatic mode once per patient.
+
+Tiny data generated here, with planted answers: a random 6 kb genome; each patient's tumour carries
+one somatic SNV of its own (p1 at 1500, p2 at 4500, half the reads); patient p1 also carries a
+germline SNV at 3000 in both its samples. BWA-MEM aligns the reads, FreeBayes calls each patient's
+tumour and normal together, and the somatic filter marks PASS exactly that patient's somatic SNV:
+never the other patient's, and p1's germline SNV is FILTERed as normal_evidence (seen in the normal).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from e2e_support import INSTALL_HINT, env, run_ok
+
+from bioplan.compile import compile_request
+
+pytestmark = pytest.mark.e2e
+
+GENOME_LENGTH = 6000
+READ_LENGTH = 100
+FRAGMENT = 300
+DEPTH = 30
+SOMATIC = {"p1": 1500, "p2": 4500}  # 1-based; heterozygous in the patient's tumour only
+GERMLINE = {"p1": 3000}  # heterozygous in both of the patient's samples
+QUERY = ("call somatic variants with FreeBayes for each patient's tumour/normal pair, "
+         "without marking duplicates")
+
+
+def _require(*binaries: str) -> None:
+    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
+    if missing:
+        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
+        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
+
+
+_COMPLEMENT = str.maketrans("ACGT", "TGCA")
+
+
+def _alt(base: str) -> str:
+    return {"A": "C", "C": "G", "G": "T", "T": "A"}[base]
+
+
+def _with_snvs(genome: str, positions: list[int]) -> str:
+    seq = list(genome)
+    for pos in positions:
+        seq[pos - 1] = _alt(seq[pos - 1])
+    return "".join(seq)
+
+
+def _reads(haplotypes: list[str], rng: random.Random) -> tuple[list[str], list[str]]:
+    """Error-free pairs at DEPTH, each fragment from one of the haplotypes (two: heterozygous)."""
+    r1, r2 = [], []
+    qual = "I" * READ_LENGTH
+    for i in range(DEPTH * GENOME_LENGTH // (2 * READ_LENGTH)):
+        hap = haplotypes[rng.randrange(len(haplotypes))]
+        start = rng.randrange(0, GENOME_LENGTH - FRAGMENT)
+        fragment = hap[start:start + FRAGMENT]
+        r1.append(f"@pair{i}/1\n{fragment[:READ_LENGTH]}\n+\n{qual}\n")
+        r2.append(f"@pair{i}/2\n{fragment[-READ_LENGTH:].translate(_COMPLEMENT)[::-1]}\n+\n{qual}\n")
+    return r1, r2
+
+
+@pytest.fixture(scope="module")
+def cohort_run(tmp_path_factory):
+    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
+    base = tmp_path_factory.mktemp("tumour_normal")
+    rng = random.Random(11)
+    genome = "".join(rng.choice("ACGT") for _ in range(GENOME_LENGTH))
+    (base / "genome.fa").write_text(">chr1\n" + "\n".join(genome[i:i + 60] for i in range(0, GENOME_LENGTH, 60)) + "\n")
+    rows = ["patient\tsample\tstatus"]
+    for patient, somatic in SOMATIC.items():
+        germline = [GERMLINE[patient]] if patient in GERMLINE else []
+        samples = {f"{patient}_normal": ("0", germline), f"{patient}_tumour": ("1", germline + [somatic])}
+        for sample, (status, snvs) in samples.items():
+            rows.append(f"{patient}\t{sample}\t{status}")
+            # heterozygous: half the fragments from the reference, half from the variant haplotype
+            # (a germline SNV with no somatic one beside it is on the same variant haplotype)
+            for mate, lines in zip(("R1", "R2"), _reads([genome, _with_snvs(genome, snvs)], rng)):
+                with gzip.open(base / f"{sample}_{mate}.fastq.gz", "wt") as fh:
+                    fh.writelines(lines)
+    (base / "samples.tsv").write_text("\n".join(rows) + "\n")
+    files = sorted(str(p) for p in base.glob("*.fastq.gz")) + [str(base / "samples.tsv"), str(base / "genome.fa")]
+    workdir = base / "out"
+    # no pre-check dry run: the run right after it is the check (CI's time budget)
+    compile_request(QUERY, files, str(workdir / "Snakefile"), force=True, validate=False)
+    run_ok(workdir)
+    return workdir
+
+
+def _records(path: Path) -> list[list[str]]:
+    with gzip.open(path, "rt") as fh:
+        return [line.rstrip("\n").split("\t") for line in fh if not line.startswith("#")]
+
+
+def _samples(path: Path) -> list[str]:
+    with gzip.open(path, "rt") as fh:
+        return next(line for line in fh if line.startswith("#CHROM")).rstrip("\n").split("\t")[9:]
+
+
+def _call_set(workdir: Path, patient: str) -> Path:
+    found = sorted((workdir / "results").glob(f"*/{patient}/somatic.vcf.gz"))
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("patient", sorted(SOMATIC))
+def test_each_patients_somatic_calls_are_its_own_planted_snv(cohort_run, patient):
+    vcf = _call_set(cohort_run, patient)
+    assert (vcf.parent / "somatic.vcf.gz.tbi").exists()
+    # called against its own normal only: the VCF holds that patient's two samples, no other's
+    assert sorted(_samples(vcf)) == [f"{patient}_normal", f"{patient}_tumour"]
+    passed = {int(r[1]) for r in _records(vcf) if r[6] == "PASS"}
+    assert passed == {SOMATIC[patient]}
+    others = {pos for p, pos in SOMATIC.items() if p != patient}
+    assert not others & {int(r[1]) for r in _records(vcf)}  # the other patient's SNV is not even called
+
+
+def test_a_germline_snv_seen_in_the_normal_is_not_somatic(cohort_run):
+    records = {int(r[1]): r for r in _records(_call_set(cohort_run, "p1"))}
+    assert records[GERMLINE["p1"]][6] == "normal_evidence"
+
+
+def test_the_sample_sheet_pairs_the_patients(cohort_run):
+    sheet = (cohort_run / "config" / "samples.tsv").read_text().splitlines()
+    assert sheet[0].split("\t")[:3] == ["sample", "patient", "status"]
+    assert {tuple(line.split("\t")[:3]) for line in sheet[1:]} == {
+        ("p1_normal", "p1", "normal"), ("p1_tumour", "p1", "tumour"),
+        ("p2_normal", "p2", "normal"), ("p2_tumour", "p2", "tumour")}
