@@ -166,6 +166,7 @@ def test_readme_says_how_to_run_where_results_are_and_draws_the_dag(compiled, na
             assert f"`{name_of(step.id)}` guards `{name_of(step.guards)}`: " in readme, step.id
     for t in res.workflow.targets:
         assert t.path.rsplit("/", 1)[-1] in readme, t.path
+    assert "on PATH" in readme  # the tools already installed: neither conda nor containers
     if target == "snakemake":
         assert "snakemake --cores 4 " in readme and "--sdm conda" in readme and "--sdm apptainer" in readme
         assert "--profile profiles/slurm" in readme
