@@ -172,3 +172,20 @@ def test_mutational_signatures_are_refused_by_name(knowledge):
         plan_request("mutational signature analysis of these somatic SNVs",
                      files("mutationalpatterns/colon1-sample.vcf"), knowledge=knowledge)
     assert "mutational signatures" in e.value.message
+
+
+def test_ballgown_folder_is_refused_by_name_saying_what_to_give(knowledge):
+    """ballgown's sample01: the tables `stringtie -B` writes (t_data.ctab, e_data.ctab, ...)."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("differential expression with DESeq2", files("ballgown/sample01"), knowledge=knowledge)
+    assert "StringTie -B (Ballgown) table folder" in e.value.message
+    assert any("prepDE.py" in h for h in e.value.hints)
+
+
+def test_multiqc_aggregates_alignment_qc_of_a_bam(knowledge):
+    """MultiQC over samtools stats of a BAM: aggregation takes any QC report MultiQC parses, not only read QC
+    (the request was refused before: 'nothing derives it without read_qc_report')."""
+    result = plan_request("alignment QC with samtools stats and MultiQC", files("stringtie/GM12878.chr1.bam"),
+                          knowledge=knowledge)
+    assert steps(result) == [("alignment_qc", "samtools_stats"), ("qc_report_aggregation", "multiqc")]
+    assert result.plans[0].steps[1].sources["reports"] == result.plans[0].steps[0].id

@@ -163,12 +163,24 @@ def _sniff_folder(shown: str, path: Path, ctx: Context) -> tuple[SniffedFile, No
         if found is not None:
             return found
     listing = quote_list(entries, 5) if entries else "nothing"
-    hints = ["a directory is recognised only as a Kraken2 database (hash.k2d, opts.k2d, taxo.k2d) or an NCBI "
-             "taxonomy dump (nodes.dmp, names.dmp)"]
+    known = next(((what, hint) for parts, what, hint in _REFUSED_FOLDERS if parts <= set(entries)), None)
+    if known is not None:
+        raise unreadable(shown, f"is {known[0]} (it holds {listing}), which bioplan does not read", [known[1]])
+    hints = ["a directory is recognised as a Salmon, kallisto or RSEM output folder (or a folder of them), a 10x "
+             "matrix folder (matrix.mtx, barcodes, features), a Kraken2 database (hash.k2d, opts.k2d, taxo.k2d) or "
+             "an NCBI taxonomy dump (nodes.dmp, names.dmp)"]
     if any(FASTQ_PATH_RE.search(e) for e in entries):
         hints.append("to use the FASTQ files in it, give each file (e.g. DIR/*.fastq.gz) instead of the directory")
     raise unreadable(shown, f"is a directory bioplan does not recognise (it holds {listing})",
                      hints + [RECOGNISED_HINT])
+
+
+# folders of a known kind bioplan does not read: named, with what to give instead
+_REFUSED_FOLDERS = (
+    (frozenset({"t_data.ctab", "e_data.ctab"}), "a StringTie -B (Ballgown) table folder",
+     "for gene-level differential expression give the count matrix StringTie's prepDE.py writes from the samples' "
+     "GTFs (gene_count_matrix.csv) with a sample sheet"),
+)
 
 
 def declared_ids() -> tuple[set[str], set[str]]:
