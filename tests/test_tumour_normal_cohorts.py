@@ -230,3 +230,11 @@ def test_the_somatic_filter_passes_what_only_the_tumour_carries(tmp_path):
 def test_the_somatic_filter_stops_without_its_normal(tmp_path, normal, said):
     done = _filtered(tmp_path, normal)
     assert done.returncode == 2 and said in done.stderr
+
+
+def test_the_plan_report_says_how_the_patients_are_paired(knowledge, tmp_path):
+    from bioplan.report import report, text_report
+
+    result = plan_request(MUTECT2, _cohort(tmp_path, TWO_PAIRS), knowledge)
+    assert "patients: p1 (tumour p1_t, normal p1_n); p2 (tumour p2_t, normal p2_n)" in text_report(result)
+    assert report(result)["task_spec"]["patients"][0] == {"sample": "p1_t", "patient": "p1", "status": "tumour"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bioplan import __version__
-from bioplan.models import Plan, PlanResult
+from bioplan.models import Plan, PlanResult, TaskSpec
 
 
 def reference_json(workflow: Any) -> list[dict[str, Any]]:
@@ -64,6 +64,9 @@ def report(result: PlanResult) -> dict[str, Any]:
             "excluded_operations": list(spec.excluded_operations),
             "workflow_type": spec.workflow_type,
             "max_hops": spec.max_hops,
+            # a tumour/normal cohort: each sample's patient and status (steps of one individual run per patient)
+            **({"patients": [{"sample": s.sample, "patient": s.patient, "status": s.status} for s in spec.patients]}
+               if spec.patients else {}),
             "evidence": [
                 {"kind": m.kind, "id": m.id, "text": m.text, "span": [m.start, m.end], "how": m.how,
                  **({"negated": True} if m.negated else {})}
@@ -80,6 +83,15 @@ def report(result: PlanResult) -> dict[str, Any]:
     }
 
 
+def patients_text(spec: TaskSpec) -> str:
+    """Each patient's tumour(s) and normal, as the sample sheet pairs them: 'p1 (tumour p1_t, normal p1_n)'."""
+    by_patient: dict[str, list[str]] = {}
+    for s in spec.patients:
+        by_patient.setdefault(s.patient, []).append(f"{s.status} {s.sample}")
+    return "; ".join(f"{p} ({', '.join(sorted(samples, key=lambda x: x.startswith('normal')))})"
+                     for p, samples in by_patient.items())
+
+
 def text_report(result: PlanResult) -> str:
     spec = result.spec
     lines = [f"request: {spec.query}",
@@ -89,6 +101,8 @@ def text_report(result: PlanResult) -> str:
              f"constraints: {', '.join(spec.constraint_ids) or '(none)'}",
              f"anchors: {', '.join(result.anchors) or '(none)'}",
              f"workflow type: {spec.workflow_type}"]
+    if spec.patients:
+        lines.append(f"patients: {patients_text(spec)}")
     for p in result.plans:
         lines.append(f"\nplan {p.rank}  score {p.score}  cost {p.cost}  motif {p.motif or '-'}")
         for s in p.steps:
