@@ -301,6 +301,23 @@ def test_human_gene_sets_are_msigdb_hs(tmp_path):
     assert by_type["gene_id_mapping"].file_name == "Homo_sapiens.GRCh38.112.gene_id_mapping.tsv"
 
 
+def test_the_organism_is_inferred_from_gene_id_prefixes_and_a_disagreeing_request_is_an_error(knowledge, workspace,
+                                                                                                 tmp_path):
+    """No organism in the request: Ensembl mouse ids (ENSMUSG) make the references mouse ones; a request
+    saying human over them is refused naming the file."""
+    data = workspace / "data" / "bulk_de"
+    inputs = [str(data / "counts.csv"), str(data / "samples.tsv"), str(data / "gene_sets_kegg.gmt")]
+    from bioplan.codegen.ir import synthesize
+
+    result = plan_request("bulk RNA-seq raw counts: differential expression, then KEGG enrichment", inputs, knowledge)
+    assert any("inferred from gene ids" in w for w in result.spec.warnings), result.spec.warnings
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "wf"))
+    (mapping,) = [r for r in workflow.references if r.key == "gene_id_mapping"]
+    assert mapping.file_name == "Mus_musculus.GRCm39.112.gene_id_mapping.tsv"
+    with pytest.raises(ConstraintViolationError, match="counts.csv"):
+        plan_request("human bulk RNA-seq raw counts: differential expression, then KEGG enrichment", inputs, knowledge)
+
+
 def _vcf(path: Path, chr1_length: int, reference: str = "", chrom: str = "1") -> str:
     header = ["##fileformat=VCFv4.2", f"##contig=<ID={chrom},length={chr1_length}>"]
     if reference:
