@@ -226,6 +226,41 @@ def test_sample_distance_clustering(step, tmp_path):
     assert_failed(run, "params.method 'median-ish'")
 
 
+PEAK_GENES = (("G1", "T1", "Alpha", 1001, 2000, "+"), ("G2", "T2", "Beta", 9001, 12000, "-"),
+              ("G3", "T3", "Gamma", 20001, 21000, "+"))
+PEAK_GTF = "".join(
+    f'chr1\tsrc\t{feature}\t{start}\t{end}\t.\t{strand}\t.\tgene_id "{gene}"; transcript_id "{tx}"; '
+    f'gene_name "{name}";\n' for gene, tx, name, start, end, strand in PEAK_GENES for feature in ("transcript", "exon"))
+
+
+def test_peak_nearest_genes(step, tmp_path):
+    gtf = write(tmp_path / "genes.gtf", PEAK_GTF)
+    # TSSs (0-based): G1 1000 (+), G2 11999 (-), G3 20000 (+)
+    peaks = write(tmp_path / "peaks.narrowPeak", tsv([
+        ["chr1", 900, 1100, "p_on_g1", 0, ".", 5, 3, 2, 100],      # holds G1's TSS: 0
+        ["chr1", 12500, 12700, "p_up_g2", 0, ".", 5, 3, 2, 100],   # 501 bp upstream of G2's minus-strand TSS
+        ["chr1", 16000, 16200, "p_far", 0, ".", 5, 3, 2, 100],     # > 3 kb from every TSS
+        ["chr1", 22000, 22100, "p_down_g3", 0, ".", 5, 3, 2, 100],  # 2000 bp downstream of G3's TSS
+        ["chr2", 100, 200, "p_other_chrom", 0, ".", 5, 3, 2, 100]]))
+    outputs = {"genes": tmp_path / "genes.tsv", "table": tmp_path / "pairs.tsv"}
+    run = step("peak_nearest_genes.py", {"peaks": peaks, "annotation": gtf}, outputs,
+               {"max_distance": 3000, "assign": "nearest"})
+    assert run.code == 0, run.log
+    genes = read_tsv(tmp_path / "genes.tsv")
+    assert genes == [["gene_id", "gene_name", "peaks", "min_distance"], ["G1", "Alpha", "1", "0"],
+                     ["G2", "Beta", "1", "-501"], ["G3", "Gamma", "1", "2000"]]
+    pairs = {r[3]: r[4:] for r in read_tsv(tmp_path / "pairs.tsv")[1:]}
+    assert pairs["p_far"] == ["", "", ""] and pairs["p_other_chrom"] == ["", "", ""]
+    # a tighter window (ChIPseeker's +-1 kb promoter) keeps the peaks on and near the TSSs only
+    run = step("peak_nearest_genes.py", {"peaks": peaks, "annotation": gtf}, outputs,
+               {"max_distance": 1000, "assign": "nearest"})
+    assert run.code == 0, run.log
+    assert [r[0] for r in read_tsv(tmp_path / "genes.tsv")[1:]] == ["G1", "G2"]
+    other = write(tmp_path / "ucsc.bed", "1\t900\t1100\n")
+    assert_failed(step("peak_nearest_genes.py", {"peaks": other, "annotation": gtf}, outputs,
+                       {"max_distance": 3000, "assign": "nearest"}), "no chromosome of the peaks (1)")
+
+
 def test_expression_heatmap(step, tmp_path):
     counts = write(tmp_path / "norm.tsv", COUNTS)
     genes = write(tmp_path / "genes.txt", "gene_id\nENSG00000000001\nENSG00000000002\nENSG00000000003\n")
