@@ -209,3 +209,80 @@ def test_assessing_the_quality_of_a_single_cell_dataset_is_cell_qc(knowledge):
     assert "sc_quality_filtering" in parse_request(query, knowledge, context="single cell rna seq h5ad").operations
     with pytest.raises(NoOperationRecognizedError):
         _spec(query, knowledge)
+
+
+# --------------------------------------------------------------------------- round 2 (nf-core sarek, raredisease,
+# nanoseq, hic, eager, mag; GTN CLIP-seq, TB, ChIP-seq; scanpy; methods paragraphs; Chinese posts)
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("build duplex consensus reads from the UMIs", "umi_consensus"),
+    ("call variants and rank the candidate variants for a rare disease", "variant_prioritisation"),
+    ("check the sex of each sample and their relatedness", "sample_identity_qc"),
+    ("genotype short tandem repeats in the exomes", "repeat_expansion"),
+    ("detect m6A sites in nanopore direct RNA reads", "rna_modification"),
+    ("find the binding sites of an RNA-binding protein in eCLIP data", "clip_seq"),
+    ("predict antibiotic resistance from the SNPs", "resistance_from_variants"),
+    ("estimate DNA damage patterns of the ancient samples", "ancient_dna"),
+    ("call A/B compartments at 100 kb", "hic"),
+    ("realign indels before calling", "indel_realignment"),
+])
+def test_analyses_of_round_two_are_refused_not_planned_as_something_else(knowledge, query, family):
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec(query, knowledge)
+    assert family in str(err.value.details)
+
+
+@pytest.mark.parametrize(("query", "tool"), [
+    ("remove the mouse reads with BBSplit", "bbsplit"),
+    ("call germline CNVs with CNVnator", "cnvnator"),
+    ("call structural variants with Sniffles", "sniffles"),
+    ("map the nanopore reads with GraphMap2", "graphmap2"),
+    ("call peaks with PureCLIP", "pureclip"),
+    ("bin the contigs with SemiBin2", "semibin2"),
+])
+def test_tools_of_round_two_are_refused_by_name_not_silently_replaced(knowledge, query, tool):
+    """Before, these names were only 'not understood' and bioplan's own tool ran in their place."""
+    with pytest.raises(BioplanError) as err:
+        _spec(query, knowledge)
+    assert err.value.code == "unknown_tool"
+    assert tool in err.value.message.lower()
+
+
+def test_copy_number_variant_calling_is_copy_number_not_small_variants(knowledge):
+    operations = parse_request("copy number variant calling on the exomes", knowledge).operations
+    assert "copy_number_calling" in operations and "variant_calling" not in operations
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("which isoforms are differentially expressed between the two tissues", "differential_expression"),
+    ("demultiplex the 10x single-cell reads into cells", "single_cell_quantification"),
+    ("this notebook clusters the cells", "cell_clustering"),
+    ("extract normalized coverage files", "coverage_computation"),
+    ("we assemble and annotate the genome of the isolate", "genome_annotation"),
+    ("GO与KEGG富集", "go_enrichment"),
+    ("find polymorphic sites in the population", "variant_calling"),
+    ("keep genes with an FDR below 0.01", "gene_filtering"),
+    ("keep only PASS variants", "variant_filtering"),
+    ("run a gene set analysis on the ranked genes", "gsea"),
+    ("a workflow for the analysis of ChIP-seq data", "peak_calling"),
+])
+def test_phrasings_of_round_two_reach_the_operation_they_mean(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_a_pipeline_named_by_its_name_runs_its_steps(knowledge):
+    """'the GATK best-practices workflow for calling small germline variants' (snakemake-workflows): the
+    motif's aliases were never matched, so only HaplotypeCaller on an invented BAM was planned."""
+    result = plan_request("This Snakemake pipeline implements the GATK best-practices workflow for calling small "
+                          "germline variants.", [], knowledge)
+    ops = {s.operation for s in result.plans[0].steps}
+    assert {"read_alignment", "duplicate_marking", "base_recalibration", "variant_calling"} <= ops
+    assert "peak_calling" in {s.operation for s in plan_request("an ATAC-seq pipeline", [], knowledge).plans[0].steps}
+
+
+def test_a_request_listing_its_steps_is_not_widened_by_a_pipeline_name(knowledge):
+    """'Joint germline' names a pipeline that ends in filtering; the request lists its own three steps."""
+    spec = _spec("Joint germline variant calling: run HaplotypeCaller per sample in GVCF mode, combine the GVCFs "
+                 "with GenomicsDBImport and jointly genotype the cohort with GenotypeGVCFs", knowledge)
+    assert "variant_filtering" not in spec.required_operations

@@ -61,6 +61,8 @@ def _build_terms(knowledge: Knowledge) -> tuple[Term, ...]:
         raw += [("tool", tool.id, a) for a in _aliases(tool.name, tool.id, tool.aliases, package)]
     for fmt in knowledge.lexicon.output_formats:
         raw += [("format", fmt.id, a) for a in list(fmt.aliases.en) + list(fmt.aliases.zh)]
+    for motif in knowledge.motifs.values():  # a pipeline named by its name ("GATK best practices")
+        raw += [("motif", motif.id, a) for a in list(motif.aliases.en) + list(motif.aliases.zh)]
     terms: dict[tuple[str, str, str], Term] = {}
     for kind, ident, alias in raw:
         norm = normalize(alias)

@@ -183,8 +183,20 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
                 replace_by[o] = best
     for reading, better in _assay_made_readings(knowledge, ops, context_assay(knowledge, request, files)).items():
         replace_by.setdefault(reading, better)
-    anchors = [replace_by.get(op, op) for op in request.operations]
+    anchors = [replace_by.get(op, op) for op in request.operations] + named_pipeline_steps(knowledge, request)
     return replace(draft, anchors=tuple(dict.fromkeys(anchors)))
+
+
+def named_pipeline_steps(knowledge: Knowledge, request: Request) -> list[str]:
+    """The steps of a pipeline the request names by its name ("the GATK best practices", "an ATAC-seq
+    pipeline", "FASTQ to VCF"; a motif's aliases): an expert runs the whole pipeline, not only the step
+    the rest of the sentence names. A request that lists two or more steps itself ("Joint germline variant
+    calling: HaplotypeCaller ..., GenomicsDBImport ..., GenotypeGVCFs") has said which of the pipeline's
+    steps it wants. Steps the inputs are already past are dropped later (`drop_done`)."""
+    if len(set(request.operations)) >= 2:
+        return []
+    named = [m.id for m in request.matches if m.kind == "motif" and not m.negated]
+    return [op for motif in dict.fromkeys(named) for op in knowledge.motifs[motif].operations]
 
 
 _CLAUSE_START = re.compile(r"[,.;:!?()，。；：！？]|\bthen\b|然后|并且")
