@@ -189,3 +189,14 @@ def test_multiqc_aggregates_alignment_qc_of_a_bam(knowledge):
                           knowledge=knowledge)
     assert steps(result) == [("alignment_qc", "samtools_stats"), ("qc_report_aggregation", "multiqc")]
     assert result.plans[0].steps[1].sources["reports"] == result.plans[0].steps[0].id
+
+
+def test_bcf_with_its_csi_is_filtered_and_summarised_by_bcftools(knowledge):
+    """Rsamtools' ex1.bcf.gz: bcftools reads BCF as it reads VCF (the plan was refused: 'bcftools_filter reads
+    vcf/vcf.gz, the input is bcf'); the .csi beside it is read as its index."""
+    result = plan_request("filter the variants with bcftools, then variant statistics with bcftools stats",
+                          files("rsamtools/ex1.bcf.gz", "rsamtools/ex1.bcf.gz.csi"), knowledge=knowledge)
+    (calls,) = result.spec.inputs
+    assert (calls.datatype, calls.format) == ("variant_calls", "bcf")
+    assert sorted(steps(result)) == [("variant_filtering", "bcftools_filter"), ("variant_statistics", "bcftools_stats")]
+    assert any("ex1.bcf.gz.csi is read as the index" in w for w in result.spec.warnings)
