@@ -69,8 +69,8 @@ def _reads(haplotypes: list[str], rng: random.Random) -> tuple[list[str], list[s
 
 
 @pytest.fixture(scope="module")
-def cohort_run(tmp_path_factory):
-    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
+def cohort_inputs(tmp_path_factory) -> list[str]:
+    """Two patients' reads, the sample sheet pairing them and the genome."""
     base = tmp_path_factory.mktemp("tumour_normal")
     rng = random.Random(11)
     genome = "".join(rng.choice("ACGT") for _ in range(GENOME_LENGTH))
@@ -87,10 +87,15 @@ def cohort_run(tmp_path_factory):
                 with gzip.open(base / f"{sample}_{mate}.fastq.gz", "wt") as fh:
                     fh.writelines(lines)
     (base / "samples.tsv").write_text("\n".join(rows) + "\n")
-    files = sorted(str(p) for p in base.glob("*.fastq.gz")) + [str(base / "samples.tsv"), str(base / "genome.fa")]
-    workdir = base / "out"
+    return sorted(str(p) for p in base.glob("*.fastq.gz")) + [str(base / "samples.tsv"), str(base / "genome.fa")]
+
+
+@pytest.fixture(scope="module")
+def cohort_run(cohort_inputs, tmp_path_factory):
+    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
+    workdir = tmp_path_factory.mktemp("tumour_normal_run")
     # no pre-check dry run: the run right after it is the check (CI's time budget)
-    compile_request(QUERY, files, str(workdir / "Snakefile"), force=True, validate=False)
+    compile_request(QUERY, cohort_inputs, str(workdir / "Snakefile"), force=True, validate=False)
     run_ok(workdir)
     return workdir
 
@@ -134,3 +139,17 @@ def test_the_sample_sheet_pairs_the_patients(cohort_run):
     assert {tuple(line.split("\t")[:3]) for line in sheet[1:]} == {
         ("p1_normal", "p1", "normal"), ("p1_tumour", "p1", "tumour"),
         ("p2_normal", "p2", "normal"), ("p2_tumour", "p2", "tumour")}
+
+
+def test_the_nextflow_pipelines_of_a_cohort_pass_the_strict_parser(cohort_inputs, nf_lint, tmp_path):
+    """The same cohort for Nextflow (groupTuple on meta.patient, the patient's normal in meta), and
+    Mutect2 reading each patient's contamination table (two per-patient channels joined on its meta)."""
+    queries = {"freebayes": QUERY,
+               "mutect2": "tumour/normal pairs: call somatic variants with Mutect2 and estimate cross-sample "
+                          "contamination with GetPileupSummaries and CalculateContamination"}
+    for name, query in queries.items():
+        compile_request(query, cohort_inputs, str(tmp_path / name / "main.nf"), force=True, target="nextflow")
+    workflow = (tmp_path / "mutect2" / "workflows" / "bioplan.nf").read_text()
+    assert ".groupTuple()" in workflow and ".join(CONTAMINATION_ESTIMATION.out.table, failOnMismatch: true)" in workflow
+    proc = nf_lint(*(tmp_path / name for name in queries))
+    assert proc.returncode == 0 and proc.stdout.count(": OK (") == 2, proc.stdout + proc.stderr
