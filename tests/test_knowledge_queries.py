@@ -71,3 +71,14 @@ def test_closures_producers_and_consumers_agree_with_is_subtype(knowledge):
                      if any(p.datatype == d and not p.optional for p in op.inputs.values())]
         assert list(consumers.get(d, ())) == needed_by, d
     assert queries.closure(knowledge, ["no_such_type"]) == {"no_such_type"}
+
+
+def test_made_within_is_kept_per_knowledge_and_sources(knowledge):
+    """The spec asks the same sweep many times: the second ask is the kept answer, whatever the
+    order of the sources, and equals a fresh sweep."""
+    queries._MADE_WITHIN.clear()
+    sources = ["raw_count_matrix", "sample_metadata"]
+    first = queries.made_within(knowledge, sources, 3)
+    assert first and queries.made_within(knowledge, reversed(sources), 3) is first
+    assert first == queries._sweep(knowledge, frozenset(sources), 3)
+    assert queries.made_within(knowledge, sources, 1) == queries._sweep(knowledge, frozenset(sources), 1)
