@@ -223,7 +223,8 @@ def test_every_user_derived_workflow_field_is_marked():
     """A new Workflow field must be classified: user-derived (marked, filtered) or bioplan's own."""
     bioplan_fields = {"name", "layout", "organism", "steps", "targets", "config_inputs", "params", "software",
                       "sample_columns", "scripts", "has_samples", "max_threads", "max_mem_mb", "max_runtime",
-                      "references", "genome_build", "genome_build_default", "fetch_references"}
+                      "references", "genome_build", "genome_build_default", "fetch_references",
+                      "meta_columns"}  # meta_columns: bioplan's names (patient, status); their values are in samples
     unclassified = set(Workflow.model_fields) - bioplan_fields - set(escape.USER_FIELDS)
     assert not unclassified, f"classify these Workflow fields in bioplan.codegen.escape.USER_FIELDS: {unclassified}"
     marked = escape.mark_user_text(_workflow(query="q", samples=({"sample": "s", "fastq_1": "f"},),

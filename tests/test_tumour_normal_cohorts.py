@@ -86,7 +86,10 @@ def test_other_names_of_the_patient_and_status_columns(knowledge, tmp_path, head
     (TWO_PAIRS, ["p1_t", "p1_n", "p2_t"], ["no reads or alignments among the inputs", "data row 4: sample 'p2_n'"]),
     # files of a sample the sheet does not list
     (TWO_PAIRS[:3] + [("p2", "p2_n", "0")], ["p1_t", "p1_n", "p2_t", "p2_n", "p3_t"], ["does not list", "'p3_t'"]),
-], ids=["unknown_status", "two_normals", "no_tumour", "row_without_files", "files_without_row"])
+    # two rows (lanes) of one sample that disagree on its status
+    ([("p1", "p1_t", "1"), ("p1", "p1_t", "0"), ("p1", "p1_n", "0")], ["p1_t", "p1_n"],
+     ["rows of one sample (its lanes) with different patients or statuses", "data row 2: sample 'p1_t'"]),
+], ids=["unknown_status", "two_normals", "no_tumour", "row_without_files", "files_without_row", "lanes_disagree"])
 def test_sheets_that_cannot_be_paired_are_refused_naming_the_rows(knowledge, tmp_path, rows, files_for, named):
     with pytest.raises(BioplanError) as err:
         plan_request(MUTECT2, _cohort(tmp_path, rows, files_for=files_for), knowledge)
@@ -238,3 +241,30 @@ def test_the_plan_report_says_how_the_patients_are_paired(knowledge, tmp_path):
     result = plan_request(MUTECT2, _cohort(tmp_path, TWO_PAIRS), knowledge)
     assert "patients: p1 (tumour p1_t, normal p1_n); p2 (tumour p2_t, normal p2_n)" in text_report(result)
     assert report(result)["task_spec"]["patients"][0] == {"sample": "p1_t", "patient": "p1", "status": "tumour"}
+
+
+# ------------------------------------------------------------------ nf-core/sarek's own sample sheet, with the paths
+def _sarek_sheet(base: Path, lanes: int = 1) -> list[str]:
+    """sarek's canonical input: patient,sex,status,sample,lane,fastq_1,fastq_2 (paths beside the sheet)."""
+    inputs = _cohort(base, TWO_PAIRS)
+    rows = ["patient,sex,status,sample,lane,fastq_1,fastq_2"]
+    for patient, sample, status in TWO_PAIRS:
+        rows += [f"{patient},XX,{status},{sample},L00{lane},{sample}_R1.fastq.gz,{sample}_R2.fastq.gz"
+                 for lane in range(1, lanes + 1)]
+    (base / "samplesheet.csv").write_text("\n".join(rows) + "\n")
+    return [str(base / "samplesheet.csv"), inputs[-1]]
+
+
+def test_sareks_sample_sheet_alone_names_the_reads_and_the_pairs(knowledge, tmp_path):
+    result = plan_request("tumour/normal pairs for 2 patients, Mutect2", _sarek_sheet(tmp_path), knowledge)
+    reads = {(i.sample, i.mate) for i in result.spec.inputs if i.datatype == "raw_reads"}
+    assert reads == {(s, m) for _, s, _ in TWO_PAIRS for m in (1, 2)}
+    assert {(s.sample, s.status) for s in result.spec.patients} == {
+        ("p1_t", "tumour"), ("p1_n", "normal"), ("p2_t", "tumour"), ("p2_n", "normal")}
+    assert any("read 8 FASTQ file(s) the sheet names" in w for w in result.spec.warnings + result.warnings)
+
+
+def test_a_sample_of_several_lanes_is_refused_not_read_as_one_lane(knowledge, tmp_path):
+    with pytest.raises(BioplanError) as err:
+        plan_request("tumour/normal pairs for 2 patients, Mutect2", _sarek_sheet(tmp_path, lanes=2), knowledge)
+    assert err.value.code == "ambiguous_input" and "several rows of FASTQ files (lanes" in err.value.message

@@ -118,6 +118,7 @@ def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: d
         # a folder of per-sample folders stands for several inputs; parts of a 10x triple for none
         inside = os.path.join(p, "")
         files += [f for f in sniffed.files if (f.path == p or f.path.startswith(inside)) and f not in files]
+    files += [f for f in sniffed.files if f not in files]  # the FASTQ files a sample sheet names
     return InputProfile(files=tuple(files), warnings=sniffed.warnings)
 
 

@@ -61,6 +61,21 @@ def _pairing_error(sheet: SniffedFile, what: str, rows: list[list], fix: str) ->
         {"sheet": sheet.path, "rows": [r[0] for r in rows]})
 
 
+def _one_row_per_sample(sheet: SniffedFile, rows: list[list]) -> list[list]:
+    """The first row of each sample: a sample's further rows are its other lanes (nf-core/sarek's `lane`
+    column), which must name the same patient and status."""
+    first: dict[str, list] = {}
+    clashes = []
+    for r in rows:
+        seen = first.setdefault(r[1], r)
+        if seen is not r and (seen[2], status_of(seen[3])) != (r[2], status_of(r[3])):
+            clashes += [seen, r]
+    if clashes:
+        raise _pairing_error(sheet, "rows of one sample (its lanes) with different patients or statuses", clashes,
+                             "give every row of a sample the same patient and status")
+    return list(first.values())
+
+
 def _classified(sheet: SniffedFile, rows: list[list]) -> list[PatientSample]:
     """Each row as a patient's tumour or normal; unknown status values and rows without a patient refused."""
     unknown = [r for r in rows if status_of(r[3]) is None]
@@ -136,6 +151,7 @@ def pair_tumours_with_normals(draft: SpecDraft) -> SpecDraft:
             [f"to resolve, add a 'status' column to {sheet.path} (1 or tumour for a tumour, 0 or normal for the "
              "matched normal), as nf-core/sarek's sample sheet has"],
             {"patients": patients, "operations": steps})
+    rows = _one_row_per_sample(sheet, rows)
     paired = _classified(sheet, rows)
     _check_groups(sheet, rows, paired)
     _check_samples_have_reads(draft, sheet, rows)

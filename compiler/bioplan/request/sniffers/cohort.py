@@ -12,6 +12,7 @@ from pathlib import Path
 from bioplan.errors import AmbiguousInputError, BioplanError
 from bioplan.models import InputProfile, SniffedFile
 from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list, unreadable
+from bioplan.request.sniffers.columns import NA
 from bioplan.request.sniffers.refusals import INDEX_SUFFIXES
 from bioplan.request.sniffers.registry import settled_by_request  # read beside their data file, never on their own
 from bioplan.request.sniffers.single_cell import MTX_PARTS, mtx_part_of
@@ -40,6 +41,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
         # a folder of per-sample folders is one input per sample
         results += [(f, Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
     results += _settle_by_the_others(undecided, [f for f, _ in results], ctx)
+    results += _reads_the_sheets_name([f for f, _ in results], paths, ctx, warnings)
     matrices = [f for f, _ in results if f.format == "mtx"]
     parts = [(f, n, owner) for f, n in results
              if f.format != "mtx" and (owner := mtx_part_of(f.path, matrices)) is not None]
@@ -74,6 +76,58 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
             warnings.append(f"{path} is given {times} times")
     return InputProfile(files=tuple(files), warnings=tuple(warnings))
 
+
+
+def _sheet_path(sheet: SniffedFile, value: str) -> str:
+    """A FASTQ path as a sample sheet names it: absolute, else beside the sheet when there, else as given."""
+    if os.path.isabs(value):
+        return value
+    beside = os.path.join(os.path.dirname(sheet.path), value)
+    return beside if os.path.exists(beside) else value
+
+
+def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], ctx: Context,
+                           warnings: list[str]) -> list[tuple[SniffedFile, Notes]]:
+    """The FASTQ files a sample sheet names in its path columns (nf-core/sarek's and nf-core/rnaseq's
+    fastq_1, fastq_2) and the inputs do not already hold: read as the sheet's sample, mate 1 and 2 by
+    column. A sample of several rows (lanes) is refused: bioplan would read one lane only."""
+    given = {os.path.abspath(p) for p in paths}
+    out: list[tuple[SniffedFile, Notes]] = []
+    for sheet in (f for f in files if f.datatype == "sample_metadata" and f.fact("fastq_files")):
+        rows = sheet.fact("fastq_files")
+        lanes = sorted({r[0] for r in rows if sum(x[0] == r[0] for x in rows) > 1})
+        if lanes:
+            raise AmbiguousInputError(
+                f"{sheet.path}: sample(s) {', '.join(repr(s) for s in lanes[:10])} have several rows of FASTQ files "
+                "(lanes or re-runs), and bioplan does not merge lanes yet: it would read one of them only",
+                ["to resolve, merge each sample's lanes into one file per mate (cat L001_R1.fastq.gz L002_R1.fastq.gz "
+                 "> sample_R1.fastq.gz) and give one row per sample"], {"sheet": sheet.path, "samples": lanes})
+        named: list[str] = []
+        missing: list[str] = []
+        for sample, *values in rows:
+            present = [(column, v) for column, v in enumerate(values, start=1) if v and v.lower() not in NA]
+            for column, value in present:
+                path = _sheet_path(sheet, value)
+                if os.path.abspath(path) in given:
+                    continue
+                if not os.path.isfile(path):  # an example sheet of paths elsewhere: said, not read
+                    missing.append(value)
+                    continue
+                found, _ = ctx.sniff(path)
+                if found.datatype != "raw_reads":
+                    raise unreadable(path, f"is named as sample '{sample}''s reads by {sheet.path} but holds "
+                                     f"{found.datatype.replace('_', ' ')}", ["name the sample's FASTQ files in the "
+                                     "sheet's fastq_1 and fastq_2 columns"], override=False)
+                mate = column if len(present) == 2 else None  # fastq_1 and fastq_2; one file: single-end
+                out.append((found.model_copy(update={"sample": sample, "mate": mate}), Notes()))
+                given.add(os.path.abspath(path))
+                named.append(path)
+        if named:
+            warnings.append(f"{sheet.path}: read {len(named)} FASTQ file(s) the sheet names, as its samples")
+        if missing:
+            warnings.append(f"{sheet.path} names {len(missing)} FASTQ file(s) not found here, not read: "
+                            + quote_list(missing, 3) + "; to use them, correct the paths or give the files with -i")
+    return out
 
 
 def _settle_by_the_others(undecided: Sequence[tuple[str, AmbiguousInputError]], settled: Sequence[SniffedFile],

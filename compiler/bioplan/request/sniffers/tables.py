@@ -470,6 +470,10 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
     if fastq_cols:
         facts.append(Fact(name="fastq_columns", value=fastq_cols,
                           evidence=f"columns of FASTQ paths {quote_list(fastq_cols)}"))
+        # each row's FASTQ paths (nf-core/sarek's fastq_1, fastq_2): the reads the sheet names
+        listed = [[s.strip(), *(c.values[i].strip() for c in cols if c.paths)]
+                  for i, s in enumerate(sample_col.values) if s.lower() not in NA]
+        facts.append(Fact(name="fastq_files", value=listed, evidence=f"FASTQ paths of {len(listed)} rows"))
         evidence.append(f"FASTQ paths in {quote_list(fastq_cols)}")
     facts.append(Fact(name="columns", value=[c.name for c in cols],
                       evidence="header row" if header else "no header row: columns numbered"))
