@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.knowledge.queries import is_subtype, made_within
+from bioplan.knowledge.queries import closure, is_subtype, made_within
 from bioplan.models import WorkflowType
 
 # how many operations deep the optimistic forward sweep looks
@@ -78,9 +78,25 @@ def entry_inputs(knowledge: Knowledge, anchors: Iterable[str]) -> list[str]:
     for a in anchors:
         if a not in earliest:
             made = [p.datatype for b in anchors if b != a for p in knowledge.operations[b].outputs.values()]
+            # one step on with references only ("peak calling, ... functional enrichment of the peaks": the genes
+            # near the peaks, from the peaks and the gene annotation, are the enrichment's gene list)
+            made += _made_in_one_step(knowledge, made)
             out += [d for d in _sample_inputs(knowledge, a)
                     if not any(is_subtype(knowledge, m, d) or is_subtype(knowledge, d, m) for m in made)]
     return list(dict.fromkeys(out))
+
+
+def _made_in_one_step(knowledge: Knowledge, made: list[str]) -> list[str]:
+    """What one operation makes from `made` and references alone (no other sample data)."""
+    fed = closure(knowledge, made)
+    out = []
+    for op in knowledge.operations.values():
+        required = [p.datatype for p in op.inputs.values() if not p.optional]
+        others = [d for d in required if d not in fed]
+        if required and len(others) < len(required) and all(
+                knowledge.datatypes[d].config_provided or knowledge.datatypes[d].scope == "reference" for d in others):
+            out += [p.datatype for p in op.outputs.values()]
+    return out
 
 
 def _sample_inputs(knowledge: Knowledge, op_id: str) -> list[str]:
