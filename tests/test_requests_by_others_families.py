@@ -286,3 +286,26 @@ def test_a_request_listing_its_steps_is_not_widened_by_a_pipeline_name(knowledge
     spec = _spec("Joint germline variant calling: run HaplotypeCaller per sample in GVCF mode, combine the GVCFs "
                  "with GenomicsDBImport and jointly genotype the cohort with GenotypeGVCFs", knowledge)
     assert "variant_filtering" not in spec.required_operations
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("type the HLA class I alleles of each exome", "hla_typing"),
+    ("find conserved markers for every cluster across the two conditions", "conserved_markers"),
+    ("variant detection from RNA-seq of the tumours", "rna_variant_calling"),
+])
+def test_round_two_single_cell_and_variant_analyses_are_refused_by_name(knowledge, query, family):
+    """Conserved markers were planned as markers over all cells; RNA-seq variant calling met a constraint
+    error about the assay instead of the refusal that names the missing SplitNCigarReads step."""
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec(query, knowledge)
+    assert family in str(err.value.details)
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("build an integrated assay of the three donors", "batch_correction"),
+    ("find the cell types shared across both datasets", "batch_correction"),
+    ("cell-type specific changes after treatment", "pseudobulk_differential_expression"),
+    ("找出特定细胞类型在处理后的差异", "pseudobulk_differential_expression"),
+])
+def test_seurat_integration_goals_reach_the_operation_they_mean(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
