@@ -194,7 +194,6 @@ def test_macs_narrowpeak(knowledge):
 
 @pytest.mark.parametrize("path", [
     RTRACKLAYER / "tests/test.bed",  # a comment and a UCSC track line above BED12
-    RSAMTOOLS / "tophat/junctions.bed",  # TopHat's junctions: track line, BED12 on 'test_chromosome'
     RTRACKLAYER / "tests/test.bed15",  # track type="array", BED15
 ])
 def test_browser_bed_is_peaks_or_a_blacklist(knowledge, path):
@@ -214,9 +213,9 @@ def test_bed_is_settled_by_what_the_request_reads(knowledge):
 
 def test_bed_beside_peaks_is_the_blacklist(knowledge, tmp_path):
     """'filter the peaks against the blacklist' reads peaks and a blacklist: the narrowPeak file is the
-    peaks, so the plain BED (TopHat's, renamed to say nothing) is the blacklist."""
+    peaks, so the plain BED (rtracklayer's, renamed to say nothing) is the blacklist."""
     bed = tmp_path / "regions.bed"
-    bed.write_bytes(need(RSAMTOOLS / "tophat/junctions.bed", "Rsamtools' junctions.bed").read_bytes())
+    bed.write_bytes(rtracklayer("tests/test.bed").read_bytes())
     peaks = rtracklayer("extdata/demo.narrowPeak.gz")
     result = plan_request("filter the peaks against the blacklist", [str(peaks), str(bed)], knowledge=knowledge)
     kinds = {Path(f.path).name: f.datatype for f in result.spec.inputs}

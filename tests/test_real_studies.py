@@ -200,3 +200,31 @@ def test_bcf_with_its_csi_is_filtered_and_summarised_by_bcftools(knowledge):
     assert (calls.datatype, calls.format) == ("variant_calls", "bcf")
     assert sorted(steps(result)) == [("variant_filtering", "bcftools_filter"), ("variant_statistics", "bcftools_stats")]
     assert any("ex1.bcf.gz.csi is read as the index" in w for w in result.spec.warnings)
+
+
+@pytest.mark.parametrize("target", ["snakemake", "nextflow"])
+def test_sam_given_to_a_bam_reader_is_converted_first(knowledge, target, tmp_path):
+    """A SAM where a tool reads BAM (StringTie; TopHat's accepted_hits.sam, an aligner run with -S): the binder
+    inserts samtools sort + index (the plan was refused: 'stringtie.bam reads bam, the input is sam')."""
+    from bioplan.compile import emit_files
+
+    result = plan_request("assemble transcripts with StringTie", files("rsamtools/example_from_SAM_Spec.sam"),
+                          knowledge=knowledge)
+    (sam,) = result.spec.inputs
+    assert (sam.datatype, sam.format) == ("aligned_reads", "sam")
+    convert, assemble = result.plans[0].steps
+    assert (convert.operation, convert.tool) == ("alignment_format_conversion", "samtools_sam_to_bam")
+    assert (assemble.tool, assemble.sources["bam"]) == ("stringtie", convert.id)
+    _, emitted = emit_files(knowledge, result, result.plans[0], target, tmp_path)
+    rule = "workflow/rules/alignment_format_conversion.smk" if target == "snakemake" else \
+        "modules/local/samtools/samtobam/main.nf"
+    text = str(emitted[rule])
+    assert "samtools sort" in text and "@SQ" in text  # a SAM without its header stops saying so
+
+
+def test_tophat_junctions_are_refused_by_name(knowledge):
+    """Rsamtools' TopHat output: junctions.bed (BED12, two blocks per junction, 'TopHat junctions' track) was an
+    ambiguous 'peaks or blacklist' BED."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("count reads per gene", files("rsamtools/tophat/junctions.bed"), knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and "splice-junction BED" in e.value.message

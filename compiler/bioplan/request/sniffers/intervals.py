@@ -196,9 +196,24 @@ def _refuse_other(src: Source, iv: Intervals) -> None:
     if src.ext == ".gappedpeak" or iv.width == 15 and _peak_shape(iv, 15):
         raise _refuse(src, "is a gappedPeak file (MACS2 --broad: broad regions with their narrow peaks as blocks), "
                       "which bioplan does not read", ["give the broadPeak file MACS2 wrote beside it"])
+    if _junction_bed(iv):
+        raise _refuse(src, "is a splice-junction BED (TopHat's junctions.bed: one junction per line as two blocks "
+                      "around the intron, its read count in the score), which bioplan does not take as an input",
+                      ["give the alignments (BAM) the junctions were found in: bioplan counts reads and assembles "
+                       "transcripts from them"])
     if _bedpe_shape(iv) and not _peak_shape(iv, 10):
         raise _refuse(src, "is BEDPE (two intervals per line: chrom1, start1, end1, chrom2, start2, end2), which "
                       "bioplan does not take as an input", ["give single-interval BED, narrowPeak or bedGraph files"])
+
+
+_JUNCTION_NAME_RE = re.compile(r"^JUNC\d+$")
+
+
+def _junction_bed(iv: Intervals) -> bool:
+    """TopHat's junctions.bed (and regtools' BED12): 12 columns, two blocks, JUNC names or a 'junctions' track."""
+    track = next((h for h in iv.headers if h.startswith("track")), "").lower()
+    return iv.width == 12 and all(r[9] == "2" for r in iv.rows) and (
+        "junctions" in track or all(_JUNCTION_NAME_RE.match(r[3]) for r in iv.rows))
 
 
 def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
