@@ -268,3 +268,9 @@ def test_a_sample_of_several_lanes_is_refused_not_read_as_one_lane(knowledge, tm
     with pytest.raises(BioplanError) as err:
         plan_request("tumour/normal pairs for 2 patients, Mutect2", _sarek_sheet(tmp_path, lanes=2), knowledge)
     assert err.value.code == "ambiguous_input" and "several rows of FASTQ files (lanes" in err.value.message
+
+
+def test_a_patient_id_that_cannot_name_a_folder_is_refused(knowledge, tmp_path):
+    with pytest.raises(BioplanError) as err:
+        _workflow(knowledge, tmp_path, MUTECT2, [("..", "p1_t", "1"), ("..", "p1_n", "0")])
+    assert err.value.code == "unreadable_input" and "the patient id '..'" in err.value.message

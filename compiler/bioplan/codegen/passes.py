@@ -42,10 +42,11 @@ from bioplan.codegen.ir import (
     _rel,
     _sample_rows,
     pick_for_consumer,
+    unusable_sample_name,
 )
 from bioplan.codegen.qc_report import add_qc_report
 from bioplan.codegen.vcf_outputs import compress_vcf_outputs
-from bioplan.errors import ConstraintViolationError, UnsupportedAnalysisError
+from bioplan.errors import ConstraintViolationError, UnreadableInputError, UnsupportedAnalysisError
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec, topological_order
@@ -139,40 +140,54 @@ def _folder(step_id: str, scope: Scope) -> str:
         scope, f"results/{step_id}")
 
 
+def _refuse_unusable_patients(samples: tuple) -> None:
+    """A patient id is a folder name (results/<step>/<patient>/) as a sample id is."""
+    for patient in dict.fromkeys(s.patient for s in samples):
+        why = unusable_sample_name(patient)
+        if why is not None:
+            raise UnreadableInputError(
+                f"the patient id {patient!r} of the sample sheet cannot name a patient: {why}",
+                ["to resolve, rename the patient to letters, digits and printable punctuation other than '\"' "
+                 "and '\\', not starting with '-' (e.g. patient_1)"], {"patient": patient})
+
+
+def _check_tool_pairing(tool: Tool, step: PlanStep, samples: tuple) -> None:
+    """What one per-patient caller needs of the cohort's pairs."""
+    if tool.pairing is None:
+        raise UnsupportedAnalysisError(
+            f"{tool.name} ({tool.id}) runs over one individual's samples and cannot run once per patient of "
+            "the sample sheet's tumour/normal cohort",
+            ["to resolve, name a caller that pairs the samples of each patient (Mutect2, Strelka2, FreeBayes "
+             "somatic), or run one workflow per patient"], {"tool": tool.id, "step": step.id})
+    with_normal = {s.patient for s in samples if s.status == "normal"}
+    alone = sorted({s.patient for s in samples} - with_normal)
+    if tool.pairing.needs_normal and alone:
+        raise ConstraintViolationError(
+            f"{tool.name} calls a tumour against its matched normal and has no tumour-only mode, but patient(s) "
+            f"{', '.join(repr(p) for p in alone[:10])} have no normal sample in the sample sheet",
+            ["to resolve, add each patient's normal row (status 0 or normal) and its files, or call with Mutect2, "
+             "which runs a patient without a normal in tumour-only mode"], {"tool": tool.id, "patients": alone})
+    tumours: dict[str, list[str]] = {}
+    for s in samples:
+        if s.status == "tumour":
+            tumours.setdefault(s.patient, []).append(s.sample)
+    several = {p: t for p, t in tumours.items() if len(t) > 1}
+    if tool.pairing.one_tumour and several:
+        shown = "; ".join(f"{p}: {', '.join(t)}" for p, t in list(several.items())[:10])
+        raise UnsupportedAnalysisError(
+            f"{tool.name} calls one tumour against its normal, and bioplan does not yet pair each of a patient's "
+            f"several tumours with the normal in separate runs (nf-core/sarek does): {shown}",
+            ["to resolve, call with Mutect2 (all of a patient's tumours in one multi-sample run), or give each "
+             "extra tumour its own run"], {"tool": tool.id, "tumours": several})
+
+
 def check_pairing(draft: Draft) -> Draft:
     """What each per-patient step's tool needs of the cohort's pairs: a normal for a caller without a
     tumour-only mode, one tumour for a caller of exactly one; a tool that cannot run per patient is refused."""
-    samples = draft.spec.patients
+    _refuse_unusable_patients(draft.spec.patients)
     for step in draft.order:
-        if draft.scopes[step.id] != "group" or not draft.knowledge.operations[step.operation].one_individual:
-            continue
-        tool = draft.tool(step)
-        if tool.pairing is None:
-            raise UnsupportedAnalysisError(
-                f"{tool.name} ({tool.id}) runs over one individual's samples and cannot run once per patient of "
-                "the sample sheet's tumour/normal cohort",
-                ["to resolve, name a caller that pairs the samples of each patient (Mutect2, Strelka2), or run one "
-                 "workflow per patient"], {"tool": tool.id, "step": step.id})
-        with_normal = {s.patient for s in samples if s.status == "normal"}
-        alone = sorted({s.patient for s in samples} - with_normal)
-        if tool.pairing.needs_normal and alone:
-            raise ConstraintViolationError(
-                f"{tool.name} calls a tumour against its matched normal and has no tumour-only mode, but patient(s) "
-                f"{', '.join(repr(p) for p in alone[:10])} have no normal sample in the sample sheet",
-                ["to resolve, add each patient's normal row (status 0 or normal) and its files, or call with Mutect2, "
-                 "which runs a patient without a normal in tumour-only mode"], {"tool": tool.id, "patients": alone})
-        tumours: dict[str, list[str]] = {}
-        for s in samples:
-            if s.status == "tumour":
-                tumours.setdefault(s.patient, []).append(s.sample)
-        several = {p: t for p, t in tumours.items() if len(t) > 1}
-        if tool.pairing.one_tumour and several:
-            shown = "; ".join(f"{p}: {', '.join(t)}" for p, t in list(several.items())[:10])
-            raise UnsupportedAnalysisError(
-                f"{tool.name} calls one tumour against its normal, and bioplan does not yet pair each of a patient's "
-                f"several tumours with the normal in separate runs (nf-core/sarek does): {shown}",
-                ["to resolve, call with Mutect2 (all of a patient's tumours in one multi-sample run), or give each "
-                 "extra tumour its own run"], {"tool": tool.id, "tumours": several})
+        if draft.scopes[step.id] == "group" and draft.knowledge.operations[step.operation].one_individual:
+            _check_tool_pairing(draft.tool(step), step, draft.spec.patients)
     return draft
 
 
