@@ -74,7 +74,7 @@ _DOT_SHAPES: dict[NodeKind, str] = {
 
 def dot_string(text: str) -> str:
     """A DOT double-quoted string: backslashes and quotes escaped, line breaks as DOT's centred \\n,
-    other control characters as spaces (a DOT string holds no raw control characters)."""
+    other non-printable characters as spaces (a DOT string holds no raw control characters)."""
     out = []
     for ch in text:
         if ch == "\\":
@@ -83,7 +83,7 @@ def dot_string(text: str) -> str:
             out.append('\\"')
         elif ch == "\n":
             out.append("\\n")
-        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+        elif not ch.isprintable():  # controls, and U+2028/U+2029 that JavaScript (Mermaid) ends lines at
             out.append(" ")
         else:
             out.append(ch)
@@ -120,7 +120,7 @@ def mermaid_label(text: str) -> str:
             out.append("<br/>")
         elif ch in codes:
             out.append(codes[ch])
-        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+        elif not ch.isprintable():  # controls, and U+2028/U+2029 that JavaScript (Mermaid) ends lines at
             out.append(" ")
         else:
             out.append(ch)

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bioplan.errors import ERROR_CODES, BioplanError
+from bioplan.knowledge.load import MAX_YAML_DEPTH, yaml_too_deep
 from bioplan.knowledge.models import Knowledge
 
 DEV_SET = Path(__file__).resolve().parent / "dev_set.yaml"
@@ -234,7 +235,11 @@ def load_cases(path: str | Path | None, knowledge: Knowledge) -> CaseFile:
     """Read and validate a case file (default: the development set shipped with bioplan)."""
     path = Path(path) if path else DEV_SET
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        if yaml_too_deep(text):
+            raise CaseFileError(f"{path}: YAML collections nested deeper than {MAX_YAML_DEPTH} levels",
+                                ["fix the YAML: cases are a list of mappings a few levels deep"], {"path": str(path)})
+        raw = yaml.safe_load(text)
     except OSError as exc:
         raise CaseFileError(f"{path}: cannot read the case file ({exc.strerror or exc})", ["check the path"],
                             {"path": str(path)}) from exc

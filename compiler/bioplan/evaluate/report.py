@@ -102,6 +102,9 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
         raise CaseFileError(f"{path}: cannot read the baseline ({exc.strerror or exc})", ["check the path"]) from exc
     except json.JSONDecodeError as exc:
         raise CaseFileError(f"{path}: not valid JSON: {exc}", ["a baseline is a JSON object metric -> value"]) from exc
+    except RecursionError:  # `[[[[...` deeper than json's recursive decoder goes
+        raise CaseFileError(f"{path}: JSON nested deeper than Python can read",
+                            ["a baseline is a flat JSON object metric -> value"]) from None
     if not isinstance(data, dict):
         raise CaseFileError(f"{path}: a baseline is a JSON object metric -> value", [])
     return data

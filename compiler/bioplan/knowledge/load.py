@@ -92,12 +92,37 @@ def _safe_loader() -> Any:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Deepest nesting of collections a YAML file bioplan reads may have (the knowledge nests 6 deep). Deeper
+# flow collections (`[[[[...`) cost PyYAML quadratic time, a RecursionError in pure Python, and crash
+# the C composer (a segmentation fault at ~100,000 levels): refused from the parser's events first.
+MAX_YAML_DEPTH = 64
+
+
+def yaml_too_deep(text: str) -> bool:
+    """Whether `text` nests collections deeper than MAX_YAML_DEPTH (read as events: no recursion, and
+    stops at the first level too deep)."""
+    import yaml
+
+    depth = 0
+    for event in yaml.parse(text, Loader=_safe_loader()):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                return True
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return False
+
+
 def _read_yaml(path: Path, problems: list[str]) -> Any:
     import yaml  # the files are parsed only when the cache misses
 
     try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=_safe_loader())
+        text = path.read_text(encoding="utf-8")
+        if yaml_too_deep(text):  # a knowledge directory of the user's (BIOPLAN_KNOWLEDGE_DIRS)
+            problems.append(f"{path}: not valid YAML: collections nested deeper than {MAX_YAML_DEPTH} levels")
+            return None
+        return yaml.load(text, Loader=_safe_loader())
     except yaml.YAMLError as exc:
         problems.append(f"{path}: not valid YAML: {exc}")
     except OSError as exc:

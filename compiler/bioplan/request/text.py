@@ -39,6 +39,23 @@ def require_utf8(text: str, what: str) -> None:
         {"what": what, "position": bad.start()})
 
 
+# The longest request bioplan reads, in characters: ten times the longest of the development and
+# from-others sets (357). Parsing grows faster than the text (every span against every phrase, typo
+# windows), so a request of megabytes would run for hours; refusing it up front bounds the time.
+MAX_REQUEST_CHARS = 4000
+
+
+def require_request_length(text: str) -> None:
+    """Refuse a request longer than MAX_REQUEST_CHARS (an enormous one would not end in useful time)."""
+    if len(text) <= MAX_REQUEST_CHARS:
+        return
+    raise UnreadableInputError(
+        f"the request is {len(text):,} characters long; bioplan reads requests of up to {MAX_REQUEST_CHARS:,} "
+        "characters (a paragraph saying the analysis)",
+        ["to resolve, say the analysis in a few sentences; the data belong in input files (-i), not in the request"],
+        {"what": "the request", "length": len(text), "limit": MAX_REQUEST_CHARS})
+
+
 def _is_separator(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Zl", "Zp")
 

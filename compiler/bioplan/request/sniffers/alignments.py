@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import re
 import struct
 import zlib
@@ -136,8 +135,8 @@ def _cram_header(data: bytes) -> str | None:
         size, p = _itf8(data, p)
         _raw_size, p = _itf8(data, p)
         block = data[p:p + size]
-        if method == 1:
-            block = gzip.decompress(block)
+        if method == 1:  # at most a header's worth: a small block can inflate to gigabytes
+            block = zlib.decompressobj(wbits=31).decompress(block, BAM_HEADER_MAX)
         elif method != 0:
             return None
         (l_text,) = struct.unpack("<i", block[:4])

@@ -4,6 +4,7 @@ namespace, organism from Ensembl prefixes). No knowledge ids here."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import os
@@ -288,6 +289,37 @@ def corrupt(shown: str, exc: BaseException) -> UnreadableInputError:
                       ["re-download or re-compress the file (gzip -t FILE checks it)"])
 
 
+NOT_REGULAR = "is not a regular file (a pipe, socket or device cannot be sniffed)"
+
+
+def open_regular(path: Path, shown: str) -> IO[bytes]:
+    """`path` opened for reading only if it is a regular file. A FIFO, socket or device (a file inside a
+    folder an input names, or one swapped in after a check by name) would block the sniffer for ever or
+    never end: it is opened without blocking and checked on the open descriptor, not by its name."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise unreadable(shown, NOT_REGULAR, ["save the data to a file and give its path"])
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+@contextlib.contextmanager
+def open_member(path: Path, shown: str) -> Iterator[IO[bytes]]:
+    """A regular file of an input folder (a 10x matrix's parts, a quantifier's run records), gunzipped when
+    its name ends in .gz. Readers take bounded lines from it (`readline(MAX_LINE)`): its content is the
+    user's, and a gzip member can expand a thousandfold."""
+    with open_regular(path, shown) as raw:
+        if path.name.endswith(".gz"):
+            with gzip.GzipFile(fileobj=raw) as unzipped:
+                yield cast(IO[bytes], unzipped)
+        else:
+            yield raw
+
+
 def decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
@@ -400,13 +432,12 @@ def open_source(shown: str) -> Source | Path:
     if stat.S_ISDIR(st.st_mode):
         return path
     if not stat.S_ISREG(st.st_mode):
-        raise unreadable(shown, "is not a regular file (a pipe, socket or device cannot be sniffed)",
-                         ["save the data to a file and give its path"])
+        raise unreadable(shown, NOT_REGULAR, ["save the data to a file and give its path"])
     if st.st_size == 0:
         raise unreadable(shown, "is empty (0 bytes)",
                          ["give the file that holds the data; an empty file has no datatype"])
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, shown) as fh:  # checked again on the descriptor: a FIFO swapped in since
             magic = fh.read(HEAD_BYTES)
     except OSError as exc:
         raise unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None

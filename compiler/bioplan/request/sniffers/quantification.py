@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bioplan.errors import UnreadableInputError
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.sniffers.base import (
     TX_ID_RE,
@@ -24,6 +25,7 @@ from bioplan.request.sniffers.base import (
     count_noun,
     h5_strings,
     id_namespace,
+    open_regular,
     organism_fact,
     quote_list,
     unreadable,
@@ -54,13 +56,19 @@ _QUANT_DIR_FILES = (("quant.sf", "salmon"), ("quant.sf.gz", "salmon"), ("abundan
 _RSEM_RESULTS_RE = re.compile(r"\.(?:genes|isoforms)\.results(?:\.gz)?$")
 
 
+_RUN_RECORD_MAX = 1 << 20  # bytes of a quantifier's run record (cmd_info.json, meta_info.json) read
+
+
 def _json_of(path: Path) -> dict:
     import json
 
+    # a run record is a few hundred bytes: a larger one, a FIFO or JSON nested past Python's recursion
+    # limit is no record of Salmon's (evidence only, so ignored rather than refused)
     try:
-        with open(path, encoding="utf-8") as fh:
-            value = json.load(fh)
-    except (OSError, ValueError):
+        with open_regular(path, str(path)) as fh:
+            text = fh.read(_RUN_RECORD_MAX + 1)
+        value = json.loads(text) if len(text) <= _RUN_RECORD_MAX else {}
+    except (OSError, ValueError, RecursionError, UnreadableInputError):
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -3,7 +3,6 @@ embeddings), Cell Ranger HDF5 and 10x MatrixMarket folders or triples."""
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import zlib
@@ -23,8 +22,10 @@ from bioplan.request.sniffers.base import (
     Source,
     attr_str,
     corrupt,
+    decode,
     h5_strings,
     id_namespace,
+    open_member,
     organism_fact,
     quote_list,
     unreadable,
@@ -32,6 +33,7 @@ from bioplan.request.sniffers.base import (
 from bioplan.request.sniffers.quantification import sniff_kallisto_h5
 
 _H5_SAMPLE = 10_000
+_MTX_HEADER_BUDGET = 1 << 20  # bytes read of a MatrixMarket header (banner, comments, size) or a features file
 
 _HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
 
@@ -66,7 +68,8 @@ def _h5_matrix_sample(src: Source, node: Any, h5py: Any, np: Any, where: str) ->
         if len(shape) != 2:
             raise unreadable(src.shown, f"AnnData {where} has {len(shape)} dimensions, expected 2", expected="h5ad")
         rows = min(shape[0], max(1, _H5_SAMPLE // max(1, shape[1])))
-        return shape, np.asarray(node[:rows]).ravel(), "dense"
+        # columns bounded too: one row of a billion compressed zeros would be gigabytes once read
+        return shape, np.asarray(node[:rows, :_H5_SAMPLE]).ravel(), "dense"
     enc = attr_str(node.attrs.get("encoding-type", "sparse"))
     raw_shape = node.attrs.get("shape", node.attrs.get("h5sparse_shape"))
     if raw_shape is None or "data" not in node:
@@ -293,13 +296,16 @@ def _mtx_siblings(folder: Path, prefix: str, present: set[str]) -> dict[str, str
 
 def _mtx_header(path: Path, shown: str) -> tuple[str, int, int, int]:
     """(field type, rows, columns, entries) of a MatrixMarket coordinate file."""
-    opener = gzip.open if path.name.endswith(".gz") else open
     try:
-        with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
-            banner = fh.readline()
-            line = fh.readline()
-            while line.startswith("%"):
-                line = fh.readline()
+        with open_member(path, shown) as fh:
+            # the banner, comment lines and the size line within a budget: gigabytes of '%' (a small .gz)
+            # are no matrix header
+            banner = decode(fh.readline(_MTX_HEADER_BUDGET))
+            line = decode(fh.readline(_MTX_HEADER_BUDGET))
+            read = len(banner) + len(line)
+            while line.startswith("%") and read < _MTX_HEADER_BUDGET:
+                line = decode(fh.readline(_MTX_HEADER_BUDGET - read))
+                read += len(line) or _MTX_HEADER_BUDGET
     except (OSError, EOFError, zlib.error) as exc:
         raise corrupt(shown, exc) from None
     fields = banner.lower().split()
@@ -322,12 +328,15 @@ def _mtx_result(shown: str, folder: Path, matrix: str, parts: dict[str, str],
                            "together in one folder"], expected="10x MTX folder")
     gene_ids: list[str] = []
     try:
-        opener = gzip.open if parts["features"].endswith(".gz") else open
-        with opener(folder / parts["features"], "rt", encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                gene_ids.append(line.split("\t", 1)[0].strip())
-                if len(gene_ids) >= 2000:
+        with open_member(folder / parts["features"], os.path.join(shown, parts["features"])) as fh:
+            # the first 2,000 feature ids, within a budget of bytes (one line of gigabytes is no feature list)
+            read = 0
+            while len(gene_ids) < 2000 and read < _MTX_HEADER_BUDGET:
+                raw = fh.readline(_MTX_HEADER_BUDGET - read)
+                if not raw:
                     break
+                read += len(raw)
+                gene_ids.append(decode(raw).split("\t", 1)[0].strip())
     except (OSError, EOFError, zlib.error) as exc:
         raise corrupt(os.path.join(shown, parts["features"]), exc) from None
     integer = field == "integer"

@@ -15,6 +15,7 @@ from bioplan.request.sniffers.base import (
     Notes,
     Source,
     decode,
+    open_regular,
     quote_list,
     unreadable,
 )
@@ -48,7 +49,7 @@ def _dmp_kind(shown: str, first_line: str, name: str) -> str:
 
 def _first_line(path: Path, shown: str) -> str:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, shown) as fh:  # a FIFO named nodes.dmp would block for ever
             return decode(fh.readline(MAX_LINE)).rstrip("\r\n")
     except OSError as exc:
         raise unreadable(shown, f"cannot be read ({exc.strerror or exc})") from None

@@ -179,7 +179,9 @@ VCF = FileSniffer("VCF", ("vcf", "vcf.gz"), _VARIANT_DATATYPES,
 
 # VCF records with their header lines cut off (`bcftools view -H`, a `grep -v '^#'`): no tool reads them
 _ALLELES_RE = re.compile(r"^(?:[ACGTNacgtn]+|\*)$")
-_ALT_RE = re.compile(r"^(?:[ACGTNacgtn*.,]+|<[^>]+>(?:,\S+)*|\S*[\[\]]\S*)$")
+# symbolic alleles after the first: ',' then no ',' (with `,\S+` a long ALT of ',x' pairs that fails to
+# match backtracked through every way to split it: exponential time)
+_ALT_RE = re.compile(r"^(?:[ACGTNacgtn*.,]+|<[^>]+>(?:,[^,\s]+)*|\S*[\[\]]\S*)$")
 
 
 def _vcf_record(line: str) -> bool:
