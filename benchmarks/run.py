@@ -585,9 +585,24 @@ def _side_by_side_runs(python: str, commits: dict[str, str], envs: dict, work: P
         result[k] = {**{key: round(v, 4) for d in m.values() for key, v in d.items()},
                      "compile_min_seconds": round(min(w for w, _ in runs[k, "compile"]), 4),
                      "plan_over_floor": round(m["plan"]["plan_seconds"] / m["floor"]["floor_seconds"], 3),
-                     "plan_cpu_over_floor": round(m["plan"]["plan_cpu_seconds"] / m["floor"]["floor_cpu_seconds"], 3)}
+                     "plan_cpu_over_floor": round(m["plan"]["plan_cpu_seconds"] / m["floor"]["floor_cpu_seconds"], 3),
+                     "per_example": per_example_cpu(runs[k, "plan"], runs[k, "floor"], len(cases))}
         log(f"[{k} {commits[k][:10]}] {json.dumps(result[k])}")
     return result
+
+
+def per_example_cpu(plan: list[tuple[float, float]], floor: list[tuple[float, float]], n_cases: int) -> dict:
+    """Per reference example (runs are in case order within each round): the plan's CPU over the
+    floor's, as the fastest runs (min / min: the load of a shared machine only adds) and as medians
+    (median / median). The floor is the same command for every example (see `cli_benchmark`)."""
+    floor_cpu = [c for _, c in floor]
+    out = {}
+    for i, name in enumerate(EXAMPLES[:n_cases]):
+        cpu = [c for _, c in plan[i::n_cases]]
+        out[name] = {"min_cpu_ratio": round(min(cpu) / min(floor_cpu), 3),
+                     "median_cpu_ratio": round(statistics.median(cpu) / statistics.median(floor_cpu), 3),
+                     "min_cpu_seconds": round(min(cpu), 4), "median_cpu_seconds": round(statistics.median(cpu), 4)}
+    return out
 
 
 def side_by_side_markdown(result: dict) -> list[str]:
@@ -605,6 +620,10 @@ def side_by_side_markdown(result: dict) -> list[str]:
         f"{result[n]['plan_over_floor']:.2f} / {result[n]['plan_cpu_over_floor']:.2f}" for n in names) + " |")
     lines.append("| compile with pre-check, fastest run | " + " | ".join(
         f"{result[n]['compile_min_seconds']:.2f} s" for n in names) + " |")
+    for example in result[names[0]].get("per_example", {}):
+        lines.append(f"| plan / floor CPU, {example} (min; median) | " + " | ".join(
+            f"{result[n]['per_example'][example]['min_cpu_ratio']:.2f}; "
+            f"{result[n]['per_example'][example]['median_cpu_ratio']:.2f}" for n in names) + " |")
     return lines
 
 

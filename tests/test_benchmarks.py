@@ -120,3 +120,23 @@ def test_side_by_side_runs_a_commits_own_code_and_reports_both(bench, tmp_path):
                                                    "before": measured, "after": measured}))
     assert "| plan / floor | 2.50 / 2.00 | 2.50 / 2.00 |" in table
     assert "| `bioplan compile` bulk example, with pre-check | 2.500 s / 2.000 s | 2.500 s / 2.000 s |" in table
+
+
+def test_per_example_ratios_read_each_example_s_runs(bench):
+    """Runs come round by round, the examples in order within a round: each example's ratio reads its
+    own runs (min over min, median over median), and the table shows them."""
+    cases = len(bench.EXAMPLES)
+    plan = [(0.0, 0.30 + 0.1 * i + 0.01 * rnd) for rnd in range(3) for i in range(cases)]
+    floor = [(0.0, 0.20 + 0.01 * rnd) for rnd in range(3) for _ in range(cases)]
+    per = bench.per_example_cpu(plan, floor, cases)
+    assert list(per) == list(bench.EXAMPLES)
+    assert per["bulk_de"]["min_cpu_ratio"] == 1.5 and per["metagenomics"]["min_cpu_ratio"] == 3.5
+    assert per["variants"]["median_cpu_ratio"] == round(0.51 / 0.21, 3)
+    measured = {"floor_seconds": 0.2, "floor_cpu_seconds": 0.2, "plan_seconds": 0.5, "plan_cpu_seconds": 0.4,
+                "compile_seconds": 2.5, "compile_cpu_seconds": 2.0, "no_validate_seconds": 1.0,
+                "no_validate_cpu_seconds": 0.9, "compile_min_seconds": 1.9, "plan_over_floor": 2.5,
+                "plan_cpu_over_floor": 2.0, "per_example": per}
+    table = "\n".join(bench.side_by_side_markdown({"reps": 3, "load_average": [1.5, 3.0],
+                                                   "commits": {"before": "a" * 40, "after": "b" * 40},
+                                                   "before": measured, "after": measured}))
+    assert "| plan / floor CPU, bulk_de (min; median) | 1.50; 1.48 | 1.50; 1.48 |" in table
