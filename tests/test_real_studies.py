@@ -115,8 +115,9 @@ def test_per_read_tables_are_refused_by_name_not_read_as_counts(knowledge, name,
 def test_biom_convert_table_plans_diversity(knowledge):
     """`biom convert --to-tsv` output (biom-format 2.1.18 on biomformat's rich_sparse_otu_table_hdf5.biom): a taxa
     x samples abundance table with its taxonomy column, not a gene count matrix."""
-    result = plan_request("beta diversity of these samples", files("biom/rich_sparse_otu_table.tsv"),
+    result = plan_request("alpha and beta diversity of these samples", files("biom/rich_sparse_otu_table.tsv"),
                           knowledge=knowledge)
+    assert not result.spec.unrecognized  # 'alpha' was left not understood
     (table,) = result.spec.inputs
     assert table.datatype == "abundance_table"
     assert any("biom convert" in e for e in table.evidence) and any("'taxonomy'" in e for e in table.evidence)
@@ -228,3 +229,4 @@ def test_tophat_junctions_are_refused_by_name(knowledge):
     with pytest.raises(BioplanError) as e:
         plan_request("count reads per gene", files("rsamtools/tophat/junctions.bed"), knowledge=knowledge)
     assert e.value.code == "unreadable_input" and "splice-junction BED" in e.value.message
+
