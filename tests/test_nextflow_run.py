@@ -204,7 +204,8 @@ SCIENCE = {
     "single_cell": ["test_single_cell_clusters_recover_cell_types",
                     "test_single_cell_markers_and_enriched_sets_per_cluster"],
     "metagenomics": ["test_metagenomics_planted_taxa_detected",
-                     "test_metagenomics_planted_difference_is_differential"],
+                     "test_metagenomics_planted_difference_is_differential",
+                     "test_metagenomics_multiqc_reports_kraken2"],
 }
 
 
@@ -215,6 +216,8 @@ SNAKEMAKE_ONLY = {
     # the flat {package: version} table of the Snakemake rules (test_versions_are_the_tools_own checks
     # Nextflow's {process: {package: version}} and MultiQC's section of it)
     "test_rnaseq_software_versions_are_the_installed_tools",
+    # the same for every class: Nextflow's table is test_versions_file_lists_every_tool_with_a_real_version
+    "test_every_example_writes_the_versions_table_of_its_packages",
 }
 
 

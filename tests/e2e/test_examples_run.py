@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import re
 import subprocess
 
 import numpy as np
@@ -395,3 +396,56 @@ def test_metagenomics_planted_difference_is_differential(metagenomics):
     assert (row["group_a"], row["group_b"]) == (t["reference_group"], planted["higher_in"])
     assert row["padj"] < 0.05 and row["effect"] > 1  # higher in B, on the CLR (natural log) scale
     assert da.loc[da["effect"].idxmax(), "taxid"] == str(planted["taxid"])  # the one taxon up in B
+
+
+# A Kraken2 report line as MultiQC recognises a report by (its first lines): the rank code column is
+# filled. Kraken2 up to 2.1.4 builds its rank code from `string rank_str(&rank_code, 0, 1)`, which some
+# builds (Debian 12's 2.1.2) print empty; 2.1.5 fixed it (reports.cc). Such a report's first line is
+# recognised only when it is the `U` line of unclassified reads.
+KRAKEN_REPORT_LINE = re.compile(r"^\s{0,2}\d{1,3}\.\d{1,2}\t\d+\t\d+\t[\dUDKRPCOFGS-]{1,3}\t\d+\t")
+
+
+def test_metagenomics_multiqc_reports_kraken2(metagenomics):
+    """MultiQC reads every sample's Kraken2 report it recognises (all of them with a kraken2 that prints
+    rank codes): host reads were removed before classification, so nearly nothing is unclassified, and
+    the most abundant species has its planted share."""
+    workdir, t = metagenomics
+    stats = _general_stats(workdir)
+    assert (workdir / "results/qc_report_aggregation/multiqc_report.html").stat().st_size > 0
+    reports = {s: (workdir / f"results/taxonomic_classification/{s}/{s}.kreport").read_text()
+               for s in t["true_read_pairs"]}
+    recognised = {s for s, text in reports.items() if KRAKEN_REPORT_LINE.match(text)}
+    rank_codes = all("\tR\t1\t" in text for text in reports.values())  # a kraken2 that prints them
+    if rank_codes:
+        assert recognised == set(reports)
+    assert recognised and set(stats) == recognised, (set(stats), recognised)
+    for sample in recognised:
+        unclassified = re.match(r"\s*([\d.]+)\t\d+\t\d+\tU\t0\tunclassified", reports[sample])
+        assert stats[sample]["kraken-pct_unclassified"] < 1, sample
+        if unclassified:  # the report's own line, to MultiQC's rounding
+            assert abs(stats[sample]["kraken-pct_unclassified"] - float(unclassified.group(1))) < 0.01, sample
+        if rank_codes:  # the species shares (MultiQC ranks taxa by their rank codes)
+            bacterial = [pairs for taxid, pairs in t["true_read_pairs"][sample].items() if taxid != "host"]
+            top_share = 100 * max(bacterial) / sum(bacterial)
+            assert abs(stats[sample]["kraken-pct_top_one"] - top_share) < 5, (sample, stats[sample], top_share)
+
+
+# --------------------------------------------------------------------------- every class
+@pytest.mark.parametrize("name", ["bulk_de", "rnaseq_fastq", "variants", "single_cell", "metagenomics"])
+def test_every_example_writes_the_versions_table_of_its_packages(name, request):
+    """results/pipeline_info/software_versions.yml: one real version per package a rule runs (the
+    versions_<package> rules), and MultiQC's Software Versions section shows them where MultiQC runs."""
+    import yaml
+
+    workdir, _ = request.getfixturevalue(name)
+    recorded = yaml.safe_load((workdir / "results/pipeline_info/software_versions.yml").read_text())
+    rules = (workdir / "workflow/rules/software_versions.smk").read_text()
+    packages = set(re.findall(r'^        package="([^"]+)",$', rules, re.M))
+    assert packages and set(recorded) == packages, (recorded, packages)
+    for package, version in recorded.items():
+        assert re.fullmatch(r"[0-9]+(\.[0-9]+)+[a-z]?", str(version)), (package, version)
+    if (workdir / "workflow/rules/qc_report_aggregation.smk").is_file():
+        section = (workdir / "results/qc_report_aggregation/multiqc_data/multiqc_software_versions.txt").read_text()
+        shown = {cell.lower() for row in csv.reader(section.splitlines(), delimiter="\t") for cell in row}
+        assert set(recorded) <= shown, section
+        assert all(any(str(version) in cell for cell in shown) for version in recorded.values()), section
