@@ -56,11 +56,23 @@ def cache_file(kind: str, key: str) -> Path:
     return cache_dir() / f"{kind}-{key[:32]}.pickle"
 
 
+def _only_ours(st: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else. Unpickling runs code: a pickle someone else
+    could have written (a cache folder shared through BIOPLAN_CACHE_DIR or XDG_CACHE_HOME, a group- or
+    world-writable one) would run their code as this user, so it is rebuilt instead."""
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
 def read(kind: str, key: str, expected: type[T]) -> T | None:
-    """The object cached under (kind, key), or None when absent, unreadable or of another type."""
+    """The object cached under (kind, key), or None when absent, unreadable, of another type, or in a
+    file or folder another user could have written."""
     path = cache_file(kind, key)
     try:
+        if not _only_ours(os.stat(path.parent)):
+            return None
         with path.open("rb") as fh:
+            if not _only_ours(os.fstat(fh.fileno())):
+                return None
             value = pickle.load(fh)
     except Exception:  # absent, truncated, or pickled by code that no longer exists: rebuilt
         return None
@@ -71,7 +83,7 @@ def write(kind: str, key: str, value: object) -> None:
     """Store `value` under (kind, key) atomically; an unwritable cache directory is not an error."""
     path = cache_file(kind, key)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{kind}-")
         try:
             with os.fdopen(fd, "wb") as fh:
