@@ -166,6 +166,7 @@ def test_snakemake_picks_each_patients_tumour_and_normal_from_the_sheet(cohort):
     assert 'patient="|".join(re.escape(p) for p in GROUPS["patient"])' in files["workflow/Snakefile"]
     assert files["config/samples.tsv"].splitlines()[:2] == [
         "sample\tpatient\tstatus\tfastq_1\tfastq_2", "p1_n\tp1\tnormal\t../in/p1_n_R1.fastq.gz\t../in/p1_n_R2.fastq.gz"]
+    assert "somatic.vcf.gz | Somatic variant calls (bgzip-compressed VCF) (one per patient) |" in files["README.md"]
     schema = files["workflow/schemas/samples.schema.yaml"]
     assert "- tumour\n    - normal" in schema and "required:\n- sample\n- patient\n- status" in schema
 
@@ -184,6 +185,7 @@ def test_nextflow_groups_each_patients_samples_on_meta_patient(cohort):
     assert columns["patient"]["meta"] == ["patient"] and columns["status"] == {
         **columns["status"], "meta": ["status"], "enum": ["tumour", "normal"]}
     assert emitted.files["assets/samplesheet.csv"].splitlines()[0] == "sample,patient,status,fastq_1,fastq_2"
+    assert "(one somatic.vcf.gz per patient)" in emitted.files["README.md"]
 
 
 def test_steps_after_the_somatic_calls_run_per_patient_too(knowledge, tmp_path):

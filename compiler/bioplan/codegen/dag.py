@@ -157,6 +157,7 @@ class Result:
     format: str
     per_sample: bool
     port: str = ""  # the writing step's output port (names an output that has no datatype of its own)
+    group: str | None = None  # one file per value of this sample sheet column (patient): {patient} in the path
 
 
 def final_results(workflow: Workflow) -> list[Result]:
@@ -166,7 +167,8 @@ def final_results(workflow: Workflow) -> list[Result]:
     for target in workflow.targets:
         if target.path in ports:
             step_id, port = ports[target.path]
-            out.append(Result(target.path, step_id, port.datatype, port.format, target.per_sample, port.name))
+            out.append(Result(target.path, step_id, port.datatype, port.format, target.per_sample, port.name,
+                              target.group))
     return out
 
 

@@ -739,6 +739,7 @@ def readme_dag_and_results(knowledge, workflow: Workflow, steps: list) -> dict:
 
     alias = {p.step.id: p.alias for p in steps}
     results = [{"folder": f"results/{alias[r.step].lower()}/", "name": r.path.rsplit("/", 1)[-1],
-                "process": alias[r.step], "per_sample": r.per_sample, "what": result_description(knowledge, r)}
+                "process": alias[r.step], "per_sample": r.per_sample, "group": r.group,
+                "what": result_description(knowledge, r)}
                for r in final_results(workflow)]
     return {"dag": to_mermaid(workflow), "results": results}

@@ -400,7 +400,7 @@ class SnakemakeGenerator:
     def readme(self, workflow: Workflow) -> str:
         from bioplan.codegen.dag import final_results, result_description, to_mermaid
 
-        results = [{"path": r.path, "step": r.step, "per_sample": r.per_sample,
+        results = [{"path": r.path, "step": r.step, "per_sample": r.per_sample, "group": r.group,
                     "what": result_description(self.knowledge, r)} for r in final_results(workflow)]
         return self.render_skeleton("README.md.j2", workflow=workflow, knowledge=self.knowledge,
                                     dag=to_mermaid(workflow), results=results,
