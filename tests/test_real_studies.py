@@ -230,3 +230,40 @@ def test_tophat_junctions_are_refused_by_name(knowledge):
         plan_request("count reads per gene", files("rsamtools/tophat/junctions.bed"), knowledge=knowledge)
     assert e.value.code == "unreadable_input" and "splice-junction BED" in e.value.message
 
+
+
+def test_dense_genes_by_cells_table_is_single_cell_data(knowledge):
+    """Seurat's pbmc_raw.txt (230 genes x 80 PBMC barcodes, as GEO series ship counts): was a bulk count matrix of
+    80 'samples' and 'cluster the cells' was refused; now a single-cell matrix, QC'd and normalised first (the
+    emitted workflow ran: cluster 0's top markers CD3D, IL7R, LTB)."""
+    result = plan_request("cluster the cells and find marker genes", files("seurat/pbmc_raw.txt"), knowledge=knowledge)
+    (table,) = result.spec.inputs
+    assert (table.datatype, table.format) == ("single_cell_matrix", "tsv")
+    assert any("genes x cells" in e and "ATGCCAGAACGACT" in e for e in table.evidence)
+    assert [op for op, _ in steps(result)] == ["sc_quality_filtering", "sc_normalization", "cell_clustering",
+                                               "marker_gene_detection"]
+
+
+@pytest.mark.parametrize("folder", ["seurat/cr2", "seurat/cr3.0"])
+def test_cell_ranger_matrix_folders(knowledge, folder):
+    result = plan_request("QC, normalize and cluster the cells, then find marker genes", files(folder),
+                          knowledge=knowledge)
+    (matrix,) = result.spec.inputs
+    assert matrix.datatype == "single_cell_matrix"
+    assert steps(result)[0] == ("sc_quality_filtering", "scanpy_qc")
+
+
+def test_gzipped_cell_ranger_h5_is_refused_then_read_once_gunzipped(knowledge, tmp_path):
+    import gzip
+    import shutil
+
+    gz = DATA / "seurat/visium/filtered_feature_bc_matrix.h5.gz"
+    with pytest.raises(BioplanError) as e:
+        plan_request("QC, normalize and cluster the cells", [str(gz)], knowledge=knowledge)
+    assert "gzip-compressed HDF5" in e.value.message and any("gunzip" in h for h in e.value.hints)
+    h5 = tmp_path / "filtered_feature_bc_matrix.h5"
+    with gzip.open(gz, "rb") as src, open(h5, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    result = plan_request("QC, normalize and cluster the cells", [str(h5)], knowledge=knowledge)
+    (matrix,) = result.spec.inputs
+    assert (matrix.datatype, matrix.format) == ("single_cell_matrix", "10x_h5")

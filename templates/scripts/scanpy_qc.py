@@ -22,6 +22,7 @@ settings, the thresholds used and the counts before/after in uns["qc_filtering"]
 """
 
 import os
+import re
 
 import bioplan_step
 from bioplan_step import LOG, fail
@@ -57,9 +58,32 @@ if nmads <= 0:
     fail(f"parameter nmads={nmads:g} must be > 0; fix params.scanpy_qc.nmads in config.yaml (5 is permissive)")
 mt_prefix = str(getattr(params, "mt_prefix", "") or "")
 
+# a cell barcode, optionally prefixed by its sample and suffixed by its GEM well (AAACCTGAGAAACCAT-1)
+BARCODE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
+TEXT_TABLE = (".tsv", ".txt", ".csv", ".tsv.gz", ".txt.gz", ".csv.gz")
+
+
+def read_dense(path, name):
+    """AnnData (cells x genes) from a dense count table as GEO series and Seurat's examples ship them: genes x
+    cells when the column names are cell barcodes, else cells x genes."""
+    import anndata
+    import pandas as pd
+
+    table = pd.read_csv(path, sep="," if ".csv" in name else "\t", index_col=0)
+    columns = [str(c) for c in table.columns]
+    genes_by_cells = sum(bool(BARCODE.match(c)) for c in columns) >= 0.9 * len(columns)
+    cells = table.T if genes_by_cells else table
+    return anndata.AnnData(X=sparse.csr_matrix(cells.to_numpy(dtype=np.float32)),
+                           obs=pd.DataFrame(index=[str(c) for c in cells.index]),
+                           var=pd.DataFrame(index=[str(g) for g in cells.columns]))
+
+
 def read_cells(path):
-    """AnnData from an .h5ad, a 10x MTX folder or its matrix.mtx(.gz), or a Cell Ranger .h5 matrix."""
+    """AnnData from an .h5ad, a 10x MTX folder or its matrix.mtx(.gz), a Cell Ranger .h5 matrix, or a dense
+    count table (genes x cells or cells x genes)."""
     name = os.path.basename(path.rstrip("/"))
+    if name.lower().endswith(TEXT_TABLE):
+        return read_dense(path, name.lower())
     if os.path.isdir(path):
         return sc.read_10x_mtx(path, var_names="gene_symbols", cache=False)
     if ".mtx" in name:  # PREFIXmatrix.mtx.gz beside PREFIXbarcodes/features.tsv.gz
@@ -81,7 +105,8 @@ try:
     adata = read_cells(in_path)
 except Exception as exc:  # noqa: BLE001 - any reader error is a data problem here
     fail(f"cannot read {in_path} as single-cell data: {exc}. Provide an .h5ad file written by anndata/scanpy, a "
-         "10x MTX folder (matrix.mtx.gz, barcodes.tsv.gz, features.tsv.gz) or a Cell Ranger .h5 matrix.")
+         "10x MTX folder (matrix.mtx.gz, barcodes.tsv.gz, features.tsv.gz), a Cell Ranger .h5 matrix or a dense "
+         "count table (genes x cells, cell barcodes as column names).")
 
 if adata.n_obs == 0 or adata.n_vars == 0:
     fail(f"{in_path} holds an empty matrix ({adata.n_obs} cells x {adata.n_vars} genes).")

@@ -43,6 +43,10 @@ def _refuse_binary(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     known = next(((what, fix) for magic, what, fix in _KNOWN_BINARY if src.head.startswith(magic)), None)
     if known is not None:
         raise unreadable(src.shown, f"is {known[0]}, which bioplan does not read", [known[1]])
+    if src.compression == "gzip" and src.head.startswith(b"\x89HDF\r\n\x1a\n"):
+        # an .h5/.h5ad stored gzipped (Seurat's test data keeps filtered_feature_bc_matrix.h5.gz): HDF5 is read in place
+        raise unreadable(src.shown, "is a gzip-compressed HDF5 file (an AnnData .h5ad or a 10x .h5 matrix, gzipped)",
+                         ["decompress it (gunzip) and give the .h5/.h5ad: HDF5 files are read uncompressed"])
     if src.compression == "gzip" and src.head.startswith(b"\x1f\x8b"):
         # a BGZF file (BAM, bgzipped VCF) gzipped again: read through once, it is still compressed
         raise unreadable(src.shown, "is compressed twice (gzip over gzip/BGZF data, e.g. a .bam.gz)",

@@ -1,0 +1,77 @@
+"""Dense single-cell count tables: genes x cells (or cells x genes) as delimited text, the way GEO series and
+Seurat's examples ship them (Seurat's pbmc_raw.txt: genes x 80 PBMC barcodes). Their counts made the table
+reader take them for a bulk count matrix of 80 samples; names that are cell barcodes (AAACCTGAGAAACCAT-1,
+ATGCCAGAACGACT) say the columns (or rows) are cells."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Sequence
+
+from bioplan.models import Fact, SniffedFile
+from bioplan.request.sniffers.base import (
+    Context,
+    FileSniffer,
+    Notes,
+    Source,
+    compression_evidence,
+    count_noun,
+    quote_list,
+)
+from bioplan.request.sniffers.columns import num
+
+# a cell barcode, optionally prefixed by its sample and suffixed by its GEM well
+_BARCODE_RE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
+_MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen to be sequences is likelier
+
+
+def _rows(src: Source) -> tuple[list[list[str]], str]:
+    lines = [ln for ln in src.text_lines if ln.strip() and not ln.startswith("#")][:60]
+    delim = "," if lines and lines[0].count(",") > lines[0].count("\t") else "\t"
+    return [[c.strip().strip('"') for c in r] for r in csv.reader(lines, delimiter=delim)], delim
+
+
+def _barcodes(names: Sequence[str]) -> bool:
+    return len(names) >= _MIN_CELLS and sum(bool(_BARCODE_RE.match(n)) for n in names) >= 0.9 * len(names)
+
+
+def _integer_counts(rows: Sequence[Sequence[str]]) -> bool:
+    values = [v for r in rows for v in r[1:]]
+    return bool(values) and all((x := num(v)) is not None and x >= 0 and x == int(x) for v in values)
+
+
+def _orientation(src: Source) -> tuple[str, list[str], list[list[str]], str] | None:
+    """('genes x cells' | 'cells x genes', cell names seen, data rows, delimiter) of a dense cell table."""
+    rows, delim = _rows(src)
+    if len(rows) < 3:
+        return None
+    header, data = rows[0], rows[1:]
+    columns = header[1:] if len(header) == len(data[0]) else header  # R's write.table: no corner cell
+    if _barcodes(columns) and _integer_counts(data):
+        return "genes x cells", columns, data, delim
+    firsts = [r[0] for r in data]
+    if len(data) >= _MIN_CELLS and _barcodes(firsts) and _integer_counts(data):
+        return "cells x genes", firsts, data, delim
+    return None
+
+
+def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    found = _orientation(src)
+    assert found is not None  # claimed by _orientation
+    orientation, cells, data, delim = found
+    fmt = "csv" if delim == "," else "tsv"
+    per_cell = "columns" if orientation == "genes x cells" else "rows"
+    evidence = [f"dense single-cell count table ({orientation}): the {per_cell} are named by cell barcodes "
+                f"({quote_list(cells, 3)})", "whole-number counts"] + compression_evidence(src)
+    facts = (Fact(name="orientation", value=orientation, evidence=f"cell barcodes name the {per_cell}"),
+             Fact(name="n_cells", value=len(cells) if per_cell == "columns" else None,
+                  evidence=count_noun(len(cells), "barcode") + (" in the header" if per_cell == "columns"
+                                                                else " in the first rows read")),
+             Fact(name="integer_counts", value=True, evidence=f"{count_noun(len(data), 'row')} of whole numbers read"))
+    return SniffedFile(path=src.shown, datatype="single_cell_matrix", format=fmt, evidence=tuple(evidence),
+                       facts=facts), Notes()
+
+
+CELL_TABLES = FileSniffer("dense single-cell count tables (genes x cells, cell barcodes as names)", ("tsv", "csv"),
+                          ("single_cell_matrix",), lambda src, ctx: _orientation(src) is not None, _read)
