@@ -309,3 +309,21 @@ def test_round_two_single_cell_and_variant_analyses_are_refused_by_name(knowledg
 ])
 def test_seurat_integration_goals_reach_the_operation_they_mean(knowledge, query, operation):
     assert operation in parse_request(query, knowledge).operations
+
+
+@pytest.mark.parametrize("query", [
+    "Differential expression analysis of RNA-seq expression profiles with biological replication. Implements a range "
+    "of statistical methodology based on the negative binomial distributions, including empirical Bayes estimation, "
+    "exact tests, generalized linear models and quasi-likelihood tests.",
+    "test differential expression of the read counts with a negative binomial GLM",
+])
+def test_the_statistics_a_de_package_describes_are_de_not_an_unread_instruction(knowledge, query):
+    """edgeR's description was refused as partially understood: its statistics words were nobody's."""
+    request = parse_request(query, knowledge)
+    assert "differential_expression" in request.operations
+    assert not request.unmatched_clauses
+
+
+def test_statistics_words_without_expression_data_plan_no_de(knowledge):
+    request = parse_request("fit a negative binomial model to the taxa", knowledge)
+    assert "differential_expression" not in request.operations
