@@ -276,3 +276,18 @@ def test_a_patient_id_that_cannot_name_a_folder_is_refused(knowledge, tmp_path):
     with pytest.raises(BioplanError) as err:
         _workflow(knowledge, tmp_path, MUTECT2, [("..", "p1_t", "1"), ("..", "p1_n", "0")])
     assert err.value.code == "unreadable_input" and "the patient id '..'" in err.value.message
+
+
+def test_a_status_column_without_patients_names_the_one_individuals_normal(knowledge, tmp_path):
+    """A sheet of sample and status alone is one individual: its normal comes from the sheet, where the
+    caller was told nothing and Mutect2 would have run the normal as a second tumour."""
+    inputs = _cohort(tmp_path / "in", [("x", "t1", "tumour"), ("x", "n1", "normal")], header="ignored\tsample\tstatus")
+    sheet = Path(inputs[-2])
+    sheet.write_text("sample\tstatus\nt1\ttumour\nn1\tnormal\n")
+    result = plan_request(MUTECT2, inputs, knowledge)
+    assert {(s.sample, s.patient, s.status) for s in result.spec.patients} == {
+        ("t1", "patient_1", "tumour"), ("n1", "patient_1", "normal")}
+    sheet.write_text("sample\tstatus\nt1\ttumour\nn1\tnormal\nn2\tblood\n")
+    with pytest.raises(BioplanError) as err:
+        plan_request(MUTECT2, inputs, knowledge)
+    assert "several normal samples for one patient" in err.value.message

@@ -36,7 +36,13 @@ def _patients(draft: SpecDraft) -> list[str]:
 
 
 def _sheet(draft: SpecDraft) -> SniffedFile | None:
-    return next((f for f in draft.files if f.datatype == "sample_metadata" and f.fact("patients")), None)
+    """The sample sheet that names patients or tumour/normal statuses."""
+    return next((f for f in draft.files if f.datatype == "sample_metadata"
+                 and (f.fact("patients") or f.fact("patient_rows"))), None)
+
+
+# the one individual of a sheet with a status column and no patient column
+ONE_INDIVIDUAL = "patient_1"
 
 
 def status_of(value: str) -> Literal["tumour", "normal"] | None:
@@ -151,6 +157,8 @@ def pair_tumours_with_normals(draft: SpecDraft) -> SpecDraft:
             [f"to resolve, add a 'status' column to {sheet.path} (1 or tumour for a tumour, 0 or normal for the "
              "matched normal), as nf-core/sarek's sample sheet has"],
             {"patients": patients, "operations": steps})
+    if sheet.fact("patient_column") is None:  # a status column alone: the samples of one individual
+        rows = [[r[0], r[1], ONE_INDIVIDUAL, r[3]] for r in rows]
     rows = _one_row_per_sample(sheet, rows)
     paired = _classified(sheet, rows)
     _check_groups(sheet, rows, paired)

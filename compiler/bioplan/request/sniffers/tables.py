@@ -496,20 +496,22 @@ def _patient_facts(by_header: Mapping[str, Column], sample_col: Column) -> list[
     with a status column beside it, each row's (row number, sample, patient, status as written):
     what pairs each patient's tumour with its normal (request/passes/individuals.py reads the values)."""
     column = next((by_header[n] for n in PATIENT_COLUMNS if n in by_header), None)
-    if column is None:
-        return []
-    patients = list(dict.fromkeys(v for v in column.values if v.lower() not in NA))
-    facts = [Fact(name="patients", value=patients, evidence=f"column '{column.name}': {quote_list(patients)}"),
-             Fact(name="patient_column", value=column.name, evidence="column named after the individual")]
+    facts = []
+    if column is not None:
+        patients = list(dict.fromkeys(v for v in column.values if v.lower() not in NA))
+        facts = [Fact(name="patients", value=patients, evidence=f"column '{column.name}': {quote_list(patients)}"),
+                 Fact(name="patient_column", value=column.name, evidence="column named after the individual")]
     status = next((by_header[n] for n in STATUS_COLUMNS if n in by_header and by_header[n] is not column), None)
     if status is None or status is sample_col:
         return facts
+    # no patient column: the samples of one individual (patient '' here, named by the pairing pass)
+    individuals = column.values if column is not None else [""] * len(sample_col.values)
     rows = [[i + 1, s.strip(), p.strip(), t.strip()] for i, (s, p, t)
-            in enumerate(zip(sample_col.values, column.values, status.values)) if s.lower() not in NA]
+            in enumerate(zip(sample_col.values, individuals, status.values)) if s.lower() not in NA]
     return facts + [Fact(name="status_column", value=status.name, evidence="tumour/normal status column"),
                     Fact(name="patient_rows", value=rows,
-                         evidence=f"sample '{sample_col.name}', patient '{column.name}', status '{status.name}' "
-                                  f"of {count_noun(len(rows), 'row')}")]
+                         evidence=f"sample '{sample_col.name}', patient '{column.name if column else '(one)'}', "
+                                  f"status '{status.name}' of {count_noun(len(rows), 'row')}")]
 
 
 def _rows_without_data(sample_col: Column, condition: Column | None, others: list[Column]) -> list[str]:
