@@ -7,7 +7,8 @@ patient's tumour(s) with its normal, and the steps of one individual (operations
 by patient). A sheet that cannot be paired is refused naming its rows: a status that is neither
 tumour nor normal, two normals of one patient, a patient without a tumour, a row whose sample has
 no reads among the inputs (or reads whose sample the sheet does not list). Several patients and
-no status column is refused too: bioplan would not know which sample is the normal.
+no status column is refused too: bioplan would not know which sample is the normal. A status column
+without a patient column is one individual (`patient_1`): its normal comes from the sheet too.
 What the bound caller needs on top (a normal for Strelka2, one tumour per patient) is checked when
 the tool is known (codegen/passes.py `check_pairing`).
 """
