@@ -729,19 +729,32 @@ def test_deseq2_de_r(tmp_path):
     assert_failed(run, "has no column 'condition'")
 
 
+# featureCounts in the 11 consensus peaks of tests/e2e/test_chipseq_extras_run.py's ATAC run (the 5th peak opened
+# 4x in the treated samples): DESeq2's parametric trend fails on them and the local fit it substitutes spreads
+# 200-1000 reads over -15..153
+ATAC_PEAK_COUNTS = tsv([["peak_id", "ctrl_1", "ctrl_2", "treated_1", "treated_2"]] + [
+    [f"consensus_peak_{n}", *row] for n, row in enumerate(
+        ((251, 256, 201, 272), (224, 220, 312, 265), (208, 270, 208, 255), (219, 281, 199, 287), (261, 184, 947, 741),
+         (227, 237, 280, 225), (210, 193, 312, 317), (247, 195, 211, 242), (249, 241, 201, 213), (201, 215, 212, 271),
+         (206, 207, 212, 215)), 1)])
+
+
 @heavy
 def test_deseq2_vst_r(tmp_path):
     _r_ready("DESeq2")
-    counts = write(tmp_path / "counts.tsv", COUNTS)
+    counts = write(tmp_path / "counts.tsv", ATAC_PEAK_COUNTS)
     run = run_r(tmp_path, "deseq2_vst.R", {"counts": counts}, {"normalized": tmp_path / "vst.tsv"},
                 {"fit_type": "parametric", "blind": True})
     assert run.code == 0, run.terminal + run.log
+    assert "used the mean dispersion fit" in run.log, run.log
     rows = read_tsv(tmp_path / "vst.tsv")
-    assert rows[0] == ["gene_id", "s1", "s2", "s3", "s4", "s5", "s6"] and len(rows) == 41
-    # a log2-like scale: counts of 10-80 land between 3 and 7 (40 rows: fewer than vst()'s 1000 subsampled
-    # rows, as a small consensus peak set, so varianceStabilizingTransformation() ran)
-    assert all(3 < float(v) < 7.5 for r in rows[1:] for v in r[1:])
-    negative = write(tmp_path / "neg.tsv", COUNTS.replace("\t10\t", "\t-3\t", 1))
+    assert rows[0] == ["gene_id", "ctrl_1", "ctrl_2", "treated_1", "treated_2"] and len(rows) == 12
+    # log2-like: 200-1000 normalised reads land between log2(150) and log2(1100), and the opened peak is the
+    # treated samples' highest value
+    values = {r[0]: [float(v) for v in r[1:]] for r in rows[1:]}
+    assert all(7.2 < v < 10.1 for vs in values.values() for v in vs), values
+    assert min(values["consensus_peak_5"][2:]) > max(max(vs[2:]) for p, vs in values.items() if p != "consensus_peak_5")
+    negative = write(tmp_path / "neg.tsv", ATAC_PEAK_COUNTS.replace("\t251\t", "\t-3\t", 1))
     run = run_r(tmp_path, "deseq2_vst.R", {"counts": negative}, {"normalized": tmp_path / "x.tsv"}, {})
     assert_failed(run, "missing or negative value")
 

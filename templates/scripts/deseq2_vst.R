@@ -4,8 +4,11 @@
 # intercept-only design (blind = TRUE: the transformation ignores the conditions, as DESeq2's
 # vignette advises for quality assessment), median-of-ratios size factors, then vst() (or
 # varianceStabilizingTransformation() on fewer than 1000 rows, where vst()'s subsampling of 1000
-# rows cannot run: peaks of a small consensus set). When the parametric dispersion trend cannot be
-# fitted the local, then the mean, fit is used, with a warning naming it.
+# rows cannot run: peaks of a small consensus set). A variance-stabilising transformation rises with
+# the normalised count and is log2-like: it spreads the values no wider than log2 does. When the
+# dispersion trend (parametric, or the local fit DESeq2 puts in its place) cannot be fitted or gives a
+# transformation that is not (the local fit through a dozen peaks spread 200-1000 reads over -15..153),
+# the local, then the mean, fit is used, with a warning naming it.
 # Input: counts (features x samples raw counts, first column = gene or peak id, tsv/csv; non-numeric
 # columns such as gene names are dropped; non-integer counts such as tximport's are rounded, with a
 # warning). Output: normalized (tsv, gene_id then one column per sample, log2-like scale).
@@ -41,6 +44,16 @@ transform <- function(dds, fit_type, blind) {
   else vst(dds, blind = blind, fitType = fit_type)
 }
 
+# TRUE when the transformed values rise with the normalised counts (ties aside) and spread no wider than
+# their log2 (with some slack: the VST approaches log2 from below for large counts)
+log_like <- function(out, dds) {
+  normalised <- as.vector(counts(dds, normalized = TRUE))
+  values <- as.vector(assay(out))[order(normalised)]
+  if (!all(is.finite(values))) return(FALSE)
+  rises <- all(diff(values) >= -1e-6 * max(1, abs(values)))
+  rises && diff(range(values)) <= 1.5 * diff(range(log2(normalised + 1))) + 1
+}
+
 main <- function() {
   m <- count_matrix(snakemake@input[["counts"]])
   m <- m[rowSums(m) > 0, , drop = FALSE]
@@ -55,6 +68,10 @@ main <- function() {
       message("WARNING: the ", fit, " dispersion fit failed (", conditionMessage(e), ")")
       NULL
     })
+    if (!is.null(out) && !log_like(out, dds)) {
+      message("WARNING: the ", fit, " dispersion fit gives no log-like transformation of these ", nrow(dds), " rows")
+      out <- NULL
+    }
     if (!is.null(out)) break
   }
   if (is.null(out)) fail("no dispersion trend (", toString(fits), ") could be fitted to these counts.")

@@ -19,6 +19,11 @@ estimate dispersions).
   sites, one region each, called in every sample; DESeq2 finds the opened site, and only it (at
   padj < 0.05 and a 2-fold change); the
   TSS heatmap's signal peaks at the TSS.
+- ATAC sample-level exploration (engineer B): the PCA of the samples on the DESeq2-VST counts in the
+  consensus peaks separates the two conditions along PC1 and each sample's nearest neighbour in the
+  sample distance matrix is its replicate (nf-core/atacseq's PCA and clustering); the genes near the
+  consensus peaks (nearest TSS within 3 kb) are the planted sites' genes, each at distance 0, and none
+  of the background TSSs' genes.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import gzip
 import math
 import random
+import re
 import shutil
 import statistics
 from pathlib import Path
@@ -33,6 +39,7 @@ from pathlib import Path
 import pytest
 from e2e_support import INSTALL_HINT, KEEP_FREED_MEMORY, compile_workflow, env, run_ok, set_param
 
+from bioplan.compile import compile_request
 from conftest import skip_or_fail_in_ci
 
 pytestmark = pytest.mark.e2e
@@ -55,9 +62,12 @@ CHIP_QUERY = ("ChIP-seq: align the reads with Bowtie2, mark duplicates with Pica
 ATAC_QUERY = ("ATAC-seq: align the reads with Bowtie2, mark duplicates, shift the reads for Tn5 with alignmentSieve, "
               "plot the fragment size distribution with bamPEFragmentSize, call peaks per sample with MACS2, create "
               "a consensus peak set across all samples with bedtools merge, count the reads in the consensus peaks "
-              "with featureCounts, run differential accessibility analysis with DESeq2, make CPM-normalised bigWig "
-              "tracks with bamCoverage, compute the signal around TSS with computeMatrix and plot a TSS heatmap "
-              "with plotHeatmap")
+              "with featureCounts, run differential accessibility analysis with DESeq2, a PCA of the samples and a "
+              "sample distance heatmap on the variance-stabilised peak counts, list the genes near the consensus "
+              "peaks, make CPM-normalised bigWig tracks with bamCoverage, compute the signal around TSS with "
+              "computeMatrix and plot a TSS heatmap with plotHeatmap")
+# shift, consensus, counts, VST and PCA make the chain from the reads 10 operations deep (the default is 8)
+ATAC_MAX_HOPS = 10
 TOOLS = ("bowtie2", "bowtie2-build", "samtools", "macs2", "bedtools", "featureCounts", "Rscript", "bamCoverage",
          "plotFingerprint", "multiBamSummary", "plotCorrelation", "computeMatrix", "plotProfile", "plotHeatmap",
          "alignmentSieve", "bamPEFragmentSize", "snakemake")
@@ -164,7 +174,8 @@ def atac(tmp_path_factory):
     (base / "samples.tsv").write_text("sample\tcondition\n" + "".join(
         f"{s}\t{'treated' if opened else 'control'}\n" for s, opened in groups.items()))
     files = [*reads, str(base / "genome.fa"), str(base / "genes.gtf"), str(base / "samples.tsv")]
-    workdir = compile_workflow(ATAC_QUERY, files, base / "out")
+    workdir = base / "out"
+    compile_request(ATAC_QUERY, files, str(workdir / "Snakefile"), force=True, max_hops=ATAC_MAX_HOPS)
     run_ok(workdir)
     return workdir
 
@@ -299,6 +310,40 @@ def test_deseq2_finds_the_opened_site_and_only_it(atac):
     chrom, start, end = saf[significant[0][0]]
     assert chrom == OPENED[0] and start <= OPENED[1] <= end, (significant, saf)
     assert float(significant[0][col["log2FoldChange"]]) > 1, significant  # treated over control
+
+
+def test_the_atac_sample_pca_separates_the_conditions_along_pc1(atac):
+    rows = _table(_one(atac, "sample_pca", "*.tsv"))
+    col = {name: i for i, name in enumerate(rows[0])}
+    pc1 = {r[0]: float(r[col["PC1"]]) for r in rows[1:] if r[0] != "percent_variance"}
+    assert sorted(pc1) == ["ctrl_1", "ctrl_2", "treated_1", "treated_2"], rows
+    control, treated = [pc1["ctrl_1"], pc1["ctrl_2"]], [pc1["treated_1"], pc1["treated_2"]]
+    assert max(control) < min(treated) or max(treated) < min(control), pc1
+    share = {name: float(v) for name, v in zip(rows[0][2:], rows[-1][2:])}
+    assert rows[-1][0] == "percent_variance" and share["PC1"] > 50, share  # the opened site dominates
+    assert _one(atac, "count_normalization", "*.tsv").read_text().startswith("gene_id\tctrl_1")
+
+
+def test_each_atac_sample_is_nearest_to_its_replicate(atac):
+    rows = _table(_one(atac, "sample_clustering", "*.tsv"))
+    order = rows[0][1:]
+    distance = {(r[0], s): float(v) for r in rows[1:] for s, v in zip(order, r[1:])}
+    partner = {"ctrl_1": "ctrl_2", "ctrl_2": "ctrl_1", "treated_1": "treated_2", "treated_2": "treated_1"}
+    for sample, replicate in partner.items():
+        others = [s for s in order if s != sample]
+        assert min(others, key=lambda s: distance[(sample, s)]) == replicate, (sample, rows)
+    # the clustering joins each condition's replicates first: both pairs are clades of the tree
+    tree = _one(atac, "sample_clustering", "*.nwk").read_text().strip()
+    pairs = {frozenset(re.findall(r"(\w+):", clade)) for clade in re.findall(r"\(([^()]*)\)", tree)}
+    assert {frozenset({"ctrl_1", "ctrl_2"}), frozenset({"treated_1", "treated_2"})} <= pairs, tree
+
+
+def test_the_genes_near_the_consensus_peaks_are_the_planted_sites_genes(atac):
+    rows = _table(_one(atac, "peak_gene_assignment", "peak_genes.tsv"))
+    assert rows[0] == ["gene_id", "gene_name", "peaks", "min_distance"], rows[0]
+    # _write_references numbers the genes: the sites' first, then the background TSSs'
+    assert sorted(r[0] for r in rows[1:]) == sorted(f"gene{n}" for n in range(1, len(SITES) + 1)), rows
+    assert all(r[2] == "1" and r[3] == "0" for r in rows[1:]), rows
 
 
 def test_the_atac_tss_heatmap_signal_peaks_at_the_tss(atac):
