@@ -250,6 +250,6 @@ def _assembled_by(scan: _GffScan, fmt: str) -> str:
 
 # --------------------------------------------------------------------------- registry entries
 
-GFF = FileSniffer("GTF/GFF3", ("gtf", "gff3"), ("gene_annotation", "predicted_genes"),
+GFF = FileSniffer("GTF/GFF3", ("gtf", "gff3"), ("gene_annotation", "predicted_genes", "assembled_transcripts"),
                   lambda src, ctx: src.first_line.startswith("##gff-version") or _looks_like_gff(src.text_lines),
                   lambda src, ctx: (_sniff_gff(src, ctx.prefixes), Notes()))
