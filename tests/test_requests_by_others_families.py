@@ -327,3 +327,17 @@ def test_the_statistics_a_de_package_describes_are_de_not_an_unread_instruction(
 def test_statistics_words_without_expression_data_plan_no_de(knowledge):
     request = parse_request("fit a negative binomial model to the taxa", knowledge)
     assert "differential_expression" not in request.operations
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("How can we annotate a bacterial genome?", "genome_annotation"),
+    ("annotate each isolate genome", "genome_annotation"),
+    ("How to improve the quality of a dataset?", "read_trimming"),
+    ("improve the read quality before mapping", "read_trimming"),
+])
+def test_gtn_quality_and_annotation_questions_reach_the_operation_they_mean(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_improving_quality_of_cells_is_not_read_trimming(knowledge):
+    assert "read_trimming" not in parse_request("improve the quality of the cells", knowledge).operations
