@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import tokenize
 from pathlib import Path
 
@@ -193,3 +194,25 @@ def test_an_unreadable_non_utf8_input_type_is_refused(workspace):
         from bioplan.compile import plan_request
 
         plan_request("differential expression", [counts], declared={counts: "raw_count_matrix\udcff"})
+
+
+# ------------------------------------------------------------------------------ spreadsheet formulas
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(A1)", "+cmd|' /C calc'!A0", "@SUM(1+1)"])
+def test_a_sample_name_a_spreadsheet_would_run_as_a_formula_is_refused(knowledge, workspace, tmp_path, name):
+    """samples.tsv and samplesheet.csv are opened in spreadsheets: a cell starting with '=', '+', '@' (or
+    '-') is a formula there (CSV injection), so no sample id starts with one, at compile time or in a
+    sample sheet edited afterwards."""
+    reads = sorted((workspace / "data" / "rnaseq_fastq" / "reads").glob("ctrl_1_R*.fastq.gz"))
+    hostile = []
+    for mate, path in enumerate(reads, start=1):
+        hostile.append(tmp_path / f"{name.replace('/', '')}_R{mate}.fastq.gz")
+        hostile[-1].symlink_to(path)
+    with pytest.raises(UnreadableInputError) as err:
+        compile_request("run read QC with FastQC", [str(p) for p in hostile], str(tmp_path / "wf"),
+                        knowledge=knowledge, validate=False)
+    assert "formula" in str(err.value) and name.replace("/", "") in str(err.value)
+    from bioplan.codegen.snakemake import SAMPLE_NAME_PATTERN
+
+    assert not re.match(SAMPLE_NAME_PATTERN, name)
+    assert not (tmp_path / "wf").exists()

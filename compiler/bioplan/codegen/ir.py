@@ -394,7 +394,15 @@ def unusable_sample_name(name: str) -> str | None:
                 "a name would add read-group fields")
     if name.startswith("-"):
         return "tools given the sample name as a value (labels, read groups) would read a leading '-' as an option"
+    if name.startswith(SPREADSHEET_FORMULA_STARTS):
+        return (f"a spreadsheet opening the sample sheet (samples.tsv, samplesheet.csv) would run a cell starting "
+                f"with {name[0]!r} as a formula (CSV injection)")
     return None
+
+
+# What a spreadsheet reads as the start of a formula in a CSV/TSV cell ('-' is refused above, tab and CR as
+# non-printable): a sample id never starts with one
+SPREADSHEET_FORMULA_STARTS = ("=", "+", "@")
 
 
 def _condition_column(spec: TaskSpec) -> str | None:

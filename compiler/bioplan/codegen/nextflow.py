@@ -659,10 +659,10 @@ class NextflowGenerator:
         return json.dumps(schema, indent=4) + "\n"
 
     def input_schema(self, workflow: Workflow) -> str:
-        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._+][A-Za-z0-9._+\-]*" + _END,
+        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._][A-Za-z0-9._+\-]*" + _END,
                                             "meta": ["id"],
                                             "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+' "
-                                                            "and do not start with '-'"}}
+                                                            "and do not start with '-' or '+'"}}
         required = ["sample"]
         # the patient and status columns go into each sample's meta (meta.patient, meta.status)
         name = props["sample"]["pattern"]

@@ -82,8 +82,9 @@ _UNQUOTED_PARAM = re.compile(r"\{params\.(\w+)\}")
 # (\Z, not $: Python's $ also matches before a final line break, and Snakemake validates with Python's re)
 SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # A sample name of config/samples.tsv (edited by hand after compiling): no character that would leave its
-# folder, end a line or field, open a wildcard, or add read-group fields (codegen/ir.py unusable_sample_name)
-SAMPLE_NAME_PATTERN = r'^(?!-)(?!\.\.?$)[^/\\"{}\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z'
+# folder, end a line or field, open a wildcard, add read-group fields or start a spreadsheet formula
+# (codegen/ir.py unusable_sample_name)
+SAMPLE_NAME_PATTERN = r'^(?![-=+@])(?!\.\.?$)[^/\\"{}\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z'
 
 # A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option
 # (any other character is a file name's: the compile writes what it was given, see codegen/ir.py _rel)
