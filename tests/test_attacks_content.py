@@ -8,9 +8,12 @@ tests read them, they do not run them."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import re
+import signal
 import tokenize
 from pathlib import Path
 
@@ -216,3 +219,46 @@ def test_a_sample_name_a_spreadsheet_would_run_as_a_formula_is_refused(knowledge
 
     assert not re.match(SAMPLE_NAME_PATTERN, name)
     assert not (tmp_path / "wf").exists()
+
+
+# ------------------------------------------------------------------------------ paths a sample sheet names
+
+def test_paths_a_sample_sheet_names_are_read_only_as_fastq_files(workspace, tmp_path):
+    """A sheet's fastq_1/fastq_2 cells are paths bioplan opens: a FIFO, a link to a device, a path
+    leaving the sheet's folder, a URL are never read (no hang; said as not found); a file that holds
+    no reads is refused naming the sheet; a real FASTQ anywhere is read, as nf-core sheets with
+    absolute paths expect."""
+    from bioplan.request.sniff import sniff_inputs
+
+    reads = sorted((workspace / "data" / "rnaseq_fastq" / "reads").glob("ctrl_1_R*.fastq.gz"))
+    os.mkfifo(tmp_path / "fifo_R1.fastq.gz")
+    (tmp_path / "zero_R2.fastq.gz").symlink_to("/dev/zero")
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("sample,fastq_1,fastq_2,condition\n"
+                     f"a,{reads[0]},{reads[1]},ctrl\n"
+                     "b,fifo_R1.fastq.gz,zero_R2.fastq.gz,ctrl\n"
+                     "c,https://example.org/c_R1.fastq.gz,../../../../../../../etc/c_R2.fastq.gz,treated\n")
+    with deadline(20):
+        profile = sniff_inputs([str(sheet)], {"ENSMUSG": "mus_musculus"})
+    assert {f.path for f in profile.files if f.datatype == "raw_reads"} == {str(r) for r in reads}
+    assert any("not found here, not read" in w and "fifo_R1.fastq.gz" in w for w in profile.warnings)
+
+    (tmp_path / "-o_R1.fastq.gz").write_text("sample\tcount\nx\t1\n")  # option-like, and no reads
+    sheet.write_text("sample,fastq_1\na,-o_R1.fastq.gz\n")
+    with deadline(20), pytest.raises(UnreadableInputError) as err:
+        sniff_inputs([str(sheet)], {"ENSMUSG": "mus_musculus"})
+    assert "is named as sample 'a''s reads by" in str(err.value)
+
+
+@contextlib.contextmanager
+def deadline(seconds: int):
+    def expired(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
