@@ -291,3 +291,10 @@ def test_a_status_column_without_patients_names_the_one_individuals_normal(knowl
     with pytest.raises(BioplanError) as err:
         plan_request(MUTECT2, inputs, knowledge)
     assert "several normal samples for one patient" in err.value.message
+
+
+def test_cnvkit_over_a_cohort_takes_every_normal_of_the_sheet_as_its_reference(knowledge, tmp_path):
+    workflow = _workflow(knowledge, tmp_path, "align the reads with BWA-MEM and call copy number with CNVkit",
+                         TWO_PAIRS)
+    assert _step(workflow, "copy_number_calling").scope == "cohort"  # one pooled reference, as CNVkit batch
+    assert workflow.params["cnvkit_batch"]["normal_samples"] == "p1_n,p2_n"

@@ -450,6 +450,9 @@ def tool_param_defaults(draft: Draft, step: PlanStep) -> dict[str, Any]:
         params.update({k: v for k, v in tool.params_when.get(c, {}).items() if k in params})
     if draft.spec.cluster_column and "cluster_key" in params and not _makes_clusters(draft.knowledge, step):
         params["cluster_key"] = draft.spec.cluster_column
+    if tool.pairing is not None and tool.pairing.normal_param in params and draft.spec.patients:
+        # a cohort step (CNVkit's pooled reference): every normal of the sample sheet, in sheet order
+        params[tool.pairing.normal_param] = ",".join(s.sample for s in draft.spec.patients if s.status == "normal")
     return params
 
 

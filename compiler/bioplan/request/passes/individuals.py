@@ -141,13 +141,16 @@ def pair_tumours_with_normals(draft: SpecDraft) -> SpecDraft:
     """A step of one individual (operations.yaml `one_individual`) with a sheet naming patients: each
     patient's samples paired from the status column, for the steps to run once per patient."""
     steps = [op for op in draft.anchors if draft.knowledge.operations[op].one_individual]
+    # a cohort step whose tool takes the normals from the sheet (CNVkit's pooled reference) pairs them too
+    reads_normals = [op for op in draft.anchors if any(t.pairing is not None and t.implements == op
+                                                       for t in draft.knowledge.tools.values())]
     patients = _patients(draft)
     sheet = _sheet(draft)
-    if not steps or sheet is None:
+    if not (steps or reads_normals) or sheet is None:
         return draft
     rows = sheet.fact("patient_rows")
     if rows is None:
-        if len(patients) < 2:
+        if len(patients) < 2 or not steps:
             return draft  # one individual: the caller's normal_sample param names the normal, as before
         labels = ", ".join(draft.knowledge.operations[op].label.lower() for op in steps)
         shown = ", ".join(patients[:_SHOWN]) + (", ..." if len(patients) > _SHOWN else "")
