@@ -49,7 +49,7 @@ from bioplan.codegen.vcf_outputs import compress_vcf_outputs
 from bioplan.errors import ConstraintViolationError, UnreadableInputError, UnsupportedAnalysisError
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.knowledge.queries import is_subtype
-from bioplan.models import Plan, PlanStep, TaskSpec, topological_order
+from bioplan.models import PatientSample, Plan, PlanStep, TaskSpec, topological_order
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def _folder(step_id: str, scope: Scope) -> str:
         scope, f"results/{step_id}")
 
 
-def _refuse_unusable_patients(samples: tuple) -> None:
+def _refuse_unusable_patients(samples: tuple[PatientSample, ...]) -> None:
     """A patient id is a folder name (results/<step>/<patient>/) as a sample id is."""
     for patient in dict.fromkeys(s.patient for s in samples):
         why = unusable_sample_name(patient)
@@ -151,7 +151,7 @@ def _refuse_unusable_patients(samples: tuple) -> None:
                  "and '\\', not starting with '-' (e.g. patient_1)"], {"patient": patient})
 
 
-def _check_tool_pairing(tool: Tool, step: PlanStep, samples: tuple) -> None:
+def _check_tool_pairing(tool: Tool, step: PlanStep, samples: tuple[PatientSample, ...]) -> None:
     """What one per-patient caller needs of the cohort's pairs."""
     if tool.pairing is None:
         raise UnsupportedAnalysisError(
