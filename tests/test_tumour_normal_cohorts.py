@@ -298,3 +298,16 @@ def test_cnvkit_over_a_cohort_takes_every_normal_of_the_sheet_as_its_reference(k
                          TWO_PAIRS)
     assert _step(workflow, "copy_number_calling").scope == "cohort"  # one pooled reference, as CNVkit batch
     assert workflow.params["cnvkit_batch"]["normal_samples"] == "p1_n,p2_n"
+
+
+def test_a_check_of_a_patients_file_runs_per_patient(knowledge, tmp_path):
+    """bcftools filter after per-patient calls: its precondition check reads one patient's VCF, so it runs
+    per patient too, and the filtering of that patient waits for that patient's check only."""
+    workflow = _workflow(knowledge, tmp_path, MUTECT2.replace("Mutect2", "FreeBayes")
+                         + ", then filter the variants with bcftools filter", TWO_PAIRS)
+    check = next(s for s in workflow.steps if s.kind == "check" and s.guards == "variant_filtering")
+    assert (check.scope, check.group_by) == ("group", "patient")
+    assert check.outputs[0].ref.path == f"results/checks/{check.id}/{{patient}}.ok"
+    emitted = NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS)
+    assert emitted.problems == ()
+    assert f".join({check.id.upper()}.out.ok, failOnMismatch: true)" in emitted.files["workflows/bioplan.nf"]
