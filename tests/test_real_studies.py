@@ -190,6 +190,9 @@ def test_multiqc_aggregates_alignment_qc_of_a_bam(knowledge):
                           knowledge=knowledge)
     assert steps(result) == [("alignment_qc", "samtools_stats"), ("qc_report_aggregation", "multiqc")]
     assert result.plans[0].steps[1].sources["reports"] == result.plans[0].steps[0].id
+    # no @RG SM: the file names the sample, without its extension (was 'GM12878.chr1.bam', which no sheet lists)
+    (bam,) = result.spec.inputs
+    assert bam.sample == "GM12878.chr1"
 
 
 def test_bcf_with_its_csi_is_filtered_and_summarised_by_bcftools(knowledge):

@@ -34,6 +34,19 @@ def _looks_like_sam_record(line: str) -> bool:
     return (len(f) >= 11 and f[1].isdigit() and f[3].isdigit() and f[4].isdigit() and bool(_CIGAR_RE.match(f[5])))
 
 
+# what aligners and their post-processing append to a sample's name (STAR's Aligned.sortedByCoord.out, .sorted,
+# .markdup, .dedup) before the format's extension
+ALIGNMENT_SUFFIX_RE = re.compile(
+    r"(?:[._]?Aligned\.sortedByCoord\.out|\.sorted|\.markdup|\.dedup)*\.(?:bam|sam|cram)$")
+
+
+def file_sample(name: str) -> str:
+    """The sample an alignment file's name gives: 'aln/ctrl_1.sorted.bam' -> 'ctrl_1' (the name unchanged when
+    it does not end in .bam/.sam/.cram)."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return (ALIGNMENT_SUFFIX_RE.sub("", base) or base) if ALIGNMENT_SUFFIX_RE.search(base) else name
+
+
 def _alignment_result(src: Source, fmt: str, header: str | None, evidence: list[str]) -> SniffedFile:
     facts: list[Fact] = []
     sample = None
@@ -67,6 +80,12 @@ def _alignment_result(src: Source, fmt: str, header: str | None, evidence: list[
                       evidence=f"@RG SM: {quote_list(samples)}" if samples else "no @RG read group with SM"))
     if len(samples) == 1:
         sample = samples[0]
+    elif (stem := file_sample(src.name)) != src.name:
+        # no single read-group sample: the file names it, as for FASTQ ('sm_treated1.bam' is sample 'sm_treated1',
+        # as a sample sheet lists it), not the file name with its extension
+        sample = stem
+        evidence.append(f"sample '{stem}' from the file name"
+                        + (" (no @RG SM)" if not samples else f" (@RG names {len(samples)} samples)"))
     evidence.append(f"{count_noun(n_ref, 'reference sequence')} (@SQ), sort order {sort_order}")
     return SniffedFile(path=src.shown, datatype="aligned_reads", format=fmt, evidence=tuple(evidence),
                        facts=tuple(facts), sample=sample)

@@ -4,13 +4,13 @@ matrices, taxonomy dump halves."""
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from bioplan.errors import AmbiguousInputError, BioplanError
 from bioplan.models import InputProfile, SniffedFile
+from bioplan.request.sniffers.alignments import file_sample
 from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list, unreadable
 from bioplan.request.sniffers.columns import NA
 from bioplan.request.sniffers.refusals import INDEX_SUFFIXES
@@ -240,15 +240,9 @@ def _pair_mates(files: list[SniffedFile], notes: list[Notes], warnings: list[str
     return out
 
 
-_ALIGNMENT_SUFFIX_RE = re.compile(
-    r"(?:[._]?Aligned\.sortedByCoord\.out|\.sorted|\.markdup|\.dedup)*\.(?:bam|sam|cram)$")
-
-
 def _column_sample(name: str) -> str:
     """featureCounts names count columns by BAM path: 'aln/ctrl_1.sorted.bam' -> 'ctrl_1'."""
-    if _ALIGNMENT_SUFFIX_RE.search(name):
-        return _ALIGNMENT_SUFFIX_RE.sub("", name.replace("\\", "/").rsplit("/", 1)[-1])
-    return name
+    return file_sample(name)
 
 
 def _check_cohort(files: list[SniffedFile], notes: list[Notes], warnings: list[str]) -> None:
