@@ -104,10 +104,17 @@ INTEGRATION_FIXTURES = {"dev_report", "nf_lint"}
 E2E_DIR = Path(__file__).resolve().parent / "e2e"
 
 
+# Modules whose every test is an integration run (an INTEGRATION prefix that is the whole module).
+E2E_MODULES = {Path(__file__).resolve().parents[1] / prefix.removesuffix("::")
+               for prefix in INTEGRATION if prefix.endswith(".py::")}
+
+
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
-    """tests/e2e/ is not even imported when `-m` leaves out every e2e test (the fast tier: its
-    modules' imports and collection cost each xdist worker a second for nothing)."""
-    if collection_path == E2E_DIR and not _may_select_e2e(config.getoption("markexpr", "")):
+    """tests/e2e/ and the modules whose every test is an integration run are not even imported when
+    `-m` leaves out every e2e test (the fast tier: their imports and collection cost each xdist
+    worker seconds for nothing: test_nextflow_run imports tests/e2e's run checks)."""
+    if (collection_path == E2E_DIR or collection_path in E2E_MODULES) and not _may_select_e2e(
+            config.getoption("markexpr", "")):
         return True
     return None
 

@@ -10,7 +10,15 @@ from types import SimpleNamespace
 import pytest
 
 import test_named_tools
-from conftest import SLURM_GROUP, CompiledClasses, _integration_groups_first, xdist_group
+from conftest import (
+    E2E_DIR,
+    ROOT,
+    SLURM_GROUP,
+    CompiledClasses,
+    _integration_groups_first,
+    pytest_ignore_collect,
+    xdist_group,
+)
 
 
 def _item(nodeid: str, markers: tuple[str, ...] = (), fixtures: tuple[str, ...] = (), module=None,
@@ -63,3 +71,14 @@ def test_a_write_into_a_shared_compiled_workflow_is_found(tmp_path: Path):
     (tree / ".snakemake").mkdir()
     (tree / ".snakemake" / "lock").write_text("")
     assert classes.changed() == [str(tree / ".snakemake" / "lock"), str(tree / "config" / "config.yaml")]
+
+
+@pytest.mark.parametrize(("markexpr", "skipped"), [("not e2e and not slurm", True), ("not e2e", True),
+                                                     ("e2e", False), ("", False), ("slow or not slurm", False)])
+def test_the_fast_tier_does_not_import_modules_of_integration_runs_only(markexpr, skipped):
+    """tests/e2e/ and the modules all of whose tests are integration runs (test_nextflow_run) are left
+    uncollected when -m can select no e2e test; mixed modules (test_compile) always collected."""
+    config = SimpleNamespace(getoption=lambda name, default=None: markexpr)
+    for path in (E2E_DIR, ROOT / "tests" / "test_nextflow_run.py", ROOT / "tests" / "test_wheel.py"):
+        assert pytest_ignore_collect(path, config) is (True if skipped else None), (path, markexpr)
+    assert pytest_ignore_collect(ROOT / "tests" / "test_compile.py", config) is None
