@@ -341,3 +341,26 @@ def test_gtn_quality_and_annotation_questions_reach_the_operation_they_mean(know
 
 def test_improving_quality_of_cells_is_not_read_trimming(knowledge):
     assert "read_trimming" not in parse_request("improve the quality of the cells", knowledge).operations
+
+
+def test_a_bare_sequencing_names_no_assay(knowledge):
+    """'count data from high-throughput sequencing assays' (DESeq2's description) typo-read 'sequencing' as
+    'resequencing' (whole-genome sequencing) and refused DE as a constraint violation."""
+    request = parse_request("test for differential expression of count data from high-throughput sequencing assays",
+                            knowledge)
+    assert "whole_genome_sequencing" not in request.constraints
+    assert "differential_expression" in _spec("test for differential expression of count data from high-throughput "
+                                              "sequencing assays", knowledge).required_operations
+
+
+def test_transcript_level_estimates_for_gene_level_analysis_is_tximport(knowledge):
+    request = parse_request("Imports transcript-level abundance, estimated counts and transcript lengths, and "
+                            "summarizes into matrices for use with downstream gene-level analysis packages.", knowledge)
+    assert "quantification_aggregation" in request.operations and not request.unmatched_clauses
+
+
+def test_merging_a_samples_sequencing_runs_is_refused_by_name(knowledge):
+    """bioplan refuses a sheet with several runs of a sample; a request to merge them is refused too, not dropped."""
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec("trim the reads with fastp and merge multiple sequencing runs", knowledge)
+    assert "lane_merging" in str(err.value.details)
