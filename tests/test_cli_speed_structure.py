@@ -4,7 +4,9 @@ timing (speed itself is measured by benchmarks/run.py):
 - `bioplan plan` with a warm knowledge cache imports none of what only compiling, validating the
   knowledge or the pre-check needs (Jinja, Snakemake, snakefmt, RO-Crate, PyYAML, jsonschema, ...);
 - `plan` and `compile` run with the one-shot garbage-collector thresholds and restore the caller's,
-  and the interpreter's collections at exit skip what is still alive.
+  and the interpreter's collections at exit skip what is still alive;
+- the sniffer registry imports a reader's module when a file first reaches it: planning the bulk
+  example (count matrix, sample sheet, gene sets, id map) imports no reads, single-cell or VCF reader.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from click.testing import CliRunner
 
 from bioplan import cli
+from conftest import example_inputs, example_request
 
 # Only the compile, the knowledge's validation (cache miss) or the pre-check need these.
 NOT_ON_THE_PLAN_PATH = ("jinja2", "snakemake", "snakefmt", "black", "rocrate", "requests", "yaml", "jsonschema",
@@ -94,3 +97,28 @@ def test_every_step_of_compile_and_plan_says_what_it_does_when_it_is_slow(worksp
     quiet = runner.invoke(cli.main, ["compile", *args, "-o", str(tmp_path / "wf2" / "Snakefile"), "--json",
                                      "--no-validate"])
     assert quiet.exit_code == 0 and "bioplan:" not in quiet.stderr  # --json: JSON only
+
+
+# sniffer families a plan of count matrices and tables never reaches (request/sniffers/registry.py)
+NOT_FOR_A_COUNT_MATRIX = ("sequences", "single_cell", "cell_tables", "variants")
+
+_SNIFFERS_IMPORTED_BY_PLAN = """\
+import json, sys
+from click.testing import CliRunner
+from bioplan.cli import main
+result = CliRunner().invoke(main, ["plan", *sys.argv[1:]])
+print(json.dumps({"exit": result.exit_code, "output": result.output[-2000:],
+                  "modules": sorted(m for m in sys.modules if m.startswith("bioplan.request.sniffers."))}))
+"""
+
+
+def test_planning_the_bulk_example_imports_no_reads_single_cell_or_variant_reader(workspace):
+    inputs = sum((["-i", p] for p in example_inputs(workspace, "bulk_de")), [])
+    # a fresh interpreter: this one has imported every reader already
+    done = subprocess.run([sys.executable, "-c", _SNIFFERS_IMPORTED_BY_PLAN, example_request("bulk_de"), *inputs],
+                          capture_output=True, text=True, timeout=300, check=True)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["exit"] == 0, found["output"]
+    modules = {m.rsplit(".", 1)[-1] for m in found["modules"]}
+    assert "tables" in modules  # the count matrix was read, by the table reader
+    assert modules.isdisjoint(NOT_FOR_A_COUNT_MATRIX), sorted(modules & set(NOT_FOR_A_COUNT_MATRIX))

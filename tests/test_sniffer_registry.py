@@ -4,6 +4,7 @@ hand-made input. tests/test_sniff.py tests what each reader finds; these test wh
 from __future__ import annotations
 
 import gzip
+import importlib
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,49 @@ def test_a_folder_no_reader_takes_is_refused_with_what_a_folder_can_be(tmp_path)
     assert "directory bioplan does not recognise" in e.value.message
     assert any("Kraken2 database" in h for h in e.value.hints)
     assert any("give each file" in h for h in e.value.hints)  # FASTQ files in it: say how to give them
+
+
+def _real_files() -> list[Path]:
+    root = Path(__file__).parent / "data"
+    return sorted(p for p in root.rglob("*") if p.is_file())
+
+
+def _all_first_bytes(tmp_path: Path) -> list[Path]:
+    made = []
+    for name, content in FIRST_BYTES.items():
+        (tmp_path / name).write_bytes(content)
+        made.append(tmp_path / name)
+    return made
+
+
+def test_a_readers_cheap_test_holds_for_every_file_the_reader_takes(tmp_path):
+    """The registry skips a reader (and leaves its module unimported) when its `could_claim` is false: that
+    must never skip a file the reader takes. Checked on the hand-made files and the whole real-file corpus."""
+    ctx = registry.context({})
+    claimed: dict[str, int] = {}
+    for path in [*_all_first_bytes(tmp_path), *_real_files()]:
+        try:
+            src = open_source(str(path))
+        except UnreadableInputError:
+            continue  # empty files and the like: no reader is asked
+        assert not isinstance(src, Path)
+        for declared in registry.FILE_READERS:
+            if declared.reader().claims(src, ctx):
+                claimed[declared.attr] = claimed.get(declared.attr, 0) + 1
+                assert declared.could_claim is None or declared.could_claim(src), (declared.attr, str(path))
+    # the corpus reaches the gated readers, so the check above is not empty
+    assert {"FASTQ", "FASTA", "VCF", "HDF5", "MTX", "BAM"} <= set(claimed), sorted(claimed)
+
+
+def test_the_declared_readers_are_the_readers_in_their_modules_and_order():
+    names = [s.name for s in registry.FILE_SNIFFERS]
+    assert len(set(names)) == len(names) == len(registry.FILE_READERS)
+    for declared in (*registry.FILE_READERS, *registry.FOLDER_READERS):
+        module = importlib.import_module(f"bioplan.request.sniffers.{declared.module}")
+        assert getattr(module, declared.attr) is declared.reader()
+
+
+def test_the_cohort_pass_names_the_10x_matrix_parts_the_single_cell_reader_reads():
+    from bioplan.request.sniffers import cohort, single_cell
+
+    assert cohort._MTX_PARTS == single_cell.MTX_PARTS

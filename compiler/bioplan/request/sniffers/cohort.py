@@ -15,7 +15,6 @@ from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list
 from bioplan.request.sniffers.columns import NA
 from bioplan.request.sniffers.refusals import INDEX_SUFFIXES
 from bioplan.request.sniffers.registry import settled_by_request  # read beside their data file, never on their own
-from bioplan.request.sniffers.single_cell import MTX_PARTS, mtx_part_of
 
 
 def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
@@ -33,7 +32,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
             undecided.append((p, exc))  # the other inputs may settle it
             continue
         except BioplanError as exc:
-            if any(Path(p).name.endswith((part, part + ".gz")) for part in MTX_PARTS) \
+            if any(Path(p).name.endswith((part, part + ".gz")) for part in _MTX_PARTS) \
                     or p.lower().endswith(INDEX_SUFFIXES):
                 deferred.append((p, exc))  # 10x barcodes/features, or an index, given beside their data file
                 continue
@@ -44,7 +43,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
     results += _reads_the_sheets_name([f for f, _ in results], paths, ctx, warnings)
     matrices = [f for f, _ in results if f.format == "mtx"]
     parts = [(f, n, owner) for f, n in results
-             if f.format != "mtx" and (owner := mtx_part_of(f.path, matrices)) is not None]
+             if f.format != "mtx" and (owner := _mtx_part_of(f.path, matrices)) is not None]
     for f, n, owner in parts:  # a features.tsv.gz also reads as a gene table: beside its matrix it is part of it
         results.remove((f, n))
         warnings.append(f"{f.path} is read as part of the 10x matrix {owner.path}")
@@ -60,7 +59,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
                                                                      "found next to it)"]) from None
             warnings.append(f"{p} is read as the index of {data}")
             continue
-        part_of = mtx_part_of(p, matrices)
+        part_of = _mtx_part_of(p, matrices)
         if part_of is None:
             raise error
         warnings.append(f"{p} is read as part of the 10x matrix {part_of.path}")
@@ -76,6 +75,17 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
             warnings.append(f"{path} is given {times} times")
     return InputProfile(files=tuple(files), warnings=tuple(warnings))
 
+
+
+_MTX_PARTS = ("barcodes.tsv", "features.tsv", "genes.tsv")  # single_cell.MTX_PARTS (a test keeps them equal)
+
+
+def _mtx_part_of(path: str, matrices: Sequence[SniffedFile]) -> SniffedFile | None:
+    """`single_cell.mtx_part_of`, its module imported only when a 10x matrix is among the inputs (issue 10)."""
+    if not matrices:
+        return None
+    from bioplan.request.sniffers.single_cell import mtx_part_of
+    return mtx_part_of(path, matrices)
 
 
 def _sheet_path(sheet: SniffedFile, value: str) -> str:

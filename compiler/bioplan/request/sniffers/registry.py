@@ -5,36 +5,29 @@ their magic bytes, refusals (a Kraken2 part file, other compressions, unknown bi
 text by its first line, and delimited tables last (they take any text). Folders: quantifier
 output folders, 10x MTX folders, folders of per-sample quantifier folders, Kraken2 databases,
 taxonomy dumps; anything else is refused with what a folder can be.
+
+A reader's module is imported when a file first reaches it (issue 10: `bioplan plan` of a count matrix
+need not import the FASTQ, single-cell or VCF readers). The registry keeps each reader's declaration as
+data -- where it lives, the formats and datatypes it may report, and for some a cheap test of the file's
+first bytes or first line that is true of every file its own `claims` takes -- so the order, and which
+reader takes a file, are the same as with every module imported.
 """
 
 from __future__ import annotations
 
 import csv
+import importlib
 import os
+import re
 import struct
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bioplan.errors import AmbiguousInputError, BioplanError, UnreadableInputError
 from bioplan.models import SniffedFile
-from bioplan.request.sniffers import (
-    abundance,
-    alignments,
-    annotation,
-    cell_tables,
-    intervals,
-    quantification,
-    read_tables,
-    refusals,
-    reports,
-    sequences,
-    signatures,
-    single_cell,
-    tables,
-    taxonomy,
-    variants,
-)
 from bioplan.request.sniffers.base import (
     FASTQ_PATH_RE,
     INPUT_TYPE_HINT,
@@ -45,48 +38,85 @@ from bioplan.request.sniffers.base import (
     FolderSniffer,
     FormatSignature,
     Notes,
+    Source,
     open_source,
     quote_list,
     unreadable,
 )
 
-FILE_SNIFFERS: tuple[FileSniffer, ...] = (
-    signatures.SIGNATURES,
-    refusals.INDEX,
-    alignments.CRAM,
-    single_cell.HDF5,
-    alignments.BAM,
-    variants.BCF,
-    taxonomy.KRAKEN2_FILE,
-    reports.READ_QC_REPORTS,
-    refusals.OTHER_COMPRESSION,
-    refusals.BINARY,
-    reports.REPORTS_AND_LOGS,
-    alignments.SAM_HEADER,
-    sequences.FASTQ,
-    sequences.FASTA,
-    variants.VCF,
-    annotation.GFF,
-    single_cell.MTX,
-    taxonomy.DMP_FILE,
-    taxonomy.KRAKEN2_RESULTS,
-    variants.VCF_RECORDS,
-    read_tables.READ_TABLES,
-    abundance.ABUNDANCE,
-    cell_tables.CELL_TABLES,
-    intervals.INTERVALS,
-    alignments.SAM_RECORDS,
-    tables.TABLE,
+
+@dataclass(frozen=True)
+class Declared:
+    """A reader of the registry named without importing it: `module.attr` in this package, and `could_claim`,
+    a test of the file alone that is true of every file the reader's own `claims` takes (None: ask the
+    reader). tests/test_sniffer_registry.py checks each test against its reader."""
+
+    module: str
+    attr: str
+    could_claim: Callable[[Source], bool] | None = None
+
+    def reader(self) -> Any:
+        return getattr(importlib.import_module(f"{__package__}.{self.module}"), self.attr)
+
+
+def _vcf_record_like(src: Source) -> bool:
+    """A headerless VCF's first record: 8 tab-separated fields or more, the position a number."""
+    fields = src.first_line.split("\t")
+    return len(fields) >= 8 and fields[1].isdigit()
+
+
+_BASES_RE = re.compile("[ACGTN]{8}")  # in every cell barcode (cell_tables._BARCODE_RE)
+
+
+def _barcode_like(src: Source) -> bool:
+    """A dense cell table names its cells by barcodes: 8 bases in a row somewhere in its head."""
+    return any(_BASES_RE.search(line) for line in src.text_lines)
+
+
+# the file readers in their order: the first that takes a file reads it
+FILE_READERS: tuple[Declared, ...] = (
+    Declared("signatures", "SIGNATURES"),
+    Declared("refusals", "INDEX"),
+    Declared("alignments", "CRAM", lambda src: src.magic.startswith(b"CRAM")),
+    Declared("single_cell", "HDF5", lambda src: src.magic.startswith(b"\x89HDF\r\n\x1a\n")),
+    Declared("alignments", "BAM", lambda src: src.head.startswith(b"BAM\x01")),
+    Declared("variants", "BCF", lambda src: src.head.startswith(b"BCF\x02")),
+    Declared("taxonomy", "KRAKEN2_FILE"),
+    Declared("reports", "READ_QC_REPORTS"),
+    Declared("refusals", "OTHER_COMPRESSION"),
+    Declared("refusals", "BINARY"),
+    Declared("reports", "REPORTS_AND_LOGS"),
+    Declared("alignments", "SAM_HEADER", lambda src: src.first_line.startswith("@")),
+    Declared("sequences", "FASTQ", lambda src: src.first_line.startswith("@")),
+    Declared("sequences", "FASTA", lambda src: src.first_line.startswith(">")),
+    Declared("variants", "VCF", lambda src: src.first_line.startswith(("##fileformat=VCF", "#CHROM\tPOS"))),
+    Declared("annotation", "GFF"),
+    Declared("single_cell", "MTX", lambda src: src.first_line.lower().startswith("%%matrixmarket")),
+    Declared("taxonomy", "DMP_FILE"),
+    Declared("taxonomy", "KRAKEN2_RESULTS"),
+    Declared("variants", "VCF_RECORDS", _vcf_record_like),
+    Declared("read_tables", "READ_TABLES"),
+    Declared("abundance", "ABUNDANCE"),
+    Declared("cell_tables", "CELL_TABLES", _barcode_like),
+    Declared("intervals", "INTERVALS"),
+    Declared("alignments", "SAM_RECORDS", lambda src: src.first_line.count("\t") >= 10),
+    Declared("tables", "TABLE"),
 )
 
-FOLDER_SNIFFERS: tuple[FolderSniffer, ...] = (
-    quantification.QUANT_FOLDER,
-    single_cell.MTX_FOLDER,
-    quantification.QUANT_PARENT,
-    taxonomy.KRAKEN2_FOLDER,
-    taxonomy.TAXDUMP_FOLDER,
+FOLDER_READERS: tuple[Declared, ...] = (
+    Declared("quantification", "QUANT_FOLDER"),
+    Declared("single_cell", "MTX_FOLDER"),
+    Declared("quantification", "QUANT_PARENT"),
+    Declared("taxonomy", "KRAKEN2_FOLDER"),
+    Declared("taxonomy", "TAXDUMP_FOLDER"),
 )
 
+
+def __getattr__(name: str) -> Any:
+    """FILE_SNIFFERS and FOLDER_SNIFFERS: the readers themselves, every module imported (for tests and tools)."""
+    if name in ("FILE_SNIFFERS", "FOLDER_SNIFFERS"):
+        return tuple(d.reader() for d in (FILE_READERS if name == "FILE_SNIFFERS" else FOLDER_READERS))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 def context(prefixes: Mapping[str, str], signatures: Sequence[FormatSignature] = (),
             expected: Sequence[Mapping[str, str]] = ()) -> Context:
@@ -148,7 +178,10 @@ def sniff_path(shown: str, ctx: Context) -> tuple[SniffedFile, Notes]:
     src = open_source(shown)
     if isinstance(src, Path):
         return _sniff_folder(shown, src, ctx)
-    for sniffer in FILE_SNIFFERS:
+    for declared in FILE_READERS:
+        if declared.could_claim is not None and not declared.could_claim(src):
+            continue  # its module stays unimported
+        sniffer: FileSniffer = declared.reader()
         if sniffer.claims(src, ctx):
             return sniffer.read(src, ctx)
     raise AssertionError("the table reader takes any text")  # refusals.BINARY took the rest
@@ -160,8 +193,9 @@ def _sniff_folder(shown: str, path: Path, ctx: Context) -> tuple[SniffedFile, No
     except OSError as exc:
         raise unreadable(shown, f"directory cannot be listed ({exc.strerror or exc})") from None
     folder = Folder(shown, path, entries)
-    for sniffer in FOLDER_SNIFFERS:
-        found = sniffer.read(folder, ctx)
+    for declared in FOLDER_READERS:
+        reader: FolderSniffer = declared.reader()
+        found = reader.read(folder, ctx)
         if found is not None:
             return found
     listing = quote_list(entries, 5) if entries else "nothing"
@@ -187,5 +221,5 @@ _REFUSED_FOLDERS = (
 
 def declared_ids() -> tuple[set[str], set[str]]:
     """(format ids, datatype ids) the built-in sniffers may report: each must exist in the knowledge."""
-    sniffers: tuple[FileSniffer | FolderSniffer, ...] = (*FILE_SNIFFERS, *FOLDER_SNIFFERS)
+    sniffers: tuple[FileSniffer | FolderSniffer, ...] = tuple(d.reader() for d in (*FILE_READERS, *FOLDER_READERS))
     return ({f for s in sniffers for f in s.formats}, {d for s in sniffers for d in s.datatypes})
