@@ -145,6 +145,16 @@ def test_a_10x_features_bomb_reads_a_bounded_prefix(tmp_path):
     assert found.format == "mtx" and time.monotonic() - started < 10
 
 
+def test_a_table_of_half_a_million_columns_is_refused_at_once(tmp_path):
+    # one 3 GB line of '1\t' from a 3 MB .gz (or 16 MB of plain text): the table classifier spent
+    # minutes on its half a million columns
+    path = gzip_bomb(tmp_path / "counts.tsv.gz", b"", b"1\t" * (MB // 2), 3000)
+    started = time.monotonic()
+    err = refused(path)
+    assert "columns in its first line; bioplan reads tables of up to 20,000 columns" in str(err)
+    assert time.monotonic() - started < 10
+
+
 def _itf8(value: int) -> bytes:
     """CRAM's ITF8 integer (values below 2^28)."""
     if value < 0x80:

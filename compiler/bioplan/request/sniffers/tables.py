@@ -45,6 +45,8 @@ from bioplan.request.sniffers.quantification import QUANT_LAYOUTS, quant_table, 
 
 _TABLE_BUDGET = 16 << 20
 _TABLE_ROWS = 200_000
+_TABLE_MAX_COLUMNS = 20_000  # columns of a delimited table the classifier reads (each costs it time)
+_TABLE_CELLS = 1_000_000  # cells it reads at most: wide tables are read for fewer rows
 
 def _split_delimiter(src: Source, lines: list[str]) -> str | None:
     """Tab, comma or None (one column); raises for semicolon- or space-separated tables."""
@@ -91,6 +93,19 @@ def _read_table_lines(src: Source) -> tuple[list[str], list[str], bool]:
     return comments, body, reader.complete and len(body) < _TABLE_ROWS
 
 
+def _within_cell_budget(src: Source, body: list[str], delim: str, complete: bool) -> tuple[list[str], bool]:
+    """The rows the classifier reads: each column costs it time, so a table wider than _TABLE_MAX_COLUMNS
+    is refused (a 3 MB .gz of '1\\t' ran for minutes: half a million columns), and a wide one is read
+    for at most _TABLE_CELLS cells (fewer rows; `complete` is then False)."""
+    width = body[0].count(delim) + 1  # quoted delimiters only over-count
+    if width > _TABLE_MAX_COLUMNS:
+        raise unreadable(src.shown, f"has {width:,} columns in its first line; bioplan reads tables of up to "
+                         f"{_TABLE_MAX_COLUMNS:,} columns (a matrix of more cells belongs in 10x MTX or h5ad)",
+                         ["give the matrix as a 10x MTX folder or an AnnData .h5ad"])
+    keep = max(2, _TABLE_CELLS // width)
+    return (body[:keep], False) if len(body) > keep else (body, complete)
+
+
 def _sniff_table(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     comments, body, complete = _read_table_lines(src)
     if not body:
@@ -105,6 +120,7 @@ def _sniff_table(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     fmt = _table_format(src, delim)
     if delim is None:
         return _sniff_gene_list(src, [ln.strip() for ln in body], fmt, prefixes, complete)
+    body, complete = _within_cell_budget(src, body, delim, complete)
     rows = [[c.strip() for c in row] for row in csv.reader(body, delimiter=delim)]
     rows = [r for r in rows if any(r)]
     if not rows:
