@@ -209,6 +209,24 @@ def test_an_h5ad_row_of_a_billion_compressed_zeros_is_sampled_not_read(tmp_path)
     assert found.format == "h5ad"
 
 
+def test_a_kallisto_version_of_a_billion_compressed_bytes_is_not_read_whole(tmp_path):
+    h5py = pytest.importorskip("h5py")
+    np = pytest.importorskip("numpy")
+    path = tmp_path / "ctrl_1" / "abundance.h5"
+    path.parent.mkdir()
+    with h5py.File(path, "w") as f:
+        aux = f.create_group("aux")
+        aux.create_dataset("ids", data=np.array([b"ENST00000456328.2", b"ENST00000450305.2"]))
+        aux.create_dataset("num_bootstrap", data=np.array([0]))
+        # 2 GB of zeros where kallisto writes one version string: a few kB on disk
+        aux.create_dataset("kallisto_version", shape=(2 << 30,), dtype="uint8", chunks=(1 << 22,),
+                           compression="gzip", fillvalue=0)
+        f.create_dataset("est_counts", data=np.array([12.0, 0.0]))
+    with memory_cap(1 << 30), deadline(30):
+        found = sniff_file(str(path), PREFIXES)
+    assert found.format == "kallisto_quant"
+
+
 # ------------------------------------------------------------------------------ nesting, regexes, sizes
 
 def test_a_quantifiers_run_record_nested_past_the_recursion_limit_is_ignored(tmp_path):

@@ -37,7 +37,9 @@ def sniff_kallisto_h5(src: Source, f: Any, np: Any, prefixes: Mapping[str, str])
     """kallisto's abundance.h5: est_counts and aux/ids (transcript ids), lengths, bootstraps."""
     ids = h5_strings(f["aux"]["ids"], 2000) if "ids" in f["aux"] else []
     n = int(f["est_counts"].shape[0])
-    version = attr_str(f["aux"]["kallisto_version"][()]) if "kallisto_version" in f["aux"] else ""
+    # a scalar (or one value) only: reading a dataset whole could inflate gigabytes of compressed chunks
+    stored = f["aux"].get("kallisto_version")
+    version = attr_str(stored[()] if stored.shape == () else stored[0]) if stored is not None and stored.size else ""
     boots = int(f["aux"]["num_bootstrap"][0]) if "num_bootstrap" in f["aux"] else 0
     layout = next(q for q in QUANT_LAYOUTS if q.quantifier == "kallisto")
     sample, why = _quant_sample(src.path)
