@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
-from bioplan.knowledge.words import has_word
+from bioplan.knowledge.words import cjk_pattern, has_word
 from bioplan.models import AbsentTerm, Language, Match, Request, Span, SpanRole
 from bioplan.request.lexicon import (
     TYPO_MIN_WORD,
@@ -60,7 +61,7 @@ _NEGATION_WINDOW = 28  # characters before a term in which a "not"/"不要" nega
 
 
 def _language(text: str) -> Language:
-    cjk = len(re.findall(r"[\u3400-\u9fff]", text))
+    cjk = len(cjk_pattern().findall(text)) if is_cjk(text) else 0
     latin = len(re.findall(r"[A-Za-z]", text))
     if cjk and latin > 3 * cjk:
         return "en" if cjk < 2 else "mixed"
@@ -662,7 +663,7 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
         spans.append(Span(text=word, start=start, end=end, role=role))
     # one-character filler (的, 并, 再) also sits inside words (合并, 再生): only longer words separate
     zh_filler = sorted((w for w in filler | groups if is_cjk(w) and len(w) >= 2), key=lambda w: (-len(w), w))
-    for run in re.finditer(r"[\u3400-\u9fff]+", norm):
+    for run in (_cjk_runs().finditer(norm) if is_cjk(norm) else ()):
         i = run.start()
         while i < run.end():
             if any(a <= i < b for a, b in covered):
@@ -685,6 +686,20 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
     return tuple(sorted(spans, key=lambda sp: (sp.start, sp.end, sp.role)))
 
 
+# a comma and the word after it; the CJK range only where the text has CJK (it costs ~1 ms to compile)
+_LIST_COMMA = re.compile(r"[,，]\s*(?:and\s+)?([a-z]+)")
+
+
+@cache
+def _zh_list_comma() -> re.Pattern[str]:
+    return re.compile(r"[,，]\s*(?:and\s+)?([a-z\u3400-\u9fff]+)")
+
+
+@cache
+def _cjk_runs() -> re.Pattern[str]:
+    return re.compile(r"[\u3400-\u9fff]+")
+
+
 # clause boundaries: sentence punctuation, commas, and "then"-like connectives
 _CLAUSE_SPLIT = re.compile(r"[.;!?\n]\s|[;!?\n。；]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b"
                            r"|然后|接着|之后|并且|最后")
@@ -697,7 +712,7 @@ def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge)
     instructions = lexicon_words(knowledge, "instruction_words")
     # a comma starts a new clause only before an instruction word (", predict genes"); otherwise it
     # separates items of one list ("raw read, alignment, and strand checks")
-    commas = [m for m in re.finditer(r"[,，]\s*(?:and\s+)?([a-z\u3400-\u9fff]+)", norm)
+    commas = [m for m in (_zh_list_comma() if is_cjk(norm) else _LIST_COMMA).finditer(norm)
               if m.group(1) in instructions or singular(m.group(1)) in instructions]
     splits = sorted([(m.start(), m.end(), m.group(0)) for m in _CLAUSE_SPLIT.finditer(norm)]
                     + [(m.start(), m.start() + 1, ",") for m in commas])
