@@ -451,10 +451,41 @@ def _snakefmt(source: str) -> str:
     same rule text (FastQC's, MultiQC's, the versions rules) recurs across the compiles of one
     process (`bioplan eval`, the test suite); Black is most of an emit."""
     from snakefmt import DEFAULT_LINE_LENGTH
-    from snakefmt.formatter import Formatter
     from snakefmt.parser.parser import Snakefile
 
     _shfmt_on_path()
-    formatter = Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
-                          format_shell=True)
+    formatter = _formatter_class()(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH,
+                                   sort_directives=True, format_shell=True)
     return formatter.get_formatted()
+
+
+# Black's output per piece of code snakefmt hands it (a directive's value, a run: block), shared by
+# every file this process formats: a rule file holds ~17 such pieces, and across the files of one
+# compile, and the compiles of one process, three in four recur (`threads: 1`, log paths, the same
+# tool's shell command): Black was most of a first emit.
+_BLACK_MEMO: dict[tuple, str] = {}
+_BLACK_MEMO_SIZE = 20_000
+
+
+@functools.cache
+def _formatter_class() -> type:
+    from snakefmt.formatter import Formatter
+
+    class MemoFormatter(Formatter):
+        """snakefmt's Formatter with Black's result remembered per input: `run_black_format_str` is a
+        function of its arguments, whether the code may be nested (what it reads of the parser's state)
+        and the Black mode (fixed here); a failure (invalid code) is never remembered."""
+
+        def run_black_format_str(self, string: str, target_indent: int, extra_spacing: int = 0,
+                                 no_nesting: bool = False) -> str:
+            nestable = bool(self.from_python or self.syntax.accepts_python_code)
+            key = (string, target_indent, extra_spacing, no_nesting, nestable, self.black_mode.line_length)
+            formatted = _BLACK_MEMO.get(key)
+            if formatted is None:
+                formatted = super().run_black_format_str(string, target_indent, extra_spacing, no_nesting)
+                if len(_BLACK_MEMO) >= _BLACK_MEMO_SIZE:
+                    _BLACK_MEMO.clear()
+                _BLACK_MEMO[key] = formatted
+            return formatted
+
+    return MemoFormatter
