@@ -18,15 +18,15 @@ _CJK_PUNCTUATION = str.maketrans({"，": ",", "。": ".", "：": ":", "；": ";"
 
 @cache
 def cjk_pattern() -> re.Pattern[str]:
-    """One CJK ideograph (U+3400-U+9FFF). Compiled on first use: its range costs ~2.5 ms to compile (sre
-    maps all 65,536 BMP characters), a tenth of a plan's compiling, and an English request never needs it."""
+    """One CJK ideograph (U+3400-U+9FFF), compiled on first use: its range costs ~2.5 ms to compile (sre maps
+    the whole BMP)."""
     return re.compile(r"[\u3400-\u9fff]")
 
 
 def is_cjk(text: str) -> bool:
-    """Holds a CJK ideograph (U+3400-U+9FFF). Without the pattern: a plan asks this of every alias of the
-    lexicon, and text with no character from U+3400 up (any English text) is answered by one `max`."""
-    return max(text, default="") >= "\u3400" and any("\u3400" <= ch <= "\u9fff" for ch in text)
+    """Holds a CJK ideograph. ASCII text (English requests, most aliases) is answered without the pattern:
+    a plan asks this of every alias of the lexicon, twice as fast so."""
+    return not text.isascii() and bool(cjk_pattern().search(text))
 
 
 @lru_cache(maxsize=1)
