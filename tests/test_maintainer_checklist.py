@@ -342,6 +342,9 @@ def test_nextflow_process_shape_follows_nf_core(compiled, name):
         meta = yaml.safe_load((module.parent / "meta.yml").read_text())
         assert {"name", "description", "keywords", "tools", "input", "output"} <= set(meta), module
         assert len(meta["keywords"]) >= 3 and all(k == k.lower() for k in meta["keywords"]), module
+        # one entry per input channel: a pair's mates are one `path(reads)`, listed once
+        names = [next(iter(entry)) for entry in meta["input"]]
+        assert len(names) == len(set(names)) and all(re.search(rf"\bpath\({n}[,)]", text) for n in names), module
         environment = yaml.safe_load((module.parent / "environment.yml").read_text())
         assert environment["channels"][:2] == ["conda-forge", "bioconda"], module
         assert all("=" in dep.split("::")[-1] for dep in environment["dependencies"]), module

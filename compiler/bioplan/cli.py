@@ -19,6 +19,7 @@ import threading
 
 import click
 
+from bioplan import DEFAULT_MAX_HOPS
 from bioplan.codegen.generator import DEFAULT_TARGET, target_names
 from bioplan.errors import BioplanError, Interrupted
 
@@ -154,7 +155,7 @@ _declared = click.option("--input-type", "declared", multiple=True, metavar="FIL
 # at least one: 0 or a negative count is a usage error (exit 2), not an empty plan list
 _top = click.option("--top", "top_k", default=3, show_default=True, type=click.IntRange(min=1),
                     help="How many ranked plans to keep.")
-_hops = click.option("--max-hops", default=8, show_default=True, type=click.IntRange(min=1),
+_hops = click.option("--max-hops", default=DEFAULT_MAX_HOPS, show_default=True, type=click.IntRange(min=1),
                      help="Longest chain of operations allowed.")
 _substitute = click.option("--substitute", is_flag=True,
                            help="A tool the request names that bioplan lacks: use bioplan's own tool for its "

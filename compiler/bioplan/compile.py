@@ -42,7 +42,7 @@ from bioplan.errors import (
 )
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Format, Knowledge
-from bioplan.models import InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile
+from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
 from bioplan.progress import slow_step
@@ -127,7 +127,7 @@ PLANNING = "planning (reading the request, sniffing the inputs, searching the pl
 
 
 def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = None, top_k: int = 3,
-                 max_hops: int = 8, declared: dict[str, str] | None = None, substitute: bool = False,
+                 max_hops: int = DEFAULT_MAX_HOPS, declared: dict[str, str] | None = None, substitute: bool = False,
                  allow_partial: bool = False) -> PlanResult:
     knowledge = knowledge or load_knowledge()
     request = parse_request(query, knowledge)
@@ -237,7 +237,7 @@ def cluster_limits(max_threads: int | str | None = None, max_mem_mb: int | str |
 
 
 def compile_request(query: str, inputs: list[str], output: str, target: str = DEFAULT_TARGET, force: bool = False,
-                    validate: bool = True, top_k: int = 3, max_hops: int = 8,
+                    validate: bool = True, top_k: int = 3, max_hops: int = DEFAULT_MAX_HOPS,
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
                     partition: str | None = None, account: str | None = None, substitute: bool = False,
                     allow_partial: bool = False, max_threads: int | str | None = None,

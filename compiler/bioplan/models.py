@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bioplan import DEFAULT_MAX_HOPS
+
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -175,7 +177,7 @@ class TaskSpec(Frozen):
     gene_set_namespace: str | None = None
     warnings: tuple[str, ...] = ()
     evidence: tuple[Match, ...] = ()
-    max_hops: int = 8
+    max_hops: int = DEFAULT_MAX_HOPS
     # content words of the request nothing understood (printed by plan and compile)
     unrecognized: tuple[str, ...] = ()
     # where the plan differs from what the request said, by the user's opt-in (--substitute,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
+from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
 from bioplan.request.passes import anchors, context, honesty, individuals, parts, readings, target, tools
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import workflow_type
@@ -112,7 +112,7 @@ def _as_read(match: Match, anchors: tuple[str, ...]) -> Match:
     return match.model_copy(update={"id": chosen, "alternatives": others})
 
 
-def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, max_hops: int = 8,
+def build_spec(request: Request, profile: InputProfile, knowledge: Knowledge, max_hops: int = DEFAULT_MAX_HOPS,
                substitute: bool = False, allow_partial: bool = False) -> TaskSpec:
     """`substitute`: plan a tool the request names but bioplan lacks with bioplan's own tool;
     `allow_partial`: plan what was understood when an analysis or instruction was not. Both

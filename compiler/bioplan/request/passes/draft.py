@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import PatientSample, Request, SniffedFile
+from bioplan.models import DEFAULT_MAX_HOPS, PatientSample, Request, SniffedFile
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class SpecDraft:
     files: tuple[SniffedFile, ...]
     substitute: bool = False  # plan a tool the request names but bioplan lacks with its own
     allow_partial: bool = False  # plan what was understood when an analysis or instruction was not
-    max_hops: int = 8
+    max_hops: int = DEFAULT_MAX_HOPS
     warnings: tuple[str, ...] = ()
     deviations: tuple[str, ...] = ()
     anchors: tuple[str, ...] = ()  # required operations, in order of decision
