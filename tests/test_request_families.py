@@ -188,3 +188,19 @@ def test_heatmaps_of_a_subject_are_that_subjects(knowledge, query, operation):
 def test_pheatmap_is_a_tool_bioplan_lacks_not_a_heatmap_word(knowledge):
     request = parse_request("DE, then a heatmap of the significant genes with pheatmap", knowledge)
     assert any(a.kind == "tool" and a.id == "pheatmap" for a in request.absent)
+
+
+@pytest.mark.parametrize("query", ["quantify with salmon", "quantify the samples with salmon",
+                                   "map the reads with STAR", "profile the samples using Kraken2"])
+def test_a_verb_asking_for_what_the_named_tool_does_is_accounted_for(knowledge, query):
+    """'<verb> ... with <tool>': the verb is the instruction to run the tool when the tool's operation
+    is what the verb says (quantify -> quantification, map -> mapping, profile -> profiling)."""
+    assert parse_request(query, knowledge).unrecognized == ()
+
+
+@pytest.mark.parametrize("query", ["annotate with salmon", "classify with featureCounts",
+                                   "predict structures with alphafold"])
+def test_a_verb_the_named_tool_does_not_do_stays_not_understood(knowledge, query):
+    """Honesty: a verb naming something else than the tool's operation is not explained away by it."""
+    request = parse_request(query, knowledge)
+    assert query.split()[0] in request.unrecognized

@@ -654,7 +654,8 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
         role: SpanRole
         if _FILE_NAME.fullmatch(word) and not re.fullmatch(r"[\d.]+", word):
             role = "file_name"
-        elif word in filler or singular(word) in filler or re.fullmatch(r"[\d.]+|[a-z]", word):
+        elif (word in filler or singular(word) in filler or re.fullmatch(r"[\d.]+|[a-z]", word)
+              or _instructs_named_tool(norm, end, word, spans, knowledge)):
             role = "filler"
         elif word in groups or singular(word) in groups:
             role = "group"
@@ -684,6 +685,32 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
             spans.append(Span(text=norm[i:j], start=i, end=j, role="unrecognized" if j - i >= 2 else "filler"))
             i = j
     return tuple(sorted(spans, key=lambda sp: (sp.start, sp.end, sp.role)))
+
+
+# "<verb> [up to four words] with|using|via <tool>": the verb is the instruction to run the tool
+_VERB_TO_TOOL = re.compile(r"(?:\s+[a-z0-9'-]+){0,4}?\s+(?:with|using|via|through|by)\s+(?:the\s+)?")
+
+
+def _instructs_named_tool(norm: str, end: int, word: str, spans: list[Span], knowledge: Knowledge) -> bool:
+    """True for an instruction verb that asks for what a tool named after it does ("quantify with
+    salmon", "map the reads with STAR", "profile the samples using Kraken2"): the verb's stem is in
+    the label or words of the tool's operation, so the verb is accounted for by the tool. A verb the
+    tool does not do ("cluster ... with Kraken2") stays unrecognised."""
+    if word not in lexicon_words(knowledge, "instruction_words"):
+        return False
+    stem = word[:5]
+    tool_starts = {sp.start for sp in spans if sp.role == "tool"}
+    for sp in spans:
+        # the tool's own operation, or the operation its name was read as ("salmon": quantification)
+        op_id = (knowledge.tools[sp.id].implements if sp.role == "tool" and sp.id in knowledge.tools
+                 else sp.id if sp.role == "operation" and sp.start in tool_starts else None)
+        if op_id not in knowledge.operations or sp.start <= end or not _VERB_TO_TOOL.fullmatch(norm, end, sp.start):
+            continue
+        op = knowledge.operations[op_id]
+        words = re.findall(r"[a-z]+", " ".join((op.label, *op.aliases.en)).lower())
+        if any(w.startswith(stem) for w in words):
+            return True
+    return False
 
 
 # a comma and the word after it; the CJK range only where the text has CJK (it costs ~1 ms to compile)
