@@ -760,6 +760,29 @@ def test_deseq2_vst_r(tmp_path):
 
 
 @heavy
+def test_edger_cpm_r(tmp_path):
+    """TMM-normalised log-CPM (edgeR) on the shared count-table reader: a gene-name column is dropped with a
+    warning, values are log2 CPM (the opened peak highest in the treated samples), negative counts fail."""
+    _r_ready("edgeR")
+    named = "\n".join(f"{line}\t{'name' if i == 0 else f'g{i}'}" for i, line in
+                      enumerate(ATAC_PEAK_COUNTS.strip().split("\n"))) + "\n"
+    counts = write(tmp_path / "counts.tsv", named)
+    run = run_r(tmp_path, "edger_cpm.R", {"counts": counts}, {"normalized": tmp_path / "cpm.tsv"},
+                {"log": True, "prior_count": 2})
+    assert run.code == 0, run.terminal + run.log
+    assert "dropping non-numeric columns: name" in run.log, run.log
+    rows = read_tsv(tmp_path / "cpm.tsv")
+    assert rows[0] == ["gene_id", "ctrl_1", "ctrl_2", "treated_1", "treated_2"] and len(rows) == 12
+    values = {r[0]: [float(v) for v in r[1:]] for r in rows[1:]}
+    # about 230 of ~2,500 reads per sample: log2(~90,000 CPM) ~ 16.5
+    assert all(15.0 < v < 18.5 for vs in values.values() for v in vs), values
+    assert min(values["consensus_peak_5"][2:]) > max(max(vs[2:]) for p, vs in values.items() if p != "consensus_peak_5")
+    negative = write(tmp_path / "neg.tsv", ATAC_PEAK_COUNTS.replace("\t251\t", "\t-3\t", 1))
+    run = run_r(tmp_path, "edger_cpm.R", {"counts": negative}, {"normalized": tmp_path / "x.tsv"}, {})
+    assert_failed(run, "missing or negative value")
+
+
+@heavy
 def test_tximport_counts_r(tmp_path):
     _r_ready("tximport")
     gtf = write(tmp_path / "genes.gtf", "".join(

@@ -168,6 +168,28 @@ read_counts <- function(path, samples) {
   m
 }
 
+# A features x samples matrix of raw counts without a sample sheet (first column = gene or peak id):
+# at least 2 sample columns, unique ids, non-numeric columns (gene names) dropped with a warning, no
+# missing or negative value (`why` ends that error: what the step needs the counts for).
+read_count_table <- function(path, why = "") {
+  tab <- read_table(path, "count matrix")
+  if (ncol(tab) < 3) fail("'", path, "' needs a gene id column and at least 2 sample columns.")
+  genes <- tab[[1]]
+  if (anyDuplicated(genes)) fail("gene ids repeat in the first column of '", path, "', e.g. '", genes[duplicated(genes)][1], "'.")
+  values <- suppressWarnings(lapply(tab[-1], as.numeric))
+  text_cols <- names(values)[vapply(values, function(v) all(is.na(v)), logical(1))]
+  if (length(text_cols)) message("WARNING: dropping non-numeric columns: ", toString(text_cols))
+  values <- values[setdiff(names(values), text_cols)]
+  m <- matrix(unlist(values, use.names = FALSE), nrow = length(genes), dimnames = list(genes, names(values)))
+  bad <- is.na(m) | m < 0
+  if (any(bad)) {
+    at <- which(bad, arr.ind = TRUE)[1, ]
+    fail("'", path, "' holds a missing or negative value at gene ", genes[at[1]], ", sample ", colnames(m)[at[2]],
+         why, ".")
+  }
+  m
+}
+
 choose_levels <- function(levels, reference, test) {
   levels <- sort(unique(levels), method = "radix")
   if (length(levels) < 2) fail("the condition column has a single level (", toString(levels), "); two groups are needed.")

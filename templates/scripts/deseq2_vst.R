@@ -19,21 +19,7 @@ source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment()) 
 suppressPackageStartupMessages(library(DESeq2))
 
 count_matrix <- function(path) {
-  tab <- read_table(path, "count matrix")
-  if (ncol(tab) < 3) fail("'", path, "' needs a gene id column and at least 2 sample columns.")
-  genes <- tab[[1]]
-  if (anyDuplicated(genes)) fail("gene ids repeat in the first column of '", path, "', e.g. '", genes[duplicated(genes)][1], "'.")
-  values <- suppressWarnings(lapply(tab[-1], as.numeric))
-  text_cols <- names(values)[vapply(values, function(v) all(is.na(v)), logical(1))]
-  if (length(text_cols)) message("WARNING: dropping non-numeric columns: ", toString(text_cols))
-  values <- values[setdiff(names(values), text_cols)]
-  m <- matrix(unlist(values, use.names = FALSE), nrow = length(genes), dimnames = list(genes, names(values)))
-  bad <- is.na(m) | m < 0
-  if (any(bad)) {
-    at <- which(bad, arr.ind = TRUE)[1, ]
-    fail("'", path, "' holds a missing or negative value at gene ", genes[at[1]], ", sample ", colnames(m)[at[2]],
-         ": the VST reads raw counts.")
-  }
+  m <- read_count_table(path, ": the VST reads raw counts")
   if (any(abs(m - round(m)) > 1e-6)) message("WARNING: non-integer counts (e.g. tximport estimates) rounded")
   storage.mode(m) <- "integer"
   m

@@ -11,20 +11,7 @@ suppressPackageStartupMessages(library(edgeR))
 
 main <- function() {
   path <- snakemake@input[["counts"]]
-  tab <- read_table(path, "count matrix")
-  if (ncol(tab) < 3) fail("'", path, "' needs a gene id column and at least 2 sample columns.")
-  genes <- tab[[1]]
-  if (anyDuplicated(genes)) fail("gene ids repeat in the first column of '", path, "', e.g. '", genes[duplicated(genes)][1], "'.")
-  values <- suppressWarnings(lapply(tab[-1], as.numeric))
-  text_cols <- names(values)[vapply(values, function(v) all(is.na(v)), logical(1))]
-  if (length(text_cols)) message("WARNING: dropping non-numeric columns: ", toString(text_cols))
-  values <- values[setdiff(names(values), text_cols)]
-  m <- matrix(unlist(values, use.names = FALSE), nrow = length(genes), dimnames = list(genes, names(values)))
-  bad <- is.na(m) | m < 0
-  if (any(bad)) {
-    at <- which(bad, arr.ind = TRUE)[1, ]
-    fail("'", path, "' holds a missing or negative value at gene ", genes[at[1]], ", sample ", colnames(m)[at[2]], ".")
-  }
+  m <- read_count_table(path)
   y <- calcNormFactors(DGEList(counts = m), method = "TMM")
   message(sprintf("%d genes x %d samples; TMM factors: %s", nrow(m), ncol(m), toString(round(y$samples$norm.factors, 4))))
   as_log <- isTRUE(param("log", TRUE))
