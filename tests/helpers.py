@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+
+@contextlib.contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging: SIGALRM interrupts a blocking open() of a FIFO or a runaway loop."""
+    def expired(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
 
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"  # the test environment's snakemake
 

@@ -8,12 +8,10 @@ tests read them, they do not run them."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
 import re
-import signal
 import tokenize
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from bioplan.codegen.dag import dot_string, mermaid_label
 from bioplan.compile import compile_request
 from bioplan.errors import TargetUnsupportedError, UnreadableInputError
 from conftest import example_inputs
+from helpers import deadline
 
 pytestmark = pytest.mark.filterwarnings("ignore:'\\w+' deprecated - use:DeprecationWarning")  # pydot/pyparsing
 
@@ -250,15 +249,3 @@ def test_paths_a_sample_sheet_names_are_read_only_as_fastq_files(workspace, tmp_
     assert "is named as sample 'a''s reads by" in str(err.value)
 
 
-@contextlib.contextmanager
-def deadline(seconds: int):
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)

@@ -16,7 +16,6 @@ import gzip
 import json
 import os
 import resource
-import signal
 import struct
 import time
 import zlib
@@ -29,24 +28,12 @@ from bioplan.errors import BioplanError, UnreadableInputError
 from bioplan.evaluate.cases import CaseFileError
 from bioplan.request.sniff import sniff_file, sniff_inputs
 from bioplan.request.text import MAX_REQUEST_CHARS
+from helpers import deadline
 
 PREFIXES = {"ENSMUSG": "mus_musculus", "ENSG": "homo_sapiens"}
 MB = 1 << 20
 
 
-@contextlib.contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging: SIGALRM interrupts a blocking open() of a FIFO or a runaway loop."""
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextlib.contextmanager
