@@ -202,6 +202,10 @@ def test_sample_pca_plot(step, tmp_path):
     run = step("sample_pca_plot.py", {"normalized": counts, "samples": samples},
                {"plot": tmp_path / "x.png", "table": tmp_path / "x.tsv"}, {**params, "condition_column": "group"})
     assert_failed(run, "group")
+    two = write(tmp_path / "two.tsv", "sample\tcondition\ns1\tcontrol\ns4\ttreated\n")
+    run = step("sample_pca_plot.py", {"normalized": counts, "samples": two},
+               {"plot": tmp_path / "x.png", "table": tmp_path / "x.tsv"}, params)
+    assert_failed(run, "only 2 matrix columns match the sample metadata; a PCA needs at least 3 samples")
 
 
 def test_sample_distance_clustering(step, tmp_path):
@@ -224,6 +228,9 @@ def test_sample_distance_clustering(step, tmp_path):
     run = step("sample_distance_clustering.py", {"normalized": counts, "samples": samples}, outputs,
                {**params, "method": "median-ish"})
     assert_failed(run, "params.method 'median-ish'")
+    two = write(tmp_path / "two.tsv", "sample\tcondition\ns1\tcontrol\ns4\ttreated\n")
+    run = step("sample_distance_clustering.py", {"normalized": counts, "samples": two}, outputs, params)
+    assert_failed(run, f"only 2 columns of '{counts}' match the sample metadata; clustering needs at least 3 samples")
 
 
 PEAK_GENES = (("G1", "T1", "Alpha", 1001, 2000, "+"), ("G2", "T2", "Beta", 9001, 12000, "-"),

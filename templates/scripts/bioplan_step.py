@@ -270,6 +270,19 @@ def pca_settings(adata, n_comps, seed, path):
 
 
 # --- clusters and markers ------------------------------------------------------------------------
+def samples_with_metadata(columns, meta_index, analysis, where=""):
+    """The matrix columns the sample sheet names, in matrix order (the others are logged and left out);
+    at least 3, which a sample-level analysis (a PCA, a clustering) needs."""
+    samples = [s for s in columns if s in meta_index]
+    ignored = [s for s in columns if s not in meta_index]
+    if ignored:
+        LOG.warning("matrix columns without metadata are left out: %s", ", ".join(ignored))
+    if len(samples) < 3:
+        fail(f"only {len(samples)} {where or 'matrix columns'} match the sample metadata; {analysis} needs at "
+             "least 3 samples.")
+    return samples
+
+
 def cluster_sort_key(label):
     """Cluster labels in numeric order ("2" before "10"), then named clusters alphabetically."""
     return (0, int(label), label) if label.isdigit() else (1, 0, label)

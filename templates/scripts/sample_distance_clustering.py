@@ -12,7 +12,7 @@ the merge heights). Params: condition_column, ntop, method, title.
 """
 
 import bioplan_step
-from bioplan_step import LOG, fail, pyplot, read_table, save_png
+from bioplan_step import LOG, fail, pyplot, read_table, samples_with_metadata, save_png
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
@@ -41,12 +41,7 @@ def matrix(path, meta):
     table = read_table(path, "normalised expression matrix")
     values = table.iloc[:, 1:].apply(lambda col: pd.to_numeric(col.str.strip(), errors="coerce"))
     values.index = table.iloc[:, 0].str.strip()
-    samples = [s for s in values.columns if s in meta.index]
-    ignored = [s for s in values.columns if s not in meta.index]
-    if ignored:
-        LOG.warning("matrix columns without metadata are left out: %s", ", ".join(ignored))
-    if len(samples) < 3:
-        fail(f"only {len(samples)} columns of '{path}' match the sample metadata; clustering needs at least 3 samples.")
+    samples = samples_with_metadata(values.columns, meta.index, "clustering", f"columns of '{path}'")
     data = values[samples].dropna()
     if data.empty:
         fail(f"'{path}' has no feature with a value in every sample.")

@@ -11,7 +11,7 @@ title.
 """
 
 import bioplan_step
-from bioplan_step import LOG, fail, pyplot, read_table, save_png
+from bioplan_step import LOG, fail, pyplot, read_table, samples_with_metadata, save_png
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
@@ -44,12 +44,7 @@ def main():
         fail(f"the sample metadata '{snakemake.input.samples}' has no column '{condition}' (columns: "
              f"{', '.join(meta.columns)}). Set params.condition_column.")
     meta = meta.rename(columns={lower["sample"]: "sample"}).drop_duplicates("sample").set_index("sample")
-    samples = [s for s in values.columns if s in meta.index]
-    ignored = [s for s in values.columns if s not in meta.index]
-    if ignored:
-        LOG.warning("matrix columns without metadata are left out: %s", ", ".join(ignored))
-    if len(samples) < 3:
-        fail(f"only {len(samples)} matrix columns match the sample metadata; a PCA needs at least 3 samples.")
+    samples = samples_with_metadata(values.columns, meta.index, "a PCA")
     data = values[samples].dropna()
     variance = data.var(axis=1, ddof=1)
     top = variance.sort_values(ascending=False, kind="mergesort").head(int(params.ntop)).index
