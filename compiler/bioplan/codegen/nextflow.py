@@ -595,12 +595,14 @@ class NextflowGenerator:
                                      **({"doi": tool.doi} if tool.doi else {}),
                                      **({"identifier": f"biotools:{tool.biotools}"} if tool.biotools else {})}}],
             }
-        # A port bound to several files (a pair's mates) is one input channel of the module: listed once.
-        ports = {p.port: p for p in reversed(step.inputs) if p.datatype}
+        first: dict[str, IOPort] = {}  # port -> its first file: a pair's mates are one input channel
+        for p in step.inputs:
+            if p.datatype:
+                first.setdefault(p.port, p)
         body["input"] = [{p.port: {"type": "file", "description": p.datatype,
                                    **({"ontologies": [{"edam": f"http://edamontology.org/{e}"}]}
                                       if (e := self._format_edam(p.format)) else {})}}
-                         for p in sorted(ports.values(), key=step.inputs.index)]
+                         for p in first.values()]
         body["output"] = {p.port: {"type": "file", "description": p.datatype or p.port} for p in step.outputs}
         body["authors"] = ["bioplan"]
         return "---\n" + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
