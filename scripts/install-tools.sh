@@ -108,6 +108,11 @@ EOF
     if [ "$("$python" -c 'import importlib.metadata as m; print(m.version("umi_tools"))' 2>/dev/null)" != 1.1.6 ]; then
         echo "install-tools: installing UMI-tools 1.1.6 into $python"
         "$python" -c 'import setuptools' 2>/dev/null || "$python" -m pip install --quiet setuptools
+        # Without build isolation the sdist is built by the venv's own setuptools, which before 70.1
+        # (a Python 3.11 venv ships 65.5) has no bdist_wheel unless the wheel package is there.
+        "$python" -c 'import setuptools.command.bdist_wheel' 2>/dev/null \
+            || "$python" -c 'import wheel' 2>/dev/null \
+            || "$python" -m pip install --quiet wheel==0.45.1
         "$python" -m pip install --quiet --no-build-isolation umi_tools==1.1.6
     fi
 fi
