@@ -44,6 +44,7 @@ from bioplan.codegen.ir import (
     pick_for_consumer,
     unusable_sample_name,
 )
+from bioplan.codegen.names import refuse_list_separators, refuse_unsafe_id_sets
 from bioplan.codegen.qc_report import add_qc_report
 from bioplan.codegen.vcf_outputs import compress_vcf_outputs
 from bioplan.errors import ConstraintViolationError, UnreadableInputError, UnsupportedAnalysisError
@@ -452,7 +453,9 @@ def tool_param_defaults(draft: Draft, step: PlanStep) -> dict[str, Any]:
         params["cluster_key"] = draft.spec.cluster_column
     if tool.pairing is not None and tool.pairing.normal_param in params and draft.spec.patients:
         # a cohort step (CNVkit's pooled reference): every normal of the sample sheet, in sheet order
-        params[tool.pairing.normal_param] = ",".join(s.sample for s in draft.spec.patients if s.status == "normal")
+        normals = [s.sample for s in draft.spec.patients if s.status == "normal"]
+        refuse_list_separators(tool.pairing.normal_param, tool.name, normals, _sample_sources(draft.spec))
+        params[tool.pairing.normal_param] = ",".join(normals)
     return params
 
 
@@ -583,4 +586,10 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, options: Synthe
     workflow = to_workflow(draft)
     for finish in WORKFLOW_PASSES:
         workflow = finish(knowledge, workflow)
+    refuse_unsafe_id_sets(workflow, _sample_sources(spec))
     return workflow
+
+
+def _sample_sources(spec: TaskSpec) -> dict[str, str]:
+    """Each sample id and an input file it came from (named in refusals)."""
+    return {i.sample: i.path for i in spec.inputs if i.sample}

@@ -1,0 +1,123 @@
+"""Sample and patient ids that are safe one by one (codegen/ir.py `unusable_sample_name`) but not together,
+or not on the file system the workflow runs on: refused at compile time, naming them (SECURITY.md).
+
+- two ids a reader or a file system cannot tell apart (case, composed or decomposed accents, fullwidth
+  and other compatibility forms) look the same in samples.tsv and write one folder on a case-insensitive
+  or normalising file system (macOS, Windows): each sample would overwrite the other's results;
+- an id naming a file longer than the file system's name limit fails the run midway ("File name too long");
+- an id holding the separator of a list param it is kept in (CNVkit's comma-separated normal_samples).
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Mapping
+
+from bioplan.codegen.ir import PATIENT, Workflow
+from bioplan.errors import AmbiguousInputError, UnreadableInputError
+
+
+def _fold(name: str) -> str:
+    """What a reader and a file system may take for one name: Unicode's caseless identifier match (NFKC,
+    case folded): accents composed or not (one name on macOS), case (one folder on a case-insensitive
+    file system), compatibility forms (fullwidth letters, ligatures)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def indistinguishable_names(names: list[str]) -> list[list[str]]:
+    """Groups (each sorted) of distinct names that fold to one (`_fold`), in the order of their first name."""
+    groups: dict[str, list[str]] = {}
+    for name in dict.fromkeys(names):
+        groups.setdefault(_fold(name), []).append(name)
+    return [sorted(g) for g in groups.values() if len(g) > 1]
+
+
+def refuse_indistinguishable_names(what: str, names: list[str], source: Mapping[str, str]) -> None:
+    """Ids (of samples or patients) that differ only in case or Unicode form are refused, naming each pair
+    and the input each came from (`source`: id -> path)."""
+    clashes = indistinguishable_names(names)
+    if not clashes:
+        return
+    shown = "; ".join(" and ".join(f"{n!r}" + (f" (from {os.path.basename(source[n])!r})" if n in source else "")
+                                   for n in group) for group in clashes[:5])
+    raise AmbiguousInputError(
+        f"{what} ids that differ only in letter case or Unicode form: {shown}: a reader cannot tell them apart, "
+        "and a case-insensitive or normalising file system (macOS, Windows) writes both into one folder",
+        [f"to resolve, rename one of each pair so that the {what} ids differ in more than case and accents' "
+         f"encoding (e.g. S1 and S2), or merge them if they are one {what}"], {f"{what}s": clashes})
+
+
+NAME_MAX = 255  # bytes of one file or folder name (Linux, macOS, Windows, the cluster file systems)
+# tools write their own files beside the declared ones, named after them (STAR's <prefix>Log.progress.out
+# and <prefix>_STARtmp/, samtools sort's <prefix>.tmp.0000.bam, an index's .bai or .tbi): the room a
+# declared name leaves them
+TOOL_NAME_ROOM = 32
+
+
+def _bytes(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def overlong_names(patterns: list[str], values: Mapping[str, list[str]]) -> list[tuple[str, str, str, int]]:
+    """(wildcard, value, pattern, bytes) for each value that makes a file or folder name longer than
+    NAME_MAX less TOOL_NAME_ROOM (its longest name): `patterns` hold `{sample}` / `{patient}`, `values`
+    map each wildcard to its values."""
+    found = []
+    for key, names in values.items():
+        parts = [(pattern, part) for pattern in patterns for part in pattern.split("/") if "{" + key + "}" in part]
+        for name in dict.fromkeys(names) if parts else ():
+            size, pattern = max((_bytes(part.replace("{" + key + "}", name)), pattern) for pattern, part in parts)
+            if size > NAME_MAX - TOOL_NAME_ROOM:
+                found.append((key, name, pattern, size))
+    return found
+
+
+def refuse_overlong_names(patterns: list[str], values: Mapping[str, list[str]]) -> None:
+    """A sample or patient id that would name a file beyond the file system's limit is refused at compile
+    time, naming the id, the file and the limit."""
+    found = overlong_names(patterns, values)
+    if not found:
+        return
+    key, name, pattern, size = found[0]
+    shown = name if len(name) <= 60 else name[:40] + "..." + name[-12:]
+    room = NAME_MAX - TOOL_NAME_ROOM - (size - _bytes(name))
+    raise UnreadableInputError(
+        f"the {key} id {shown!r} ({_bytes(name)} bytes) makes the file name {pattern.rsplit('/', 1)[-1]!r} "
+        f"{size} bytes long: a file system holds names of at most {NAME_MAX} bytes, and the tools add up to "
+        f"{TOOL_NAME_ROOM} more to the files they write beside it"
+        + (f" ({len(found) - 1} more id(s) too long)" if len(found) > 1 else ""),
+        [f"to resolve, rename the {key} to at most {room} bytes (in the input files' names or the sample sheet)"],
+        {key: name, "file": pattern, "bytes": size, "limit": NAME_MAX})
+
+
+# what a comma-separated list param's readers split or strip (templates/*/cnvkit_batch: `tr -d ' '`, then
+# `case ",$normals," in *",$sample,"*`)
+LIST_SEPARATORS = (",", " ")
+
+
+def refuse_list_separators(param: str, tool: str, names: list[str], source: Mapping[str, str]) -> None:
+    """Sample ids a tool param keeps as one comma-separated list (CNVkit's normal_samples): an id holding the
+    separator would become two items (a normal 'n1,t1' put the tumour t1 into the normal reference) or
+    none (spaces are stripped, so a normal 'n 1' matched no BAM and was called as a tumour)."""
+    bad = [n for n in names if any(sep in n for sep in LIST_SEPARATORS)]
+    if not bad:
+        return
+    shown = ", ".join(f"{n!r}" + (f" (from {os.path.basename(source[n])!r})" if n in source else "") for n in bad[:5])
+    raise UnreadableInputError(
+        f"{tool} reads its normal samples as the comma-separated list {param}, and the sample id(s) {shown} hold "
+        "a ',' or a space, which would split the id or make it match no sample",
+        ["to resolve, rename the sample(s) without ',' and spaces (e.g. p1_normal), in the sample sheet and the "
+         "files' names"], {"param": param, "samples": bad})
+
+
+def refuse_unsafe_id_sets(workflow: Workflow, sources: Mapping[str, str]) -> None:
+    """The workflow's sample and patient ids, together: none two a reader or file system cannot tell apart,
+    none naming a file beyond the file system's limit. `sources`: sample id -> an input file it came from."""
+    samples = list(dict.fromkeys(row["sample"] for row in workflow.samples))
+    patients = list(dict.fromkeys(row[PATIENT] for row in workflow.samples if row.get(PATIENT)))
+    refuse_indistinguishable_names("sample", samples, sources)
+    refuse_indistinguishable_names("patient", patients, {})
+    patterns = [p.ref.path for s in workflow.steps for p in s.outputs] + [s.log for s in workflow.steps]
+    patterns += [s.benchmark for s in workflow.steps if s.benchmark]
+    refuse_overlong_names(patterns, {"sample": samples, PATIENT: patients})
