@@ -83,6 +83,11 @@ def _mate_from_read_id(header: str) -> int | None:
         m = _CASAVA_RE.match(parts[1])
         if m:
             return int(m.group(1))
+        # ENA/SRA keep the instrument's read name after their own id ('@ERR127302.8493430 HWI-EAS350_0441:1:34:
+        # 16191:2123#0/1'): its /1 or /2 is the mate
+        original = parts[1].split(maxsplit=1)[0]
+        if original.endswith(("/1", "/2")) and _READ_ID_RE.match(original):
+            return int(original[-1])
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import struct
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bioplan.models import Fact, SniffedFile
@@ -32,8 +33,55 @@ _ANNOTATION_INFO = ("ANN", "CSQ", "BCSQ", "EFF")
 _INFO_ID_RE = re.compile(r"^##INFO=<ID=([^,>]+)")
 
 
+# what the records are: structural variants (symbolic <DEL>/<DUP:TANDEM>/<INS:ME:L1>, breakends, INFO SVTYPE),
+# reference blocks of a genomic VCF (GATK <NON_REF>, bcftools call -g <*>) or bcftools mpileup's genotype
+# likelihoods (<*> at every site, no GT): kinds that small-variant tools misread
+_SYMBOLIC_SV_RE = re.compile(r"<(?:DEL|DUP|INV|INS|CNV|BND|TRA|CPX)(?::[^>]*)?>")
+_BREAKEND_RE = re.compile(r"[\[\]]")
+_SV_SHARE = 0.5
+
+
+@dataclass
+class _RecordKinds:
+    """Counts of the kinds of record among those read, and the first of each as evidence."""
+
+    sv: int = 0
+    ref_block: int = 0
+    no_gt: int = 0
+    examples: dict[str, str] = field(default_factory=dict)
+
+    def add(self, f: list[str]) -> None:
+        alt, info = f[4], f[7]
+        if _SYMBOLIC_SV_RE.search(alt) or _BREAKEND_RE.search(alt) or re.search(r"(?:^|;)SVTYPE=", info):
+            self.sv += 1
+            self.examples.setdefault("sv", f"{f[0]}:{f[1]} ALT {alt[:30]}"
+                                     + (f" {m.group(0)}" if (m := re.search(r"SVTYPE=[^;]+", info)) else ""))
+        if "<NON_REF>" in alt or "<*>" in alt:
+            self.ref_block += 1
+            self.examples.setdefault("block", f"{f[0]}:{f[1]} ALT {alt[:30]}")
+        if len(f) < 9 or f[8].split(":")[0] != "GT":
+            self.no_gt += 1
+
+
+def _vcf_kind(kinds: _RecordKinds, n: int, header: set[str], src: Source) -> tuple[str | None, str]:
+    """(datatype the records say, evidence) when they are not small-variant calls, else (None, '')."""
+    if n and kinds.sv >= _SV_SHARE * n:
+        return "structural_variant_calls", (f"{kinds.sv} of {n} records are structural variants (first: "
+                                            f"{kinds.examples['sv']}): SV calls, not SNVs and indels")
+    if n and kinds.ref_block >= _SV_SHARE * n:
+        if kinds.no_gt == n and "mpileup" in header:
+            raise unreadable(
+                src.shown, f"is bcftools mpileup output: genotype likelihoods at every site ({kinds.ref_block} of "
+                f"{n} records have ALT <*>, none a GT), not variant calls",
+                ["call the variants first (bcftools call -mv -Oz -o calls.vcf.gz FILE) and give the calls, or "
+                 "give the BAM files and ask for variant calling"], expected="VCF of variant calls")
+        return "sample_gvcf", (f"{kinds.ref_block} of {n} records are reference blocks or carry the "
+                               f"<NON_REF>/<*> allele (first: {kinds.examples['block']}): a genomic VCF (gVCF)")
+    return None, ""
+
+
 def _vcf_result(src: Source, fmt: str, info_ids: set[str], samples: list[str], n: int, complete: bool,
-                evidence: list[str]) -> SniffedFile:
+                evidence: list[str], kind: tuple[str | None, str] = (None, "")) -> SniffedFile:
     ann = [i for i in _ANNOTATION_INFO if i in info_ids]
     more = "" if complete else "+"
     facts = [
@@ -57,7 +105,14 @@ def _vcf_result(src: Source, fmt: str, info_ids: set[str], samples: list[str], n
             facts.append(Fact(name="index_stale", value=True,
                               evidence=f"{Path(index).name} is older than the data: re-index it "
                                        f"(bcftools index -f {src.shown})"))
-    if ann:
+    if kind[0] == "structural_variant_calls":
+        datatype = "structural_variant_calls"
+        evidence.append(kind[1])
+    elif kind[0] == "sample_gvcf":
+        # CombineGVCFs' multi-sample gVCF is what joint genotyping reads; one sample's is consolidated first
+        datatype = "combined_gvcf" if len(samples) > 1 else "sample_gvcf"
+        evidence.append(kind[1] + (f" of {len(samples)} samples (combined)" if len(samples) > 1 else ""))
+    elif ann:
         datatype = "annotated_variants"
         evidence.append(f"header declares INFO/{ann[0]} (consequence annotation)")
     else:
@@ -73,6 +128,8 @@ def _sniff_vcf(src: Source) -> SniffedFile:
     assembly_lines: list[str] = []  # ##reference, ##assembly, ##contig: which genome build (issue 14)
     first_chrom = ""
     n = 0
+    kinds = _RecordKinds()
+    header_words: set[str] = set()
     lines = Lines(src, _VCF_BUDGET)
     for line in lines:
         if line.startswith("##"):
@@ -83,6 +140,8 @@ def _sniff_vcf(src: Source) -> SniffedFile:
                 version = line.split("=", 1)[1]
             elif line.startswith(("##reference=", "##assembly=", "##contig=<")):
                 assembly_lines.append(line)
+            elif line.startswith("##bcftoolsCommand="):
+                header_words.update(line.split("=", 1)[1].split()[:1])
             continue
         if line.startswith("#CHROM"):
             cols = line.split("\t")
@@ -102,13 +161,15 @@ def _sniff_vcf(src: Source) -> SniffedFile:
             raise unreadable(src.shown, f"not a valid VCF file: line {lines.lineno} is not a record of at least 8 "
                              "tab-separated columns with a numeric POS", expected="VCF")
         n += 1
+        kinds.add(f)
         if n >= _VCF_RECORDS:
             break
     if samples is None:
         raise unreadable(src.shown, "not a valid VCF file: no #CHROM header line", expected="VCF")
     fmt = "vcf.gz" if src.compression else "vcf"
     evidence = [f"VCF ({version or 'version not declared'})"] + compression_evidence(src)
-    result = _vcf_result(src, fmt, info_ids, samples, n, lines.complete and n < _VCF_RECORDS, evidence)
+    result = _vcf_result(src, fmt, info_ids, samples, n, lines.complete and n < _VCF_RECORDS, evidence,
+                         _vcf_kind(kinds, n, header_words, src))
     assembly = _vcf_assembly_fact(assembly_lines, first_chrom)
     return result.model_copy(update={"facts": result.facts + (assembly,)}) if assembly else result
 
@@ -168,7 +229,8 @@ def _sniff_bcf(src: Source) -> SniffedFile:
 
 # --------------------------------------------------------------------------- registry entries
 
-_VARIANT_DATATYPES = ("variant_calls", "annotated_variants")
+_VARIANT_DATATYPES = ("variant_calls", "annotated_variants", "structural_variant_calls", "sample_gvcf",
+                      "combined_gvcf")
 BCF = FileSniffer("BCF", ("bcf",), _VARIANT_DATATYPES,
                   lambda src, ctx: src.head.startswith(b"BCF\x02"),
                   lambda src, ctx: (_sniff_bcf(src), Notes()))
