@@ -2,7 +2,8 @@
 single-node SLURM cluster (scripts/slurm-local.sh: slurmctld, slurmd, slurmdbd), checked
 from `sacct`: every rule one job with its own CPUs, memory and time, COMPLETED, right results; a
 failing step is retried with more memory and fails the run, named. The Nextflow `slurm` profile
-cannot run here (no Nextflow runtime): its values are parsed and it passes the strict parser.
+runs the same workflow on the same cluster (every process one job in sacct, asking what the
+Snakemake rule of its step asks); its values are parsed and it passes the strict parser.
 
 The SLURM run (marker `slurm`) starts the cluster, or reuses one that is up (`.ci/run` starts it);
 it needs root to start it and is skipped without root and without a running cluster (under
@@ -297,6 +298,74 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
     print(f"slurm test: {time.time() - start:.0f} s (run {run.seconds:.0f} s, failing run {run_failing.seconds:.0f} s)")
 
 
+# Test-only Nextflow settings (-c): its SLURM executor polls every 30 s and waits 270 s for the
+# exit file of a job that left the queue; the trace gets each task's SLURM job id and request.
+NF_TEST_CONFIG = """\
+executor {
+    pollInterval = '1 sec'
+    queueStatInterval = '2 sec'
+    submitRateLimit = '100/1s'
+    exitReadTimeout = '60 sec'
+}
+trace.fields = 'task_id,name,process,native_id,status,exit,attempt,cpus,memory,time'
+"""
+
+
+@pytest.mark.slurm
+def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, knowledge, tmp_path):
+    """`nextflow run . -profile slurm` (the tools on PATH; the jobs inherit it, SLURM's default
+    --export=ALL) on the local cluster: every process one SLURM job, found in sacct by the job id
+    Nextflow recorded, COMPLETED, asking the partition and account given at compile time and the
+    same CPUs, memory and time as the Snakemake target's rule of the same step (capped at this
+    node by resourceLimits); the results right."""
+    from test_nextflow_run import nextflow_bin, read_trace  # here: the fast tier never imports it
+
+    start = time.time()
+    limits = {"max_threads": slurm_node["cpus"], "max_mem_mb": slurm_node["mem_mb"]}
+    pipelines = {target: compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / target / entry),
+                                         target=target, knowledge=knowledge, validate=False, partition=PARTITION,
+                                         account=ACCOUNT, **limits).output_dir
+                 for target, entry in (("nextflow", "main.nf"), ("snakemake", "Snakefile"))}
+    wanted = rule_requests(pipelines["snakemake"])
+    pipeline = pipelines["nextflow"]
+    (pipeline / "slurm_test.config").write_text(NF_TEST_CONFIG)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
+    proc = subprocess.run([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config"], cwd=pipeline,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
+    log = pipeline / ".nextflow.log"
+    assert proc.returncode == 0, proc.stdout[-5000:] + (log.read_text(errors="replace")[-4000:] if log.exists() else "")
+    trace = read_trace(pipeline / "results" / "pipeline_info" / "execution_trace.txt")
+    assert trace and all(row["status"] == "COMPLETED" for row in trace), trace
+    ids = [row["native_id"] for row in trace]
+    assert all(i.isdigit() for i in ids), trace  # SLURM job ids: the tasks were submitted, not run locally
+    fields = ",".join(SACCT_FIELDS + ("WorkDir",))
+    for _ in range(20):  # the end record reaches slurmdbd a moment after the job ends
+        out = _run(["sacct", "-X", "-P", "-n", "-S", since, "-j", ",".join(ids), "-o", fields], timeout=60)
+        jobs = {row["JobID"]: row for row in (dict(zip(SACCT_FIELDS + ("WorkDir",), line.split("|")))
+                                               for line in out.stdout.splitlines() if line.strip())}
+        if len(jobs) == len(ids) and all(j["State"] == "COMPLETED" for j in jobs.values()):
+            break
+        time.sleep(0.5)
+    for row in trace:
+        rule = row["process"].rsplit(":", 1)[-1].lower()
+        job = jobs[row["native_id"]]
+        assert (job["State"], job["ExitCode"]) == ("COMPLETED", "0:0"), job
+        assert job["JobName"].startswith(f"nf-{row['process'].replace(':', '_')}"), job
+        assert Path(job["WorkDir"]).is_relative_to(pipeline / "work"), job
+        # the Snakemake rule of the same step asks for the same (Comment: the rule, as the plugin writes it)
+        check_job(dict(job, Comment=rule), wanted[rule], attempt=1, cpus=slurm_node["cpus"])
+    assert {row["process"].rsplit(":", 1)[-1].lower() for row in trace} == {
+        r for r in wanted if not r.startswith(("software_versions", "versions_"))}  # Nextflow: the versions topic
+    import pandas as pd
+
+    truth = json.loads((workspace / "data" / "bulk_de" / "truth.json").read_text())
+    merged = pd.read_csv(next((pipeline / "results" / "pathway_merge").glob("*merged_pathways.tsv")), sep="\t")
+    assert set(merged.loc[merged["padj"] < 0.05, "term"]) == set(truth["planted_sets"]), merged
+    print(f"nextflow slurm test: {time.time() - start:.0f} s")
+
+
 # --- the emitted profiles' values (no cluster needed) -----------------------------------------
 
 @pytest.fixture(scope="module")
@@ -405,6 +474,29 @@ def test_nextflow_slurm_profile_values(emitted):
     # resources come by label and attempt from conf/base.config, capped by resourceLimits
     base = (emitted["nextflow", "given"] / "conf" / "base.config").read_text()
     assert "task.attempt" in base and "resourceLimits" in base
+
+
+def nextflow_step_resources(pipeline: Path) -> dict[str, dict[str, int]]:
+    """cpus, memory (MB) and time (minutes) at attempt 1 of every process, from conf/base.config."""
+    found = {}
+    text = (pipeline / "conf" / "base.config").read_text()
+    for name, body in re.findall(r"^    withName: '(\w+)' \{\n(.*?)\n    \}", text, re.M | re.S):
+        cpus = re.search(r"cpus = \{ (\d+) \}", body)
+        memory = re.search(r"memory = \{ (\d+)\.MB \* task\.attempt \}", body)
+        hours_or_min = re.search(r"time = \{ (\d+)\.min \* task\.attempt \}", body)
+        assert cpus and memory and hours_or_min, (name, body)
+        found[name.lower()] = {"threads": int(cpus[1]), "mem_mb": int(memory[1]), "runtime": int(hours_or_min[1])}
+    return found
+
+
+def test_nextflow_processes_ask_what_the_snakemake_rules_ask(emitted):
+    """One request, both targets: each Nextflow process asks (by name, over its nf-core label) for
+    the CPUs, memory and time of the Snakemake rule of the same step, memory and time x attempt."""
+    by_process = nextflow_step_resources(emitted["nextflow", "given"])
+    rules = rule_requests(emitted["snakemake", "given"])
+    assert by_process and {p: rules[p] for p in by_process} == by_process
+    assert set(rules) - set(by_process) == {r for r in rules if r.startswith(("software_versions", "versions_"))}
+    assert any(r["threads"] > 1 for r in by_process.values())
 
 
 def test_nextflow_slurm_profile_placeholders(emitted):
