@@ -41,7 +41,7 @@ from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import Workflow
 from bioplan.codegen.template_cache import TemplateBytecodeCache, template_cache_dir
 from bioplan.errors import InvalidOptionError, UnreadableInputError
-from bioplan.request.text import clean_request_text, require_utf8
+from bioplan.request.text import clean_request_text, plain_request, require_utf8
 
 
 class UserText(str):
@@ -289,5 +289,6 @@ def template_environment(root: str) -> jinja2.Environment:
 
 
 def request_text(query: str) -> UserText:
-    """The request as emitted files show it (normalised on one line), still marked as user text."""
-    return UserText(clean_request_text(query))
+    """The request as emitted files show it (normalised on one line, read as the plan read it: no invisible
+    format characters, lookalike letters of mixed-script words as the Latin ones), still marked as user text."""
+    return UserText(plain_request(query))

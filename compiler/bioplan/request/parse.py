@@ -39,7 +39,7 @@ from bioplan.request.lexicon import (
     singular,
     unsupported_analysis_matches,
 )
-from bioplan.request.text import clean_request_text, require_request_length
+from bioplan.request.text import plain_request, require_request_length
 
 # When two terms match the same words, the more specific kind wins.
 _KIND_PRIORITY = {"operation": 0, "tool": 1, "constraint": 2, "datatype": 3, "format": 4, "motif": 5}
@@ -366,7 +366,7 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
     context look-aheads only (see `_phrase_matches`)."""
     # normalised once, here: one line, no control characters, NFC (Request.query keeps the original)
     require_request_length(query or "")
-    text = clean_request_text(query or "")
+    text = plain_request(query or "")
     if not text:
         raise EmptyQueryError(
             "the request is empty",

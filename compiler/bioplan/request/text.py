@@ -74,6 +74,35 @@ def clean_request_text(text: str) -> str:
     return re.sub(" {2,}", " ", text).strip()
 
 
+# Cyrillic and Greek letters drawn like Latin ones (Unicode's confusables, the letters a font cannot tell
+# apart): in a word that also holds Latin letters they are read as those (`SТAR` with a Cyrillic Te is STAR).
+# Words wholly in another script keep their letters; Greek letters biologists mix in (TNFα, NF-κB, Aβ) are
+# not here.
+_LOOKALIKES = str.maketrans(
+    "АВЕКМНОРСТХУаеорсухіјѕЅІЈԁԛԝһӏ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧο",
+    "ABEKMHOPCTXYaeopcyxijsSIJdqwhl" "ABEZHIKMNOPTYXo")
+_LOOKALIKE_CHARS = frozenset("АВЕКМНОРСТХУаеорсухіјѕЅІЈԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧο")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _latin_lookalikes(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if any(c in _LOOKALIKE_CHARS for c in word) and any("a" <= c.lower() <= "z" for c in word):
+        return word.translate(_LOOKALIKES)
+    return word
+
+
+def plain_request(text: str) -> str:
+    """The request as bioplan reads and shows it: `clean_request_text`, without the invisible format
+    characters (zero-width spaces and joiners, soft hyphens, BOM, directional marks: `ST\u200bAR` displays
+    as STAR but was two words), and with the lookalike letters of a word mixing scripts read as the Latin
+    letters they show (`SТAR` with a Cyrillic Te). What a reader sees is then what bioplan planned: no
+    homoglyph or invisible character makes a named tool silently vanish from the plan."""
+    text = "".join(c for c in clean_request_text(text) if unicodedata.category(c) != "Cf")
+    text = _WORD.sub(_latin_lookalikes, text) if max(text, default="") > "\u036f" else text
+    return re.sub(" {2,}", " ", text).strip()
+
+
 def terminal_safe(text: str) -> str:
     """Text to print on a terminal: control characters (C0 but newline and tab, DEL, C1 such as
     CSI U+009B) and bidi overrides become visible `\\uXXXX` escapes, so a file name or request
