@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -25,7 +26,7 @@ from click.testing import CliRunner
 
 from bioplan.cli import main
 from bioplan.compile import cluster_limits, compile_request
-from bioplan.errors import InvalidOptionError
+from bioplan.errors import ClusterTooSmallError, InvalidOptionError
 from conftest import ROOT, PlanOnce, example_inputs, example_request
 from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
     ACCOUNT,
@@ -228,7 +229,7 @@ def compiled(workspace, knowledge, tmp_path_factory):
                 out[target, name] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
                                                     str(base / target / name / entry), target=target,
                                                     knowledge=knowledge, validate=False, partition=PARTITION,
-                                                    account=ACCOUNT, **limits).output_dir
+                                                    account=ACCOUNT, read_sinfo=False, **limits).output_dir
     return out
 
 
@@ -343,7 +344,8 @@ def test_the_start_check_reads_the_real_dag_without_a_cluster(limits, fits, work
     attempts) stops the run before any sbatch; with the limits the run goes on to submit."""
     wf = tmp_path / "wf"
     compile_request(example_request("bulk_de"), example_inputs(workspace, "bulk_de"), str(wf / "Snakefile"),
-                    knowledge=knowledge, validate=False, partition=PARTITION, account=ACCOUNT, **limits)
+                    knowledge=knowledge, validate=False, partition=PARTITION, account=ACCOUNT, read_sinfo=False,
+                    **limits)
     fake = _fake_slurm(tmp_path / "bin", "debug*|vm|2|22900|infinite|up\n")
     profile = write_test_profile(wf, retries=2 if not fits else 0)
     env = {"PATH": f"{fake}:{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
@@ -365,8 +367,9 @@ def test_the_start_check_reads_the_real_dag_without_a_cluster(limits, fits, work
 # ------------------------------------------------------------------ on the local SLURM cluster
 
 def _compile_for_cluster(workspace, knowledge, workdir: Path, request: str = REQUEST, **limits) -> Path:
+    """Compiled as on a machine without SLURM (no sinfo at compile: the run's own checks are tested)."""
     compile_request(request, example_inputs(workspace, "bulk_de"), str(workdir / "Snakefile"), knowledge=knowledge,
-                    partition=PARTITION, account=ACCOUNT, **limits)
+                    partition=PARTITION, account=ACCOUNT, read_sinfo=False, **limits)
     return workdir
 
 
@@ -417,3 +420,153 @@ def test_a_job_pending_forever_stops_the_run_with_the_reason(slurm_node, workspa
                             timeout=60).stdout.split()
     assert queued == [], queued
     assert not (wf / "results" / "differential_expression").exists()
+
+
+# ------------------------------------------------------------------ compile: the partition as sinfo reports it
+
+# `sinfo -h -N -o '%P|%N|%c|%m|%l|%a'` of a university cluster, as its login node answers: a default
+# partition of two node generations, short and debug partitions over the same nodes with short time
+# limits, big-memory nodes of two sizes, GPU nodes (their GPUs are GRES, not in these columns), a
+# partition down for maintenance, and a whole-node line sinfo sums up with '+'
+CAMPUS_SINFO = """\
+cpu*|c001|48|190000|7-00:00:00|up
+cpu*|c002|48|190000|7-00:00:00|up
+cpu*|c101|64|250000|7-00:00:00|up
+cpu*|c102|64|250000|7-00:00:00|up
+short|c001|48|190000|2:00:00|up
+short|c002|48|190000|2:00:00|up
+debug|c003|48|190000|30:00|up
+bigmem|m01|96|1540000|14-00:00:00|up
+bigmem|m02|128|770000|14-00:00:00|up
+gpu|g01|32|380000|2-00:00:00|up
+gpu|g02|64|500000+|2-00:00:00|up
+maint|c050|48|190000|infinite|down
+"""
+
+
+def _fake_sinfo(bin_dir: Path, text: str) -> Path:
+    """`sinfo` answering for one partition (-p) with the recorded lines of that partition."""
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "sinfo.txt").write_text(text)
+    script = bin_dir / "sinfo"
+    script.write_text('#!/bin/sh\npart=""\nwhile [ $# -gt 0 ]; do [ "$1" = -p ] && part=$2; shift; done\n'
+                      f'grep -E "^$part\\*?\\|" "{bin_dir}/sinfo.txt" || true\n')
+    script.chmod(0o755)
+    return bin_dir
+
+
+@pytest.mark.parametrize("partition, offered", [
+    ("cpu", {"max_threads": 64, "max_mem_mb": 250000, "max_runtime": 7 * 1440}),  # the default, its newer nodes
+    ("short", {"max_threads": 48, "max_mem_mb": 190000, "max_runtime": 120}),
+    ("debug", {"max_threads": 48, "max_mem_mb": 190000, "max_runtime": 30}),
+    ("bigmem", {"max_threads": 128, "max_mem_mb": 1540000, "max_runtime": 14 * 1440}),
+    ("gpu", {"max_threads": 64, "max_mem_mb": 500000, "max_runtime": 2 * 1440}),
+    ("maint", {"max_threads": 48, "max_mem_mb": 190000, "max_runtime": None}),
+    ("nosuch", None),
+])
+def test_partition_limits_from_a_recorded_sinfo(partition, offered):
+    from bioplan.codegen.cluster_fit import partition_limits
+
+    assert partition_limits(partition, CAMPUS_SINFO) == offered
+
+
+def test_heterogeneous_nodes_cpus_and_memory_must_come_from_one_node():
+    """bigmem has a 96-CPU node with 1.5 TB and a 128-CPU node with 770 GB: 96 CPUs with 1.5 TB fit,
+    128 CPUs with 1 TB fit no node (the roomiest node with 128 CPUs is named); the GPU nodes are
+    ordinary nodes here; the debug partition's 30 minutes stop a 2 h job on nodes it would fit."""
+    parts = guard.parse_sinfo(CAMPUS_SINFO)
+    assert guard.misfits(_requests(("star_index", "bigmem", 96, 1500000, 600, 1),
+                                   ("star_align", "gpu", 64, 450000, 60, 1)), parts) == []
+    found = guard.misfits(_requests(("assembly", "bigmem", 128, 1000000, 600, 1), ("sort", "gpu", 65, 1000, 60, 1),
+                                    ("de", "debug", 4, 8000, 120, 1), ("qc", None, 64, 250000, 600, 1)), parts)
+    assert {(m.rule, m.partition, m.what, m.asked, m.offered) for m in found} == {
+        ("assembly", "bigmem", "mem_mb", 1000000, 770000), ("sort", "gpu", "threads", 65, 64),
+        ("de", "debug", "runtime", 120, 30)}
+    message = guard.fit_message(found, parts)
+    assert "assembly: mem_mb 1000000 > 770000 MB per node of partition 'bigmem'" in message
+    assert "de: runtime 120 min > the 30 min time limit of partition 'debug'" in message
+
+
+def test_given_limits_above_the_partition_are_refused_and_missing_ones_taken_from_it():
+    from bioplan.codegen.cluster_fit import fit_to_partition, partition_limits
+
+    offered = partition_limits("short", CAMPUS_SINFO)
+    limits, note = fit_to_partition({"max_threads": 16, "max_mem_mb": None, "max_runtime": None}, "short", offered)
+    assert limits == {"max_threads": 16, "max_mem_mb": 190000, "max_runtime": 120}
+    assert note == ("partition 'short' per sinfo: 48 CPUs and 190000 MB on its largest node, a 120 min time limit; "
+                    "taken as --max-mem-mb 190000, --max-runtime 120")
+    for key, flag, value in (("max_threads", "--max-threads", 64), ("max_mem_mb", "--max-mem-mb", 250000),
+                             ("max_runtime", "--max-runtime", 2880)):
+        with pytest.raises(InvalidOptionError) as err:
+            fit_to_partition({key: value}, "short", offered)
+        assert err.value.details["option"] == flag and err.value.details["offered"] == str(offered[key])
+        assert err.value.message.startswith(f"{flag} {value}: partition 'short' offers at most {offered[key]} ")
+        assert "PENDING forever" in err.value.message
+        assert any(h.startswith(f"to resolve, give {flag} {offered[key]} or less") for h in err.value.hints)
+
+
+# compiled against the fake cluster: the bulk DE example (DESeq2: 4 threads, 8000 MB), one plan
+@pytest.fixture(scope="module")
+def campus(tmp_path_factory):
+    return _fake_sinfo(tmp_path_factory.mktemp("campus") / "bin", CAMPUS_SINFO)
+
+
+def _compile_on(campus, monkeypatch, workspace, knowledge, out: Path, **kw):
+    monkeypatch.setenv("PATH", f"{campus}{os.pathsep}{os.environ['PATH']}")
+    return compile_request(example_request("bulk_de"), example_inputs(workspace, "bulk_de"), str(out / "Snakefile"),
+                           knowledge=knowledge, validate=False, account=ACCOUNT, **kw)
+
+
+def test_compile_on_a_login_node_takes_the_partitions_limits(campus, monkeypatch, workspace, knowledge, tmp_path):
+    with PlanOnce():
+        res = _compile_on(campus, monkeypatch, workspace, knowledge, tmp_path / "wf", partition="short")
+        offline = _compile_on(campus, monkeypatch, workspace, knowledge, tmp_path / "off", partition="short",
+                              read_sinfo=False)
+    profile = yaml.safe_load((res.output_dir / "profiles" / "slurm" / "config.yaml").read_text())
+    assert profile["max-threads"] == 48 and profile["resources"] == {"mem_mb": 190000, "runtime": 120}
+    assert any(n.startswith("partition 'short' per sinfo: 48 CPUs") for n in res.notes), res.notes
+    assert "max-threads" not in yaml.safe_load((offline.output_dir / "profiles" / "slurm" / "config.yaml").read_text())
+    assert not any("sinfo" in n for n in offline.notes)
+
+
+def test_a_step_needing_more_memory_than_any_node_is_refused_at_compile(campus, monkeypatch, workspace, knowledge,
+                                                                        tmp_path):
+    """DESeq2 asks 8000 MB: with --max-mem-mb 6000 (or a partition whose nodes have less) capping it
+    would only get it killed for memory; refused, naming the step, its need and the node's."""
+    with PlanOnce(), pytest.raises(ClusterTooSmallError) as err:
+        _compile_on(campus, monkeypatch, workspace, knowledge, tmp_path / "wf", max_mem_mb=6000)
+    assert err.value.code == "cluster_too_small"
+    assert "differential_expression (deseq2) needs 8000 MB" in err.value.message
+    assert "one node offers (6000 MB, --max-mem-mb)" in err.value.message
+    assert err.value.details["steps"] == [{"step": "differential_expression", "tool": "deseq2", "mem_mb": 8000,
+                                           "threads": 4, "offered_mem_mb": 6000}]
+    assert err.value.hints[0].startswith("to resolve, name a partition with bigger nodes")
+    assert not (tmp_path / "wf").exists()
+
+
+def test_cluster_errors_through_the_cli(campus, monkeypatch, tmp_path):
+    """As a shell gets them: exit status 2 and the JSON error; --no-sinfo leaves the partition unread."""
+    monkeypatch.setenv("PATH", f"{campus}{os.pathsep}{os.environ['PATH']}")
+    (tmp_path / "empty.csv").write_text("")
+    args = ["compile", "bulk RNA-seq differential expression", "-i", str(tmp_path / "empty.csv"), "-o",
+            str(tmp_path / "wf"), "--partition", "debug", "--max-runtime", "60", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "invalid_option" and error["details"]["offered"] == "30", error
+    # with --no-sinfo the limit stands: the next problem is the empty input file
+    result = CliRunner().invoke(main, [*args, "--no-sinfo"])
+    assert json.loads(result.stdout)["error"]["code"] == "unreadable_input", result.output
+
+
+@pytest.mark.slurm
+def test_compile_reads_the_local_clusters_partition(slurm_node, workspace, knowledge, tmp_path):
+    """The real sinfo of the local cluster: the limits not given are its node's."""
+    res = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "wf" / "Snakefile"),
+                          knowledge=knowledge, validate=False, partition=PARTITION, account=ACCOUNT)
+    profile = yaml.safe_load((res.output_dir / "profiles" / "slurm" / "config.yaml").read_text())
+    assert profile["max-threads"] == slurm_node["cpus"]
+    assert profile["resources"]["mem_mb"] == slurm_node["mem_mb"]
+    with pytest.raises(InvalidOptionError, match=r"--max-threads \d+: partition 'debug' offers at most"):
+        compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "wf2" / "Snakefile"),
+                        knowledge=knowledge, validate=False, partition=PARTITION, max_threads=slurm_node["cpus"] + 1)

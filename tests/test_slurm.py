@@ -375,7 +375,8 @@ def emitted(workspace, knowledge, tmp_path_factory):
     out = {}
     for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
         for cluster in ("given", "placeholder"):
-            kw = {"partition": PARTITION, "account": ACCOUNT} if cluster == "given" else {}
+            # read_sinfo=False: the same files whether or not a SLURM cluster answers on this machine
+            kw = {"partition": PARTITION, "account": ACCOUNT, "read_sinfo": False} if cluster == "given" else {}
             out[target, cluster] = compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
                                                    str(base / target / cluster / entry), target=target,
                                                    knowledge=knowledge, validate=False, **kw).output_dir
@@ -406,18 +407,19 @@ def test_snakemake_slurm_profile_placeholders(emitted):
 
 
 def test_hostile_partition_stays_one_string(workspace, knowledge, tmp_path):
-    partition = "it's \"x\" $(touch y)"
+    partition = "it's\"x\"$(touch)`id`"  # no space: sbatch would split a line there (refused: test_escaping)
     for target, entry in (("snakemake", "Snakefile"), ("nextflow", "main.nf")):
         out = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / target / entry),
                               target=target, knowledge=knowledge, validate=False, partition=partition,
-                              account="a b").output_dir
+                              account="a'b\"c").output_dir
         if target == "snakemake":
             resources = yaml.safe_load((out / "profiles" / "slurm" / "config.yaml").read_text())["default-resources"]
             assert eval(resources["slurm_partition"], {"__builtins__": {}}) == partition  # noqa: S307
-            assert eval(resources["slurm_account"], {"__builtins__": {}}) == "a b"  # noqa: S307
+            assert eval(resources["slurm_account"], {"__builtins__": {}}) == "a'b\"c"  # noqa: S307
         else:
             text = (out / "nextflow.config").read_text()
-            assert "process.queue = 'it\\'s \"x\" $(touch y)'" in text
+            assert "process.queue = 'it\\'s\"x\"$(touch)`id`'" in text
+            assert "process.clusterOptions = '--account=a\\'b\"c'" in text
 
 
 def test_default_profile_keys_do_not_shadow_the_slurm_profile(emitted):

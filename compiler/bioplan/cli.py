@@ -243,6 +243,9 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
               help="The cluster's memory per node in MB: caps every job's mem_mb, retries included.")
 @click.option("--max-runtime", default=None, metavar="MINUTES",
               help="The partition's time limit in minutes: caps every job's runtime, retries included.")
+@click.option("--no-sinfo", is_flag=True,
+              help="With --partition: do not read the partition's nodes with SLURM's sinfo (by default, where "
+                   "sinfo answers, limits above its largest node are refused and missing ones taken from it).")
 @click.option("--no-validate", is_flag=True,
               help="Skip the pre-check of the emitted workflow (for Snakemake: `snakemake -n` on a scratch "
                    "copy; Nextflow output has no pre-check).")
@@ -261,8 +264,8 @@ def plan(query, inputs, declared, as_json, emit, top_k, max_hops, substitute, al
 @_few_collections
 @_quiet_when_json
 def compile(query, inputs, declared, output, target, force, partition, account, max_threads, max_mem_mb,  # noqa: A001
-            max_runtime, no_validate, fetch_references, reference_cache, as_json, top_k, max_hops, substitute,
-            allow_partial):
+            max_runtime, no_sinfo, no_validate, fetch_references, reference_cache, as_json, top_k, max_hops,
+            substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
     from bioplan.codegen.generator import generator_class
     from bioplan.compile import compile_request
@@ -277,7 +280,8 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
                               declared=_declarations(declared), partition=partition, account=account,
                               substitute=substitute, allow_partial=allow_partial, max_threads=max_threads,
                               max_mem_mb=max_mem_mb, max_runtime=max_runtime,
-                              fetch_references=fetch_references, reference_cache=reference_cache)
+                              fetch_references=fetch_references, reference_cache=reference_cache,
+                              read_sinfo=not no_sinfo)
     except BioplanError as exc:
         _fail(exc, as_json)
         return

@@ -42,7 +42,7 @@ from bioplan.errors import (
 )
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Format, Knowledge
-from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile, TaskSpec
+from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
 from bioplan.progress import slow_step
@@ -152,22 +152,7 @@ def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = No
     if not bound:
         raise first_error  # type: ignore[misc]
     bound = [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(bound)]
-    spec = _warn_unused_inputs(knowledge, result.spec, bound[0])
-    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned)), "spec": spec})
-
-
-def _warn_unused_inputs(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> TaskSpec:
-    """An input the best plan reads nowhere is said to be unused (a protein FASTA beside 'align to the genome':
-    the plan takes the genome from the config, never silently)."""
-    from bioplan.knowledge.queries import is_subtype
-
-    read = {src.removeprefix("input:") for s in plan.steps for src in s.sources.values() if src.startswith("input:")}
-    notes = [f"{i.path} ({i.datatype}) is not used: no step of the plan reads "
-             f"{knowledge.datatypes[i.datatype].label.lower()}" for i in spec.inputs
-             if i.datatype in knowledge.datatypes
-             and not any(d == i.datatype or is_subtype(knowledge, i.datatype, d) for d in read)
-             and not any(w.startswith(f"{i.path} (") for w in spec.warnings)]
-    return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
+    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned))})
 
 
 @dataclass
@@ -196,6 +181,10 @@ def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: 
     workflow = synthesize(knowledge, result.spec, plan, workdir=str(workdir),
                           cluster_limits=cluster.get("limits"), fetch_references=bool(cluster.get("fetch")),
                           reference_cache=cluster.get("reference_cache"))
+    if workflow.max_mem_mb is not None:  # a step that needs more memory than a node has is refused here
+        from bioplan.codegen.cluster_fit import refuse_misfits
+
+        refuse_misfits(workflow, cluster.get("mem_source") or "--max-mem-mb")
     emitted = generator.emit(workflow, EmitOptions(partition=cluster.get("partition"),
                                                    account=cluster.get("account")))
     if emitted.problems:  # a template or the wiring is wrong: never write a workflow that would not run
@@ -251,14 +240,35 @@ def cluster_limits(max_threads: int | str | None = None, max_mem_mb: int | str |
     return limits
 
 
+def _limits_of_partition(limits: dict[str, int | None], partition: str | None,
+                         read_sinfo: bool) -> tuple[dict[str, int | None], list[str]]:
+    """With --partition and SLURM's sinfo here: the limits held to the partition's nodes, the missing
+    ones taken from them (codegen/cluster_fit.py); else the limits as given."""
+    if not partition or not read_sinfo:
+        return limits, []
+    from bioplan.codegen.cluster_fit import fit_to_partition, partition_limits, sinfo_lines
+
+    text, why_not = sinfo_lines(partition)
+    if text is None:
+        return limits, [f"the limits were not checked against partition {partition!r}: {why_not}"] if why_not else []
+    offered = partition_limits(partition, text)
+    if offered is None:
+        return limits, [f"sinfo on this machine lists no partition {partition!r}: the limits were not checked "
+                        "against it"]
+    fitted, note = fit_to_partition(limits, partition, offered)
+    return fitted, [note]
+
+
 def compile_request(query: str, inputs: list[str], output: str, target: str = DEFAULT_TARGET, force: bool = False,
                     validate: bool = True, top_k: int = 3, max_hops: int = DEFAULT_MAX_HOPS,
                     knowledge: Knowledge | None = None, declared: dict[str, str] | None = None,
                     partition: str | None = None, account: str | None = None, substitute: bool = False,
                     allow_partial: bool = False, max_threads: int | str | None = None,
                     max_mem_mb: int | str | None = None, max_runtime: int | str | None = None,
-                    fetch_references: bool = False, reference_cache: str | None = None) -> CompileResult:
+                    fetch_references: bool = False, reference_cache: str | None = None,
+                    read_sinfo: bool = True) -> CompileResult:
     limits = cluster_limits(max_threads, max_mem_mb, max_runtime)  # a bad value fails before any work
+    limits, cluster_notes = _limits_of_partition(limits, partition, read_sinfo)
     if reference_cache is not None:  # one folder whatever directory the workflow runs from
         reference_cache = os.path.abspath(os.path.expanduser(reference_cache))
     entry = generator_class(target).entry_file  # an unknown target fails before any work
@@ -278,7 +288,9 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
         with _output_lock(out_dir, out_real):
             return _compile_plans(knowledge, result, out_dir, out_real, target, force, validate, tried,
                                   {"partition": partition, "account": account, "limits": limits,
-                                   "fetch": fetch_references, "reference_cache": reference_cache})
+                                   "fetch": fetch_references, "reference_cache": reference_cache,
+                                   "notes": cluster_notes, "mem_source": None if max_mem_mb is not None else
+                                   f"the largest node of partition {partition!r} per sinfo"})
     except BaseException:
         for d in reversed(created):  # a failed compile leaves no trace, not even empty directories
             with suppress(OSError):  # not empty: a concurrent compile wrote into it
@@ -482,7 +494,8 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
                 _install(stage, out_real, files)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
-        notes = [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
+        notes = list(cluster.get("notes", ()))
+        notes += [f"plan {plan.rank} was used after plan 1 failed its pre-check"] if tried else []
         return CompileResult(out_dir, out_dir / generator.entry_file, sorted(files), plan, result, checks,
                              notes + tried, workflow)
     raise ValidationFailedError(

@@ -9,6 +9,7 @@
     ├── AmbiguousInputError           ambiguous_input
     ├── InvalidKnowledgeError         invalid_knowledge
     ├── InvalidOptionError            invalid_option
+    ├── ClusterTooSmallError          cluster_too_small
     ├── UnknownToolError              unknown_tool
     ├── UnsupportedAnalysisError      unsupported_analysis
     ├── PartiallyUnderstoodError      partially_understood
@@ -92,6 +93,13 @@ class InvalidOptionError(BioplanError):
     code = "invalid_option"
 
 
+class ClusterTooSmallError(BioplanError):
+    """A step needs more memory than one node of the cluster offers (compile --max-mem-mb, or the
+    partition's nodes as sinfo reports them): capped, its jobs would be killed for memory."""
+
+    code = "cluster_too_small"
+
+
 class UnknownToolError(BioplanError):
     """The request names a tool the knowledge base does not have: refused by name, never swapped."""
 
@@ -140,6 +148,7 @@ ERROR_CODES = tuple(
         AmbiguousInputError,
         InvalidKnowledgeError,
         InvalidOptionError,
+        ClusterTooSmallError,
         UnknownToolError,
         UnsupportedAnalysisError,
         PartiallyUnderstoodError,
