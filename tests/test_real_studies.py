@@ -270,3 +270,142 @@ def test_gzipped_cell_ranger_h5_is_refused_then_read_once_gunzipped(knowledge, t
     result = plan_request("QC, normalize and cluster the cells", [str(h5)], knowledge=knowledge)
     (matrix,) = result.spec.inputs
     assert (matrix.datatype, matrix.format) == ("single_cell_matrix", "10x_h5")
+
+
+# --------------------------------------------------------------------------- round 3: variant call kinds, reads in
+# other containers, coverage and annotation flavours, protein FASTA (README: Debian and PyPI sources)
+
+
+@pytest.mark.parametrize("name", ["variantannotation/structural.vcf", "vcfpy/example-4.1-sv.vcf"])
+def test_structural_variant_vcfs_are_sv_calls_not_small_variants(knowledge, name):
+    """The 1000 Genomes pilot SV VCF (VariantAnnotation) and the VCF 4.1 specification's SV example (vcfpy):
+    <DEL>, <DUP:TANDEM>, <INS:ME:L1>, breakends. They were small-variant calls, and bcftools filter + SnpEff
+    were planned on them; now the small-variant steps are refused naming the SV calls."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("filter the variants with bcftools, then variant statistics with bcftools stats",
+                     files(name), knowledge=knowledge)
+    assert "structural_variant_calls" in e.value.message and any("variant_calls" in h for h in e.value.hints)
+
+
+def test_strelka_somatic_calls_stay_small_variant_calls_and_are_annotated(knowledge):
+    result = plan_request("annotate the somatic variants with SnpEff", files("vcfpy/strelka.vcf"), knowledge=knowledge)
+    (vcf,) = result.spec.inputs
+    assert vcf.datatype == "variant_calls"
+    assert steps(result) == [("variant_annotation", "snpeff")]
+
+
+def test_bcftools_mpileup_output_is_refused_saying_to_call_it(knowledge):
+    """htslib-test's index.vcf: `bcftools mpileup` (ALT <*> at every site, PL but no GT) is genotype likelihoods."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("filter the variants with bcftools", files("htslib/index.vcf"), knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and "bcftools mpileup output" in e.value.message
+    assert any("bcftools call" in h for h in e.value.hints)
+
+
+def test_bcftools_gvcf_is_refused_for_gatk_joint_genotyping(knowledge):
+    """`bcftools call -g 5` on Rsamtools' ex1.bam: reference blocks GATK's GenotypeGVCFs does not read."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("joint genotyping of these gVCFs with GATK GenotypeGVCFs", files("bcftools_gvcf/ex1.g.vcf.gz"),
+                     knowledge=knowledge)
+    assert "bcftools gVCF" in e.value.message and any("bcftools merge --gvcf" in h for h in e.value.hints)
+
+
+def test_ena_fastq_pair_with_the_original_read_names_is_one_paired_sample(knowledge):
+    """ArrayExpress E-MTAB-1147 as ENA serves it (ShortRead): '@ERR127302.8493430 HWI-EAS350_0441:...#0/1'.
+    The mate is in the instrument's read name after the accession, the files end _1_subset/_2_subset: they were
+    two single-end samples 'ERR127302_1_subset' and 'ERR127302_2_subset'."""
+    result = plan_request("quality control with FastQC, then trim the reads with fastp",
+                          files("ena/ERR127302_1_subset.fastq.gz", "ena/ERR127302_2_subset.fastq.gz"),
+                          knowledge=knowledge)
+    assert read_as(result) == {"ERR127302_1_subset.fastq.gz": ("raw_reads", "ERR127302", 1),
+                               "ERR127302_2_subset.fastq.gz": ("raw_reads", "ERR127302", 2)}
+    assert steps(result) == [("read_qc", "fastqc"), ("read_trimming", "fastp")]
+
+
+@pytest.mark.parametrize("name", ["htslib/interleaved.fq", "htslib/interleaved_casava.fq"])
+def test_interleaved_fastq_is_one_paired_sample_aligned_by_bwa(knowledge, name):
+    """htslib-test's interleaved files: /1 /2 ids, and CASAVA 1.8 '1:N:0' / '2:N:0' comments."""
+    result = plan_request("align the reads to the genome with bwa", files(name, "rsubread/reference.fa"),
+                          knowledge=knowledge)
+    reads = next(i for i in result.spec.inputs if i.datatype == "raw_reads")
+    assert reads.mate is None and any("interleaved" in e for e in reads.evidence)
+    assert steps(result) == [("genome_indexing", "bwa_index"), ("read_alignment", "bwa_mem")]
+
+
+def test_cram_is_refused_saying_how_to_make_the_bam(knowledge):
+    """htslib-test's ce#5b_java.cram (htsjdk-written CRAM 3): no tool of the plan reads CRAM; the hint says how to
+    convert it with its reference (the message was only 'add a format adapter to the knowledge base')."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("alignment QC with samtools stats", files("htslib/ce#5b_java.cram"), knowledge=knowledge)
+    assert "the input is cram" in e.value.message
+    assert any("samtools view -b -T REF.fa" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name, said", [("pbcore/pb.subreads.bam", "PacBio subreads"),
+                                        ("pbcore/pb.ccs.bam", "PacBio CCS reads")])
+def test_pacbio_unaligned_bams_are_refused_by_name(knowledge, name, said):
+    """pbcore's subreads and CCS BAMs hold unaligned reads (no @SQ): they were aligned reads, and variant calling
+    was planned on them."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("call variants from the PacBio reads", files(name), knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and "unaligned BAM" in e.value.message and said in e.value.message
+    assert any("samtools fastq" in h for h in e.value.hints)
+
+
+def test_nanopore_2d_read_is_read_qc_d_and_long_read_assembly_is_refused_by_name(knowledge):
+    """The 2D basecall of NanoOK's E. coli FAST5 (its Fastq dataset, as poretools extracts it)."""
+    result = plan_request("quality control of the nanopore reads", files("nanook/ch327_file62.2D.fastq"),
+                          knowledge=knowledge)
+    assert [i.datatype for i in result.spec.inputs] == ["raw_reads"]
+    assert steps(result) == [("read_qc", "fastqc")]
+    with pytest.raises(UnsupportedAnalysisError) as e:
+        plan_request("assemble the E. coli genome from the nanopore reads with Flye",
+                     files("nanook/ch327_file62.2D.fastq", "nanook/ecoli_dh10b_cs.fasta"), knowledge=knowledge)
+    assert "long-read assembly" in e.value.message
+
+
+def test_bedgraph_where_deeptools_reads_bigwig_says_how_to_convert(knowledge):
+    with pytest.raises(BioplanError) as e:
+        plan_request("compute a signal matrix around the genes with deepTools", files("rtracklayer/test.bedGraph"),
+                     knowledge=knowledge)
+    assert "the input is bedgraph" in e.value.message and any("bedGraphToBigWig" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name, fmt, facts", [
+    ("genomicfeatures/NC_011025.gff", "gff3", {"annotation_provider": "RefSeq", "seqid_style": "refseq",
+                                               "taxon_id": 243272}),
+    ("genomicfeatures/dmel-1000-r5.11.filtered.gff", "gff3", {}),  # FlyBase ids through gffread
+    ("genomicfeatures/Aedes_aegypti.partial.gtf", "gtf", {}),  # VectorBase supercontigs
+])
+def test_annotations_of_other_sources_feed_featurecounts(knowledge, name, fmt, facts):
+    result = plan_request("count reads per gene with featureCounts", files("stringtie/GM12878.chr1.bam", name),
+                          knowledge=knowledge)
+    from bioplan.request.sniff import sniff_file
+
+    annotation = next(i for i in result.spec.inputs if i.datatype == "gene_annotation")
+    assert annotation.format == fmt
+    sniffed = sniff_file(str(DATA / name), {})
+    assert {k: sniffed.fact(k) for k in facts} == facts
+    assert steps(result)[-1] == ("read_counting", "featurecounts")
+    assert (steps(result)[0] == ("annotation_format_conversion", "gffread_gtf")) == (fmt == "gff3")
+
+
+def test_protein_fasta_builds_the_diamond_database(knowledge):
+    """HMMER's globins45.fa (45 globin proteins) beside MEGAHIT's contigs."""
+    result = plan_request("annotate the contigs by similarity to these proteins with DIAMOND",
+                          [str(DATA.parent / "real/megahit/A_1/final.contigs.fa"), *files("hmmer/globins45.fa")],
+                          knowledge=knowledge)
+    found = read_as(result)
+    assert found["globins45.fa"][0] == "protein_reference_sequences"
+    assert [s for s in steps(result)][:2] == [("protein_database_build", "diamond_makedb"),
+                                              ("protein_similarity_search", "diamond_blastx")]
+
+
+@pytest.mark.parametrize("name", ["hmmer/globins45.fa", "prodigal/ex1.proteins.faa"])
+def test_protein_fasta_given_as_the_genome_is_said_to_be_unused(knowledge, name):
+    """A protein FASTA (HMMER's globins, Prodigal's translations) beside 'align to the genome': the genome comes
+    from the config, and the plan says the proteins are not used (it said nothing)."""
+    result = plan_request("align the reads to the genome with bwa",
+                          files("rsubread/reads1.txt.gz", "rsubread/reads2.txt.gz", name), knowledge=knowledge)
+    assert read_as(result)[Path(name).name][0] == "protein_reference_sequences"
+    assert any(w.startswith(str(DATA / name)) and "is not used" in w for w in result.spec.warnings)

@@ -42,7 +42,7 @@ from bioplan.errors import (
 )
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Format, Knowledge
-from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile
+from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile, TaskSpec
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
 from bioplan.progress import slow_step
@@ -152,7 +152,22 @@ def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = No
     if not bound:
         raise first_error  # type: ignore[misc]
     bound = [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(bound)]
-    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned))})
+    spec = _warn_unused_inputs(knowledge, result.spec, bound[0])
+    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned)), "spec": spec})
+
+
+def _warn_unused_inputs(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> TaskSpec:
+    """An input the best plan reads nowhere is said to be unused (a protein FASTA beside 'align to the genome':
+    the plan takes the genome from the config, never silently)."""
+    from bioplan.knowledge.queries import is_subtype
+
+    read = {src.removeprefix("input:") for s in plan.steps for src in s.sources.values() if src.startswith("input:")}
+    notes = [f"{i.path} ({i.datatype}) is not used: no step of the plan reads "
+             f"{knowledge.datatypes[i.datatype].label.lower()}" for i in spec.inputs
+             if i.datatype in knowledge.datatypes
+             and not any(d == i.datatype or is_subtype(knowledge, i.datatype, d) for d in read)
+             and not any(w.startswith(f"{i.path} (") for w in spec.warnings)]
+    return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
 
 
 @dataclass

@@ -178,6 +178,9 @@ class Format(Frozen):
     # the workflow (Snakemake `directory()`), made as one by the compile pre-check
     directory: bool = False
     sniff: FormatSniff | None = None
+    # how a user turns a file of this format into what the tools read, said when a given input's format is read
+    # by no tool of the plan and no format adapter bridges it (CRAM -> BAM needs the reference it was made with)
+    convert_hint: str = ""
 
 
 class ToolPort(Frozen):

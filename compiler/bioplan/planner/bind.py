@@ -49,6 +49,7 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
     order = topological_order(steps)
     chosen: dict[str, Tool] = {}
     clashes: list[str] = []
+    given: set[str] = set()  # formats of given inputs some tool did not read
 
     def assign(i: int) -> bool:
         if i == len(order):
@@ -57,9 +58,12 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
         for tool in _candidates(knowledge, spec, step):
             problem = None
             for port, source in step.sources.items():
-                problem = _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
-                if problem:
-                    clashes.append(problem)
+                clash = _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
+                problem = clash[0] if clash else None
+                if clash:
+                    clashes.append(clash[0])
+                    if source.startswith("input:"):
+                        given.update(clash[1])
                     break
             if problem:
                 continue
@@ -70,9 +74,12 @@ def bind_plan(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> tuple[Plan, l
         return False
 
     if not assign(0):
+        # a given file in a format the tools do not read: how the user converts it (formats.yaml convert_hint)
+        convert = [f"{knowledge.formats[f].convert_hint}" for f in sorted(given)
+                   if f in knowledge.formats and knowledge.formats[f].convert_hint]
         raise UnsatisfiableError(
             "no combination of tools can run this plan: " + "; ".join(dict.fromkeys(clashes[:4])),
-            ["add a tool whose port formats match, or a format adapter, to the knowledge base"],
+            convert + ["add a tool whose port formats match, or a format adapter, to the knowledge base"],
             {"clashes": list(dict.fromkeys(clashes))})
     pruned = [Pruned(kind="tool", id=t.id, reason=f"ranked below {chosen[s.id].id} for {s.operation}")
               for s in steps for t in _candidates(knowledge, spec, s) if t.id != chosen[s.id].id]
@@ -159,14 +166,15 @@ def find_adapter(knowledge: Knowledge, spec: TaskSpec, datatype: str, have: set[
     return None
 
 
-def _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id) -> str | None:
+def _port_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id) -> tuple[str, set[str]] | None:
+    """None, or (message, formats available) when no tool format nor adapter fits the port."""
     problem = _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id)
     if problem is None:
         return None
     have, accepts = problem[1], problem[2]
     if find_adapter(knowledge, spec, step.inputs[port], have, accepts) is not None:
         return None  # an adapter step bridges it (inserted after binding)
-    return problem[0]
+    return problem[0], set(have)
 
 
 def _format_clash(knowledge, spec, tool, step, port, source, chosen, step_by_id):

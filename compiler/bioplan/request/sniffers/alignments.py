@@ -100,8 +100,31 @@ def _sniff_bam(src: Source) -> SniffedFile:
         if l_text < 0:
             raise unreadable(src.shown, "BAM file with a corrupt header length", expected="BAM")
         text = read_exact(fh, min(l_text, BAM_HEADER_MAX), src.shown)
+        # the binary reference list after the text: none means no read can be aligned (PacBio subreads/CCS, uBAM)
+        n_ref = read_exact(fh, 4, src.shown) if l_text <= BAM_HEADER_MAX else b""
+    header = decode(text.rstrip(b"\x00"))
+    if len(n_ref) == 4 and struct.unpack("<i", n_ref)[0] == 0 and "@SQ\t" not in header:
+        _refuse_unaligned(src, "BAM", header)
     evidence = ["BAM: BGZF-compressed with 'BAM\\1' magic" if src.bgzf else "BAM: gzip-compressed with 'BAM\\1' magic"]
-    return _alignment_result(src, "bam", decode(text.rstrip(b"\x00")), evidence)
+    return _alignment_result(src, "bam", header, evidence)
+
+
+_PLATFORMS = {"PACBIO": "PacBio", "ONT": "Oxford Nanopore", "ILLUMINA": "Illumina"}
+
+
+def _refuse_unaligned(src: Source, container: str, header: str) -> None:
+    """An alignment file without reference sequences holds unaligned reads: refused saying what they are."""
+    rg = " ".join(ln for ln in header.splitlines() if ln.startswith("@RG"))
+    platform = next((m.group(1) for m in re.finditer(r"\tPL:(\S+)", rg)), "")
+    kind = next((m.group(1) for m in re.finditer(r"READTYPE=([A-Za-z]+)", rg)), "")
+    reads = "subreads" if kind.upper() == "SUBREAD" else f"{kind} reads" if kind else "reads"
+    what = f"{_PLATFORMS.get(platform.upper(), platform)} {reads}".strip()
+    said = f" (@RG PL:{platform}" + (f", READTYPE={kind}" if kind else "") + ")" if platform else ""
+    raise unreadable(
+        src.shown, f"is an unaligned {container}: it lists no reference sequences, so its {what}{said} are not "
+        "aligned to a genome",
+        ["give the reads as FASTQ (samtools fastq FILE > reads.fastq.gz) with the analysis to run on them, "
+         "or align them first and give the aligned BAM"], expected="aligned BAM/CRAM or FASTQ")
 
 
 def _itf8(b: bytes, p: int) -> tuple[int, int]:
@@ -170,7 +193,10 @@ def _sniff_cram(src: Source) -> SniffedFile:
     if len(data) >= HEAD_BYTES:  # a header with many @SQ lines can outgrow the head
         with src.open() as fh:
             data = read_exact(fh, BAM_HEADER_MAX, src.shown)
-    return _alignment_result(src, "cram", _cram_header(data), [f"CRAM {version} ('CRAM' magic)"])
+    header = _cram_header(data)
+    if header is not None and not any(ln.startswith("@SQ") for ln in header.splitlines()):
+        _refuse_unaligned(src, "CRAM", header)
+    return _alignment_result(src, "cram", header, [f"CRAM {version} ('CRAM' magic)"])
 
 
 def _sniff_sam(src: Source) -> SniffedFile:

@@ -63,13 +63,41 @@ class _RecordKinds:
             self.no_gt += 1
 
 
+def _header_signs(line: str) -> set[str]:
+    """What a header line says about the records: 'mpileup' (bcftools mpileup wrote them), 'called' (bcftools call
+    ran), 'bcftools_gvcf' (call -g/--gvcf), 'gatk_gvcf' (HaplotypeCaller -ERC GVCF's GVCFBlock and NON_REF lines)."""
+    if line.startswith("##bcftoolsCommand="):
+        return {"mpileup"} if line.split("=", 1)[1].startswith("mpileup") else set()
+    if line.startswith("##bcftools_callCommand="):
+        args = line.split("=", 1)[1].split(";")[0].split()
+        return {"called"} | ({"bcftools_gvcf"} if {"-g", "--gvcf"} & set(args) else set())
+    if line.startswith(("##GVCFBlock", "##ALT=<ID=NON_REF")):
+        return {"gatk_gvcf"}
+    return set()
+
+
+def _refuse_bcftools_gvcf(src: Source) -> None:
+    raise unreadable(
+        src.shown, "is a bcftools gVCF (bcftools call -g: reference blocks between the calls), which GATK's joint "
+        "genotyping does not read (it reads HaplotypeCaller -ERC GVCF files, with <NON_REF> alleles) and bioplan "
+        "does not merge",
+        ["merge and call the samples' bcftools gVCFs (bcftools merge --gvcf REF.fa *.g.vcf.gz | bcftools call -mv) "
+         "and give the calls, or give the BAM files and ask for joint variant calling"],
+        expected="VCF of variant calls")
+
+
 def _vcf_kind(kinds: _RecordKinds, n: int, header: set[str], src: Source) -> tuple[str | None, str]:
     """(datatype the records say, evidence) when they are not small-variant calls, else (None, '')."""
+    if "bcftools_gvcf" in header:
+        _refuse_bcftools_gvcf(src)
+    if "gatk_gvcf" in header and n and kinds.ref_block:
+        return "sample_gvcf", (f"a GATK gVCF: the header declares <NON_REF>/GVCFBlock and {kinds.ref_block} of {n} "
+                               f"records carry <NON_REF> (first: {kinds.examples['block']})")
     if n and kinds.sv >= _SV_SHARE * n:
         return "structural_variant_calls", (f"{kinds.sv} of {n} records are structural variants (first: "
                                             f"{kinds.examples['sv']}): SV calls, not SNVs and indels")
     if n and kinds.ref_block >= _SV_SHARE * n:
-        if kinds.no_gt == n and "mpileup" in header:
+        if kinds.no_gt == n and "mpileup" in header and "called" not in header:
             raise unreadable(
                 src.shown, f"is bcftools mpileup output: genotype likelihoods at every site ({kinds.ref_block} of "
                 f"{n} records have ALT <*>, none a GT), not variant calls",
@@ -140,8 +168,8 @@ def _sniff_vcf(src: Source) -> SniffedFile:
                 version = line.split("=", 1)[1]
             elif line.startswith(("##reference=", "##assembly=", "##contig=<")):
                 assembly_lines.append(line)
-            elif line.startswith("##bcftoolsCommand="):
-                header_words.update(line.split("=", 1)[1].split()[:1])
+            else:
+                header_words.update(_header_signs(line))
             continue
         if line.startswith("#CHROM"):
             cols = line.split("\t")
