@@ -359,8 +359,8 @@ def test_transcript_level_estimates_for_gene_level_analysis_is_tximport(knowledg
     assert "quantification_aggregation" in request.operations and not request.unmatched_clauses
 
 
-def test_merging_a_samples_sequencing_runs_is_refused_by_name(knowledge):
-    """bioplan refuses a sheet with several runs of a sample; a request to merge them is refused too, not dropped."""
-    with pytest.raises(UnsupportedAnalysisError) as err:
-        _spec("trim the reads with fastp and merge multiple sequencing runs", knowledge)
-    assert "lane_merging" in str(err.value.details)
+def test_merging_a_samples_sequencing_runs_is_the_lane_merging_step(knowledge):
+    """A sample's runs or lanes are concatenated before its first step (codegen/lanes.py); a request to merge
+    them names that step, not dropped and not refused."""
+    assert "lane_merging" in _spec("trim the reads with fastp and merge multiple sequencing runs",
+                                   knowledge).required_operations

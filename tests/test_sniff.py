@@ -158,12 +158,12 @@ def test_interleaved_fastq(tmp_path):
     assert f.fact("interleaved") is True and f.mate is None
 
 
-def test_lanes_of_one_sample_warn(tmp_path):
+def test_lanes_of_one_sample_are_said_to_be_merged(tmp_path):
     paths = [write(tmp_path / f"s_S1_L00{lane}_R{m}_001.fastq", fastq(["a"])) for lane in (1, 2) for m in (1, 2)]
     profile = sniff_inputs(paths, PREFIXES)
     assert {f.sample for f in profile.files} == {"s"}
     assert [f.fact("lane") for f in profile.files] == ["L001", "L001", "L002", "L002"]
-    assert any("2 files for mate 1" in w for w in profile.warnings)
+    assert "sample 's': 2 lanes (L001, L002), concatenated per mate before the sample's first step" in profile.warnings
 
 
 def test_sample_from_directory_when_file_is_just_r1(tmp_path):

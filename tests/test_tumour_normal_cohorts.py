@@ -246,13 +246,13 @@ def test_the_plan_report_says_how_the_patients_are_paired(knowledge, tmp_path):
 
 
 # ------------------------------------------------------------------ nf-core/sarek's own sample sheet, with the paths
-def _sarek_sheet(base: Path, lanes: int = 1) -> list[str]:
-    """sarek's canonical input: patient,sex,status,sample,lane,fastq_1,fastq_2 (paths beside the sheet)."""
+def _sarek_sheet(base: Path) -> list[str]:
+    """sarek's canonical input: patient,sex,status,sample,lane,fastq_1,fastq_2 (paths beside the sheet; one
+    lane per sample here, several in tests/test_lanes.py)."""
     inputs = _cohort(base, TWO_PAIRS)
     rows = ["patient,sex,status,sample,lane,fastq_1,fastq_2"]
     for patient, sample, status in TWO_PAIRS:
-        rows += [f"{patient},XX,{status},{sample},L00{lane},{sample}_R1.fastq.gz,{sample}_R2.fastq.gz"
-                 for lane in range(1, lanes + 1)]
+        rows.append(f"{patient},XX,{status},{sample},L001,{sample}_R1.fastq.gz,{sample}_R2.fastq.gz")
     (base / "samplesheet.csv").write_text("\n".join(rows) + "\n")
     return [str(base / "samplesheet.csv"), inputs[-1]]
 
@@ -264,12 +264,6 @@ def test_sareks_sample_sheet_alone_names_the_reads_and_the_pairs(knowledge, tmp_
     assert {(s.sample, s.status) for s in result.spec.patients} == {
         ("p1_t", "tumour"), ("p1_n", "normal"), ("p2_t", "tumour"), ("p2_n", "normal")}
     assert any("read 8 FASTQ file(s) the sheet names" in w for w in result.spec.warnings + result.warnings)
-
-
-def test_a_sample_of_several_lanes_is_refused_not_read_as_one_lane(knowledge, tmp_path):
-    with pytest.raises(BioplanError) as err:
-        plan_request("tumour/normal pairs for 2 patients, Mutect2", _sarek_sheet(tmp_path, lanes=2), knowledge)
-    assert err.value.code == "ambiguous_input" and "several rows of FASTQ files (lanes" in err.value.message
 
 
 def test_a_patient_id_that_cannot_name_a_folder_is_refused(knowledge, tmp_path):

@@ -140,6 +140,9 @@ class SpecInput(Frozen):
     evidence: tuple[str, ...] = ()
     sample: str | None = None
     mate: int | None = None
+    # one of a sample's lanes (or re-runs): the sheet's `lane` column, the L001 of an Illumina name, else
+    # the row order; a sample's lanes are merged before its first step (codegen/lanes.py)
+    lane: str | None = None
 
 
 class PatientSample(Frozen):

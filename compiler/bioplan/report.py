@@ -52,7 +52,8 @@ def report(result: PlanResult) -> dict[str, Any]:
             "input_types": list(spec.input_types),
             "inputs": [
                 {"path": i.path, "datatype": i.datatype, "format": i.format, "evidence": list(i.evidence),
-                 **({"sample": i.sample} if i.sample else {}), **({"mate": i.mate} if i.mate else {})}
+                 **({"sample": i.sample} if i.sample else {}), **({"mate": i.mate} if i.mate else {}),
+                 **({"lane": i.lane} if i.lane else {})}
                 for i in spec.inputs
             ],
             "target_output": {"semantic_type": spec.target_output.semantic_type, "format": spec.target_output.format},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bioplan.codegen.ir import PATIENT, STATUS, Reference, Workflow
+from bioplan.codegen.ir import LANE, PATIENT, STATUS, Reference, Workflow
 from bioplan.errors import TargetUnsupportedError
 
 
@@ -52,6 +52,9 @@ def meta_column_schemas(columns: tuple[str, ...], name_pattern: str) -> dict[str
                   "description": "the individual the sample comes from: its tumour(s) and normal are called together"},
         STATUS: {"type": "string", "enum": ["tumour", "normal"],
                  "description": "tumour, or normal for the patient's matched normal (at most one per patient)"},
+        LANE: {"type": "string", "minLength": 1, "pattern": name_pattern,
+               "description": "the lane (or run) of the sample this row's FASTQ files hold: a sample's rows are "
+                              "concatenated per mate, in row order, before its first step"},
     }
     return {c: known[c] for c in columns}
 

@@ -29,6 +29,9 @@ Scope = Literal["sample", "group", "cohort", "reference"]
 # the sample sheet columns of a tumour/normal cohort (nf-core/sarek's patient and status), values not paths
 PATIENT = "patient"
 STATUS = "status"
+# the sample sheet column of a sample's lane (nf-core/sarek's `lane`): a sample of several lanes has one row per
+# lane, and its lanes' FASTQ files are concatenated per mate before its first step (codegen/lanes.py)
+LANE = "lane"
 
 
 class Frozen(BaseModel):
@@ -45,6 +48,9 @@ class FileRef(Frozen):
     directory: bool = False
     # a group step's output: one file per value of this sample sheet column ({patient} in `path`)
     group: str | None = None
+    # a sample sheet column read over every lane (row) of the sample, in lane order: only the lane
+    # merging step reads so (codegen/lanes.py)
+    lanes: bool = False
 
 
 class IOPort(Frozen):
@@ -153,8 +159,8 @@ class Workflow(Frozen):
     genome_build_default: bool = False  # neither the request nor the inputs named it: the organism's default
     fetch_references: bool = False  # config `fetch:` (compile --fetch-references)
     reference_cache: str = "resources"  # where downloaded references go (compile --reference-cache)
-    # sample sheet columns of values the group steps read (`patient`, `status`: tumour or normal), written
-    # after "sample"; empty when no step is grouped
+    # sample sheet columns of values, not paths, written after "sample": those the group steps read
+    # (`patient`, `status`: tumour or normal) and `lane` when a sample has several lanes (one row per lane)
     meta_columns: tuple[str, ...] = ()
 
 
@@ -347,33 +353,39 @@ def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
 
 
 def _sample_rows(knowledge: Knowledge, spec: TaskSpec, workdir: str | None):
-    """Rows of config/samples.tsv from the per-sample input files (FASTQ mates, BAMs)."""
+    """Rows of config/samples.tsv from the per-sample input files (FASTQ mates, BAMs): one per sample, or
+    one per lane of each sample when a sample has several (a `lane` value in every row then)."""
     per_sample = [i for i in spec.inputs if knowledge.datatypes[i.datatype].scope == "sample"]
     if not per_sample:
         return [], [], _condition_column(spec)
-    rows: dict[str, dict[str, str]] = {}
+    rows: dict[tuple[str, str], dict[str, str]] = {}
     columns: list[str] = ["sample"]
-    for i in sorted(per_sample, key=lambda x: (x.sample or x.path, x.mate or 0)):
+    for i in sorted(per_sample, key=lambda x: (x.sample or x.path, x.lane or "", x.mate or 0)):
         name = i.sample or os.path.basename(i.path)
         refuse_unusable_sample_name(name, i.path)
+        if i.lane is not None:
+            refuse_unusable_sample_name(i.lane, i.path, "lane")
         dtype = knowledge.datatypes[i.datatype]
         col = ("fastq" if i.mate is None else f"fastq_{i.mate}") if dtype.mates else i.datatype
-        rows.setdefault(name, {"sample": name})[col] = _rel(i.path, workdir)
+        rows.setdefault((name, i.lane or ""), {"sample": name})[col] = _rel(i.path, workdir)
         if col not in columns:
             columns.append(col)
+    if any(lane for _, lane in rows):
+        rows = {key: {**row, LANE: key[1] or "1"} for key, row in rows.items()}
     return [rows[k] for k in sorted(rows)], columns, _condition_column(spec)
 
 
-def refuse_unusable_sample_name(name: str, path: str) -> None:
+def refuse_unusable_sample_name(name: str, path: str, what: str = "sample") -> None:
     """A sample id is a folder name in every target (results/<step>/<sample>/...) and a value tools read:
     names that would leave the folder, or that no quoting keeps data in a tool's own syntax, are refused
-    (the rest is quoted wherever it is written: codegen/escape.py, Snakemake's `:q`)."""
-    require_utf8(name, f"the sample name {name!r} (taken from {os.path.basename(path)!r})")  # bytes, not text
+    (the rest is quoted wherever it is written: codegen/escape.py, Snakemake's `:q`). A lane id is held
+    to the same rules (a sample sheet value, read back by both targets)."""
+    require_utf8(name, f"the {what} name {name!r} (taken from {os.path.basename(path)!r})")  # bytes, not text
     why = unusable_sample_name(name)
     if why is None:
         return
     raise UnreadableInputError(
-        f"{path}: the sample name {name!r} (taken from this input) cannot name a sample: {why}",
+        f"{path}: the {what} name {name!r} (taken from this input) cannot name a {what}: {why}",
         [f"to resolve, rename {os.path.basename(path)!r} so that the sample part of the name holds letters, digits "
          "and printable punctuation other than '\"' and '\\', does not start with '-' and is not '.' or '..' "
          "(e.g. sample1_R1.fastq.gz), or set the BAM read group's SM tag to such a name"],

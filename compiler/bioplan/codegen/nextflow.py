@@ -247,8 +247,11 @@ class NextflowGenerator:
         sample_ports = [port for port, kind, _ in groups if kind == "sample"]
         # as many as the process has tuple inputs (a MultiQC step gathers one per report kind)
         metas = (f"meta{i}" if i > 1 else "meta" for i in itertools.count(1))
+        # a sample's lanes (codegen/lanes.py) may share file names: each staged in a folder of its own
+        lanes = {port for port, kind, ioports in groups if kind == "sample" and ioports[0].ref.lanes}
         if sample_ports:
-            lines.append(f"tuple val({next(metas)}), " + ", ".join(f"path({p})" for p in sample_ports))
+            lines.append(f"tuple val({next(metas)}), " + ", ".join(
+                f"path({p}, stageAs: 'lane*/*')" if p in lanes else f"path({p})" for p in sample_ports))
         samples_var = (f"sample_ids{i}" if i > 1 else "sample_ids" for i in itertools.count(1))
         # a group step's ports arrive joined on the group's meta (channel `grouped_arguments`)
         grouped = [f"val({next(samples_var)}), path({port}, stageAs: '{port}/*')" if kind == "grouped"

@@ -21,6 +21,7 @@ from bioplan.codegen.ir import (
     CHECK_MEM_MB,
     CHECK_RUNTIME,
     CHECK_RUNTIME_PER_GB,
+    LANE,
     PATIENT,
     STATUS,
     ConfigInput,
@@ -44,6 +45,7 @@ from bioplan.codegen.ir import (
     pick_for_consumer,
     unusable_sample_name,
 )
+from bioplan.codegen.lanes import merge_lanes
 from bioplan.codegen.names import refuse_list_separators, refuse_unsafe_id_sets
 from bioplan.codegen.qc_report import add_qc_report
 from bioplan.codegen.vcf_outputs import compress_vcf_outputs
@@ -568,15 +570,17 @@ def to_workflow(draft: Draft) -> Workflow:
         deviations=spec.deviations, unrecognized=spec.unrecognized, references=draft.references,
         genome_build=draft.genome_build, genome_build_default=draft.genome_build_default,
         fetch_references=options.fetch_references, reference_cache=reference_cache_dir(options.reference_cache),
-        meta_columns=(PATIENT, STATUS) if any(s.group_by == PATIENT for s in draft.steps) else (),
+        meta_columns=((PATIENT, STATUS) if any(s.group_by == PATIENT for s in draft.steps) else ())
+        + ((LANE,) if any(LANE in row for row in draft.samples) else ()),
         **dict(options.cluster_limits))
 
 
 WorkflowPass = Callable[[Knowledge, Workflow], Workflow]
 
-# The passes on the frozen IR, in order: plain VCFs bgzipped and indexed, then one MultiQC report of
-# every QC report the steps write (the compressed VCFs' statistics included).
-WORKFLOW_PASSES: tuple[WorkflowPass, ...] = (compress_vcf_outputs, add_qc_report)
+# The passes on the frozen IR, in order: each sample's lanes merged before its first step, plain VCFs
+# bgzipped and indexed, then one MultiQC report of every QC report the steps write (the compressed VCFs'
+# statistics included).
+WORKFLOW_PASSES: tuple[WorkflowPass, ...] = (merge_lanes, compress_vcf_outputs, add_qc_report)
 
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, options: SynthesisOptions) -> Workflow:

@@ -171,6 +171,8 @@ class SnakemakeGenerator:
         if ref.kind == "config_reference":
             return f'config["references"][{q(ref.path)}]'
         if ref.kind == "samplesheet":
+            if ref.lanes:  # every lane's file of the sample, in sheet order (codegen/lanes.py)
+                return f"sample_lane_files({q(ref.path)})"
             if consumer_scope == "sample":
                 return f"sample_file({q(ref.path)})"
             if consumer_scope == "group" and group_by:

@@ -8,10 +8,19 @@ pass raises an error that names both sides; it never picks one silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Match, Request, SpecInput, TargetOutput, TaskSpec
+from bioplan.models import (
+    DEFAULT_MAX_HOPS,
+    InputProfile,
+    Match,
+    Request,
+    SniffedFile,
+    SpecInput,
+    TargetOutput,
+    TaskSpec,
+)
 from bioplan.request.passes import anchors, context, honesty, individuals, parts, readings, target, tools
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import workflow_type
@@ -58,6 +67,13 @@ def run_passes(draft: SpecDraft, passes: tuple[SpecPass, ...] = SPEC_PASSES) -> 
     return draft
 
 
+def _lane(f: SniffedFile, files: Sequence[SniffedFile]) -> str | None:
+    """The lane of one of a sample's several lanes (cohort._number_lanes); None for a sample of one."""
+    several = f.sample is not None and sum(g.datatype == f.datatype and g.sample == f.sample and g.mate == f.mate
+                                           for g in files) > 1
+    return str(f.fact("lane")) if several and f.fact("lane") else None
+
+
 def task_spec(draft: SpecDraft) -> TaskSpec:
     """The stage's boundary model from the last draft (`require_target` has made sure of a target)."""
     assert draft.target is not None, "require_target runs before the TaskSpec is built"
@@ -66,7 +82,7 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         query=draft.request.query,
         input_types=draft.input_types,
         inputs=tuple(SpecInput(path=f.path, datatype=f.datatype, format=f.format, evidence=f.evidence,
-                               sample=f.sample, mate=f.mate) for f in files),
+                               sample=f.sample, mate=f.mate, lane=_lane(f, files)) for f in files),
         target_output=TargetOutput(semantic_type=draft.target, format=draft.request.output_format),
         constraints=dict(draft.constraints),
         constraint_ids=draft.constraint_ids,

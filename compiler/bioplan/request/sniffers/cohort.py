@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from bioplan.errors import AmbiguousInputError, BioplanError
-from bioplan.models import InputProfile, SniffedFile
+from bioplan.models import Fact, InputProfile, SniffedFile
 from bioplan.request.sniffers.alignments import file_sample
 from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list, unreadable
 from bioplan.request.sniffers.columns import NA
@@ -100,21 +100,18 @@ def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], c
                            warnings: list[str]) -> list[tuple[SniffedFile, Notes]]:
     """The FASTQ files a sample sheet names in its path columns (nf-core/sarek's and nf-core/rnaseq's
     fastq_1, fastq_2) and the inputs do not already hold: read as the sheet's sample, mate 1 and 2 by
-    column. A sample of several rows (lanes) is refused: bioplan would read one lane only."""
+    column. A sample of several rows is several lanes (or re-runs) of it, each file carrying its lane
+    (the sheet's `lane` column, else the row's number among the sample's rows): merged per sample
+    before its first step (codegen/lanes.py)."""
     given = {os.path.abspath(p) for p in paths}
     out: list[tuple[SniffedFile, Notes]] = []
     for sheet in (f for f in files if f.datatype == "sample_metadata" and f.fact("fastq_files")):
         rows = sheet.fact("fastq_files")
-        lanes = sorted({r[0] for r in rows if sum(x[0] == r[0] for x in rows) > 1})
-        if lanes:
-            raise AmbiguousInputError(
-                f"{sheet.path}: sample(s) {', '.join(repr(s) for s in lanes[:10])} have several rows of FASTQ files "
-                "(lanes or re-runs), and bioplan does not merge lanes yet: it would read one of them only",
-                ["to resolve, merge each sample's lanes into one file per mate (cat L001_R1.fastq.gz L002_R1.fastq.gz "
-                 "> sample_R1.fastq.gz) and give one row per sample"], {"sheet": sheet.path, "samples": lanes})
+        lanes = _sheet_lanes(sheet, rows)
+        _refuse_repeated_files(sheet, rows)
         named: list[str] = []
         missing: list[str] = []
-        for sample, *values in rows:
+        for (sample, *values), lane in zip(rows, lanes):
             present = [(column, v) for column, v in enumerate(values, start=1) if v and v.lower() not in NA]
             for column, value in present:
                 path = _sheet_path(sheet, value)
@@ -129,7 +126,12 @@ def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], c
                                      f"{found.datatype.replace('_', ' ')}", ["name the sample's FASTQ files in the "
                                      "sheet's fastq_1 and fastq_2 columns"], override=False)
                 mate = column if len(present) == 2 else None  # fastq_1 and fastq_2; one file: single-end
-                out.append((found.model_copy(update={"sample": sample, "mate": mate}), Notes()))
+                update: dict = {"sample": sample, "mate": mate}
+                if lane is not None:
+                    facts = [f for f in found.facts if f.name != "lane"]
+                    update["facts"] = (*facts, Fact(name="lane", value=lane,
+                                                    evidence=f"lane of its row in {sheet.path}"))
+                out.append((found.model_copy(update=update), Notes()))
                 given.add(os.path.abspath(path))
                 named.append(path)
         if named:
@@ -138,6 +140,46 @@ def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], c
             warnings.append(f"{sheet.path} names {len(missing)} FASTQ file(s) not found here, not read: "
                             + quote_list(missing, 3) + "; to use them, correct the paths or give the files with -i")
     return out
+
+
+def _refuse_repeated_files(sheet: SniffedFile, rows: Sequence[Sequence[str]]) -> None:
+    """A FASTQ file the sheet names in two places (two lanes, two samples, both mates) would be read twice."""
+    where: dict[str, list[str]] = {}
+    for number, (sample, *values) in enumerate(rows, start=1):
+        for value in values:
+            if value and value.lower() not in NA:
+                where.setdefault(os.path.abspath(_sheet_path(sheet, value)), []).append(
+                    f"row {number} (sample '{sample}'): {value}")
+    repeated = [" and ".join(places) for places in where.values() if len(places) > 1]
+    if repeated:
+        raise AmbiguousInputError(
+            f"{sheet.path} names the same FASTQ file more than once ({'; '.join(repeated[:5])}): its reads would be "
+            "counted twice", ["to resolve, name each lane's own files in its row (a sample's lanes are concatenated "
+                              "before its first step), or remove the repeated row"],
+            {"sheet": sheet.path, "repeated": repeated})
+
+
+def _sheet_lanes(sheet: SniffedFile, rows: Sequence[Sequence[str]]) -> list[str | None]:
+    """Each row's lane: None for a sample of one row, else the sheet's lane column (nf-core/sarek's) or the
+    row's number among its sample's rows (nf-core/rnaseq's technical replicates); two rows of one sample
+    and lane are refused, naming them."""
+    column = sheet.fact("fastq_lanes") or [""] * len(rows)
+    per_sample = Counter(r[0] for r in rows)
+    seen: Counter[str] = Counter()
+    lanes: list[str | None] = []
+    for row, given in zip(rows, column):
+        seen[row[0]] += 1
+        lanes.append(None if per_sample[row[0]] == 1 else (given if given and given.lower() not in NA
+                                                           else str(seen[row[0]])))
+    repeated = sorted({f"sample '{r[0]}' lane '{lane}'" for r, lane in zip(rows, lanes)
+                       if lane is not None and sum(x[0] == r[0] and y == lane for x, y in zip(rows, lanes)) > 1})
+    if repeated:
+        raise AmbiguousInputError(
+            f"{sheet.path}: several rows name the same lane of a sample ({', '.join(repeated[:10])}): "
+            "each row of a sample is one of its lanes, merged before the first step",
+            ["to resolve, give each row of a sample its own value in the lane column (L001, L002), or remove the "
+             "repeated row"], {"sheet": sheet.path, "rows": repeated})
+    return lanes
 
 
 def _settle_by_the_others(undecided: Sequence[tuple[str, AmbiguousInputError]], settled: Sequence[SniffedFile],
@@ -241,13 +283,44 @@ def _pair_mates(files: list[SniffedFile], notes: list[Notes], warnings: list[str
             warnings.append(f"sample '{s}': mate 2 given ({quote_list(m2, 2)}) but no mate 1")
         if (m1 or m2) and groups.get((s, None)):
             warnings.append(f"sample '{s}' has both paired and unpaired FASTQ files")
-        for mate in (1, 2, None):
-            paths = groups.get((s, mate), [])
-            if len(paths) > 1:
-                what = f"mate {mate}" if mate else "single-end reads"
-                warnings.append(f"sample '{s}' has {len(paths)} files for {what} ({quote_list(paths, 3)}): "
-                                "lanes or re-runs must be merged")
-    return out
+    return _number_lanes(out, groups, warnings)
+
+
+def _lane_of(f: SniffedFile) -> str:
+    return str(f.fact("lane") or "")
+
+
+def _number_lanes(files: list[SniffedFile], groups: Mapping[tuple[str, int | None], list[str]],
+                  warnings: list[str]) -> list[SniffedFile]:
+    """A sample with several files of one mate: its lanes (or re-runs), merged before its first step
+    (nf-core/rnaseq's technical replicates). Each file keeps its lane (a sheet's lane column, an Illumina
+    name's L001) when the sample's lanes are told apart so, else it is numbered in path order; mate 1
+    and mate 2 must have the same lanes."""
+    by_path = {f.path: f for f in files}
+    lanes: dict[str, str] = {}
+    for s in dict.fromkeys(s for s, _ in groups):
+        mates = {m: sorted((by_path[p] for p in groups.get((s, m), [])), key=lambda f: (_lane_of(f), f.path))
+                 for m in (1, 2, None)}
+        if all(len(fs) < 2 for fs in mates.values()):
+            continue
+        for fs in mates.values():
+            named = [_lane_of(f) for f in fs]
+            keep = all(named) and len(set(named)) == len(named)
+            lanes.update({f.path: (lane if keep else str(i)) for i, (f, lane) in enumerate(zip(fs, named), start=1)})
+        one, two = ([lanes[f.path] for f in mates[m]] for m in (1, 2))
+        if one and two and one != two:
+            raise AmbiguousInputError(
+                f"sample '{s}' has mate 1 files of lanes {', '.join(one)} and mate 2 files of lanes {', '.join(two)}: "
+                "each lane needs both mates", ["to resolve, give both mate files of every lane of the sample (or a "
+                "sample sheet with a lane column naming each lane's fastq_1 and fastq_2)"],
+                {"sample": s, "mate_1": [f.path for f in mates[1]], "mate_2": [f.path for f in mates[2]]})
+        count = max(len(fs) for fs in mates.values())
+        warnings.append(f"sample '{s}': {count} lanes ({', '.join(lanes[f.path] for f in mates[1] or mates[None])}), "
+                        "concatenated per mate before the sample's first step")
+    lane = "one of its sample's lanes"
+    return [f.model_copy(update={"facts": (*(x for x in f.facts if x.name != "lane"),
+                                           Fact(name="lane", value=lanes[f.path], evidence=lane))})
+            if f.path in lanes else f for f in files]
 
 
 def _column_sample(name: str) -> str:

@@ -430,8 +430,8 @@ def _condition_column(cols: list[Column], normed: list[str], sample_col: Column,
     for name in CONDITION_COLUMNS:
         if name in by_name:
             return by_name[name], f"column named '{by_name[name].name}'"
-    candidates = [c for c in cols if c is not sample_col and not c.numeric and not c.paths
-                  and 1 < c.distinct < len(c.values) - c.n_missing]
+    candidates = [c for c, n in zip(cols, normed) if c is not sample_col and not c.numeric and not c.paths
+                  and n not in LANE_COLUMNS and 1 < c.distinct < len(c.values) - c.n_missing]
     if len(candidates) == 1:
         return candidates[0], f"the only other categorical column, '{candidates[0].name}'"
     if candidates:
@@ -490,6 +490,10 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
         listed = [[s.strip(), *(c.values[i].strip() for c in cols if c.paths)]
                   for i, s in enumerate(sample_col.values) if s.lower() not in NA]
         facts.append(Fact(name="fastq_files", value=listed, evidence=f"FASTQ paths of {len(listed)} rows"))
+        lane = next((by_header[n] for n in LANE_COLUMNS if n in by_header), None)
+        if lane is not None:  # nf-core/sarek's lane: each row one lane of its sample, merged per sample
+            lanes = [lane.values[i].strip() for i, s in enumerate(sample_col.values) if s.lower() not in NA]
+            facts.append(Fact(name="fastq_lanes", value=lanes, evidence=f"lane column '{lane.name}'"))
         evidence.append(f"FASTQ paths in {quote_list(fastq_cols)}")
     facts.append(Fact(name="columns", value=[c.name for c in cols],
                       evidence="header row" if header else "no header row: columns numbered"))
@@ -499,6 +503,8 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
                        facts=tuple(facts))
 
 
+# the lane (or run) of a sample each row's FASTQ files are (nf-core/sarek's `lane` column)
+LANE_COLUMNS = ("lane", "lane_id", "run", "run_id")
 # the individual each sample comes from (nf-core/sarek's `patient` column)
 PATIENT_COLUMNS = ("patient", "patient_id", "individual", "individual_id", "subject", "subject_id", "donor",
                    "donor_id", "case_id", "case")

@@ -1,0 +1,138 @@
+"""A tumour/normal cohort sequenced over several lanes, run end to end with the real tools: nf-core/sarek's
+sample sheet (patient, sex, status, sample, lane, fastq_1, fastq_2; one row per lane), each sample's
+lanes concatenated before alignment, then BWA-MEM and FreeBayes' somatic mode per patient.
+
+Tiny data generated here, with planted answers: a random 6 kb genome; the tumour carries a somatic SNV
+at 1500 (half its fragments) and the normal none; each sample is split over two lanes of different depth,
+lane 2 of the tumour with file names equal to lane 1's (in its own folder, as demultiplexers write).
+The science: the VCF has one column per sample (never per lane: one read group, SM = the sample), and the
+tumour's depth at the planted SNV is the reads of both lanes that cover it, counted here from the reads.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+from e2e_support import env, run_ok
+from test_tumour_normal_run import _COMPLEMENT, _require, _with_snvs
+
+from bioplan.compile import compile_request
+
+pytestmark = pytest.mark.e2e
+
+GENOME_LENGTH = 6000
+READ_LENGTH = 100
+FRAGMENT = 300  # mates never overlap: a position's depth is the reads over it
+SOMATIC = 1500
+LANE_DEPTH = {"L001": 24, "L002": 14}
+QUERY = "call somatic variants with FreeBayes for each patient's tumour/normal pair, without marking duplicates"
+
+
+def _lane_reads(haplotypes: list[str], rng: random.Random, depth: int, lane: str) -> tuple[list[str], list[str], int]:
+    """Error-free pairs at `depth`, each fragment from one haplotype; and how many reads cover SOMATIC."""
+    r1, r2 = [], []
+    covering = 0
+    qual = "I" * READ_LENGTH
+    for i in range(depth * GENOME_LENGTH // (2 * READ_LENGTH)):
+        hap = haplotypes[rng.randrange(len(haplotypes))]
+        start = rng.randrange(0, GENOME_LENGTH - FRAGMENT)
+        fragment = hap[start:start + FRAGMENT]
+        # 0-based: read 1 spans start .. start+99, read 2 the fragment's last 100 bases
+        for lo in (start, start + FRAGMENT - READ_LENGTH):
+            covering += lo <= SOMATIC - 1 < lo + READ_LENGTH
+        r1.append(f"@{lane}_pair{i}/1\n{fragment[:READ_LENGTH]}\n+\n{qual}\n")
+        r2.append(f"@{lane}_pair{i}/2\n{fragment[-READ_LENGTH:].translate(_COMPLEMENT)[::-1]}\n+\n{qual}\n")
+    return r1, r2, covering
+
+
+@pytest.fixture(scope="module")
+def lanes_inputs(tmp_path_factory) -> tuple[list[str], dict[str, int]]:
+    """The sarek sheet of one patient's two samples in two lanes each, the genome, and each sample's reads
+    over the SNV position summed over its lanes."""
+    base = tmp_path_factory.mktemp("lanes")
+    rng = random.Random(7)
+    genome = "".join(rng.choice("ACGT") for _ in range(GENOME_LENGTH))
+    (base / "genome.fa").write_text(">chr1\n" + "\n".join(genome[i:i + 60] for i in range(0, GENOME_LENGTH, 60)) + "\n")
+    rows = ["patient,sex,status,sample,lane,fastq_1,fastq_2"]
+    depth_at_snv: dict[str, int] = {}
+    for sample, status, snvs in (("p1_normal", 0, []), ("p1_tumour", 1, [SOMATIC])):
+        for lane, depth in LANE_DEPTH.items():
+            folder = base / lane
+            folder.mkdir(exist_ok=True)
+            r1, r2, covering = _lane_reads([genome, _with_snvs(genome, snvs)], rng, depth, lane)
+            depth_at_snv[sample] = depth_at_snv.get(sample, 0) + covering
+            names = []
+            for mate, lines in (("R1", r1), ("R2", r2)):
+                # the same file names in both lanes' folders (bcl2fastq per-lane output folders)
+                path = folder / f"{sample}_{mate}.fastq.gz"
+                with gzip.open(path, "wt") as fh:
+                    fh.writelines(lines)
+                names.append(f"{lane}/{path.name}")
+            rows.append(f"p1,XX,{status},{sample},{lane},{names[0]},{names[1]}")
+    (base / "samplesheet.csv").write_text("\n".join(rows) + "\n")
+    return [str(base / "samplesheet.csv"), str(base / "genome.fa")], depth_at_snv
+
+
+@pytest.fixture(scope="module")
+def lanes_run(lanes_inputs, tmp_path_factory):
+    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
+    workdir = tmp_path_factory.mktemp("lanes_run")
+    compile_request(QUERY, lanes_inputs[0], str(workdir / "Snakefile"), force=True, validate=False)
+    run_ok(workdir)
+    return workdir
+
+
+def _vcf(workdir: Path) -> tuple[list[str], list[list[str]]]:
+    found = sorted((workdir / "results").glob("*/p1/somatic.vcf.gz"))
+    assert len(found) == 1, found
+    with gzip.open(found[0], "rt") as fh:
+        lines = [line.rstrip("\n") for line in fh]
+    header = next(line for line in lines if line.startswith("#CHROM")).split("\t")
+    return header[9:], [line.split("\t") for line in lines if not line.startswith("#")]
+
+
+def test_the_sample_sheet_keeps_one_row_per_lane(lanes_run):
+    sheet = [line.split("\t") for line in (lanes_run / "config" / "samples.tsv").read_text().splitlines()]
+    assert sheet[0][:4] == ["sample", "patient", "status", "lane"]
+    assert sorted((row[0], row[3]) for row in sheet[1:]) == [
+        ("p1_normal", "L001"), ("p1_normal", "L002"), ("p1_tumour", "L001"), ("p1_tumour", "L002")]
+
+
+def test_each_sample_is_one_read_group_of_both_lanes(lanes_run):
+    """The merged reads: every read of both lanes, aligned under one read group whose SM is the sample."""
+    for sample in ("p1_normal", "p1_tumour"):
+        bam = next((lanes_run / "results").glob(f"read_alignment/{sample}/*.bam"))
+        header = subprocess.run(["samtools", "view", "-H", str(bam)], capture_output=True, text=True, check=True,
+                                env=env()).stdout
+        groups = [line for line in header.splitlines() if line.startswith("@RG")]
+        assert len(groups) == 1 and f"\tSM:{sample}" in groups[0] and f"\tID:{sample}" in groups[0], groups
+        count = subprocess.run(["samtools", "view", "-c", "-F", "0x900", str(bam)], capture_output=True, text=True,
+                               check=True, env=env()).stdout.strip()
+        pairs = sum(depth * GENOME_LENGTH // (2 * READ_LENGTH) for depth in LANE_DEPTH.values())
+        assert int(count) == 2 * pairs  # both lanes' reads, each once
+
+
+def test_the_planted_snvs_depth_is_the_sum_of_both_lanes(lanes_run, lanes_inputs):
+    samples, records = _vcf(lanes_run)
+    assert sorted(samples) == ["p1_normal", "p1_tumour"]  # one column per sample, none per lane
+    snv = next(r for r in records if int(r[1]) == SOMATIC)
+    assert snv[6] == "PASS"
+    keys = snv[8].split(":")
+    for sample, values in zip(samples, snv[9:]):
+        depth = int(dict(zip(keys, values.split(":")))["DP"])
+        assert depth == lanes_inputs[1][sample], (sample, depth, lanes_inputs[1])
+    assert {int(r[1]) for r in records if r[6] == "PASS"} == {SOMATIC}
+
+
+def test_the_nextflow_pipeline_of_lanes_passes_the_strict_parser(lanes_inputs, nf_lint, tmp_path):
+    """The same sheet for Nextflow: the lane rows grouped by sample into CAT_FASTQ, lanes staged apart."""
+    compile_request(QUERY, lanes_inputs[0], str(tmp_path / "nf" / "main.nf"), force=True, target="nextflow")
+    module = (tmp_path / "nf" / "modules" / "local" / "cat" / "fastq" / "main.nf").read_text()
+    assert "path(reads, stageAs: 'lane*/*')" in module
+    assert "CAT_FASTQ (\n        ch_reads\n    )" in (tmp_path / "nf" / "workflows" / "bioplan.nf").read_text()
+    proc = nf_lint(tmp_path / "nf")
+    assert proc.returncode == 0 and ": OK (" in proc.stdout, proc.stdout + proc.stderr

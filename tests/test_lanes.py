@@ -1,0 +1,215 @@
+"""Samples sequenced over several lanes: nf-core/sarek's sheet (patient, sex, status, sample, lane, fastq_1,
+fastq_2; one row per lane), nf-core/rnaseq's (one sample on several rows) and Illumina-named files given
+directly (S1_L001_R1_001.fastq.gz, S1_L002_R1_001.fastq.gz) are one sample each: its lanes concatenated per
+mate before its first step (codegen/lanes.py), so every later step, read group and VCF column is the sample.
+
+The sniffer gives each file its lane (request/sniffers/cohort.py), the sample sheet keeps one row per lane
+(codegen/ir.py `_sample_rows`), and both targets lower the merge step. Compiled once per module; no
+Snakemake process runs here (tests/e2e/test_lanes_run.py runs one and checks the depths).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from bioplan.codegen.generator import NO_OPTIONS
+from bioplan.codegen.ir import synthesize
+from bioplan.codegen.nextflow import NextflowGenerator
+from bioplan.codegen.snakemake import SnakemakeGenerator
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError
+
+MUTECT2 = "call somatic variants with Mutect2 for each patient's tumour/normal pair"
+ALIGN = "align the reads with BWA and call variants with FreeBayes"
+READS = "@r{i}/{mate}\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"
+PAIRS = [("p1", "p1_t", "1"), ("p1", "p1_n", "0")]
+
+
+def _fastq(path: Path, mate: int, gz: bool = True) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(READS.format(i=i, mate=mate) for i in range(4))
+    if gz:
+        with gzip.open(path, "wt") as fh:
+            fh.write(text)
+    else:
+        path.write_text(text)
+    return str(path)
+
+
+def _genome(base: Path) -> str:
+    (base / "genome.fa").write_text(">chr1\n" + "ACGT" * 50 + "\n")
+    return str(base / "genome.fa")
+
+
+def sarek_sheet(base: Path, lanes=("L001", "L002"), rows=PAIRS, header: str = "patient,sex,status,sample,lane,"
+                "fastq_1,fastq_2", same_names: bool = True) -> list[str]:
+    """sarek's sheet of `rows` in `lanes`: each lane's files in a folder of its own, under the same names
+    (as bcl2fastq writes per-lane folders) unless `same_names` is false."""
+    base.mkdir(parents=True, exist_ok=True)
+    lines = [header]
+    for patient, sample, status in rows:
+        for lane in lanes:
+            names = [f"{lane}/{sample}{'' if same_names else '_' + lane}_R{m}.fastq.gz" for m in (1, 2)]
+            for mate, name in zip((1, 2), names):
+                _fastq(base / name, mate)
+            values = {"patient": patient, "sex": "XX", "status": status, "sample": sample, "lane": lane,
+                      "fastq_1": names[0], "fastq_2": names[1]}
+            lines.append(",".join(values[c] for c in header.split(",")))
+    (base / "samplesheet.csv").write_text("\n".join(lines) + "\n")
+    return [str(base / "samplesheet.csv"), _genome(base)]
+
+
+def _compiled(knowledge, base: Path, query: str, inputs: list[str]):
+    result = plan_request(query, inputs, knowledge)
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(base / "out"))
+    return result, workflow
+
+
+@pytest.fixture(scope="module")
+def sarek(knowledge, tmp_path_factory):
+    """A patient's tumour and normal in two lanes each, Mutect2: the plan, the IR and both targets' files."""
+    base = tmp_path_factory.mktemp("sarek_lanes")
+    result, workflow = _compiled(knowledge, base, MUTECT2, sarek_sheet(base / "in"))
+    return result, workflow, SnakemakeGenerator(knowledge).files(workflow), \
+        NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS)
+
+
+def test_each_file_of_the_sheet_carries_its_lane(sarek):
+    result = sarek[0]
+    reads = {(i.sample, i.lane, i.mate) for i in result.spec.inputs if i.datatype == "raw_reads"}
+    assert reads == {(s, lane, m) for _, s, _ in PAIRS for lane in ("L001", "L002") for m in (1, 2)}
+    # a sample's lanes are one sample of the pair
+    assert {(p.sample, p.status) for p in result.spec.patients} == {("p1_t", "tumour"), ("p1_n", "normal")}
+
+
+def test_the_ir_merges_each_samples_lanes_before_its_first_step(sarek):
+    workflow = sarek[1]
+    merge = workflow.steps[0]
+    assert (merge.id, merge.tool, merge.scope, merge.operation) == ("cat_fastq", "cat_fastq", "sample", "lane_merging")
+    assert [(p.name, p.ref.kind, p.ref.path, p.ref.lanes) for p in merge.inputs] == [
+        ("reads_1", "samplesheet", "fastq_1", True), ("reads_2", "samplesheet", "fastq_2", True)]
+    merged = {p.ref.path for p in merge.outputs}
+    assert merged == {f"results/cat_fastq/{{sample}}/{{sample}}_{m}.fastq.gz" for m in (1, 2)}
+    # no other step reads the sheet's files: the aligner (and the mates check) read the merged reads
+    others = [p for s in workflow.steps[1:] for p in s.inputs]
+    assert not any(p.ref.kind == "samplesheet" for p in others)
+    aligner = next(s for s in workflow.steps if s.operation == "read_alignment")
+    assert {p.ref.path for p in aligner.inputs if p.datatype == "raw_reads"} == merged
+    # one sheet row per lane; the lane is a value column like the patient and status
+    assert workflow.meta_columns == ("patient", "status", "lane")
+    assert sorted((r["sample"], r["lane"]) for r in workflow.samples) == [
+        ("p1_n", "L001"), ("p1_n", "L002"), ("p1_t", "L001"), ("p1_t", "L002")]
+
+
+def test_snakemake_reads_every_lane_of_the_sample_and_aligns_the_merged_reads(sarek):
+    files = sarek[2]
+    rule = files["workflow/rules/cat_fastq.smk"]
+    assert 'reads_1=sample_lane_files("fastq_1"),' in rule and 'reads_2=sample_lane_files("fastq_2"),' in rule
+    assert "cat {input.reads_1:q} > {output.reads_1:q} && cat {input.reads_2:q} > {output.reads_2:q}" in rule
+    aligner = next(v for k, v in files.items() if k.startswith("workflow/rules/") and "bwa mem" in v)
+    assert 'reads_1="results/cat_fastq/{sample}/{sample}_1.fastq.gz"' in aligner
+    # the read group is the sample's: ID and SM the sample name, one per sample
+    assert "-R '@RG\\\\tID:'{wildcards.sample:q}'\\\\tSM:'{wildcards.sample:q}'" in aligner
+    common = files["workflow/rules/common.smk"]
+    assert "def sample_lane_files(column):" in common
+    assert 'lanes.duplicated(["sample", "lane"])' in common and "drop_duplicates(\"sample\")" in common
+    assert files["config/samples.tsv"].splitlines()[:2] == [
+        "sample\tpatient\tstatus\tlane\tfastq_1\tfastq_2",
+        "p1_n\tp1\tnormal\tL001\t../in/L001/p1_n_R1.fastq.gz\t../in/L001/p1_n_R2.fastq.gz"]
+    assert "required:\n- sample\n- patient\n- status\n- lane\n" in files["workflow/schemas/samples.schema.yaml"]
+
+
+def test_nextflow_groups_a_samples_lane_rows_into_cat_fastq(sarek):
+    emitted = sarek[3]
+    assert emitted.problems == ()
+    main = emitted.files["main.nf"]
+    assert ".groupTuple()\n        .map { id, metas, reads -> [metas[0].findAll { key, value -> key != 'lane' }, " \
+           "reads.flatten()] }" in main
+    module = emitted.files["modules/local/cat/fastq/main.nf"]
+    assert "tuple val(meta), path(reads, stageAs: 'lane*/*')" in module  # same-named lanes do not collide
+    assert "cat ${read1.join(' ')} > ${prefix}_merged_1.fastq.gz" in module
+    wf = emitted.files["workflows/bioplan.nf"]
+    assert "CAT_FASTQ (\n        ch_reads\n    )" in wf and "ch_reads" not in wf[wf.index("CAT_FASTQ (") + 30:]
+    columns = json.loads(emitted.files["assets/schema_input.json"])["items"]["properties"]
+    assert columns["lane"]["meta"] == ["lane"]
+    assert emitted.files["assets/samplesheet.csv"].splitlines()[:2] == [
+        "sample,patient,status,lane,fastq_1,fastq_2", "p1_n,p1,normal,L001,../in/L001/p1_n_R1.fastq.gz,"
+        "../in/L001/p1_n_R2.fastq.gz"]
+
+
+def test_rnaseq_sheets_repeat_a_sample_on_several_rows(knowledge, tmp_path):
+    """nf-core/rnaseq's sheet has no lane column: a sample's rows are its technical replicates, numbered."""
+    base = tmp_path / "in"
+    rows = ["sample,fastq_1,fastq_2,strandedness"]
+    for run in (1, 2):
+        names = [f"run{run}/ctrl_R{m}.fastq.gz" for m in (1, 2)]
+        for m, name in zip((1, 2), names):
+            _fastq(base / name, m)
+        rows.append(f"ctrl,{names[0]},{names[1]},auto")
+    (base / "samplesheet.csv").write_text("\n".join(rows) + "\n")
+    result, workflow = _compiled(knowledge, tmp_path, ALIGN, [str(base / "samplesheet.csv"), _genome(base)])
+    assert sorted((i.lane, i.mate) for i in result.spec.inputs if i.datatype == "raw_reads") == [
+        ("1", 1), ("1", 2), ("2", 1), ("2", 2)]
+    assert workflow.steps[0].tool == "cat_fastq" and workflow.meta_columns == ("lane",)
+
+
+def test_illumina_lane_files_given_directly_are_merged_not_one_dropped(knowledge, tmp_path):
+    """S1_L001_R1_001 and S1_L002_R1_001: both lanes are read (one of them used to overwrite the other)."""
+    inputs = [_fastq(tmp_path / "in" / f"S1_{lane}_R{m}_001.fastq.gz", m) for lane in ("L001", "L002") for m in (1, 2)]
+    result, workflow = _compiled(knowledge, tmp_path, ALIGN, [*inputs, _genome(tmp_path / "in")])
+    assert [(r["sample"], r["lane"]) for r in workflow.samples] == [("S1", "L001"), ("S1", "L002")]
+    assert any("sample 'S1': 2 lanes (L001, L002), concatenated per mate" in w for w in result.warnings)
+
+
+def test_one_lane_per_sample_adds_no_merge_step(knowledge, tmp_path):
+    result, workflow = _compiled(knowledge, tmp_path, MUTECT2, sarek_sheet(tmp_path / "in", lanes=("L001",)))
+    assert all(s.tool != "cat_fastq" for s in workflow.steps) and "lane" not in workflow.meta_columns
+    assert all(i.lane is None for i in result.spec.inputs)
+
+
+def test_a_request_to_merge_the_lanes_is_the_merge_step(knowledge, tmp_path):
+    """'merge the lanes' names the step bioplan adds anyway: one merge step, reading every lane."""
+    _, workflow = _compiled(knowledge, tmp_path, "merge the lanes, then " + ALIGN, sarek_sheet(tmp_path / "in"))
+    merges = [s for s in workflow.steps if s.tool == "cat_fastq"]
+    reads = [p for p in merges[0].inputs if p.datatype == "raw_reads"]
+    assert len(merges) == 1 and [p.ref.path for p in reads] == ["fastq_1", "fastq_2"]
+    assert all(p.ref.lanes for p in reads)
+
+
+@pytest.mark.parametrize(("mutate", "said"), [
+    ("repeat_lane", "several rows name the same lane of a sample"),
+    ("repeat_file", "names the same FASTQ file more than once"),
+    ("plain", "are not gzipped"),
+    ("bad_lane", "the lane name '=1' (taken from this input) cannot name a lane"),
+])
+def test_lane_sheets_that_cannot_be_merged_are_refused_by_name(knowledge, tmp_path, mutate, said):
+    base = tmp_path / "in"
+    inputs = sarek_sheet(base, same_names=False)
+    sheet = base / "samplesheet.csv"
+    text = sheet.read_text()
+    if mutate == "repeat_lane":
+        text = text.replace("p1_t,L002", "p1_t,L001")
+    elif mutate == "repeat_file":
+        text = text.replace("L002/p1_t_L002_R1", "L001/p1_t_L001_R1")
+    elif mutate == "plain":
+        _fastq(base / "L002" / "p1_t_L002_R1.fastq", 1, gz=False)
+        text = text.replace("L002/p1_t_L002_R1.fastq.gz", "L002/p1_t_L002_R1.fastq")
+    else:
+        text = text.replace("p1_t,L002", "p1_t,=1")
+    sheet.write_text(text)
+    with pytest.raises(BioplanError) as err:
+        _compiled(knowledge, tmp_path, MUTECT2, inputs)
+    assert said in err.value.message, err.value.message
+
+
+def test_mate_files_of_different_lanes_are_refused(knowledge, tmp_path):
+    inputs = [_fastq(tmp_path / "in" / name, m) for name, m in (
+        ("S1_L001_R1_001.fastq.gz", 1), ("S1_L002_R1_001.fastq.gz", 1), ("S1_L001_R2_001.fastq.gz", 2),
+        ("S1_L003_R2_001.fastq.gz", 2))]
+    with pytest.raises(BioplanError) as err:
+        _compiled(knowledge, tmp_path, ALIGN, [*inputs, _genome(tmp_path / "in")])
+    assert "mate 1 files of lanes L001, L002 and mate 2 files of lanes L001, L003" in err.value.message
