@@ -26,7 +26,7 @@ import pytest
 import yaml
 
 from bioplan.compile import compile_request
-from conftest import SLURM_LOCAL, example_inputs, skip_or_fail_in_ci
+from conftest import ROOT, SLURM_LOCAL, example_inputs, skip_or_fail_in_ci
 
 PARTITION, ACCOUNT = "debug", "ci"  # what scripts/slurm-local.sh creates
 
@@ -396,6 +396,27 @@ def test_snakemake_slurm_profile_values(emitted):
     # no resources in the profile: they come from the rules
     assert not {"mem_mb", "runtime", "threads", "cpus_per_task"} & set(profile["default-resources"])
     assert "set-threads" not in profile and "set-resources" not in profile
+
+
+def test_profile_settings_exist_in_the_pinned_plugin(emitted):
+    """Every `slurm-...` setting the profile writes or suggests in a comment is a setting of the
+    executor plugin the profile and the `slurm` extra pin (Snakemake refuses an unknown one), and
+    the installed plugin is that version."""
+    from importlib.metadata import version
+
+    from snakemake_executor_plugin_slurm import ExecutorSettings
+
+    text = (emitted["snakemake", "given"] / "profiles" / "slurm" / "config.yaml").read_text()
+    pinned = re.search(r"pip install snakemake-executor-plugin-slurm==([\d.]+)", text)
+    assert pinned and version("snakemake-executor-plugin-slurm") == pinned[1]
+    extra = (ROOT / "pyproject.toml").read_text()
+    assert f'"snakemake-executor-plugin-slurm=={pinned[1]}"' in extra
+    keys = set(re.findall(r"^#? ?slurm-([\w-]+):", text, re.M))
+    assert {"init-seconds-before-status-checks", "logdir", "keep-successful-logs"} <= keys
+    fields = {f.replace("_", "-") for f in ExecutorSettings.__dataclass_fields__}
+    assert keys <= fields, keys - fields
+    # the resources the profile names are the plugin's (qos included, commented)
+    assert re.search(r"^  # qos: ", text, re.M)
 
 
 def test_snakemake_slurm_profile_placeholders(emitted):
