@@ -409,3 +409,28 @@ def test_protein_fasta_given_as_the_genome_is_said_to_be_unused(knowledge, name)
                           files("rsubread/reads1.txt.gz", "rsubread/reads2.txt.gz", name), knowledge=knowledge)
     assert read_as(result)[Path(name).name][0] == "protein_reference_sequences"
     assert any(w.startswith(str(DATA / name)) and "is not used" in w for w in result.spec.warnings)
+
+
+REAL = DATA.parent / "real"  # tool outputs vendored for tests/test_real_data.py (its README says how they were made)
+REPORTS = ("featurecounts/sample1.featureCounts.txt.summary", "star/sample1_Log.final.out",
+           "star/sample1_ReadsPerGene.out.tab", "samtools/sample1.stats", "samtools/sample1.flagstat",
+           "samtools/sample1.idxstats", "mosdepth/sample1.mosdepth.summary.txt",
+           "mosdepth/sample1.mosdepth.global.dist.txt", "macs2/sample1_peaks.xls", "rsem/S1.bowtie2.log",
+           "fastp/S1.fastp.json", "fastqc/r1_fastqc.zip")
+
+
+def test_multiqc_over_the_reports_tools_wrote(knowledge):
+    """A run's reports as a user gathers them for MultiQC (featureCounts .summary, STAR Log.final.out and
+    ReadsPerGene, samtools stats/flagstat/idxstats, mosdepth, MACS2's .xls, a Bowtie2 log, fastp, FastQC): each
+    was refused ('a report rather than data to plan from'); asked to aggregate them, each is a QC report, one sheet
+    row per file (a sample's several reports were one row, all but one dropped)."""
+    result = plan_request("aggregate the QC reports with MultiQC", [str(REAL / r) for r in REPORTS],
+                          knowledge=knowledge)
+    found = read_as(result)
+    assert {d for d, _, _ in found.values()} == {"qc_report"}
+    assert len({s for _, s, _ in found.values()}) == len(REPORTS)
+    assert steps(result) == [("qc_report_aggregation", "multiqc")]
+    with pytest.raises(BioplanError) as e:  # asked for something else, a report is still refused saying what it is
+        plan_request("differential expression with DESeq2", [str(REAL / "star/sample1_ReadsPerGene.out.tab")],
+                     knowledge=knowledge)
+    assert "ReadsPerGene.out.tab" in e.value.message and e.value.code == "unreadable_input"
