@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from bioplan.codegen import yaml_text
 from bioplan.codegen.ir import Workflow
 from bioplan.knowledge.models import Knowledge
 
@@ -50,7 +51,7 @@ def _leaves(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
 
 
 def _default(value: Any) -> str:
-    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True).strip().removesuffix("...").strip()
+    return yaml_text.safe_dump(value, default_flow_style=True, allow_unicode=True).strip().removesuffix("...").strip()
 
 
 def _meaning(knowledge: Knowledge, workflow: Workflow, key: str) -> str:

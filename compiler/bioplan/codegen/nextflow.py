@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
-import yaml
 
 from bioplan import __version__
-from bioplan.codegen import escape
+from bioplan.codegen import escape, yaml_text
 from bioplan.codegen.common import (
     fetch_arguments,
     json_schema_type,
@@ -608,7 +607,7 @@ class NextflowGenerator:
                          for p in first.values()]
         body["output"] = {p.port: {"type": "file", "description": p.datatype or p.port} for p in step.outputs}
         body["authors"] = ["bioplan"]
-        return "---\n" + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
+        return "---\n" + yaml_text.safe_dump(body, sort_keys=False, allow_unicode=True)
 
     def _format_edam(self, fmt: str) -> str | None:
         first = fmt.split("|")[0]
@@ -617,8 +616,8 @@ class NextflowGenerator:
 
     @staticmethod
     def environment_yml(deps: tuple[str, ...]) -> str:
-        return "---\n" + yaml.safe_dump({"channels": ["conda-forge", "bioconda"], "dependencies": list(deps)},
-                                        sort_keys=False)
+        return "---\n" + yaml_text.safe_dump({"channels": ["conda-forge", "bioconda"], "dependencies": list(deps)},
+                                             sort_keys=False)
 
     def script_params(self, tool: str) -> frozenset[str]:
         """The params a tool's module reads into its shell script (`tp.x`, `task.ext.tool_params?.x`)."""

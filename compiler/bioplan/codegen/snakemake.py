@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import yaml
 
 from bioplan import __version__
-from bioplan.codegen import escape
+from bioplan.codegen import escape, yaml_text
 from bioplan.codegen.common import (
     fetch_arguments,
     json_schema_type,
@@ -317,7 +316,7 @@ class SnakemakeGenerator:
 
     def conda_env(self, deps: tuple[str, ...]) -> str:
         body = {"channels": ["conda-forge", "bioconda", "nodefaults"], "dependencies": list(deps)}
-        return yaml.safe_dump(body, sort_keys=False)
+        return yaml_text.safe_dump(body, sort_keys=False)
 
     def config(self, workflow: Workflow) -> str:
         return self.render_skeleton("config.yaml.j2", workflow=workflow)
@@ -350,7 +349,7 @@ class SnakemakeGenerator:
         if workflow.condition_column:
             schema["properties"]["condition_column"] = {"type": "string", "minLength": 1}
             schema["required"].append("condition_column")
-        return yaml.safe_dump(schema, sort_keys=False)
+        return yaml_text.safe_dump(schema, sort_keys=False)
 
     def param_schemas(self, tool: str, params: dict[str, Any]) -> dict[str, Any]:
         """Each param's JSON Schema: its default's type; a string the rule's shell reads unquoted is one word."""
@@ -379,7 +378,7 @@ class SnakemakeGenerator:
             "properties": props,
             "required": sheet_columns(workflow),
         }
-        return yaml.safe_dump(schema, sort_keys=False)
+        return yaml_text.safe_dump(schema, sort_keys=False)
 
     def samples_tsv(self, workflow: Workflow) -> str:
         columns = sheet_columns(workflow)
