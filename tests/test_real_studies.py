@@ -434,3 +434,16 @@ def test_multiqc_over_the_reports_tools_wrote(knowledge):
         plan_request("differential expression with DESeq2", [str(REAL / "star/sample1_ReadsPerGene.out.tab")],
                      knowledge=knowledge)
     assert "ReadsPerGene.out.tab" in e.value.message and e.value.code == "unreadable_input"
+
+
+@pytest.mark.parametrize("name, said, hint", [
+    ("mudata/pbmc_raw.h5mu", "MuData multimodal container (.h5mu)", "write_h5ad"),
+    ("nanook/N79596_dh10b_8kb_11022015_0627_1_ch327_file62_strand.fast5", "Oxford Nanopore FAST5", "basecall"),
+])
+def test_other_hdf5_containers_are_refused_by_name(knowledge, name, said, hint):
+    """A MuData file (mudata 0.3.10 on Seurat's pbmc_raw; HDF5 after a 512-byte user block) was 'binary data of a
+    type bioplan does not know'; NanoOK's FAST5 was 'HDF5 without the AnnData groups'."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("cluster the cells and find marker genes", files(name), knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and said in e.value.message
+    assert any(hint in h for h in e.value.hints)

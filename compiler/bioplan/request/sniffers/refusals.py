@@ -36,13 +36,18 @@ def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 _KNOWN_BINARY = (
     (b"\xeb\xf2\x89\x87", "a bigBed file (binary BED intervals)", "convert it to BED (bigBedToBed) and give that"),
     (b"\x43\x27\x41\x1a", "a 2bit genome sequence file", "convert it to FASTA (twoBitToFa) and give that"),
+    # mudata/muon write HDF5 after a 512-byte user block naming the format
+    (b"MuData (format-version=", "a MuData multimodal container (.h5mu), which bioplan does not read",
+     "give the modality to analyse as AnnData (in Python: mudata.read_h5mu(FILE)['rna'].write_h5ad('rna.h5ad')) "
+     "and give the .h5ad"),
 )
 
 
 def _refuse_binary(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     known = next(((what, fix) for magic, what, fix in _KNOWN_BINARY if src.head.startswith(magic)), None)
     if known is not None:
-        raise unreadable(src.shown, f"is {known[0]}, which bioplan does not read", [known[1]])
+        said = known[0] if "bioplan does not read" in known[0] else f"{known[0]}, which bioplan does not read"
+        raise unreadable(src.shown, f"is {said}", [known[1]])
     if src.compression == "gzip" and src.head.startswith(b"\x89HDF\r\n\x1a\n"):
         # an .h5/.h5ad stored gzipped (Seurat's test data keeps filtered_feature_bc_matrix.h5.gz): HDF5 is read in place
         raise unreadable(src.shown, "is a gzip-compressed HDF5 file (an AnnData .h5ad or a 10x .h5 matrix, gzipped)",

@@ -138,6 +138,19 @@ _CELL_LABEL_COLUMN_RE = re.compile(r"^(?:cell_?types?|cell_?type_\w+|celltypes?|
                                    r"cell_ontology_class|predicted_(?:cell_?type|labels?)\w*)$", re.IGNORECASE)
 
 
+def _refuse_other_hdf5(src: Source, keys: set[str]) -> None:
+    """HDF5 files of other kinds users hand over, by their top-level groups: named, with what to give instead."""
+    if "UniqueGlobalKey" in keys or "Raw" in keys or (keys and all(k.startswith("read_") for k in keys)):
+        # single-read FAST5 (UniqueGlobalKey, Raw, Analyses) or multi-read FAST5 (read_<uuid> groups)
+        raise unreadable(src.shown, f"is an Oxford Nanopore FAST5 file (raw signal; groups {sorted(keys)[:4]}), "
+                         "which bioplan does not read", ["basecall it (Dorado or Guppy) and give the FASTQ; a FAST5 "
+                                                         "already basecalled holds its reads in Analyses/.../Fastq"])
+    if {"barcode_idx", "feature_idx", "count"} <= keys:
+        raise unreadable(src.shown, "is Cell Ranger's molecule_info.h5 (one row per molecule), which bioplan does not "
+                         "read", ["give the count matrix Cell Ranger wrote beside it (filtered_feature_bc_matrix.h5 or "
+                                  "the filtered_feature_bc_matrix/ folder)"])
+
+
 def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, str]) -> SniffedFile:
     """An HDF5 file: kallisto's abundance.h5, a Cell Ranger matrix, or AnnData."""
     keys = set(f.keys())
@@ -150,6 +163,7 @@ def _sniff_h5ad(src: Source, f: Any, h5py: Any, np: Any, prefixes: Mapping[str, 
                          "does not read", ["convert it to AnnData: scanpy.read_loom(path).write_h5ad('cells.h5ad'), "
                                            "and give the .h5ad"], expected="h5ad")
     refuse_biom_hdf5(src.shown, sorted(keys))  # a BIOM 2 table (observation, sample groups): named
+    _refuse_other_hdf5(src, keys)
     if not {"obs", "var"} <= keys or "X" not in keys:
         raise unreadable(src.shown, f"HDF5 file without the AnnData groups obs, var and X (has {sorted(keys)[:6]})",
                          ["give an AnnData file written with adata.write_h5ad(path)"], expected="h5ad")
