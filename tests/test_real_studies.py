@@ -447,3 +447,17 @@ def test_other_hdf5_containers_are_refused_by_name(knowledge, name, said, hint):
         plan_request("cluster the cells and find marker genes", files(name), knowledge=knowledge)
     assert e.value.code == "unreadable_input" and said in e.value.message
     assert any(hint in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("biostrings/msx2_mRNA.aln", "Clustal multiple sequence alignment"),
+    ("biostrings/Phylip.txt", "PHYLIP multiple sequence alignment"),
+    ("hmmer/globins4.sto", "Stockholm multiple sequence alignment"),
+])
+def test_multiple_sequence_alignments_are_refused_by_name(knowledge, name, said):
+    """Biostrings' Clustal and PHYLIP alignments and HMMER's Stockholm file were 'one-column files whose values are
+    not gene ids'."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("build a phylogenetic tree of these sequences", files(name), knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and said in e.value.message
+    assert any("unaligned sequences as FASTA" in h for h in e.value.hints)
