@@ -10,7 +10,15 @@ import re
 import pytest
 import yaml
 
-from bioplan.request.lexicon import lexicon_index, lexicon_pattern, normalize, required_literals
+from bioplan.request.lexicon import (
+    _PATTERNS,
+    _compiled,
+    _from_program,
+    lexicon_index,
+    lexicon_pattern,
+    normalize,
+    required_literals,
+)
 from conftest import ROOT
 
 CASE_FILES = [ROOT / "compiler" / "bioplan" / "evaluate" / name for name in ("dev_set.yaml", "from_others.yaml")]
@@ -54,3 +62,24 @@ def test_a_pattern_is_not_compiled_for_a_text_without_its_triggers(knowledge):
     assert lexicon_pattern(rule.pattern, "count reads per gene", knowledge) is None
     compiled = lexicon_pattern(rule.pattern, "which pathways are enriched", knowledge)
     assert compiled is not None and compiled.pattern == rule.pattern
+
+
+def test_the_cached_index_keeps_each_patterns_program_and_it_builds_the_same_pattern(knowledge):
+    """A request process builds a lexicon pattern from the program kept in the cached index instead of
+    compiling it (issue 10): the pattern built must be the one `re.compile` makes (same flags, same
+    code: `Pattern.__eq__`), with the same groups."""
+    index = lexicon_index(knowledge)
+    assert set(index.programs) == set(index.triggers)  # the shipped knowledge is cached on disk
+    for pattern, program in index.programs.items():
+        built, expected = _from_program(pattern, program), re.compile(pattern)
+        assert built == expected and built.groupindex == expected.groupindex and built.groups == expected.groups
+
+
+def test_a_program_sre_refuses_falls_back_to_compiling_the_pattern(knowledge, monkeypatch):
+    pattern = r"zz(?P<m>program) test"
+    monkeypatch.setitem(lexicon_index(knowledge).programs, pattern, (32, b"\0\0\0\0", 1, {"m": 1}, (None, "m")))
+    _PATTERNS.pop(pattern, None)
+    try:
+        assert _compiled(pattern, knowledge) == re.compile(pattern)
+    finally:
+        _PATTERNS.pop(pattern, None)

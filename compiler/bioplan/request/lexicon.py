@@ -10,9 +10,11 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from dataclasses import dataclass
+from array import array
+from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 from bioplan.knowledge.models import Aliases, Knowledge
 from bioplan.knowledge.words import is_cjk, normalize, singular
@@ -307,6 +309,9 @@ class LexiconIndex:
     triggers: dict[str, Triggers]  # lexicon pattern -> its triggers
     words: dict[str, frozenset[str]]  # word list of the lexicon (filler, group_words, ...) -> its words
     vocabulary: tuple[str, ...]  # the words a typo inside an intent phrase may stand for, sorted
+    latin_terms: tuple[Term, ...] = ()  # the aliases without a CJK ideograph, longest first
+    # lexicon pattern -> its compiled program (`_program`), for an index cached on disk
+    programs: dict[str, tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]] = field(default_factory=dict)
 
 
 # The code that builds the index: part of its cache key, with the Python version (its regular
@@ -334,17 +339,62 @@ def lexicon_index(knowledge: Knowledge) -> LexiconIndex:
             _LEXICON[knowledge.content_hash] = cached
             return cached
     terms = _build_terms(knowledge)
-    index = LexiconIndex(knowledge.content_hash, terms, _by_start(terms), _triggers(knowledge), _word_lists(knowledge),
-                         _phrase_vocabulary(knowledge, terms))
+    triggers = _triggers(knowledge)
+    # the compiled programs only where they are kept (on disk): compiling all ~260 patterns costs ~45 ms
+    programs = {p: prog for p in triggers if (prog := _program(p)) is not None} if key is not None else {}
+    index = LexiconIndex(knowledge.content_hash, terms, _by_start(terms), triggers, _word_lists(knowledge),
+                         _phrase_vocabulary(knowledge, terms), tuple(t for t in terms if not is_cjk(t.alias)), programs)
     _LEXICON[knowledge.content_hash] = index
     if key is not None:
         disk_cache.write("lexicon", key, index)
     return index
 
 
-@cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+# Compiling a pattern (sre's parser and code generator, in Python) cost 12-15 ms of every plan for
+# the ~20 lexicon patterns a request triggers, and `re` keeps nothing across processes. The lexicon
+# index cached on disk keeps each pattern's compiled program, the arguments `re.compile` hands to
+# sre's C constructor (`_sre.compile`); a request process builds a pattern from its program
+# (~10 us). A program is kept only when the pattern built from it equals `re.compile`'s (same
+# flags and code); the cache key holds the Python version, and sre validates every program it is
+# given. Another Python, or anything unexpected, falls back to `re.compile`: the same pattern.
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _program(pattern: str) -> tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]] | None:
+    """(flags, code, groups, group index, index group) of `pattern` as `re.compile` computes them."""
+    try:
+        parser = importlib.import_module("re._parser")
+        compiler = importlib.import_module("re._compiler")
+        parsed = parser.parse(pattern, 0)
+        code = compiler._code(parsed, 0)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for name, i in groupindex.items():
+            indexgroup[i] = name
+        program = (parsed.state.flags, array("I", code).tobytes(), parsed.state.groups - 1, groupindex,
+                   tuple(indexgroup))
+        return program if _from_program(pattern, program) == re.compile(pattern) else None
+    except Exception:  # another Python's sre: no program, `re.compile` as before
+        return None
+
+
+def _from_program(pattern: str, program: tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]) \
+        -> re.Pattern[str]:
+    flags, code, groups, groupindex, indexgroup = program
+    sre: Any = importlib.import_module("_sre")
+    return sre.compile(pattern, flags, array("I", code).tolist(), groups, groupindex, indexgroup)
+
+
+def _compiled(pattern: str, knowledge: Knowledge) -> re.Pattern[str]:
+    hit = _PATTERNS.get(pattern)
+    if hit is None:
+        program = lexicon_index(knowledge).programs.get(pattern)
+        try:
+            hit = _from_program(pattern, program) if program is not None else re.compile(pattern)
+        except Exception:  # a program sre refuses: compiled from the pattern
+            hit = re.compile(pattern)
+        _PATTERNS[pattern] = hit
+    return hit
 
 
 def lexicon_pattern(pattern: str, text: str, knowledge: Knowledge) -> re.Pattern[str] | None:
@@ -356,4 +406,4 @@ def lexicon_pattern(pattern: str, text: str, knowledge: Knowledge) -> re.Pattern
         lowered = text.lower()
         if not all(any(t in lowered for t in needed) for needed in triggers):
             return None
-    return _compiled(pattern)
+    return _compiled(pattern, knowledge)

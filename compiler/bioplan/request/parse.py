@@ -253,7 +253,7 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
                    explained: list[tuple[int, int]]) -> list[Match]:
     """Typo corrections of the words no alias matched, in windows of two words then one; a window
     wholly inside an intent phrase's words (`explained`) is left as the phrase reads it."""
-    latin_terms = [t for t in build_terms(knowledge) if not is_cjk(t.alias) and len(t.alias) >= 4]
+    latin_terms = [t for t in lexicon_index(knowledge).latin_terms if len(t.alias) >= 4]
     choices = [t.alias for t in latin_terms]
     common = _common_words(knowledge)
     found = []
@@ -294,7 +294,10 @@ def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
     before = norm[window_start:match.start]
     # a clause boundary resets negation: "not edgeR, but DESeq2"
     before = re.split(r"[,;.:!?]|\bbut\b|\bthen\b|但|然后", before)[-1]
+    ascii_text = before.isascii()
     for marker in markers:
+        if ascii_text and not marker.isascii():
+            continue  # not in ASCII text, as a word or not: asked first, no CJK pattern compiled to tell
         if is_cjk(marker):
             if marker in before:
                 return True
@@ -663,8 +666,11 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
             role = "unrecognized"
         spans.append(Span(text=word, start=start, end=end, role=role))
     # one-character filler (的, 并, 再) also sits inside words (合并, 再生): only longer words separate
-    zh_filler = sorted((w for w in filler | groups if is_cjk(w) and len(w) >= 2), key=lambda w: (-len(w), w))
-    for run in (_cjk_runs().finditer(norm) if is_cjk(norm) else ()):
+    # (only for text holding Chinese: telling the Chinese words from the others compiles the CJK pattern)
+    chinese = is_cjk(norm)
+    zh_filler = sorted((w for w in filler | groups if is_cjk(w) and len(w) >= 2), key=lambda w: (-len(w), w)) \
+        if chinese else []
+    for run in (_cjk_runs().finditer(norm) if chinese else ()):
         i = run.start()
         while i < run.end():
             if any(a <= i < b for a, b in covered):
