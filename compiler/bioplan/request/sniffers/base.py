@@ -73,12 +73,25 @@ def _organism_name(constraint_id: str) -> str:
 
 def _id_prefix(gene_id: str, prefixes: Mapping[str, str]) -> str | None:
     """The longest organism prefix `gene_id` starts with (followed by a digit)."""
-    best = None
-    for prefix in prefixes:
-        fits = gene_id.startswith(prefix) and len(gene_id) > len(prefix) and gene_id[len(prefix)].isdigit()
-        if fits and (best is None or len(prefix) > len(best)):
-            best = prefix
-    return best
+    return _prefix_finder(prefixes)(gene_id)
+
+
+def _prefix_finder(prefixes: Mapping[str, str]) -> Callable[[str], str | None]:
+    """`_id_prefix` for many ids: the prefixes grouped by their first character, longest first, so an
+    id is compared with the few that can start it instead of every organism's (a sniffed table asks
+    this of up to 2,000 values per column: ~10 ms of the bulk example's sniffing)."""
+    by_first: dict[str, list[str]] = {}
+    for prefix in sorted(prefixes, key=len, reverse=True):  # two of one length cannot both fit an id
+        by_first.setdefault(prefix[:1], []).append(prefix)
+    empty = "" in by_first  # the empty prefix fits any id starting with a digit
+
+    def find(gene_id: str) -> str | None:
+        for prefix in by_first.get(gene_id[:1], ()):
+            if gene_id.startswith(prefix) and len(gene_id) > len(prefix) and gene_id[len(prefix)].isdigit():
+                return prefix
+        return "" if empty and gene_id[:1].isdigit() else None
+
+    return find
 
 
 def is_ensembl_gene(value: str, prefixes: Mapping[str, str]) -> bool:
@@ -91,8 +104,9 @@ def id_namespace(values: Sequence[str], prefixes: Mapping[str, str]) -> tuple[st
     if not vals:
         return "unknown", 0.0
     n = len(vals)
+    find = _prefix_finder(prefixes)
     shares = {
-        "ensembl": sum(is_ensembl_gene(v, prefixes) for v in vals) / n,
+        "ensembl": sum(bool(_ENSEMBL_GENE_RE.match(v)) or find(v) is not None for v in vals) / n,
         "entrez": sum(bool(_ENTREZ_RE.match(v)) for v in vals) / n,
         "symbol": sum(bool(_SYMBOL_RE.match(v)) and not v.isdigit() and len(v) <= 40 for v in vals) / n,
     }
@@ -117,7 +131,8 @@ def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str],
                 table[prefix[:-1] + "T"] = organism
             elif prefix == "FBgn":
                 table["FBtr"] = organism
-    hits = Counter(p for p in (_id_prefix(i, table) for i in ids if i) if p)
+    find = _prefix_finder(table)
+    hits = Counter(p for p in (find(i) for i in ids if i) if p)
     if not hits:
         return None
     prefix, n = hits.most_common(1)[0]
