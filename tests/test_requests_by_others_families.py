@@ -364,3 +364,136 @@ def test_merging_a_samples_sequencing_runs_is_the_lane_merging_step(knowledge):
     them names that step, not dropped and not refused."""
     assert "lane_merging" in _spec("trim the reads with fastp and merge multiple sequencing runs",
                                    knowledge).required_operations
+
+
+# --------------------------------------------------------------------------- round three (nf-core pipelines not used
+# before, snakemake/nextflow READMEs, methods sections, Chinese Scanpy posts, Portuguese and Spanish text)
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("This pipeline is designed to process the sequencing output of nascent transcription assays, like GRO-seq or "
+     "PRO-seq.", "nascent_transcription"),
+    ("The GRO-seq analysis pipeline processes raw FASTQ data through a series of steps including adapter trimming, "
+     "quality control, genome mapping, peak calling, mRNA contamination, pause index, and TSS enrichment analysis.",
+     "nascent_transcription"),
+    ("riboseq is a Nextflow DSL2 pipeline for the analysis of Ribo-seq data.", "ribosome_profiling"),
+    ("Analyzing PBMC scATAC-seq", "single_cell_atac"),
+    ("Joint RNA and ATAC analysis: 10x multiomic", "single_cell_atac"),
+    ("分析由10x Genomics提供的人类外周血单核细胞(PBMCs)的单细胞ATAC-seq数据集", "single_cell_atac"),
+    ("Transcription factor footprinting", "tf_footprinting"),
+    ("nf-core/airrflow is a bioinformatics best-practice pipeline to analyze B-cell or T-cell bulk repertoire "
+     "sequencing data.", "immune_repertoire"),
+    ("10X Genomics single-cell/nuclei RNA-seq for data derived from Oxford Nanopore Q20+ chemistry",
+     "long_read_single_cell"),
+    ("Picking OTU's", "otu_clustering"),
+])
+def test_analyses_of_round_three_are_refused_not_planned_as_something_else(knowledge, query, family):
+    """Before, these were planned as ChIP-like peak calling or RNA-seq, refused for the wrong reason
+    (two assays, nothing derives raw reads), or answered 'no operation recognised'."""
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec(query, knowledge)
+    assert family in str(err.value.details)
+
+
+@pytest.mark.parametrize(("query", "tool"), [
+    ("DRAGMAP - Open-source software implementation of the DRAGEN mapper", "dragmap"),
+    ("UniverSC", "universc"),
+    ("Alevin-Fry + AlevinQC", "alevinqc"),
+    ("没有生物学重复的差异峰分析可以使用macs2 bdgdiff。", "bdgdiff"),
+    ("GroHMM - Predicts transcripts from aligned GROSeq data in the form of bed files.", "grohmm"),
+    ("P-site identification, CDS occupancy and P-site diagnostics (riboWaltz)", "ribowaltz"),
+    ("Finding co-accessible networks with Cicero", "cicero"),
+    ("Redundancy reduction with EvidentialGene", "evidentialgene"),
+])
+def test_tools_of_round_three_are_refused_by_name(knowledge, query, tool):
+    with pytest.raises(BioplanError) as err:
+        _spec(query, knowledge)
+    assert err.value.code in ("unknown_tool", "unsupported_analysis")
+    assert tool in err.value.message.lower()
+
+
+def test_splice_sites_found_by_the_aligner_are_no_splicing_analysis(knowledge):
+    """HISAT '寻找可变剪切位点' (finds splice sites while aligning); the refusal is Ballgown's, not
+    alternative splicing's."""
+    with pytest.raises(BioplanError) as err:
+        _spec("【HISAT】將RNA-seq reads 比對到參考基因組上,尋找可變剪切位點。【Ballgown】分析差異表達基因", knowledge)
+    assert err.value.code == "unknown_tool" and "Ballgown" in err.value.message
+
+
+@pytest.mark.parametrize("query", ["Host removal (Kraken2, tipically against _Homo sapiens_)",
+                                   "Removal of host reads (Kraken 2)"])
+def test_kraken2_named_for_host_removal_is_refused_not_run_beside_bowtie2(knowledge, query):
+    """Before, 'Host removal (Kraken2)' planned Bowtie2 host removal and a Kraken2 classification: the
+    operation alias 'Kraken2' made the tool's own name ask for classification."""
+    with pytest.raises(BioplanError) as err:
+        _spec(query, knowledge)
+    assert err.value.code == "unknown_tool" and "host read removal" in err.value.message
+
+
+@pytest.mark.parametrize("query", ["kraken2", "run Kraken2 on my reads", "用kraken2做物种分类"])
+def test_kraken2_alone_still_classifies(knowledge, query):
+    assert _spec(query, knowledge).required_operations == ("taxonomic_classification",)
+
+
+def test_a_list_of_tools_after_with_names_each_tool_for_its_own_step(knowledge):
+    spec = _spec("Pre-processing of paired-end RNA-seq reads with FastQC, fastp, and SortMeRNA", knowledge)
+    assert set(spec.required_operations) == {"read_qc", "read_trimming", "rrna_removal"}
+
+
+def test_a_tool_listed_for_the_step_before_the_list_is_still_checked(knowledge):
+    with pytest.raises(BioplanError) as err:
+        _spec("Variant annotation (SnpEff, SnpSift)", knowledge)
+    assert err.value.code == "unknown_tool" and "snpsift" in err.value.message
+
+
+def test_reads_aligned_against_a_genome_assembly_are_aligned_not_assembled(knowledge):
+    """A methods sentence: before, 'genome assembly' planned MEGAHIT and 'were aligned using STAR' read
+    STAR as existing alignments."""
+    request = parse_request("reads were aligned using STAR against the human genome assembly.", knowledge)
+    assert "genome_assembly" not in request.operations
+    assert "reference_genome" in request.datatypes and "star" in request.preferred_tools
+    assert "genome_assembly" in parse_request("perform genome assembly", knowledge).operations
+
+
+def test_data_made_on_the_way_from_the_named_start_is_not_an_input(knowledge):
+    """'start from the FASTQ files ... prepare a count matrix': before, DESeq2 read a given count
+    matrix and the FASTQ files were never used."""
+    query = ("We will start from the FASTQ files, show how these were quantified with respect to a reference "
+             "transcriptome, and prepare a count matrix, then test differential expression.")
+    spec = _spec(query, knowledge)
+    assert "raw_count_matrix" not in spec.input_types and "raw_reads" in spec.input_types
+    assert "transcript_quantification" in spec.required_operations
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("The host sequence removal system uses bowtie2 alignment followed by samtools filtering to identify and remove "
+     "reads that map to host reference genomes", "host_read_removal"),
+    ("Quantification: UMI-based gene counting using STAR Solo", "single_cell_quantification"),
+])
+def test_phrasings_of_round_three_reach_the_operation_they_mean(knowledge, query, operation):
+    assert operation in _spec(query, knowledge).required_operations
+
+
+@pytest.mark.parametrize(("query", "wanted"), [
+    ("以 PBMC 3k 为例，用 Scanpy 跑通 scRNA-seq 全流程——QC 过滤、归一化、高变基因筛选、"
+     "PCA 降维、UMAP 可视化、Leiden 聚类与细胞类型注释",
+     {"sc_quality_filtering", "sc_normalization", "embedding_visualization", "cell_clustering",
+      "cell_type_annotation"}),
+    ("QC过滤 → 归一化 → 选高变基因 → 降维(PCA→UMAP) → 聚类(Leiden) → 注释 → 差异表达",
+     {"sc_quality_filtering", "sc_normalization", "cell_clustering", "cell_type_annotation", "marker_gene_detection"}),
+])
+def test_steps_of_a_single_cell_pipeline_are_single_cell_steps(knowledge, query, wanted):
+    """Before: PCA was a bulk sample PCA (refused in single-cell), 归一化 a DESeq2 VST, 差异表达 a bulk
+    DE test, QC a FastQC of reads."""
+    anchors = set(_spec(query, knowledge).required_operations)
+    assert wanted <= anchors
+    assert not anchors & {"sample_pca", "count_normalization", "differential_expression", "read_qc"}
+
+
+def test_a_portuguese_de_is_a_preposition_and_accented_words_stay_whole(knowledge):
+    query = ("As leituras de qualidade filtradas estão alinhadas ao genoma de referência através do HISAT2. "
+             "As leituras mapeadas são resumidas e agregadas sobre os genes via HTSeq.")
+    request = parse_request(query, knowledge)
+    assert "differential_expression" not in request.operations
+    assert {"referência", "através", "estão"} <= set(request.unrecognized)
+    assert "differential_expression" in parse_request("run DE", knowledge).operations

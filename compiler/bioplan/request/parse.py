@@ -224,10 +224,14 @@ def _typo_phrase_matches(norm: str, exact: list[Match], knowledge: Knowledge,
     return out
 
 
+# accented Latin letters are part of a word ("análisis", "referência"), never a word break
+_ACCENTED = "\u00df-\u00f6\u00f8-\u00ff\u0101-\u017f"
+
+
 def _uncovered_words(norm: str, matches: list[Match]) -> list[tuple[str, int, int]]:
     covered = [(m.start, m.end) for m in matches]
     words = []
-    for w in re.finditer(r"[a-z][a-z0-9\.\+]*[a-z0-9]|[a-z]", norm):
+    for w in re.finditer(rf"[a-z{_ACCENTED}][a-z{_ACCENTED}0-9\.\+]*[a-z{_ACCENTED}0-9]|[a-z{_ACCENTED}]", norm):
         if any(s <= w.start() < e for s, e in covered):
             continue
         words.append((w.group(0), w.start(), w.end()))
@@ -381,7 +385,7 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
         norm, exact = known.norm, list(known.exact)
     else:
         norm = normalize(text)
-        exact = _select(_exact_matches(norm, knowledge), knowledge)
+        exact = _without_a_preposition_de(text, norm, _select(_exact_matches(norm, knowledge), knowledge))
     phrases = _phrases(norm, exact, knowledge, context)
     if known is not None and phrases == known.phrases:
         return known.request
@@ -392,6 +396,19 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
             _RECENT.pop(next(iter(_RECENT)))
         _RECENT[key] = _ContextFree(norm, tuple(exact), phrases, request)
     return request
+
+
+# "DE" is differential expression; "de" of a Portuguese, Spanish or French request ("leituras de
+# qualidade", "análisis de datos") is a preposition: lower case and before no word DE is said of
+_DE_NOUNS = re.compile(r"\s+(?:genes?|degs?|analys[ie]s|results?|tables?|lists?|test(?:s|ing)?|statistics|stats|"
+                       r"calls?|calling|pipeline|workflow|step|with|using|between)(?![a-z0-9])")
+
+
+def _without_a_preposition_de(text: str, norm: str, matches: list[Match]) -> list[Match]:
+    def preposition(m: Match) -> bool:
+        upper = len(text) == len(norm) and text[m.start:m.end] == "DE"
+        return m.kind == "operation" and norm[m.start:m.end] == "de" and not upper and not _DE_NOUNS.match(norm, m.end)
+    return [m for m in matches if not preposition(m)]
 
 
 def _phrases(norm: str, exact: list[Match], knowledge: Knowledge, context: str) -> _Phrases:
@@ -416,7 +433,7 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
                                _mark_negated(norm, phrase_hits, exclude_markers))
     marked, absent = _output_readings(norm, marked, absent, knowledge)
     marked = _offered_alternatives(norm, _without_words_of_datatype_phrases(marked), knowledge)
-    marked = _file_contents(norm, marked)
+    marked = _references_named(norm, _file_contents(norm, marked), knowledge)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.id for m in marked
@@ -486,6 +503,24 @@ def _file_contents(norm: str, matches: list[Match]) -> list[Match]:
     return out
 
 
+_AGAINST = re.compile(r"(?<![a-z0-9])(?:against|to|onto)\s+(?:the\s+|a\s+)?(?:[a-z0-9.]+\s+)?$")
+
+
+def _references_named(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
+    """Operation words that are also a reference's name, right after "against/to/onto (the) (human)",
+    read as that reference: "aligned using STAR against the human genome assembly" maps to the genome,
+    it assembles nothing."""
+    out = []
+    for m in matches:
+        ref = None
+        if m.kind == "operation" and not m.negated and _AGAINST.search(norm[max(0, m.start - 40):m.start]):
+            text = normalize(m.text)
+            ref = next((d.id for d in knowledge.datatypes.values() if d.scope == "reference"
+                        and any(normalize(a) == text for a in d.aliases.en)), None)
+        out.append(m if ref is None else m.model_copy(update={"kind": "datatype", "id": ref, "alternatives": ()}))
+    return out
+
+
 # A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's
 # quant files", "quant.sf files from salmon", "samples already quantified with kallisto".
 _OUTPUT_NOUN = (r"(?:outputs?|results?|files?|folders?|director(?:y|ies)|quantifications?|quants?|quant\.sf|runs?"
@@ -494,8 +529,10 @@ _OUTPUT_AFTER = re.compile(rf"(?:'s)?\s+(?:quant(?:\.sf)?\s+|output\s+|result\s+
 _OUTPUT_BEFORE = re.compile(
     rf"(?:(?<![a-z0-9]){_OUTPUT_NOUN}|[a-z0-9]+\.(?:sf|tsv|h5|txt|json))\s+(?:(?:produced|generated|made|created|written|"
     r"computed|obtained)\s+)?(?:from|of|by)\s+(?:the\s+)?$"
-    r"|(?<![a-z])(?:already|were|was|been|are|is)\s+(?:quantified|aligned|mapped|processed|classified|called|"
-    r"profiled|run)\s+(?:with|by|using|through)\s+(?:the\s+)?$")
+    # "samples were quantified with Salmon" is Salmon's output; "reads were aligned using STAR" (a methods
+    # section) is the alignment step
+    r"|(?<![a-z])(?:already|(?<!reads )(?:were|was|been|are|is))\s+(?:quantified|aligned|mapped|processed|"
+    r"classified|called|profiled|run)\s+(?:with|by|using|through)\s+(?:the\s+)?$")
 
 
 def _output_reading(norm: str, start: int, end: int) -> bool:
@@ -649,7 +686,7 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
     covered = [(sp.start, sp.end) for sp in spans]
     filler = lexicon_words(knowledge, "filler") | STOPWORDS
     groups = lexicon_words(knowledge, "group_words")
-    for w in re.finditer(r"[a-z0-9][a-z0-9.+']*[a-z0-9]|[a-z0-9]", norm):
+    for w in re.finditer(rf"[a-z{_ACCENTED}0-9][a-z{_ACCENTED}0-9.+']*[a-z{_ACCENTED}0-9]|[a-z{_ACCENTED}0-9]", norm):
         start, end = w.span()
         if any(a <= start < b for a, b in covered):
             continue

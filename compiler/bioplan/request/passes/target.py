@@ -148,6 +148,7 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     knowledge = draft.knowledge
     mentioned = [d for d in draft.request.datatypes if d in knowledge.datatypes]
     sources = [d for d in mentioned if d != draft.target and not _made_by_anchors(knowledge, draft.anchors, d)]
+    sources = _without_intermediates(knowledge, draft.request, sources)
     # a reference never stands in for the samples' data: a genome "leads to" reads only through
     # steps that also read reads (host removal), so "align reads to the reference genome" needs reads
     sample_sources = [d for d in sources if knowledge.datatypes[d].scope != "reference"]
@@ -158,6 +159,14 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
         # data, so the samples' reads, not the alignments the first step reads
         needed = [_RAW_READS if d != _RAW_READS and leads_to(knowledge, _RAW_READS, d) else d for d in needed]
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
+
+
+def _without_intermediates(knowledge: Knowledge, request: Request, sources: list[str]) -> list[str]:
+    """Data the workflow makes on its way from the data named as its start: "start from the FASTQ
+    files, ... and prepare a count matrix" starts from the reads, the count matrix is made, not given."""
+    starts = [s for s in sources if knowledge.datatypes[s].scope != "reference" and _mentioned_as_source(request, s)]
+    return [d for d in sources if d in starts or knowledge.datatypes[d].scope == "reference"
+            or not any(leads_to(knowledge, s, d) for s in starts)]
 
 
 _RAW_READS = "raw_reads"

@@ -34,10 +34,32 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
         does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)} | _package_operations(knowledge, t.id)
         if does & asked or any(_names_its_operation(knowledge, op, t.text) for op in does):
             continue
-        before = [m for m in ops if m.end <= t.start and _ROLE_GAP.fullmatch(request.normalized[m.end:t.start])]
-        if before:
-            out.append((t, before[-1].id))
+        role = _step_named_before(knowledge, request, ops, t.start)
+        if role is not None:
+            out.append((t, role.id))
     return out
+
+
+def _step_named_before(knowledge: Knowledge, request: Request, ops: list[Match], start: int) -> Match | None:
+    """The operation whose words come right before `start` ("Host removal (Kraken2)"). A tool's name
+    read as its operation is not a step's words but one more tool of a list, so the list's step is the
+    one before the list ("Variant annotation (SnpEff, SnpSift)"), or none ("with FastQC, fastp")."""
+    while True:
+        before = [m for m in ops if m.end <= start and _ROLE_GAP.fullmatch(request.normalized[m.end:start])]
+        if not before:
+            return None
+        if not _is_a_tool_name(knowledge, request, before[-1]):
+            return before[-1]
+        start = before[-1].start
+
+
+def _is_a_tool_name(knowledge: Knowledge, request: Request, op: Match) -> bool:
+    """The operation's words are the name of a tool matched on the same words ("FastQC")."""
+    text = normalize(op.text)
+    return any(m.kind == "tool" and (m.start, m.end) == (op.start, op.end)
+               and text in {normalize(n) for x in (m.id, *m.alternatives)
+                            for n in (knowledge.tools[x].name, x.replace("_", " ")) if n}
+               for m in request.matches)
 
 
 def _package_operations(knowledge: Knowledge, tool_id: str) -> set[str]:
