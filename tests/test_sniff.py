@@ -1260,3 +1260,21 @@ def test_an_index_older_than_its_vcf_is_a_warning(tmp_path):
     profile = sniff_inputs([vcf], PREFIXES)
     assert profile.files[0].fact("index_stale") is True
     assert any("older than the data" in w and "bcftools index -f" in w for w in profile.warnings)
+
+
+# GATK HaplotypeCaller -ERC GVCF's header and record shapes (the GVCF blocks and <NON_REF> allele); no GATK gVCF
+# ships in a Debian or PyPI package here, so its lines are written out as GATK 4 writes them
+GATK_GVCF = ("##fileformat=VCFv4.2\n##ALT=<ID=NON_REF,Description=\"Represents any possible alternative allele\">\n"
+             "##GVCFBlock0-1=minGQ=0(inclusive),maxGQ=1(exclusive)\n"
+             "##INFO=<ID=END,Number=1,Type=Integer,Description=\"Stop position of the interval\">\n"
+             "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\t{samples}\n"
+             "20\t10000000\t.\tT\t<NON_REF>\t.\t.\tEND=10000116\tGT:DP:GQ:MIN_DP:PL\t{block}\n"
+             "20\t10000117\t.\tC\tT,<NON_REF>\t262.77\t.\tDP=23\tGT:AD:DP:GQ:PL\t{call}\n")
+
+
+@pytest.mark.parametrize("samples, datatype", [(["NA12878"], "sample_gvcf"), (["NA12878", "NA12891"], "combined_gvcf")])
+def test_gatk_gvcf_is_a_gvcf_not_variant_calls(tmp_path, samples, datatype):
+    text = GATK_GVCF.format(samples="\t".join(samples), block="\t".join(["0/0:44:99:38:0,89,1385"] * len(samples)),
+                            call="\t".join(["0/1:17,6:23:99:291,0,613"] * len(samples)))
+    f = one(write(tmp_path / "x.g.vcf", text))
+    assert f.datatype == datatype and any("GATK gVCF" in e for e in f.evidence)
