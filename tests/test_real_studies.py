@@ -461,3 +461,18 @@ def test_multiple_sequence_alignments_are_refused_by_name(knowledge, name, said)
         plan_request("build a phylogenetic tree of these sequences", files(name), knowledge=knowledge)
     assert e.value.code == "unreadable_input" and said in e.value.message
     assert any("unaligned sequences as FASTA" in h for h in e.value.hints)
+
+
+def test_htseq_count_output_is_one_samples_counts(knowledge):
+    """htseq-count (HTSeq 2.1.2) on the GM12878 slice with genes.gtf: 'gene<TAB>count' without a header, closed by
+    __no_feature, __ambiguous, ... It was read as a count matrix (its first gene row taken for the header); now refused
+    saying to join the samples' files, and a QC report when MultiQC aggregates reports (its htseq module)."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("differential expression with DESeq2", files("htseq/GM12878.htseq.counts"), knowledge=knowledge)
+    assert "HTSeq-count output of one sample" in e.value.message
+    assert any("DESeqDataSetFromHTSeqCount" in h for h in e.value.hints)
+    result = plan_request("aggregate the QC reports with MultiQC",
+                          [*files("htseq/GM12878.htseq.counts"), str(REAL / "star/sample1_Log.final.out")],
+                          knowledge=knowledge)
+    assert {d for d, _, _ in read_as(result).values()} == {"qc_report"}
+    assert steps(result) == [("qc_report_aggregation", "multiqc")]

@@ -96,6 +96,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("taxonomy", "KRAKEN2_RESULTS"),
     Declared("variants", "VCF_RECORDS", _vcf_record_like),
     Declared("read_tables", "READ_TABLES"),
+    Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
     Declared("msa", "MSA", lambda src: src.first_line.lstrip()[:1] in ("C", "M", "#") or src.first_line[:1] in
              " 0123456789"),
     Declared("abundance", "ABUNDANCE"),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bioplan.models import SniffedFile
-from bioplan.request.sniffers.base import Context, FileSniffer, Notes, Source, unreadable
+from bioplan.request.sniffers.base import Context, FileSniffer, Lines, Notes, Source, unreadable
 
 
 @dataclass(frozen=True)
@@ -212,3 +212,40 @@ READ_QC_REPORTS = FileSniffer("FastQC report archive, fastp JSON report", ("zip"
                               ("read_qc_report", "qc_report"),
                               lambda src, ctx: _fastqc_member(src) is not None or _is_fastp_json(src),
                               _read_qc_report)
+
+
+# --------------------------------------------------------------------------- HTSeq-count output of one sample
+# 'gene<TAB>count' without a header, closed by HTSeq's counters (__no_feature, __ambiguous, __too_low_aQual,
+# __not_aligned, __alignment_not_unique): one sample's counts, which the table reader took for a count matrix.
+_HTSEQ_COUNTERS = ("__no_feature", "__ambiguous", "__too_low_aQual", "__not_aligned", "__alignment_not_unique")
+_HTSEQ_BUDGET = 16 << 20  # a genome's genes are ~60,000 short lines (about 1.5 MB)
+
+
+def _gene_count_rows(src: Source) -> bool:
+    rows = [ln.split("\t") for ln in _first_lines(src)[:50]]
+    return bool(rows) and all(len(r) == 2 and r[1].strip().isdigit() and r[0] for r in rows)
+
+
+def _htseq_counters(src: Source) -> list[str]:
+    """The HTSeq counters the file ends with (read through, bounded: the table is one sample's genes)."""
+    if not _gene_count_rows(src):
+        return []
+    found = [ln.split("\t", 1)[0] for ln in Lines(src, _HTSEQ_BUDGET) if ln.startswith("__")]
+    return [c for c in found if c in _HTSEQ_COUNTERS]
+
+
+def _read_htseq(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    counters = _htseq_counters(src)
+    said = f"HTSeq-count output of one sample (gene, count, then its {', '.join(counters[:2])} counters)"
+    if _aggregated(ctx):
+        return SniffedFile(path=src.shown, datatype="qc_report", format="txt", sample=src.name,
+                           evidence=(f"{said}: MultiQC parses its counters, read as a QC report because the request "
+                                     "aggregates QC reports",)), Notes()
+    raise unreadable(src.shown, f"is {said}, not a count matrix of samples",
+                     ["join the samples' HTSeq files into one matrix with a column per sample (as DESeq2's "
+                      "DESeqDataSetFromHTSeqCount does) and give it, or give the BAMs to count"],
+                     expected="a count matrix")
+
+
+HTSEQ_COUNTS = FileSniffer("HTSeq-count output of one sample (refused, or a QC report under aggregation)", ("txt",),
+                           ("qc_report",), lambda src, ctx: bool(_htseq_counters(src)), _read_htseq)
