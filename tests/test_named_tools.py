@@ -188,8 +188,6 @@ class CaseCompiles(dict):
         with self.plans, self.sniffs:
             result = compile_request(spec.request, case_inputs(self.data, case, layout), str(dest), target=target,
                                      force=True, validate=False, knowledge=self.knowledge)
-        if target == "snakemake":  # what `snakemake -n` checks; the Nextflow checks read no data
-            put_references(dest.parent, spec)
         self[key] = result
         return result
 
@@ -297,6 +295,7 @@ def check_loop():
 def test_snakemake_passes_dry_run_lint_and_snakefmt(compiled, check_loop, case, layout):
     """validate_workflow's checks, arguments and verdicts, in the shared process (helpers.loop_checks)."""
     workdir = compiled[case, layout, "snakemake"].output_dir
+    put_references(workdir, CASES[case])  # what `snakemake -n` checks (the fast tests read no reference)
     for name, ok, output in loop_checks(check_loop, workdir):
         assert ok, f"{name} failed for {case}/{layout}:\n{output[-3000:]}"
 
