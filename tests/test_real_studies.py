@@ -323,13 +323,18 @@ def test_ena_fastq_pair_with_the_original_read_names_is_one_paired_sample(knowle
 
 
 @pytest.mark.parametrize("name", ["htslib/interleaved.fq", "htslib/interleaved_casava.fq"])
-def test_interleaved_fastq_is_one_paired_sample_aligned_by_bwa(knowledge, name):
-    """htslib-test's interleaved files: /1 /2 ids, and CASAVA 1.8 '1:N:0' / '2:N:0' comments."""
-    result = plan_request("align the reads to the genome with bwa", files(name, "rsubread/reference.fa"),
-                          knowledge=knowledge)
-    reads = next(i for i in result.spec.inputs if i.datatype == "raw_reads")
+def test_interleaved_fastq_is_qc_d_but_not_trimmed_or_aligned_as_single_end(knowledge, name):
+    """htslib-test's interleaved files (/1 /2 ids; CASAVA 1.8 '1:N:0' / '2:N:0' comments): FastQC reads them as they
+    are; trimming and alignment were planned on them as single-end reads (fastp without --interleaved_in, bwa mem
+    without -p: each mate aligned alone), now refused saying how to split the mates."""
+    result = plan_request("quality control of the reads with FastQC", files(name), knowledge=knowledge)
+    (reads,) = result.spec.inputs
     assert reads.mate is None and any("interleaved" in e for e in reads.evidence)
-    assert steps(result) == [("genome_indexing", "bwa_index"), ("read_alignment", "bwa_mem")]
+    assert steps(result) == [("read_qc", "fastqc")]
+    with pytest.raises(BioplanError) as e:
+        plan_request("trim the reads with fastp, then align them to the genome with bwa",
+                     files(name, "rsubread/reference.fa"), knowledge=knowledge)
+    assert "interleaved paired-end reads" in e.value.message and any("seqtk seq -1" in h for h in e.value.hints)
 
 
 def test_cram_is_refused_saying_how_to_make_the_bam(knowledge):

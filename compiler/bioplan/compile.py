@@ -152,8 +152,30 @@ def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = No
     if not bound:
         raise first_error  # type: ignore[misc]
     bound = [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(bound)]
+    _refuse_interleaved_reads(profile, bound[0])
     spec = _warn_unused_inputs(knowledge, result.spec, bound[0])
     return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned)), "spec": spec})
+
+
+# steps that read each FASTQ file as it is, whatever its layout (FastQC reports an interleaved file as one)
+_ANY_LAYOUT = ("read_qc",)
+
+
+def _refuse_interleaved_reads(profile: InputProfile, plan: Plan) -> None:
+    """An interleaved FASTQ (mates alternating in one file) where a step reads the reads as mates: every step's
+    template reads a pair as two files, so the file would be run as single-end reads. Refused saying how to split."""
+    from bioplan.request.sniffers.base import unreadable
+
+    readers = [s.operation for s in plan.steps if s.operation not in _ANY_LAYOUT
+               and any(src == "input:raw_reads" for src in s.sources.values())]
+    for f in profile.files:
+        if readers and f.datatype == "raw_reads" and f.fact("interleaved", False):
+            raise unreadable(f.path, f"holds interleaved paired-end reads (mate 1 and mate 2 alternate in one file), "
+                             f"which {readers[0].replace('_', ' ')} would read as single-end reads: bioplan's steps "
+                             "read a pair as two files",
+                             ["split it into its mates and give both files (seqtk seq -1 FILE > NAME_R1.fastq; "
+                              "seqtk seq -2 FILE > NAME_R2.fastq)"],
+                             expected="paired FASTQ as two files", override=False)
 
 
 def _warn_unused_inputs(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> TaskSpec:
