@@ -191,7 +191,7 @@ def test_text_that_was_not_utf8_is_refused_by_every_filter(f):
 def test_slurm_names_that_would_break_a_job_script_line_are_refused(value, option):
     with pytest.raises(InvalidOptionError, match="--partition|--account"):
         escape.refuse_broken_slurm_settings(EmitOptions(**{option: value}))
-    escape.refuse_broken_slurm_settings(EmitOptions(partition="it's \"x\" $(y)", account="a b"))
+    escape.refuse_broken_slurm_settings(EmitOptions(partition="it's\"x\"$(y)", account="a,b"))
 
 
 # ----------------------------------------------------------------------------- finalize

@@ -44,7 +44,7 @@ from bioplan.codegen.nextflow import NextflowGenerator
 from bioplan.codegen.snakemake import SnakemakeGenerator
 from bioplan.compile import plan_request
 from bioplan.errors import TargetUnsupportedError
-from bioplan.request.text import clean_request_text
+from bioplan.request.text import plain_request
 from bioplan.validate.nextflow_checks import check_pipeline
 from conftest import example_inputs, example_request
 
@@ -89,19 +89,20 @@ def user_values(draw, workflow: Workflow, names=name_text, paths=name_text) -> d
     path_pool = draw(st.lists(paths, min_size=2, max_size=2))
     n_paths = n * (len(workflow.sample_columns) - 1) + len(workflow.config_inputs)
     return {
-        "query": draw(nonblank.filter(lambda s: clean_request_text(s) != "")),
+        "query": draw(nonblank.filter(lambda s: plain_request(s) != "")),
         "names": [name_pool[0]] + [f"{i}{name_pool[i % 2]}" if i % 2 else f"{name_pool[i % 2]}{i}"
                                    for i in range(1, n)],
         "paths": [path_pool[i % 2] if i < 2 else f"{path_pool[i % 2]}/{i}" for i in range(n_paths)],
         "condition": draw(nonblank),
-        # non-printable characters in SLURM names are refused (tests/test_escaping.py); the rest stays
+        # non-printable characters, spaces and a leading '-' in SLURM names are refused
+        # (tests/test_escaping.py, tests/test_attacks_options.py); the rest stays
         "partition": _printable(name_pool[1]) or "p",
         "account": _printable(path_pool[0]) or "a",
     }
 
 
 def _printable(value: str) -> str:
-    return "".join(c for c in value if c.isprintable()).strip()
+    return "".join(c for c in value if c.isprintable() and not c.isspace()).lstrip("-")
 
 
 def assert_refusal_names_the_values(exc: TargetUnsupportedError, values: dict) -> None:
@@ -156,7 +157,7 @@ def python_tokens(source: str) -> list[tuple[int, str]]:
 
 def expected_config(benign_config: dict, workflow: Workflow) -> dict:
     config = copy.deepcopy(benign_config)
-    config["request"] = clean_request_text(workflow.query)
+    config["request"] = plain_request(workflow.query)
     if workflow.condition_column is not None:  # a workflow without a sample sheet has none
         config["condition_column"] = workflow.condition_column
     for c in workflow.config_inputs:
@@ -322,7 +323,7 @@ def check_nextflow_files(files: dict[str, str], uses: list[dict], reference: dic
     config = files["nextflow.config"]
     description = [line for line in config.splitlines() if line.startswith("    description = ")]
     assert len(description) == 1
-    assert decode_groovy(description[0].removeprefix("    description = ")) == clean_request_text(workflow.query)
+    assert decode_groovy(description[0].removeprefix("    description = ")) == plain_request(workflow.query)
     for line in config.splitlines():
         if line.lstrip().startswith("process.queue = "):
             assert decode_groovy(line.split(" = ", 1)[1]) == options.partition

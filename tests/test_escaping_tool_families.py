@@ -53,7 +53,7 @@ from bioplan.codegen.nextflow import NextflowGenerator
 from bioplan.codegen.snakemake import SAMPLE_NAME_PATTERN, SHELL_WORD_PATTERN, SnakemakeGenerator, shell_word_params
 from bioplan.compile import plan_request
 from bioplan.errors import TargetUnsupportedError
-from bioplan.request.text import clean_request_text
+from bioplan.request.text import plain_request
 from test_escaping import TEMPLATES
 from test_escaping_properties import (
     BENIGN_OPTIONS,
@@ -107,12 +107,13 @@ def family_values(draw, workflow: Workflow) -> dict:
     pool = draw(st.lists(hostile_name, min_size=2, max_size=2))
     n_paths = n * (len(workflow.sample_columns) - 1) + len(workflow.config_inputs)
     return {
-        "query": draw(hostile.filter(lambda s: clean_request_text(s) != "")),
+        "query": draw(hostile.filter(lambda s: plain_request(s) != "")),
         "names": [f"{pool[i % 2]}{i}" for i in range(n)],
         "paths": [f"{pool[(i + 1) % 2]}/{i}" for i in range(n_paths)],
         "condition": draw(hostile_name),
-        "partition": "".join(c for c in pool[0] if c.isprintable()).strip() or "p",
-        "account": "".join(c for c in pool[1] if c.isprintable()).strip() or "a",
+        # SLURM names: non-printables, spaces and a leading '-' are refused (tests/test_attacks_options.py)
+        "partition": "".join(c for c in pool[0] if c.isprintable() and not c.isspace()).lstrip("-") or "p",
+        "account": "".join(c for c in pool[1] if c.isprintable() and not c.isspace()).lstrip("-") or "a",
     }
 
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from bioplan.cli import main
 from bioplan.compile import compile_request
-from bioplan.request.text import clean_request_text
+from bioplan.request.text import plain_request
 from conftest import example_inputs
 
 BENIGN = "mouse raw counts: differential expression with a volcano plot"
@@ -62,7 +62,7 @@ def test_a_line_end_in_the_request_runs_nothing_in_the_snakemake_workflow(worksp
         assert not [tok for tok in _non_string_tokens(path.read_text()) if "__import__" in tok or "pwn" in tok], path
     config_text = (workdir / "config" / "config.yaml").read_text()
     config = yaml.safe_load(config_text)
-    assert "pwn" not in config and config["request"] == clean_request_text(query)
+    assert "pwn" not in config and config["request"] == plain_request(query)
     assert "__import__" not in "".join(line for line in config_text.splitlines() if not line.startswith("request:"))
     assert not [c for c in config_text if c in "\r\x85\u2028\u2029"]
 
@@ -84,7 +84,7 @@ def test_a_line_end_in_the_request_keeps_nextflow_files_well_formed(workspace, k
     assert lines == ["    description = 'mouse raw counts: differential expression with a volcano plot "
                      "pwn */ \\'; println(\\'x\\') //'"], lines
     schema = json.loads((workdir / "nextflow_schema.json").read_text())
-    assert schema["description"] == clean_request_text(query)
+    assert schema["description"] == plain_request(query)
 
 
 def test_the_nextflow_config_of_a_hostile_request_passes_the_strict_parser(workspace, knowledge, tmp_path, nf_lint):

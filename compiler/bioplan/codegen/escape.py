@@ -228,13 +228,20 @@ def delimited(rows: list[list[str]], delimiter: str) -> str:
 def refuse_broken_slurm_settings(options: EmitOptions) -> None:
     """--partition and --account end up on `#SBATCH` lines of job scripts (Nextflow writes them
     there verbatim): a line break or other non-printable character would start a new line of
-    the script, i.e. a command. Quoting cannot help there, so such a value is refused."""
+    the script, i.e. a command, and sbatch reads every space-separated word of the line as another
+    option (`lab -o /home/u/.bashrc` wrote each job's output over .bashrc), as it reads a leading '-'.
+    Quoting cannot help there, and no SLURM name holds either, so such a value is refused."""
     for option, value in (("--partition", options.partition), ("--account", options.account)):
-        if value is not None and (not value.strip() or not value.isprintable()):
-            bad = next((c for c in value if not c.isprintable()), None)
+        if value is None:
+            continue
+        bad = next((c for c in value if not c.isprintable() or c.isspace()), None)
+        if bad is not None or not value or value.startswith("-"):
+            why = (f"the character {bad!r} cannot be part of a SLURM name: sbatch would read what follows it on "
+                   "the job script's #SBATCH line as further options" if bad
+                   else "a SLURM name cannot be blank" if not value
+                   else "a SLURM name cannot start with '-': sbatch would read it as an option")
             raise InvalidOptionError(
-                f"{option} {value!r}: " + (f"the character {bad!r} cannot be part of a SLURM name" if bad
-                                            else "a SLURM name cannot be blank"),
+                f"{option} {value!r}: {why}",
                 [f"to resolve, give {option} the name as `sinfo -s` / `sacctmgr show assoc` print it"],
                 {"option": option, "value": value})
 
