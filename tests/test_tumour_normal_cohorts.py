@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 
 from bioplan.codegen.generator import NO_OPTIONS
-from bioplan.codegen.ir import synthesize
+from bioplan.codegen.ir import pair_ids, synthesize
 from bioplan.codegen.nextflow import NextflowGenerator
 from bioplan.codegen.snakemake import SnakemakeGenerator
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
+from bioplan.models import PatientSample
 from bioplan.request.passes.individuals import status_of
 
 MUTECT2 = "call somatic variants with Mutect2 for each patient's tumour/normal pair"
@@ -106,8 +107,7 @@ def _workflow(knowledge, tmp_path, query: str, rows):
 
 @pytest.mark.parametrize(("rows", "named"), [
     ([("p1", "p1_t", "1"), ("p1", "p1_n", "0"), ("p2", "p2_t", "1")], ["no tumour-only mode", "'p2'"]),
-    ([("p1", "p1_t", "1"), ("p1", "p1_t2", "1"), ("p1", "p1_n", "0")], ["several tumours", "p1: p1_t, p1_t2"]),
-], ids=["tumour_only_patient", "two_tumours"])
+], ids=["tumour_only_patient"])
 def test_what_strelka2_cannot_pair_is_refused_by_name(knowledge, tmp_path, rows, named):
     with pytest.raises(BioplanError) as err:
         _workflow(knowledge, tmp_path, STRELKA2, rows)
@@ -136,48 +136,52 @@ def _step(workflow, operation: str):
     return next(s for s in workflow.steps if s.operation == operation)
 
 
-def test_the_ir_runs_somatic_calling_once_per_patient(cohort):
+def test_the_ir_runs_somatic_calling_once_per_tumour_normal_pair(cohort):
     workflow, _, _ = cohort
     calling = _step(workflow, "somatic_variant_calling")
-    assert (calling.scope, calling.group_by) == ("group", "patient")
-    assert all("/{patient}/" in p.ref.path and p.ref.group == "patient" for p in calling.outputs)
-    assert calling.log == "logs/somatic_variant_calling/{patient}.log"
-    # it reads the duplicate-marked BAMs of its patient's samples, and the normal from the sheet
+    assert (calling.scope, calling.group_by) == ("group", "pair")
+    assert all("/{pair}/" in p.ref.path and p.ref.group == "pair" for p in calling.outputs)
+    assert calling.log == "logs/somatic_variant_calling/{pair}.log"
+    # it reads the duplicate-marked BAMs of its pair's samples, and the normal from the sheet
     bams = next(p for p in calling.inputs if p.port == "bams")
     assert bams.ref.per_sample and bams.ref.gathered and "{sample}" in bams.ref.path
     assert ("normal_sample", "@group_normal") in calling.params
     assert "normal_sample" not in workflow.params["gatk4_mutect2"]  # not a config value any more
     # the per-sample steps stay per sample; the results are every patient's filtered calls
     assert _step(workflow, "duplicate_marking").scope == "sample"
-    vcf = next(t for t in workflow.targets if t.path.endswith("/{patient}/somatic.vcf.gz"))
-    assert vcf.gathered and vcf.group == "patient"
+    vcf = next(t for t in workflow.targets if t.path.endswith("/{pair}/somatic.vcf.gz"))
+    assert vcf.gathered and vcf.group == "pair"
     assert workflow.meta_columns == ("patient", "status")
 
 
-def test_snakemake_picks_each_patients_tumour_and_normal_from_the_sheet(cohort):
+def test_snakemake_picks_each_pairs_tumour_and_normal_from_the_sheet(cohort):
     _, files, _ = cohort
     rule = files["workflow/rules/somatic_variant_calling.smk"]
     assert " ".join(rule.split()).count(
-        'bams=group_expand( "results/duplicate_marking/{sample}/{sample}.markdup.bam", "patient" ),') == 1
-    assert 'normal_sample=group_normal("patient")' in rule and 'samples=group_samples("patient")' in rule
-    assert 'vcf="results/somatic_variant_calling/{patient}/somatic.vcf.gz"' in rule
+        'bams=group_expand( "results/duplicate_marking/{sample}/{sample}.markdup.bam", "pair" ),') == 1
+    assert 'normal_sample=group_normal("pair")' in rule and 'samples=group_samples("pair")' in rule
+    assert 'vcf="results/somatic_variant_calling/{pair}/somatic.vcf.gz"' in rule
     common = files["workflow/rules/common.smk"]
-    assert "def group_expand(pattern, column):" in common and 'patient=GROUPS["patient"]' in common
-    assert 'patient="|".join(re.escape(p) for p in GROUPS["patient"])' in files["workflow/Snakefile"]
+    assert "def group_expand(pattern, column):" in common and 'pair=GROUPS["pair"]' in common
+    # sarek's pair names: <tumour>_vs_<normal>, the tumour alone without a normal
+    assert 'f"{tumour}_vs_{NORMAL_OF[patient]}" if patient in NORMAL_OF else tumour' in common
+    assert 'pair="|".join(re.escape(p) for p in GROUPS["pair"])' in files["workflow/Snakefile"]
     assert files["config/samples.tsv"].splitlines()[:2] == [
         "sample\tpatient\tstatus\tfastq_1\tfastq_2", "p1_n\tp1\tnormal\t../in/p1_n_R1.fastq.gz\t../in/p1_n_R2.fastq.gz"]
-    assert "somatic.vcf.gz | Somatic variant calls (bgzip-compressed VCF) (one per patient) |" in files["README.md"]
+    assert "somatic.vcf.gz | Somatic variant calls (bgzip-compressed VCF) (one per pair) |" in files["README.md"]
     schema = files["workflow/schemas/samples.schema.yaml"]
     assert "- tumour\n    - normal" in schema and "required:\n- sample\n- patient\n- status" in schema
 
 
-def test_nextflow_groups_each_patients_samples_on_meta_patient(cohort):
+def test_nextflow_pairs_each_patients_tumours_with_its_normal(cohort):
     _, _, emitted = cohort
     assert emitted.problems == ()  # the structural checks: includes, emits, arity, stubs, strict
     wf = emitted.files["workflows/bioplan.nf"]
     call = wf[wf.index("SOMATIC_VARIANT_CALLING ("):]
     assert "DUPLICATE_MARKING.out.bam\n            .map { meta, files -> [meta.patient, meta, files] }" in call
-    assert ".groupTuple()" in call and "normal: normal ? normal.id : ''" in call
+    assert ".groupTuple()" in call and ".flatMap { patient, metas, files ->" in call
+    assert 'def id = (normal ? "${tumour[0].id}_vs_${normal[0].id}" : tumour[0].id).toString()' in call
+    assert "normal: normal ? normal[0].id : ''" in call
     module = emitted.files["modules/local/gatk4/mutect2/main.nf"]
     assert "tuple val(meta), val(sample_ids), path(bams, stageAs: 'bams/*')" in module
     assert "normal_sample: meta.normal" in emitted.files["conf/modules.config"]
@@ -185,21 +189,21 @@ def test_nextflow_groups_each_patients_samples_on_meta_patient(cohort):
     assert columns["patient"]["meta"] == ["patient"] and columns["status"] == {
         **columns["status"], "meta": ["status"], "enum": ["tumour", "normal"]}
     assert emitted.files["assets/samplesheet.csv"].splitlines()[0] == "sample,patient,status,fastq_1,fastq_2"
-    assert "(one somatic.vcf.gz per patient)" in emitted.files["README.md"]
+    assert "(one somatic.vcf.gz per pair)" in emitted.files["README.md"]
 
 
-def test_steps_after_the_somatic_calls_run_per_patient_too(knowledge, tmp_path):
-    """SnpEff on each patient's calls, and the bgzip + tabix step after it: one job per patient, each
-    patient's annotated VCF a result (codegen/vcf_outputs.py keeps the producer's grouping)."""
+def test_steps_after_the_somatic_calls_run_per_pair_too(knowledge, tmp_path):
+    """SnpEff on each pair's calls, and the bgzip + tabix step after it: one job per pair, each pair's
+    annotated VCF a result (codegen/vcf_outputs.py keeps the producer's grouping)."""
     workflow = _workflow(knowledge, tmp_path, MUTECT2 + ", then annotate the somatic variants with SnpEff",
                          TWO_PAIRS)
     annotation = _step(workflow, "variant_annotation")
-    assert (annotation.scope, annotation.group_by) == ("group", "patient")
+    assert (annotation.scope, annotation.group_by) == ("group", "pair")
     vcf_in = next(p for p in annotation.inputs if p.port == "vcf")
-    assert vcf_in.ref.path == "results/somatic_variant_calling/{patient}/somatic.vcf.gz" and not vcf_in.ref.gathered
+    assert vcf_in.ref.path == "results/somatic_variant_calling/{pair}/somatic.vcf.gz" and not vcf_in.ref.gathered
     bgzip = next(s for s in workflow.steps if s.tool == "tabix_bgziptabix")
-    assert (bgzip.scope, bgzip.log) == ("group", "logs/variant_annotation_bgzip/{patient}.log")
-    assert any(t.path.startswith("results/variant_annotation_bgzip/{patient}/") and t.gathered
+    assert (bgzip.scope, bgzip.log) == ("group", "logs/variant_annotation_bgzip/{pair}.log")
+    assert any(t.path.startswith("results/variant_annotation_bgzip/{pair}/") and t.gathered
                for t in workflow.targets)
 
 
@@ -294,14 +298,33 @@ def test_cnvkit_over_a_cohort_takes_every_normal_of_the_sheet_as_its_reference(k
     assert workflow.params["cnvkit_batch"]["normal_samples"] == "p1_n,p2_n"
 
 
-def test_a_check_of_a_patients_file_runs_per_patient(knowledge, tmp_path):
-    """bcftools filter after per-patient calls: its precondition check reads one patient's VCF, so it runs
-    per patient too, and the filtering of that patient waits for that patient's check only."""
+def test_a_check_of_a_pairs_file_runs_per_pair(knowledge, tmp_path):
+    """bcftools filter after per-pair calls: its precondition check reads one pair's VCF, so it runs
+    per pair too, and the filtering of that pair waits for that pair's check only."""
     workflow = _workflow(knowledge, tmp_path, MUTECT2.replace("Mutect2", "FreeBayes")
                          + ", then filter the variants with bcftools filter", TWO_PAIRS)
     check = next(s for s in workflow.steps if s.kind == "check" and s.guards == "variant_filtering")
-    assert (check.scope, check.group_by) == ("group", "patient")
-    assert check.outputs[0].ref.path == f"results/checks/{check.id}/{{patient}}.ok"
+    assert (check.scope, check.group_by) == ("group", "pair")
+    assert check.outputs[0].ref.path == f"results/checks/{check.id}/{{pair}}.ok"
     emitted = NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS)
     assert emitted.problems == ()
     assert f".join({check.id.upper()}.out.ok, failOnMismatch: true)" in emitted.files["workflows/bioplan.nf"]
+
+
+# ------------------------------------------------------------------ several tumours of a patient: one pair each
+def test_a_patients_primary_and_relapse_are_two_pairs_with_its_normal(knowledge, tmp_path):
+    """nf-core/sarek's pairing: each tumour against the patient's normal, named <tumour>_vs_<normal>; a
+    tumour without a normal (Mutect2's tumour-only mode) named after itself. Strelka2, which calls one
+    tumour against one normal, runs per pair too instead of being refused."""
+    rows = [("p1", "p1_t", "1"), ("p1", "p1_r", "1"), ("p1", "p1_n", "0"), ("p2", "p2_t", "1")]
+    assert pair_ids([PatientSample(sample=s, patient=p, status=status_of(st) or "") for p, s, st in rows]) == {
+        "p1_t_vs_p1_n": ("p1_t", "p1_n"), "p1_r_vs_p1_n": ("p1_r", "p1_n"), "p2_t": ("p2_t",)}
+    workflow = _workflow(knowledge, tmp_path / "strelka", STRELKA2, rows[:3])
+    assert _step(workflow, "somatic_variant_calling").group_by == "pair"
+
+
+def test_pair_names_that_would_collide_are_refused(knowledge, tmp_path):
+    rows = [("p1", "a", "1"), ("p1", "b", "0"), ("p2", "a_vs_b", "1")]
+    with pytest.raises(BioplanError) as err:
+        _workflow(knowledge, tmp_path, MUTECT2, rows)
+    assert "two tumour/normal pairs of the sample sheet would have the same name" in err.value.message

@@ -87,7 +87,7 @@ def lanes_run(lanes_inputs, tmp_path_factory):
 
 
 def _vcf(workdir: Path) -> tuple[list[str], list[list[str]]]:
-    found = sorted((workdir / "results").glob("*/p1/somatic.vcf.gz"))
+    found = sorted((workdir / "results").glob("*/p1_tumour_vs_p1_normal/somatic.vcf.gz"))
     assert len(found) == 1, found
     with gzip.open(found[0], "rt") as fh:
         lines = [line.rstrip("\n") for line in fh]
@@ -136,3 +136,27 @@ def test_the_nextflow_pipeline_of_lanes_passes_the_strict_parser(lanes_inputs, n
     assert "CAT_FASTQ (\n        ch_reads\n    )" in (tmp_path / "nf" / "workflows" / "bioplan.nf").read_text()
     proc = nf_lint(tmp_path / "nf")
     assert proc.returncode == 0 and ": OK (" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_nextflow_pipeline_merges_the_lanes_the_same(lanes_inputs, tmp_path):
+    """The Nextflow target run for real (-profile local, the same tools): CAT_FASTQ per sample, then the
+    tumour/normal pair; the same science as the Snakemake run (one column per sample, DP = both lanes)."""
+    from test_nextflow_run import nextflow_bin, run_nextflow
+
+    _require("bwa", "samtools", "freebayes", "bgzip", "tabix")
+    nextflow_bin()
+    workdir = tmp_path / "nf"
+    compile_request(QUERY, lanes_inputs[0], str(workdir / "main.nf"), force=True, target="nextflow",
+                    validate=False)
+    proc = run_nextflow(workdir)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert proc.stdout.count("Submitted process > BIOPLAN:CAT_FASTQ (") == 2  # one per sample, not per lane
+    found = sorted(workdir.glob("results/*/p1_tumour_vs_p1_normal*somatic.vcf.gz"))
+    assert len(found) == 1, found
+    with gzip.open(found[0], "rt") as fh:
+        lines = [line.rstrip("\n").split("\t") for line in fh if not line.startswith("##")]
+    samples, records = lines[0][9:], lines[1:]
+    assert sorted(samples) == ["p1_normal", "p1_tumour"]
+    snv = next(r for r in records if int(r[1]) == SOMATIC)
+    keys = snv[8].split(":")
+    assert {s: int(dict(zip(keys, v.split(":")))["DP"]) for s, v in zip(samples, snv[9:])} == lanes_inputs[1]

@@ -1,12 +1,13 @@
-"""A tumour/normal cohort run end to end with the real tools: two patients, each patient's tumour
-called against its own normal (nf-core/sarek's sample sheet: patient, sample, status), FreeBayes'
-somatic mode once per patient.
+"""A tumour/normal cohort run end to end with the real tools: two patients, each tumour called against
+its own patient's normal (nf-core/sarek's sample sheet: patient, sample, status), FreeBayes' somatic mode
+once per tumour/normal pair (sarek's <tumour>_vs_<normal>); patient p1 has a primary and a relapse.
 
 Tiny data generated here, with planted answers: a random 6 kb genome; each patient's tumour carries
-one somatic SNV of its own (p1 at 1500, p2 at 4500, half the reads); patient p1 also carries a
-germline SNV at 3000 in both its samples. BWA-MEM aligns the reads, FreeBayes calls each patient's
-tumour and normal together, and the somatic filter marks PASS exactly that patient's somatic SNV:
-never the other patient's, and p1's germline SNV is FILTERed as normal_evidence (seen in the normal).
+one somatic SNV of its own (p1 at 1500, p2 at 4500, half the reads); p1's relapse carries the primary's
+SNV and one of its own (2200); patient p1 also carries a germline SNV at 3000 in all its samples.
+BWA-MEM aligns the reads, FreeBayes calls each pair's tumour and normal together, and the somatic filter
+marks PASS exactly that tumour's somatic SNVs: never the other patient's, the relapse-only SNV only in
+p1_relapse_vs_p1_normal, and p1's germline SNV is FILTERed as normal_evidence (seen in the normal).
 """
 
 from __future__ import annotations
@@ -28,8 +29,12 @@ GENOME_LENGTH = 6000
 READ_LENGTH = 100
 FRAGMENT = 300
 DEPTH = 30
-SOMATIC = {"p1": 1500, "p2": 4500}  # 1-based; heterozygous in the patient's tumour only
-GERMLINE = {"p1": 3000}  # heterozygous in both of the patient's samples
+SOMATIC = {"p1": 1500, "p2": 4500}  # 1-based; heterozygous in the patient's tumour (and p1's relapse) only
+RELAPSE_ONLY = 2200  # heterozygous in p1's relapse only
+GERMLINE = {"p1": 3000}  # heterozygous in all of the patient's samples
+# each tumour against its patient's normal: the pairs and the SNVs their calls PASS
+PAIRS = {"p1_tumour_vs_p1_normal": {1500}, "p1_relapse_vs_p1_normal": {1500, RELAPSE_ONLY},
+         "p2_tumour_vs_p2_normal": {4500}}
 QUERY = ("call somatic variants with FreeBayes for each patient's tumour/normal pair, "
          "without marking duplicates")
 
@@ -79,6 +84,8 @@ def cohort_inputs(tmp_path_factory) -> list[str]:
     for patient, somatic in SOMATIC.items():
         germline = [GERMLINE[patient]] if patient in GERMLINE else []
         samples = {f"{patient}_normal": ("0", germline), f"{patient}_tumour": ("1", germline + [somatic])}
+        if patient == "p1":  # a relapse: the primary's SNV and one of its own
+            samples[f"{patient}_relapse"] = ("1", germline + [somatic, RELAPSE_ONLY])
         for sample, (status, snvs) in samples.items():
             rows.append(f"{patient}\t{sample}\t{status}")
             # heterozygous: half the fragments from the reference, half from the variant haplotype
@@ -110,34 +117,49 @@ def _samples(path: Path) -> list[str]:
         return next(line for line in fh if line.startswith("#CHROM")).rstrip("\n").split("\t")[9:]
 
 
-def _call_set(workdir: Path, patient: str) -> Path:
-    found = sorted((workdir / "results").glob(f"*/{patient}/somatic.vcf.gz"))
+def _call_set(workdir: Path, pair: str) -> Path:
+    found = sorted((workdir / "results").glob(f"*/{pair}/somatic.vcf.gz"))
     assert len(found) == 1, found
     return found[0]
 
 
-@pytest.mark.parametrize("patient", sorted(SOMATIC))
-def test_each_patients_somatic_calls_are_its_own_planted_snv(cohort_run, patient):
-    vcf = _call_set(cohort_run, patient)
+def test_each_tumour_is_its_own_pair_with_its_patients_normal(cohort_run):
+    folders = {p.name for p in (cohort_run / "results" / "somatic_variant_calling_bgzip").iterdir()}
+    assert folders == set(PAIRS)
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_each_pairs_somatic_calls_are_its_tumours_planted_snvs(cohort_run, pair):
+    vcf = _call_set(cohort_run, pair)
     assert (vcf.parent / "somatic.vcf.gz.tbi").exists()
-    # called against its own normal only: the VCF holds that patient's two samples, no other's
-    assert sorted(_samples(vcf)) == [f"{patient}_normal", f"{patient}_tumour"]
+    # called against its own normal only: the VCF holds the pair's two samples, no other's
+    tumour, normal = pair.split("_vs_")
+    assert sorted(_samples(vcf)) == sorted([tumour, normal])
     passed = {int(r[1]) for r in _records(vcf) if r[6] == "PASS"}
-    assert passed == {SOMATIC[patient]}
-    others = {pos for p, pos in SOMATIC.items() if p != patient}
+    assert passed == PAIRS[pair]
+    others = {pos for p, pos in SOMATIC.items() if not pair.startswith(p + "_")}
     assert not others & {int(r[1]) for r in _records(vcf)}  # the other patient's SNV is not even called
 
 
+def test_the_relapse_only_snv_is_only_in_the_relapse_pair(cohort_run):
+    """Science: a SNV of the relapse alone is not called at all in the primary's pair (the primary's reads
+    never show it), and PASSes in the relapse's."""
+    assert RELAPSE_ONLY not in {int(r[1]) for r in _records(_call_set(cohort_run, "p1_tumour_vs_p1_normal"))}
+    relapse = {int(r[1]): r for r in _records(_call_set(cohort_run, "p1_relapse_vs_p1_normal"))}
+    assert relapse[RELAPSE_ONLY][6] == "PASS"
+
+
 def test_a_germline_snv_seen_in_the_normal_is_not_somatic(cohort_run):
-    records = {int(r[1]): r for r in _records(_call_set(cohort_run, "p1"))}
-    assert records[GERMLINE["p1"]][6] == "normal_evidence"
+    for pair in ("p1_tumour_vs_p1_normal", "p1_relapse_vs_p1_normal"):
+        records = {int(r[1]): r for r in _records(_call_set(cohort_run, pair))}
+        assert records[GERMLINE["p1"]][6] == "normal_evidence"
 
 
 def test_the_sample_sheet_pairs_the_patients(cohort_run):
     sheet = (cohort_run / "config" / "samples.tsv").read_text().splitlines()
     assert sheet[0].split("\t")[:3] == ["sample", "patient", "status"]
     assert {tuple(line.split("\t")[:3]) for line in sheet[1:]} == {
-        ("p1_normal", "p1", "normal"), ("p1_tumour", "p1", "tumour"),
+        ("p1_normal", "p1", "normal"), ("p1_tumour", "p1", "tumour"), ("p1_relapse", "p1", "tumour"),
         ("p2_normal", "p2", "normal"), ("p2_tumour", "p2", "tumour")}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bioplan.codegen.ir import PATIENT, IOPort, Scope, Software, Workflow, WorkflowStep
+from bioplan.codegen.ir import PAIR, IOPort, Scope, Software, Workflow, WorkflowStep
 from bioplan.knowledge.models import Knowledge
 
 
@@ -20,7 +20,7 @@ def _same_container_form(workflow: Workflow, image: str) -> str:
 def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: str, scope: Scope,
               inputs: list[IOPort], outputs: list[IOPort]) -> WorkflowStep:
     tool = knowledge.tools[tool_id]
-    wildcard = {"sample": "/{sample}", "group": f"/{{{PATIENT}}}"}.get(scope, "")  # one job per sample / patient
+    wildcard = {"sample": "/{sample}", "group": f"/{{{PAIR}}}"}.get(scope, "")  # one job per sample / pair
     # the IR before templates moved out of it names the step's Snakemake template
     legacy: dict[str, Any] = {}
     if "template" in WorkflowStep.model_fields:
@@ -32,7 +32,7 @@ def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: s
         threads=tool.resources.threads, mem_mb=tool.resources.mem_mb, runtime=tool.resources.runtime,
         params=tuple((name, f"params.{tool.id}.{name}") for name in tool.params), env=f"{tool.id}.yaml",
         container=_same_container_form(workflow, tool.software.container), paired=workflow.layout == "paired",
-        group_by=PATIENT if scope == "group" else None, **legacy)
+        group_by=PAIR if scope == "group" else None, **legacy)
 
 
 def with_tool(knowledge: Knowledge, workflow: Workflow, step: WorkflowStep) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
@@ -23,12 +23,26 @@ from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanStep, TaskSpec
 from bioplan.request.text import require_utf8
 
-# group: one job per value of a sample sheet column (the step's `group_by`), reading the per-sample
-# files of that value's samples: a tumour/normal cohort's somatic calling runs once per patient
+# group: one job per tumour/normal pair of the sample sheet (the step's `group_by`, `pair`), reading the
+# per-sample files of the pair's two samples: a tumour/normal cohort's somatic calling runs once per tumour
+# against its patient's normal, as nf-core/sarek pairs them (a patient's primary and relapse: two pairs)
 Scope = Literal["sample", "group", "cohort", "reference"]
 # the sample sheet columns of a tumour/normal cohort (nf-core/sarek's patient and status), values not paths
 PATIENT = "patient"
 STATUS = "status"
+# a group step's key: a tumour and its patient's normal, named `<tumour>_vs_<normal>` (nf-core/sarek's name;
+# a tumour without a normal, run tumour-only, is named after the tumour). Each target derives the pairs from
+# the sheet's patient and status columns (`pair_ids` is the same rule at compile time).
+PAIR = "pair"
+
+
+def pair_ids(samples: Iterable[Any]) -> dict[str, tuple[str, ...]]:
+    """{pair id: (tumour, normal) or (tumour,)} of a cohort's samples (objects with .sample, .patient,
+    .status), patients and tumours in sheet order."""
+    normals = {s.patient: s.sample for s in samples if s.status == "normal"}
+    return {(f"{s.sample}_vs_{normals[s.patient]}" if s.patient in normals else s.sample):
+            ((s.sample, normals[s.patient]) if s.patient in normals else (s.sample,))
+            for s in samples if s.status == "tumour"}
 # the sample sheet column of a sample's lane (nf-core/sarek's `lane`): a sample of several lanes has one row per
 # lane, and its lanes' FASTQ files are concatenated per mate before its first step (codegen/lanes.py)
 LANE = "lane"
@@ -46,7 +60,7 @@ class FileRef(Frozen):
     per_sample: bool = False
     gathered: bool = False  # a list over all samples (expand) where the consumer is a cohort step
     directory: bool = False
-    # a group step's output: one file per value of this sample sheet column ({patient} in `path`)
+    # a group step's output: one file per group (`pair`: {pair} in `path`)
     group: str | None = None
     # a sample sheet column read over every lane (row) of the sample, in lane order: only the lane
     # merging step reads so (codegen/lanes.py)
@@ -81,8 +95,8 @@ class WorkflowStep(Frozen):
     constraint: str | None = None  # check steps: the constraint it checks
     guards: str | None = None  # check steps: the step id it runs before
     paired: bool = False
-    # group steps: the sample sheet column whose values the step iterates over (`patient`); its
-    # per-sample inputs are the files of that value's samples, its outputs and log carry {patient}
+    # group steps: what the step iterates over (`pair`: each tumour with its patient's normal); its
+    # per-sample inputs are the files of the pair's samples, its outputs and log carry {pair}
     group_by: str | None = None
 
 

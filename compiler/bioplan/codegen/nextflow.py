@@ -38,7 +38,7 @@ from bioplan.codegen.common import (
     user_names,
 )
 from bioplan.codegen.generator import NO_OPTIONS, EmitOptions, Emitted
-from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, intermediate_outputs
+from bioplan.codegen.ir import PAIR, IOPort, Workflow, WorkflowStep, intermediate_outputs
 from bioplan.codegen.nf_core_names import module_path, process_name
 from bioplan.codegen.provenance import package_name
 from bioplan.codegen.qc_report import AGGREGATOR
@@ -351,7 +351,7 @@ class NextflowGenerator:
             base = Channel(f"{producer.id.upper()}.out.{emit}", "sample" if ref.per_sample else
                            ("reference" if producer.scope == "reference" else "cohort"))
         if kind == "grouped":
-            return grouped_channel(base.expr, step.group_by or "patient")
+            return grouped_channel(base.expr, step.group_by or PAIR)
         if kind == "gathered":
             return Channel(
                 f"{base.expr}\n        .toSortedList {{ a, b -> a[0].id <=> b[0].id }}"
@@ -696,17 +696,23 @@ class NextflowGenerator:
 
 
 def grouped_channel(expr: str, key: str) -> Channel:
-    """Per-sample items [meta, files] grouped by a sample sheet column of their meta, as nf-core/sarek
-    pairs a patient's tumour and normal: one item per patient, [meta of the patient (its id, and its
-    normal sample's id, '' without one), the sample ids, the files], samples in id order."""
+    """Per-sample items [meta, files] paired as nf-core/sarek pairs them: grouped on meta.patient, then one
+    item per tumour of the patient, [meta of the pair (its id <tumour>_vs_<normal>, or the tumour's alone
+    without a normal; its patient, tumour and normal sample ids), the pair's sample ids, their files], samples
+    in id order. `key` is the IR's group key (`pair`), carried in the meta as the pair's id."""
     return Channel(
-        f"{expr}\n        .map {{ meta, files -> [meta.{key}, meta, files] }}"
+        f"{expr}\n        .map {{ meta, files -> [meta.patient, meta, files] }}"
         "\n        .groupTuple()"
-        "\n        .map { group, metas, files ->"
-        "\n                def pairs = [metas, files].transpose().sort { pair -> pair[0].id }"
-        "\n                def normal = metas.find { m -> m.status == 'normal' }"
-        f"\n                def meta = [id: group, {key}: group, normal: normal ? normal.id : '']"
-        "\n                [meta, pairs.collect { pair -> pair[0].id }, pairs.collect { pair -> pair[1] }.flatten()]"
+        "\n        .flatMap { patient, metas, files ->"
+        "\n                def items = [metas, files].transpose()"
+        "\n                def normal = items.find { item -> item[0].status == 'normal' }"
+        "\n                items.findAll { item -> item[0].status == 'tumour' }.collect { tumour ->"
+        "\n                    def id = (normal ? \"${tumour[0].id}_vs_${normal[0].id}\" : tumour[0].id).toString()"
+        "\n                    def pair = ([tumour] + (normal ? [normal] : [])).sort { item -> item[0].id }"
+        f"\n                    def meta = [id: id, {key}: id, patient: patient, tumour: tumour[0].id, "
+        "normal: normal ? normal[0].id : '']"
+        "\n                    [meta, pair.collect { item -> item[0].id }, pair.collect { item -> item[1] }.flatten()]"
+        "\n                }"
         "\n            }", "grouped")
 
 

@@ -22,6 +22,7 @@ from bioplan.codegen.ir import (
     CHECK_RUNTIME,
     CHECK_RUNTIME_PER_GB,
     LANE,
+    PAIR,
     PATIENT,
     STATUS,
     ConfigInput,
@@ -42,6 +43,7 @@ from bioplan.codegen.ir import (
     _references,
     _rel,
     _sample_rows,
+    pair_ids,
     pick_for_consumer,
     unusable_sample_name,
 )
@@ -124,8 +126,8 @@ def step_scope(knowledge: Knowledge, step: PlanStep) -> Scope:
 
 def assign_scopes(draft: Draft) -> Draft:
     """Each step's scope; with a tumour/normal cohort (`TaskSpec.patients`), a step of one individual
-    (operations.yaml `one_individual`) runs per patient, and so does a cohort step reading its output
-    (the patient's somatic calls filtered or annotated: one job per patient, as nf-core/sarek runs them)."""
+    (operations.yaml `one_individual`) runs per tumour/normal pair, and so does a cohort step reading its
+    output (the pair's somatic calls filtered or annotated: one job per pair, as nf-core/sarek runs them)."""
     scopes: dict[str, Scope] = {}
     for s in draft.order:
         scope = step_scope(draft.knowledge, s)
@@ -138,8 +140,8 @@ def assign_scopes(draft: Draft) -> Draft:
 
 
 def _folder(step_id: str, scope: Scope) -> str:
-    """Where a step's files go: one folder per sample or per patient, else the step's own."""
-    return {"sample": f"results/{step_id}/{{sample}}", "group": f"results/{step_id}/{{{PATIENT}}}"}.get(
+    """Where a step's files go: one folder per sample or per tumour/normal pair, else the step's own."""
+    return {"sample": f"results/{step_id}/{{sample}}", "group": f"results/{step_id}/{{{PAIR}}}"}.get(
         scope, f"results/{step_id}")
 
 
@@ -170,24 +172,32 @@ def _check_tool_pairing(tool: Tool, step: PlanStep, samples: tuple[PatientSample
             f"{', '.join(repr(p) for p in alone[:10])} have no normal sample in the sample sheet",
             ["to resolve, add each patient's normal row (status 0 or normal) and its files, or call with Mutect2, "
              "which runs a patient without a normal in tumour-only mode"], {"tool": tool.id, "patients": alone})
-    tumours: dict[str, list[str]] = {}
-    for s in samples:
-        if s.status == "tumour":
-            tumours.setdefault(s.patient, []).append(s.sample)
-    several = {p: t for p, t in tumours.items() if len(t) > 1}
-    if tool.pairing.one_tumour and several:
-        shown = "; ".join(f"{p}: {', '.join(t)}" for p, t in list(several.items())[:10])
-        raise UnsupportedAnalysisError(
-            f"{tool.name} calls one tumour against its normal, and bioplan does not yet pair each of a patient's "
-            f"several tumours with the normal in separate runs (nf-core/sarek does): {shown}",
-            ["to resolve, call with Mutect2 (all of a patient's tumours in one multi-sample run), or give each "
-             "extra tumour its own run"], {"tool": tool.id, "tumours": several})
+
+
+def _refuse_unusable_pairs(samples: tuple[PatientSample, ...]) -> None:
+    """A pair id (`<tumour>_vs_<normal>`) is a folder name too, and two pairs must not share one: a tumour
+    named 'a_vs_b' without a normal beside tumour 'a' against normal 'b' would."""
+    tumours = sum(s.status == "tumour" for s in samples)
+    ids = pair_ids(samples)
+    if len(ids) < tumours:
+        named = sorted(i for i in ids if i.count("_vs_"))
+        raise UnreadableInputError(
+            f"two tumour/normal pairs of the sample sheet would have the same name (<tumour>_vs_<normal>, as "
+            f"nf-core/sarek names them): {', '.join(repr(i) for i in named[:6])}",
+            ["to resolve, rename the tumour sample whose name holds '_vs_'"], {"pairs": named})
+    for pair in ids:
+        why = unusable_sample_name(pair)
+        if why is not None:
+            raise UnreadableInputError(
+                f"the tumour/normal pair {pair!r} cannot name a folder: {why}",
+                ["to resolve, rename its tumour or normal sample"], {"pair": pair})
 
 
 def check_pairing(draft: Draft) -> Draft:
-    """What each per-patient step's tool needs of the cohort's pairs: a normal for a caller without a
-    tumour-only mode, one tumour for a caller of exactly one; a tool that cannot run per patient is refused."""
+    """What each per-pair step's tool needs of the cohort's pairs: a normal for a caller without a
+    tumour-only mode; a tool that cannot run per pair is refused."""
     _refuse_unusable_patients(draft.spec.patients)
+    _refuse_unusable_pairs(draft.spec.patients)
     for step in draft.order:
         if draft.scopes[step.id] == "group" and draft.knowledge.operations[step.operation].one_individual:
             _check_tool_pairing(draft.tool(step), step, draft.spec.patients)
@@ -211,7 +221,7 @@ def step_outputs(draft: Draft, step: PlanStep, made: Mapping[str, tuple[IOPort, 
             if mate is not None or (dt and draft.knowledge.datatypes[dt].mates):
                 fname = f"{name}.{_ext(tp.format)}"
             ref = FileRef(kind="result", path=f"{base}/{fname}", per_sample=scope == "sample", directory=tp.directory,
-                          group=PATIENT if scope == "group" else None)
+                          group=PAIR if scope == "group" else None)
             ports.append(IOPort(name=name, port=port, datatype=dt or "", format=tp.format, ref=ref))
     return tuple(ports)
 
@@ -333,8 +343,8 @@ def check_step(draft: Draft, step: PlanStep, constraint: str, checked: list[IOPo
         or any(p.ref.kind == "samplesheet" and draft.scopes[step.id] == "sample" for p in checked) else (
         "group" if any(p.ref.group and not p.ref.gathered for p in checked) else "cohort")
     per_sample = scope == "sample"
-    wildcard = {"sample": "{sample}", "group": f"{{{PATIENT}}}"}.get(scope)
-    ok = FileRef(kind="result", per_sample=per_sample, group=PATIENT if scope == "group" else None,
+    wildcard = {"sample": "{sample}", "group": f"{{{PAIR}}}"}.get(scope)
+    ok = FileRef(kind="result", per_sample=per_sample, group=PAIR if scope == "group" else None,
                  path=f"results/checks/{check_id}/{wildcard}.ok" if wildcard else f"results/checks/{check_id}.ok")
     condition = (("condition_column", "@condition_column"),) if _condition_column(draft.spec) else ()
     gb = _checked_gb(draft.knowledge, draft.spec, checked, scope)
@@ -345,7 +355,7 @@ def check_step(draft: Draft, step: PlanStep, constraint: str, checked: list[IOPo
         benchmark=None, threads=1, mem_mb=CHECK_MEM_MB, runtime=CHECK_RUNTIME + CHECK_RUNTIME_PER_GB * gb,
         params=(("constraint", constraint), ("guarded_step", step.id), ("datatypes", "@datatypes")) + condition,
         env=CHECK_ENV.env, container=CHECK_ENV.container, script=f"{draft.knowledge.constraints[constraint].check}.py",
-        constraint=constraint, guards=step.id, paired=draft.paired, group_by=PATIENT if scope == "group" else None)
+        constraint=constraint, guards=step.id, paired=draft.paired, group_by=PAIR if scope == "group" else None)
 
 
 def add_checks(draft: Draft) -> Draft:
@@ -408,14 +418,14 @@ def tool_step(draft: Draft, step: PlanStep) -> WorkflowStep:
     scope = draft.scopes[step.id]
     inputs = draft.inputs[step.id]
     mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _input_gb(draft.spec, step)
-    wildcard = {"sample": "/{sample}", "group": f"/{{{PATIENT}}}"}.get(scope, "")
+    wildcard = {"sample": "/{sample}", "group": f"/{{{PAIR}}}"}.get(scope, "")
     return WorkflowStep(
         id=step.id, kind="tool", operation=step.operation, tool=tool.id, scope=scope,
         inputs=inputs + draft.gates[step.id], outputs=draft.outputs[step.id],
         log=f"logs/{step.id}{wildcard}.log", benchmark=f"benchmarks/{step.id}{wildcard}.tsv",
         threads=tool.resources.threads, mem_mb=int(mem), runtime=tool.resources.runtime,
         params=step_params(draft, tool, inputs, scope), env=f"{tool.id}.yaml", container=tool.software.container,
-        paired=draft.paired, group_by=PATIENT if scope == "group" else None)
+        paired=draft.paired, group_by=PAIR if scope == "group" else None)
 
 
 def build_steps(draft: Draft) -> Draft:
@@ -491,7 +501,7 @@ def fill_sample_sheet(draft: Draft) -> Draft:
     if has_samples and not samples:
         sheet = [p.ref.path for s in draft.steps for p in s.inputs if p.ref.kind == "samplesheet"]
         columns = ["sample", *dict.fromkeys(sheet)]
-    if any(s.group_by == PATIENT for s in draft.steps):  # each sample's patient and tumour/normal status
+    if any(s.group_by == PAIR for s in draft.steps):  # each sample's patient and tumour/normal status
         paired = {p.sample: p for p in draft.spec.patients}
         samples = [{**row, PATIENT: paired[row["sample"]].patient, STATUS: paired[row["sample"]].status}
                    if row["sample"] in paired else row for row in samples]
@@ -570,7 +580,7 @@ def to_workflow(draft: Draft) -> Workflow:
         deviations=spec.deviations, unrecognized=spec.unrecognized, references=draft.references,
         genome_build=draft.genome_build, genome_build_default=draft.genome_build_default,
         fetch_references=options.fetch_references, reference_cache=reference_cache_dir(options.reference_cache),
-        meta_columns=((PATIENT, STATUS) if any(s.group_by == PATIENT for s in draft.steps) else ())
+        meta_columns=((PATIENT, STATUS) if any(s.group_by == PAIR for s in draft.steps) else ())
         + ((LANE,) if any(LANE in row for row in draft.samples) else ()),
         **dict(options.cluster_limits))
 

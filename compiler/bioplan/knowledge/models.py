@@ -225,7 +225,7 @@ class PatientPairing(Frozen):
 
     normal_param: str  # set per patient to the normal's sample name ("" for a patient without one)
     needs_normal: bool = True  # false: a tumour-only mode runs a patient without a normal (Mutect2)
-    one_tumour: bool = False  # true: exactly one tumour per run (Strelka2's somatic workflow)
+    one_tumour: bool = False  # true: exactly one tumour per run (Strelka2's somatic workflow; every pair has one)
 
 
 class Tool(Frozen):
