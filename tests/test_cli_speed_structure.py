@@ -108,9 +108,11 @@ from click.testing import CliRunner
 from bioplan.cli import main
 result = CliRunner().invoke(main, ["plan", *sys.argv[1:]])
 from bioplan.request import parse, text
-wide = [parse._cjk_runs, parse._zh_list_comma, text._surrogate]
+from bioplan.knowledge import words
+wide = [parse._cjk_runs, parse._zh_list_comma, text._surrogate, words.cjk_pattern]
 print(json.dumps({"exit": result.exit_code, "output": result.output[-2000:],
                   "modules": sorted(m for m in sys.modules if m.startswith("bioplan.request.sniffers.")),
+                  "catalog": "bioplan.knowledge.references" in sys.modules,
                   "wide_ranges_compiled": [f.__name__ for f in wide if f.cache_info().currsize]}))
 """
 
@@ -125,8 +127,11 @@ def test_planning_the_bulk_example_imports_no_reads_single_cell_or_variant_reade
     modules = {m.rsplit(".", 1)[-1] for m in found["modules"]}
     assert "tables" in modules  # the count matrix was read, by the table reader
     assert modules.isdisjoint(NOT_FOR_A_COUNT_MATRIX), sorted(modules & set(NOT_FOR_A_COUNT_MATRIX))
-    # an English request compiles no CJK range beyond the lexicon's (its Chinese aliases), nor the surrogates'
+    # an English request compiles no CJK range (its lexicon patterns are built from cached programs),
+    # nor the surrogates'
     assert found["wide_ranges_compiled"] == []
+    # no genome build named or found in the inputs: the references catalog is not imported
+    assert found["catalog"] is False
 
 
 def test_is_cjk_answers_as_its_pattern_does():
