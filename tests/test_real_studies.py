@@ -481,3 +481,16 @@ def test_htseq_count_output_is_one_samples_counts(knowledge):
                           knowledge=knowledge)
     assert {d for d, _, _ in read_as(result).values()} == {"qc_report"}
     assert steps(result) == [("qc_report_aggregation", "multiqc")]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("error_diff_ids.fastq", "repeats another read id on its '+' line"),
+    *((f"error_qual_{kind}.fastq", "quality character outside '!'..'~'")
+      for kind in ("del", "escape", "space", "tab", "unit_sep", "vtab")),
+])
+def test_fastq_with_broken_records_is_refused_saying_where(knowledge, name, said):
+    """Biopython's FASTQ test suite (Cock et al. 2010): a '+' line naming another read, qualities holding DEL,
+    ESC, space, tab, unit separator or vertical tab. They were read as reads and planned."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("quality control of the reads with FastQC", files(f"biopython/{name}"), knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and said in e.value.message and "record" in e.value.message

@@ -52,6 +52,7 @@ _MATE_NAME_PATTERNS = (
     (re.compile(r"^(?P<sample>.+?)[_.](?P<mate>[12])\Z", re.DOTALL), False),
 )
 _CASAVA_RE = re.compile(r"^([12]):[YN]:")
+_QUAL_MIN, _QUAL_MAX = ord("!"), ord("~")  # every FASTQ quality encoding uses printable ASCII 33..126
 
 
 def _fastq_stem(name: str) -> str:
@@ -125,6 +126,12 @@ def _check_record(src: Source, rec: int, start: int, header: str, seq: str, plus
         raise _bad_fastq(src, rec, start + 1, f"holds characters that are not bases: {seq[:20]!r}")
     if len(seq) != len(qual):
         raise _bad_fastq(src, rec, start + 3, f"has {len(seq)} bases but {len(qual)} quality characters")
+    if len(plus) > 1 and plus[1:] != header[1:]:
+        raise _bad_fastq(src, rec, start + 2, f"repeats another read id on its '+' line ({plus[:30]!r}) than on "
+                         f"its '@' line ({header[:30]!r})")
+    if qual and (ord(min(qual)) < _QUAL_MIN or ord(max(qual)) > _QUAL_MAX):
+        bad = next(c for c in qual if not _QUAL_MIN <= ord(c) <= _QUAL_MAX)
+        raise _bad_fastq(src, rec, start + 3, f"holds a quality character outside '!'..'~' ({bad!r})")
 
 
 def _scan_fastq(src: Source) -> _FastqScan:
@@ -145,10 +152,14 @@ def _scan_well_formed(lines: list[str]) -> _FastqScan | None:
     lengths = list(map(len, seqs))
     if lengths != list(map(len, quals)):
         return None
+    if any(len(p) > 1 and p[1:] != h[1:] for h, p in zip(headers, pluses)):
+        return None  # a '+' line naming another read: said where by the record-by-record scan
     qualities = "".join(quals)
     scan = _FastqScan(lengths=lengths, mates=list(map(_mate_from_read_id, headers)), first_header=headers[0])
     if qualities:
         lo, hi = _code_point_range(qualities)
+        if lo < _QUAL_MIN or hi > _QUAL_MAX:
+            return None  # a control character, space or DEL among the qualities: said where, record by record
         scan.qmin, scan.qmax = min(scan.qmin, lo), max(scan.qmax, hi)
     return scan
 
