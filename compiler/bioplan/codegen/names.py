@@ -21,8 +21,10 @@ from bioplan.errors import AmbiguousInputError, UnreadableInputError
 def _fold(name: str) -> str:
     """What a reader and a file system may take for one name: Unicode's caseless identifier match (NFKC,
     case folded): accents composed or not (one name on macOS), case (one folder on a case-insensitive
-    file system), compatibility forms (fullwidth letters, ligatures)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    file system), compatibility forms (fullwidth letters, ligatures); without the spaces around it and
+    trailing dots, which a reader does not see, R's sample-sheet reader strips (strip.white) and Windows
+    drops from file names."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip().rstrip(". ")
 
 
 def indistinguishable_names(names: list[str]) -> list[list[str]]:
