@@ -570,3 +570,39 @@ def test_compile_reads_the_local_clusters_partition(slurm_node, workspace, knowl
     with pytest.raises(InvalidOptionError, match=r"--max-threads \d+: partition 'debug' offers at most"):
         compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "wf2" / "Snakefile"),
                         knowledge=knowledge, validate=False, partition=PARTITION, max_threads=slurm_node["cpus"] + 1)
+
+
+# ------------------------------------------------------------------ memory from the genome's size
+
+def _rnaseq_requests(workspace, knowledge, out: Path, with_genome: bool, target="snakemake", **kw):
+    inputs = [i for i in example_inputs(workspace, "rnaseq_fastq") if with_genome or not i.endswith("genome.fa")]
+    entry = "Snakefile" if target == "snakemake" else "main.nf"
+    return compile_request(example_request("rnaseq_fastq"), inputs, str(out / entry), target=target,
+                           knowledge=knowledge, validate=False, **kw)
+
+
+def test_star_memory_follows_the_genome_of_the_organisms_build(workspace, knowledge, tmp_path):
+    """STAR holds its whole index in memory, whatever the reads: for the mouse request with the genome
+    left to the config (GRCm39, 2,728 Mb in references.yaml) the index build asks 4000 + 10000 MB per
+    GB and the alignment 4000 + 9000 MB per GB (+ 1000 per GB of reads), in both targets; with the
+    example's small genome FASTA given, its own size counts. On a 16 GB node the mouse index and
+    alignment are refused at compile, named."""
+    with PlanOnce():
+        mouse = _rnaseq_requests(workspace, knowledge, tmp_path / "mouse", with_genome=False)
+        small = _rnaseq_requests(workspace, knowledge, tmp_path / "small", with_genome=True)
+        nf = _rnaseq_requests(workspace, knowledge, tmp_path / "nf", with_genome=False, target="nextflow")
+        with pytest.raises(ClusterTooSmallError) as err:
+            _rnaseq_requests(workspace, knowledge, tmp_path / "node16", with_genome=False, max_mem_mb=16000)
+    asked = rule_requests(mouse.output_dir)
+    assert mouse.workflow.genome_build == "GRCm39"
+    assert asked["genome_indexing"]["mem_mb"] == 4000 + round(10000 * 2.728)
+    assert asked["read_alignment"]["mem_mb"] == 4000 + round(9000 * 2.728)  # the reads are < 1 GB
+    from test_slurm import nextflow_step_resources
+
+    assert {k: v["mem_mb"] for k, v in nextflow_step_resources(nf.output_dir).items()
+            if k in ("genome_indexing", "read_alignment")} == {k: asked[k]["mem_mb"]
+                                                               for k in ("genome_indexing", "read_alignment")}
+    genome_gb = (workspace / "data" / "rnaseq_fastq" / "genome.fa").stat().st_size / 1e9
+    assert rule_requests(small.output_dir)["genome_indexing"]["mem_mb"] == 4000 + round(10000 * genome_gb)
+    assert {s["step"] for s in err.value.details["steps"]} == {"genome_indexing", "read_alignment"}
+    assert "genome_indexing (star_genome_generate) needs 31280 MB" in err.value.message

@@ -104,12 +104,12 @@ def test_slurm_local_up_is_idempotent(slurm_node):
 
 
 def rule_requests(workdir: Path) -> dict[str, dict[str, int]]:
-    """threads, mem_mb and runtime (at attempt 1) of every rule, read from the emitted rules."""
+    """threads, mem_mb and runtime (at attempt 1) of every rule but local ones, read from the emitted rules."""
     requests = {}
     for smk in sorted((workdir / "workflow" / "rules").glob("*.smk")):
         for block in re.split(r"\n(?=rule )", smk.read_text()):
             name = re.match(r"rule (\w+):", block.strip())
-            if not name:
+            if not name or "\n    localrule: True" in block:  # runs beside Snakemake, never a SLURM job
                 continue
             threads = re.search(r"\n    threads: (\d+)", block)
             mem = re.search(r"mem_mb=lambda wildcards, attempt: (\d+) \* attempt", block)

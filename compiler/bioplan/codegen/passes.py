@@ -10,6 +10,7 @@ plan (VCF compression, the MultiQC report; codegen/vcf_outputs.py, codegen/qc_re
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -546,6 +547,40 @@ def resolve_references(draft: Draft) -> Draft:
                    config_inputs=config)
 
 
+# gzip keeps a genome FASTA at about a third of its size
+GZIP_FASTA_RATIO = 3
+
+
+def genome_gb(draft: Draft) -> float:
+    """The size in GB of the genome the workflow holds: a genome FASTA given as input (its uncompressed
+    size), else the organism's build as references.yaml has it; 0 when neither is known."""
+    from bioplan.knowledge.references import load_catalog
+
+    given = [i.path for i in draft.spec.inputs if is_subtype(draft.knowledge, i.datatype, "reference_genome")]
+    if given:
+        with contextlib.suppress(OSError):  # a file gone since sniffing counts as unknown
+            return sum(os.path.getsize(p) * (GZIP_FASTA_RATIO if p.endswith(".gz") else 1) for p in given) / 1e9
+        return 0.0
+    org_id = _organism_id(draft)
+    organism = load_catalog().organisms.get(org_id or "")
+    build, _ = _genome_build(draft.spec, org_id)
+    found = organism.builds.get(build or "") if organism else None
+    return (found.genome_mb or 0) / 1000 if found else 0.0
+
+
+def size_by_genome(draft: Draft) -> Draft:
+    """A step holding the genome in memory (index builders, STAR's aligner: the tool's
+    `mem_mb_per_gb_genome`) asks for that much more per GB of it: STAR's human index needs ~32 GB
+    whatever the reads. Both targets and the cluster checks read the step's mem_mb."""
+    per_gb = {s.id: draft.knowledge.tools[s.tool].resources.mem_mb_per_gb_genome for s in draft.steps
+              if s.kind == "tool" and s.tool}
+    if not any(per_gb.values()):
+        return draft
+    gb = genome_gb(draft)
+    return replace(draft, steps=tuple(s.model_copy(update={"mem_mb": s.mem_mb + round(per_gb[s.id] * gb)})
+                                      if per_gb.get(s.id) else s for s in draft.steps))
+
+
 Pass = Callable[[Draft], Draft]
 
 # The passes in the order they run: each reads only what the ones before it filled in.
@@ -563,6 +598,7 @@ PASSES: tuple[Pass, ...] = (
     fill_sample_sheet,
     find_organism,
     resolve_references,
+    size_by_genome,
 )
 
 

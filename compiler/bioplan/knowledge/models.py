@@ -206,6 +206,9 @@ class Resources(Frozen):
     runtime: int = 60  # minutes
     # memory grows with input size (aligner indexes): mem_mb + mem_mb_per_gb_input * GB(input)
     mem_mb_per_gb_input: int = 0
+    # memory grows with the genome the step holds (index builders, STAR): + mem_mb_per_gb_genome * GB of the
+    # genome (a genome FASTA input, else the organism's build in references.yaml; unknown: nothing added)
+    mem_mb_per_gb_genome: int = 0
 
 
 class Software(Frozen):

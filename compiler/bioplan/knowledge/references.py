@@ -55,6 +55,7 @@ class Build(_Frozen):
     aliases: tuple[str, ...]
     ucsc: tuple[str, ...] = ()
     chr1_length: int | None = None
+    genome_mb: int | None = None  # the assembly's length in megabases: memory of genome indexes and STAR
     ensembl: EnsemblRelease
     gencode: GencodeRelease | None = None
 
