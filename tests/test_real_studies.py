@@ -494,3 +494,19 @@ def test_fastq_with_broken_records_is_refused_saying_where(knowledge, name, said
     with pytest.raises(BioplanError) as e:
         plan_request("quality control of the reads with FastQC", files(f"biopython/{name}"), knowledge=knowledge)
     assert e.value.code == "unreadable_input" and said in e.value.message and "record" in e.value.message
+
+
+@pytest.mark.parametrize("name, said", [
+    ("tab_2226_tblastn_001.txt", "sequence similarity hits in BLAST's tabular form (12 columns"),  # was a normalised
+    ("tab_2226_tblastn_005.txt", "sequence similarity hits in BLAST's tabular form (with its '# Fields:'"),  # matrix
+    ("muscle.fa", "aligned FASTA"),  # was protein reference sequences
+    ("kalign.aln", "Clustal multiple sequence alignment"),  # Kalign's ClustalW-format output
+    ("horses.phy", "PHYLIP multiple sequence alignment"),  # strict PHYLIP: names glued to the residues
+    ("horses.tree", "Newick phylogenetic tree"),  # was a sample sheet
+])
+def test_search_hits_alignments_and_trees_are_refused_by_name(knowledge, name, said):
+    """Biopython's test files of BLAST+ tabular output, MUSCLE/Kalign alignments, PHYLIP and Newick."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("functional annotation of these sequences with DIAMOND", files(f"biopython/{name}"),
+                     knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and said in e.value.message

@@ -212,7 +212,8 @@ _JUNCTION_NAME_RE = re.compile(r"^JUNC\d+$")
 def _junction_bed(iv: Intervals) -> bool:
     """TopHat's junctions.bed (and regtools' BED12): 12 columns, two blocks, JUNC names or a 'junctions' track."""
     track = next((h for h in iv.headers if h.startswith("track")), "").lower()
-    return iv.width == 12 and all(r[9] == "2" for r in iv.rows) and (
+    # rows as read, of any width (a truncated last row is shorter): the width is the most rows'
+    return iv.width == 12 and all(len(r) == 12 and r[9] == "2" for r in iv.rows) and (
         "junctions" in track or all(_JUNCTION_NAME_RE.match(r[3]) for r in iv.rows))
 
 

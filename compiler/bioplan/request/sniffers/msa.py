@@ -10,29 +10,44 @@ from bioplan.models import SniffedFile
 from bioplan.request.sniffers.base import Context, FileSniffer, Notes, Source, unreadable
 
 # PHYLIP: 'ntaxa nchars' (and options) on the first line, then a name and residues, in blocks of ten
+_NEWICK_RE = re.compile(r"^\(+[^\s(),:;]+(?::-?[\d.eE-]+)?[,)]")  # '(A:0.1,(B:0.2,...' or '((a,b),c);'
 _PHYLIP_HEAD_RE = re.compile(r"^\s*(\d+)\s+(\d+)(?:\s+[A-Za-z]+)*\s*$")
-_PHYLIP_ROW_RE = re.compile(r"^\S.{0,30}?\s+[A-Za-z0-9\-.?*]{5,}(?:\s+[A-Za-z0-9\-.?*]+)*\s*$")
+# a row: a name in its first 10 columns (strict PHYLIP glues the residues to it), then residues in blocks
+_PHYLIP_RESIDUES_RE = re.compile(r"[A-Za-z0-9\-.?*\s]+")
+
+
+def _phylip_row(line: str) -> bool:
+    rest = line[10:]
+    return bool(rest.strip()) and _PHYLIP_RESIDUES_RE.fullmatch(rest) is not None \
+        and sum(c.isalnum() or c == "-" for c in rest) >= 3
 
 
 def _kind(src: Source) -> str | None:
     first = src.first_line.strip()
-    if first.startswith("CLUSTAL") or first.startswith("MUSCLE (") and "multiple sequence alignment" in first:
-        return "a Clustal multiple sequence alignment"
+    if first.startswith("CLUSTAL") or "multiple sequence alignment" in first or "alignment in ClustalW format" in first:
+        return "a Clustal multiple sequence alignment"  # also MUSCLE's, Kalign's, MSAProbs', ProbCons' Clustal output
+    if first.startswith("(") and src.text_lines and any(ln.rstrip().endswith(";") for ln in src.text_lines[:200]) \
+            and _NEWICK_RE.match(first):
+        return "a Newick phylogenetic tree"
     if first.startswith("# STOCKHOLM"):
         return "a Stockholm multiple sequence alignment (HMMER, Pfam, Rfam)"
     m = _PHYLIP_HEAD_RE.match(first)
     if m and int(m.group(1)) >= 2:
         rows = [ln for ln in src.text_lines[1:8] if ln.strip()]
-        if rows and all(_PHYLIP_ROW_RE.match(ln) for ln in rows):
+        if rows and all(_phylip_row(ln) for ln in rows):
             return "a PHYLIP multiple sequence alignment"
     return None
 
 
 def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
-    raise unreadable(src.shown, f"is {_kind(src)}, which bioplan does not read (no step of bioplan takes aligned "
+    kind = _kind(src) or ""
+    if "tree" in kind:
+        raise unreadable(src.shown, f"is {kind}, which bioplan does not read (no step of bioplan takes a tree)",
+                         ["give the sequences the tree was built from as FASTA"], expected="a recognised input")
+    raise unreadable(src.shown, f"is {kind}, which bioplan does not read (no step of bioplan takes aligned "
                      "sequences)", ["give the unaligned sequences as FASTA for the analysis to run on them"],
                      expected="a recognised input")
 
 
-MSA = FileSniffer("multiple sequence alignments (Clustal, Stockholm, PHYLIP; refused)", (), (),
+MSA = FileSniffer("multiple sequence alignments (Clustal, Stockholm, PHYLIP) and Newick trees (refused)", (), (),
                   lambda src, ctx: _kind(src) is not None, _refuse)

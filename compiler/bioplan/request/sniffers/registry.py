@@ -97,8 +97,10 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("variants", "VCF_RECORDS", _vcf_record_like),
     Declared("read_tables", "READ_TABLES"),
     Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
-    Declared("msa", "MSA", lambda src: src.first_line.lstrip()[:1] in ("C", "M", "#") or src.first_line[:1] in
-             " 0123456789"),
+    Declared("hits", "BLAST_TABULAR", lambda src: src.first_line.startswith("#") or src.first_line.count("\t") >= 11
+             or not src.first_line.strip()),
+    Declared("msa", "MSA", lambda src: "alignment" in src.first_line or "CLUSTAL" in src.first_line
+             or src.first_line.lstrip()[:1] in ("#", "(") or src.first_line[:1] in " 0123456789"),
     Declared("abundance", "ABUNDANCE"),
     Declared("cell_tables", "CELL_TABLES", _barcode_like),
     Declared("intervals", "INTERVALS"),

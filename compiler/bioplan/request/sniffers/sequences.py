@@ -441,8 +441,20 @@ def _fasta_facts(scan: _FastaScan) -> list[Fact]:
     ]
 
 
+def _refuse_aligned_fasta(src: Source, scan: _FastaScan) -> None:
+    """Sequences of one length with '-' gaps: an alignment in FASTA form (Clustal's, MUSCLE's, MAFFT's -fasta), whose
+    gaps no aligner, quantifier or database builder reads as sequence."""
+    gaps = scan.residues.count(b"-") + scan.residues.count(b".")
+    if len(scan.lengths) >= 2 and len(set(scan.lengths)) == 1 and gaps >= 0.01 * len(scan.residues) > 0:
+        raise unreadable(src.shown, f"is an aligned FASTA (a multiple sequence alignment: {len(scan.lengths)} "
+                         f"sequences of {scan.lengths[0]} columns with {gaps} gap characters), which bioplan does not "
+                         "read", ["give the unaligned sequences as FASTA (seqkit seq -g removes the gaps)"],
+                         expected="FASTA")
+
+
 def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
     scan = _scan_fasta(src)
+    _refuse_aligned_fasta(src, scan)
     if (nuc := _nucleotide_share(src, scan)) < 0.9:
         return _sniff_protein_fasta(src, scan, nuc)
     at_least = "" if scan.complete else "at least "
