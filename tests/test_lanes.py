@@ -213,3 +213,15 @@ def test_mate_files_of_different_lanes_are_refused(knowledge, tmp_path):
     with pytest.raises(BioplanError) as err:
         _compiled(knowledge, tmp_path, ALIGN, [*inputs, _genome(tmp_path / "in")])
     assert "mate 1 files of lanes L001, L002 and mate 2 files of lanes L001, L003" in err.value.message
+
+
+@pytest.mark.parametrize("lanes", [("L001",), ("L001", "L002")])
+def test_single_end_illumina_files_are_the_fastq_column(knowledge, tmp_path, lanes):
+    """S1_L001_R1_001.fastq.gz without an R2 is single-end: the sheet's `fastq` column, which single-end steps
+    read (it was `fastq_1`, and the workflow stopped on a KeyError); several lanes are merged the same way."""
+    inputs = [_fastq(tmp_path / "in" / f"S1_{lane}_R1_001.fastq.gz", 1) for lane in lanes]
+    _, workflow = _compiled(knowledge, tmp_path, "trim the reads with fastp and quantify with salmon", inputs)
+    assert workflow.layout == "single" and workflow.sample_columns == ("sample", "fastq")
+    reads = [p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "samplesheet"]
+    assert reads == ["fastq"]
+    assert (workflow.steps[0].tool == "cat_fastq") == (len(lanes) > 1)

@@ -374,13 +374,16 @@ def _sample_rows(knowledge: Knowledge, spec: TaskSpec, workdir: str | None):
         return [], [], _condition_column(spec)
     rows: dict[tuple[str, str], dict[str, str]] = {}
     columns: list[str] = ["sample"]
+    # a single-end workflow reads the `fastq` column: mate 1 files without their mate 2 (Illumina's
+    # S1_L001_R1_001.fastq.gz alone) are its single-end reads
+    single = spec.constraints.get("layout") == "single"
     for i in sorted(per_sample, key=lambda x: (x.sample or x.path, x.lane or "", x.mate or 0)):
         name = i.sample or os.path.basename(i.path)
         refuse_unusable_sample_name(name, i.path)
         if i.lane is not None:
             refuse_unusable_sample_name(i.lane, i.path, "lane")
         dtype = knowledge.datatypes[i.datatype]
-        col = ("fastq" if i.mate is None else f"fastq_{i.mate}") if dtype.mates else i.datatype
+        col = ("fastq" if i.mate is None or single else f"fastq_{i.mate}") if dtype.mates else i.datatype
         rows.setdefault((name, i.lane or ""), {"sample": name})[col] = _rel(i.path, workdir)
         if col not in columns:
             columns.append(col)
