@@ -172,3 +172,24 @@ def test_property_every_file_named_after_an_accepted_id_fits_with_room_for_the_t
         assert {(key, value) for key, value, _pattern, _size in too_long} <= {("sample", name), ("patient", name)}
     else:
         assert longest <= NAME_MAX - TOOL_NAME_ROOM
+
+
+# ----------------------------------------------------------------------------- edited sample sheets
+@pytest.mark.parametrize("value", [".", "..", "-x", "+x", "a b", "a/b"])
+def test_the_nextflow_sheet_schema_refuses_ids_compile_refuses(knowledge, tmp_path, value):
+    """assets/schema_input.json holds a sample sheet edited after compiling to the ids compile accepts:
+    '.' and '..' passed it, and a module making a folder of the sample id (kallisto's `${prefix}`) then
+    wrote into the task's parent folder or declared the task folder itself as its output."""
+    import json
+
+    import jsonschema
+
+    from bioplan.codegen.nextflow import NextflowGenerator
+
+    result = plan_request(TRIM, _pairs(tmp_path / "in", ["S1"]), knowledge)
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
+    schema = json.loads(NextflowGenerator(knowledge).input_schema(workflow))
+    pattern = schema["items"]["properties"]["sample"]["pattern"]
+    check = jsonschema.Draft202012Validator({"type": "string", "pattern": pattern})
+    assert check.is_valid("S1") and check.is_valid(".hidden") and check.is_valid("s..1")
+    assert not check.is_valid(value)

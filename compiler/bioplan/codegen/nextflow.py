@@ -665,10 +665,12 @@ class NextflowGenerator:
         return json.dumps(schema, indent=4) + "\n"
 
     def input_schema(self, workflow: Workflow) -> str:
-        props: dict[str, Any] = {"sample": {"type": "string", "pattern": r"^[A-Za-z0-9._][A-Za-z0-9._+\-]*" + _END,
+        # '.' and '..' name no sample (a module's `${prefix}` folder would be the task's own or its parent)
+        props: dict[str, Any] = {"sample": {"type": "string",
+                                            "pattern": r"^(?!\.\.?" + _END + r")[A-Za-z0-9._][A-Za-z0-9._+\-]*" + _END,
                                             "meta": ["id"],
-                                            "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+' "
-                                                            "and do not start with '-' or '+'"}}
+                                            "errorMessage": "Sample names use letters, digits, '.', '_', '-', '+', "
+                                                            "do not start with '-' or '+' and are not '.' or '..'"}}
         required = ["sample"]
         # the patient and status columns go into each sample's meta (meta.patient, meta.status)
         name = props["sample"]["pattern"]
