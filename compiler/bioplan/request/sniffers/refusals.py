@@ -36,6 +36,11 @@ def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 _KNOWN_BINARY = (
     (b"\xeb\xf2\x89\x87", "a bigBed file (binary BED intervals)", "convert it to BED (bigBedToBed) and give that"),
     (b"\x43\x27\x41\x1a", "a 2bit genome sequence file", "convert it to FASTA (twoBitToFa) and give that"),
+    (b"\x1a\x41\x27\x43", "a 2bit genome sequence file (big-endian)", "convert it to FASTA (twoBitToFa) and give that"),
+    (b".sff", "a Roche 454 SFF file (flowgrams and reads)", "convert it to FASTQ (sff2fastq, or Biopython's "
+     "SeqIO.convert(FILE, 'sff', OUT, 'fastq')) and give that"),
+    (b"ABIF", "an ABI capillary (Sanger) trace file", "bioplan plans analyses of high-throughput reads; give those "
+     "as FASTQ"),
     # mudata/muon write HDF5 after a 512-byte user block naming the format
     (b"MuData (format-version=", "a MuData multimodal container (.h5mu), which bioplan does not read",
      "give the modality to analyse as AnnData (in Python: mudata.read_h5mu(FILE)['rna'].write_h5ad('rna.h5ad')) "
