@@ -515,10 +515,11 @@ def test_search_hits_alignments_and_trees_are_refused_by_name(knowledge, name, s
 @pytest.mark.parametrize("name, said", [
     ("GU949562.1.gb", "GenBank flat file"), ("DS830848.embl", "EMBL flat file"),
     ("O23729.txt", "UniProt/EMBL protein flat file"), ("E3MFGYR02_random_10_reads.sff", "Roche 454 SFF file"),
+    ("mock_actin.xml", "BLAST XML output"),
 ])
 def test_database_flat_files_and_454_sff_are_refused_by_name(knowledge, name, said):
-    """Biopython's GenBank, EMBL and UniProt records were 'one-column files whose values are not gene ids'; its
-    454 SFF file was 'binary data of a type bioplan does not know'."""
+    """Biopython's GenBank, EMBL and UniProt records and BLAST XML were 'one-column files whose values are not gene
+    ids'; its 454 SFF file was 'binary data of a type bioplan does not know'."""
     with pytest.raises(BioplanError) as e:
         plan_request("annotate the genome with Prokka", files(f"biopython/{name}"), knowledge=knowledge)
     assert e.value.code == "unreadable_input" and said in e.value.message

@@ -14,10 +14,24 @@ _ID_RE = re.compile(r"^ID {3}\S+")
 _EMBL_KEYS = ("AC   ", "DE   ", "DT   ", "XX", "SQ   ", "FT   ", "OS   ")
 
 
+_XML_ROOT_RE = re.compile(r"<(?!\?|!)([A-Za-z_][\w.:-]*)")
+_XML_KINDS = {"BlastOutput": "BLAST XML output", "uniprot": "UniProt XML", "seqXML": "SeqXML", "INSDSet": "INSDSeq XML",
+              "GBSet": "GenBank XML", "EMBL": "EMBL XML", "nex:nexml": "NeXML", "phyloxml": "phyloXML",
+    "phy:phyloxml": "phyloXML", "BlastXML2": "BLAST XML output",
+              "interpro_matches": "InterProScan XML", "protein-matches": "InterProScan XML"}
+
+
+def _xml_kind(lines: list[str]) -> str:
+    root = next((m.group(1) for ln in lines for m in [_XML_ROOT_RE.search(ln)] if m), "")
+    return _XML_KINDS.get(root, f"an XML document (root element <{root}>)" if root else "an XML document")
+
+
 def _kind(src: Source) -> str | None:
     lines = [ln for ln in src.text_lines[:40] if ln.strip()]
     if not lines:
         return None
+    if lines[0].lstrip().startswith("<?xml"):
+        return _xml_kind(lines[1:])
     if _LOCUS_RE.match(lines[0]) and any(ln.startswith(("DEFINITION", "ACCESSION", "FEATURES", "ORIGIN"))
                                          for ln in lines[1:]):
         return "a GenBank flat file (LOCUS, DEFINITION, FEATURES, ORIGIN records)"
@@ -28,11 +42,16 @@ def _kind(src: Source) -> str | None:
 
 
 def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    kind = _kind(src) or ""
+    if "flat file" not in kind:  # an XML kind by its root element
+        raise unreadable(src.shown, f"is {kind if kind.startswith('an XML') else kind + ' (XML)'}, which bioplan "
+                         "does not read", ["give the data in the tabular or sequence format the tool also writes "
+                                           "(FASTA, FASTQ, TSV, GFF3, VCF)"], expected="a recognised input")
     raise unreadable(src.shown, f"is {_kind(src)}, which bioplan does not read",
                      ["give the sequences as FASTA and their annotation as GFF3 or GTF (NCBI and ENA offer both for "
                       "a record; or convert it, e.g. with Biopython's SeqIO.convert(FILE, 'genbank', OUT, 'fasta'))"],
                      expected="FASTA and GFF3/GTF")
 
 
-FLAT_FILES = FileSniffer("GenBank/EMBL/UniProt flat files (refused)", (), (), lambda src, ctx: _kind(src) is not None,
-                         _refuse)
+FLAT_FILES = FileSniffer("GenBank/EMBL/UniProt flat files and XML documents (refused)", (), (),
+                         lambda src, ctx: _kind(src) is not None, _refuse)
