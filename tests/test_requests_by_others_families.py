@@ -497,3 +497,44 @@ def test_a_portuguese_de_is_a_preposition_and_accented_words_stay_whole(knowledg
     assert "differential_expression" not in request.operations
     assert {"referência", "através", "estão"} <= set(request.unrecognized)
     assert "differential_expression" in parse_request("run DE", knowledge).operations
+
+
+@pytest.mark.parametrize("query", [
+    "Assigning reads to genes or genomic features from a BAM file",
+    "Count read pairs for each gene across multiple BAM files.",
+    "After aligning your RNA-Seq reads to a reference genome, the next step is to quantify how many reads map to each "
+    "gene.",
+])
+def test_counting_reads_per_gene_phrasings_are_read_counting(knowledge, query):
+    """Before: 'reads to genes' named the assembly pipeline (MEGAHIT, Prodigal); the others were refused."""
+    anchors = _spec(query, knowledge).required_operations
+    assert "read_counting" in anchors and "genome_assembly" not in anchors
+
+
+def test_comparing_tumour_and_normal_alleles_is_no_expression_test(knowledge):
+    request = parse_request("Somatic variants are identified by comparing allele frequencies in normal and tumor "
+                            "sample alignments", knowledge)
+    assert "differential_expression" not in request.operations
+
+
+def test_a_result_named_in_sequencing_data_starts_from_the_reads(knowledge):
+    spec = _spec("The GDC DNA-Seq analysis pipeline identifies somatic variants within whole exome sequencing (WXS) "
+                 "and whole genome sequencing (WGS) data.", knowledge)
+    assert spec.input_types == ("raw_reads",) and spec.target_output.semantic_type == "somatic_variant_calls"
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("limma design and contrast matrix for paired experiment", "paired_design"),
+    ("Custom Panel of Normals – Creating study-specific artifact databases", "panel_of_normals"),
+])
+def test_designs_and_resources_bioplan_does_not_build_are_refused(knowledge, query, family):
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec(query, knowledge)
+    assert family in str(err.value.details)
+
+
+@pytest.mark.parametrize("query", ["call somatic variants with Mutect2 using a panel of normals",
+                                   "tumor normal paired analysis with Mutect2",
+                                   "Tumor-Only Analysis – Working without any normal controls"])
+def test_somatic_calling_with_a_pon_or_pairs_or_tumour_only_is_planned(knowledge, query):
+    assert "somatic_variant_calling" in _spec(query, knowledge).required_operations

@@ -158,6 +158,9 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
         # "identify the genetic variation with the use of exome sequencing": the sequencing is the
         # data, so the samples' reads, not the alignments the first step reads
         needed = [_RAW_READS if d != _RAW_READS and leads_to(knowledge, _RAW_READS, d) else d for d in needed]
+        if not draft.anchors and draft.target and leads_to(knowledge, _RAW_READS, draft.target):
+            # "identifies somatic variants within whole exome sequencing data": a result named, no step
+            needed = [_RAW_READS]
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
 
 
