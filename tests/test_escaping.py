@@ -219,6 +219,21 @@ def test_user_text_without_a_filter_stops_the_render():
     env.get_template("replaced").render(workflow=workflow)  # filtered last: fine
 
 
+def test_tool_parameter_values_from_the_inputs_stop_an_unfiltered_render():
+    """params is knowledge's defaults, but some values come from the inputs (an AnnData clustering column as
+    cluster_key, the sample sheet's normals as normal_samples): every string value is marked, so a template
+    writing one without a filter stops the render as a sample name would (names and numbers stay plain)."""
+    env = escape.environment(jinja2.DictLoader({
+        "raw": "{% for t, p in workflow.params.items() %}{{ p.cluster_key }}{% endfor %}",
+        "filtered": "{% for t, p in workflow.params.items() %}{{ t }}_{{ p.cluster_key | groovy }} "
+                    "{{ p.n }}{% endfor %}"}))
+    workflow = escape.mark_user_text(_workflow(params={"scanpy_umap": {"cluster_key": "x' $(y)", "n": 3}}))
+    assert isinstance(workflow.params["scanpy_umap"]["cluster_key"], escape.UserText)
+    with pytest.raises(escape.UnescapedUserTextError):
+        env.get_template("raw").render(workflow=workflow)
+    assert env.get_template("filtered").render(workflow=workflow) == "scanpy_umap_'x\\' $(y)' 3"
+
+
 def test_every_user_derived_workflow_field_is_marked():
     """A new Workflow field must be classified: user-derived (marked, filtered) or bioplan's own."""
     bioplan_fields = {"name", "layout", "organism", "steps", "targets", "config_inputs", "params", "software",

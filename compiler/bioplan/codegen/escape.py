@@ -266,6 +266,10 @@ def mark_user_text(workflow: Workflow) -> Workflow:
     update["config_inputs"] = tuple(c.model_copy(update={"path": UserText(c.path)}) for c in workflow.config_inputs)
     # a reference's path lies under the user's --reference-cache
     update["references"] = tuple(r.model_copy(update={"path": UserText(r.path)}) for r in workflow.references)
+    # tool parameter values: some come from the inputs (an AnnData clustering column as cluster_key, the sample
+    # sheet's normals as CNVkit's normal_samples), so every string value is marked (names are the knowledge's)
+    update["params"] = {tool: {name: mark(value) for name, value in values.items()}
+                        for tool, values in workflow.params.items()}
     return workflow.model_copy(update=update)
 
 
