@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import gc
 import importlib.util
 import itertools
 import os
@@ -151,6 +152,24 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
     if hasattr(config, "workerinput"):  # an xdist worker: its order is the order groups are handed out
         items[:] = _integration_groups_first(items)
+
+
+def pytest_configure(config):
+    """Python's cyclic garbage collector less often than its default (after 700 allocations, every
+    10th of those a middle pass, every 100th a full pass over the whole heap): a worker holds the
+    knowledge and the compiles of its tests, and the collector took 7 % of the named-tool compiles' CPU
+    (1.5 of 20.9 CPU-s; 0.8 now); cycles still go, within 50,000 allocations."""
+    gc.set_threshold(50_000, 20, 20)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """Before pytest's own clean-up collects garbage five times over (to report exceptions raised in
+    finalizers): one full collection here, then the survivors frozen, so that those five passes walk
+    only what the finalizers of this one leave, not again the whole heap of a worker that holds the
+    knowledge and every compile of its tests."""
+    gc.collect()
+    gc.freeze()
 
 
 # Tests that use the one SLURM cluster (scripts/slurm-local.sh): never two at once.
