@@ -47,6 +47,12 @@ PACKAGES=(
     spades metabat                  # metagenomics (issue 18, B4): metaSPAdes; MetaBAT2 + jgi_summarize_bam_contig_depths
     diamond-aligner radiant         # DIAMOND makedb/blastx; Krona (ktImportText)
     minimap2                        # QUAST aligns contigs with it (else it compiles its bundled copy on first use)
+    vsearch                         # amplicon: OTU clustering of the ASVs (vsearch --cluster_size)
+)
+# Installed without their recommended packages: r-bioc-dss recommends Bioconductor's vignette stack
+# (BiocStyle, which pulls TeX Live: ~70 packages); the R package itself needs 17 (~30 s with the others).
+LEAN_PACKAGES=(
+    r-bioc-dss                      # differential methylation (DSS DMLtest/callDMR) on Bismark coverage files
 )
 
 missing=()
@@ -54,11 +60,16 @@ for pkg in "${PACKAGES[@]}"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
     [ "$status" = installed ] || missing+=("$pkg")
 done
+missing_lean=()
+for pkg in "${LEAN_PACKAGES[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = installed ] || missing_lean+=("$pkg")
+done
 
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-tools: all ${#PACKAGES[@]} Debian packages present"
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_lean[@]} -eq 0 ]; then
+    echo "install-tools: all $(( ${#PACKAGES[@]} + ${#LEAN_PACKAGES[@]} )) Debian packages present"
 else
-    echo "install-tools: installing ${missing[*]}"
+    echo "install-tools: installing ${missing[*]} ${missing_lean[*]}"
     sudo=()
     if [ "$(id -u)" -ne 0 ]; then
         command -v sudo >/dev/null || { echo "install-tools: need root (or sudo) for apt-get" >&2; exit 1; }
@@ -66,14 +77,19 @@ else
     fi
     export DEBIAN_FRONTEND=noninteractive
     "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
-    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}"
+    if [ ${#missing[@]} -gt 0 ]; then
+        "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}"
+    fi
+    if [ ${#missing_lean[@]} -gt 0 ]; then
+        "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing_lean[@]}"
+    fi
 fi
 
 # The binaries the workflows call, so a package that installs them elsewhere is caught here.
 for bin in samtools bcftools bgzip tabix fastqc fastp STAR hisat2 hisat2-build featureCounts salmon kallisto \
            trim_galore cutadapt bwa bowtie2 bowtie2-build kraken2 kraken2-build snpEff gffread megahit prodigal seqkit stringtie \
            PicardCommandLine bamCoverage macs2 rsem-prepare-reference rsem-calculate-expression sortmerna \
-           freebayes mosdepth snpSift cnvkit \
+           freebayes mosdepth snpSift cnvkit vsearch \
            Rscript; do
     command -v "$bin" >/dev/null || { echo "install-tools: $bin not on PATH after install" >&2; exit 1; }
 done
@@ -82,6 +98,8 @@ Rscript -e 'quit(status = !nzchar(system.file(package = "DESeq2")))' >/dev/null 
     || { echo "install-tools: the R package DESeq2 is not installed" >&2; exit 1; }
 Rscript -e 'quit(status = !nzchar(system.file(package = "dada2")))' >/dev/null 2>&1 \
     || { echo "install-tools: the R package dada2 is not installed" >&2; exit 1; }
+Rscript -e 'quit(status = !nzchar(system.file(package = "DSS")))' >/dev/null 2>&1 \
+    || { echo "install-tools: the R package DSS is not installed" >&2; exit 1; }
 
 if [ $# -ge 1 ]; then
     python=$1

@@ -99,7 +99,7 @@ def test_macs2_named_runs_macs2_and_macs_alone_the_current_macs3(knowledge):
     ("long-read assembly of the nanopore reads, then predict genes", "long-read assembly"),
     ("Taxonomic classification of the assembled contigs", "contigs"),
     ("variant calling on the RNA-seq alignments with SplitNCigarReads", "rna-seq"),
-    ("find differentially methylated regions between the groups from the bisulfite reads", "methylation"),
+    ("fit the COSMIC mutational signatures of the tumour's somatic variants", "mutational signatures"),
     ("cluster the 16S amplicon reads into 97% OTUs", "otu"),
     ("label-free quantification of the proteomics mass spectrometry runs", "proteomics"),
 ])

@@ -385,7 +385,7 @@ def test_merging_a_samples_sequencing_runs_is_the_lane_merging_step(knowledge):
      "sequencing data.", "immune_repertoire"),
     ("10X Genomics single-cell/nuclei RNA-seq for data derived from Oxford Nanopore Q20+ chemistry",
      "long_read_single_cell"),
-    ("Picking OTU's", "otu_clustering"),
+    ("Picking OTU's", "otu_picking"),
 ])
 def test_analyses_of_round_three_are_refused_not_planned_as_something_else(knowledge, query, family):
     """Before, these were planned as ChIP-like peak calling or RNA-seq, refused for the wrong reason

@@ -110,11 +110,13 @@ def _sample_inputs(knowledge: Knowledge, op_id: str) -> list[str]:
 
 
 def _single_step_successors(knowledge: Knowledge, d: str) -> list[str]:
-    """What one-input, one-output operations make from d."""
+    """What one-input, one-output operations make from d. An output d already is (a table exported as
+    CSV is still a result table) is no step forward: following it, every result table would lie after
+    every other (a coverage file of methylation calls 'past' the DMRs it is the input of)."""
     return [p.datatype for op in knowledge.operations.values()
             if len([q for q in op.inputs.values() if not q.optional]) == 1 and len(op.outputs) == 1
             and any(is_subtype(knowledge, d, q.datatype) for q in op.inputs.values())
-            for p in op.outputs.values()]
+            for p in op.outputs.values() if not is_subtype(knowledge, d, p.datatype)]
 
 
 def input_at_or_after(knowledge: Knowledge, out: str, input_types: Iterable[str]) -> str | None:

@@ -39,6 +39,19 @@ def _extension(sig: FormatSignature, src: Source) -> str | None:
     return next((e for e in sig.extensions if name.endswith(e)), None)
 
 
+def _sample(sig: FormatSignature, src: Source) -> str | None:
+    """The sample a per-sample file's name gives: the name before the format's extension (and '.gz')
+    ('ctrl_1.bismark.cov.gz' -> 'ctrl_1' for the extension '.bismark.cov'), as the FASTQ and alignment
+    readers name samples; None when nothing is left."""
+    ext = _extension(sig, src)
+    name = src.name
+    if ext is None:
+        return None
+    if not name.lower().endswith(ext):  # the extension was found before a '.gz'
+        name = name[:-3]
+    return name[:len(name) - len(ext)] or None
+
+
 def _fits(sig: FormatSignature, src: Source) -> bool:
     if _extension(sig, src) is None:
         return False
@@ -62,7 +75,7 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     evidence = (f"{sig.label}: name ends {_extension(sig, src)} and the content {' and '.join(said)} "
                 "(the format's signature in formats.yaml)", *compression_evidence(src))
     return SniffedFile(path=src.shown, datatype=sig.datatype, format=sig.format, evidence=evidence,
-                       facts=tuple(compressed_fact(src))), Notes()
+                       facts=tuple(compressed_fact(src)), sample=_sample(sig, src)), Notes()
 
 
 # The formats and datatypes it reports come from the knowledge at run time (Context.signatures).
