@@ -3,7 +3,7 @@ written with a Cyrillic or Greek lookalike letter (`SТAR` with a Cyrillic Te) o
 format character (`ST<U+200B>AR`) looks like STAR in the terminal and in the README's quote of the
 request, but the plan silently used BWA-MEM (only the fragment 'ar' was reported as not understood).
 The request is now read as it displays (request/text.py `plain_request`), and emitted files quote it in
-that form. Properties: 200 examples, 2,000 under CI=true (BIOPLAN_PROPERTY_EXAMPLES overrides).
+that form. Properties: 50 examples in the fast tier, 2,000 under CI=true (BIOPLAN_PROPERTY_EXAMPLES overrides).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bioplan.codegen import escape
 from bioplan.request.parse import parse_request
 from bioplan.request.text import plain_request
 
-EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 200))
+EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None)
 
 STAR_LOOKALIKES = ["S\u0422AR", "\u0405\u0422\u0410R", "ST\u200bAR", "S\u00adTAR", "ST\u2060AR", "\ufeffSTAR",

@@ -10,7 +10,7 @@ workflow does together or with the file system it runs on.
   succeeded and the run failed in the middle with "File name too long".
 
 Each is refused at compile time naming the sample, the file it came from and what to rename. The
-properties check the pure functions over open families of names (200 examples, 2,000 under CI=true,
+properties check the pure functions over open families of names (50 examples in the fast tier, 2,000 under CI=true,
 BIOPLAN_PROPERTY_EXAMPLES overrides, as tests/test_escaping_properties.py); the compiles are few and
 share one set of files per test.
 """
@@ -36,7 +36,7 @@ from bioplan.codegen.names import (
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
 
-EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 200))
+EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 READS = "@r{i}/{mate}\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"

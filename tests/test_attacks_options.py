@@ -10,6 +10,8 @@ so both are refused (invalid_option) by both targets; Snakemake's executor quote
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +20,8 @@ from bioplan.codegen import escape
 from bioplan.codegen.generator import EmitOptions
 from bioplan.errors import InvalidOptionError
 
+# 50 examples in the fast tier, 2,000 under CI=true (BIOPLAN_PROPERTY_EXAMPLES overrides)
+EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 INJECTIONS = ["lab -o /home/u/.bashrc", "gpu --export=ALL,LD_PRELOAD=/tmp/x.so", "gpu\u00a0--uid=0", "-o/tmp/x",
               "--chdir=/", "gpu\u3000-x"]
 
@@ -36,7 +40,7 @@ def test_real_slurm_names_are_accepted(value):
     escape.refuse_broken_slurm_settings(EmitOptions(partition=value, account=value))
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
 @given(st.text(min_size=1, max_size=20))
 def test_property_an_accepted_slurm_name_is_one_sbatch_word(value):
     try:
