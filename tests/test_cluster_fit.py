@@ -596,7 +596,8 @@ def test_star_memory_follows_the_genome_of_the_organisms_build(workspace, knowle
     asked = rule_requests(mouse.output_dir)
     assert mouse.workflow.genome_build == "GRCm39"
     assert asked["genome_indexing"]["mem_mb"] == 4000 + round(10000 * 2.728)
-    assert asked["read_alignment"]["mem_mb"] == 4000 + round(9000 * 2.728)  # the reads are < 1 GB
+    # + 1000 MB per GB of one sample's reads (through the trimming step), rounded up to 1 GB
+    assert asked["read_alignment"]["mem_mb"] == 4000 + 1000 + round(9000 * 2.728)
     from test_slurm import nextflow_step_resources
 
     assert {k: v["mem_mb"] for k, v in nextflow_step_resources(nf.output_dir).items()
@@ -606,3 +607,29 @@ def test_star_memory_follows_the_genome_of_the_organisms_build(workspace, knowle
     assert rule_requests(small.output_dir)["genome_indexing"]["mem_mb"] == 4000 + round(10000 * genome_gb)
     assert {s["step"] for s in err.value.details["steps"]} == {"genome_indexing", "read_alignment"}
     assert "genome_indexing (star_genome_generate) needs 31280 MB" in err.value.message
+
+
+def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp_path):
+    """Memory that grows with the input: a per-sample job (one SLURM job per sample) reads one sample's
+    files, not every sample's. Four samples of 1.5 GB FASTQ pairs (sparse files after real records):
+    STAR asks 4000 + 1000 MB per GB of one pair (3 GB) + 9000 per GB of the small genome, not 12 GB
+    of reads."""
+    data = workspace / "data" / "rnaseq_fastq"
+    inputs = []
+    for src in example_inputs(workspace, "rnaseq_fastq"):
+        if src.endswith(".fastq.gz"):
+            import gzip
+
+            dest = tmp_path / Path(src).name.removesuffix(".gz")
+            dest.write_bytes(gzip.decompress(Path(src).read_bytes()))
+            with dest.open("r+b") as handle:
+                handle.truncate(3 << 29)  # 1.5 GB, sparse
+            src = str(dest)
+        inputs.append(src)
+    with PlanOnce():
+        res = compile_request(example_request("rnaseq_fastq"), inputs, str(tmp_path / "wf" / "Snakefile"),
+                              knowledge=knowledge, validate=False)
+    genome_gb = (data / "genome.fa").stat().st_size / 1e9
+    star = next(s for s in res.workflow.steps if s.tool == "star")
+    assert star.scope == "sample"
+    assert star.mem_mb == 4000 + 1000 * 3 + round(9000 * genome_gb)

@@ -355,14 +355,20 @@ def _checked_gb(knowledge: Knowledge, spec: TaskSpec, checked: list[IOPort], sco
     return -(-max(sizes.values(), default=0) // (1 << 30))
 
 
-def _input_gb(spec: TaskSpec, step: PlanStep) -> int:
-    total = 0
+def _input_gb(spec: TaskSpec, step: PlanStep, per_sample: bool = False) -> int:
+    """The GB a job of the step reads from the given files: all of them for a cohort job; for a
+    per-sample job (one SLURM job per sample) the largest sample's own files (and those of no sample),
+    not every sample's."""
+    by_sample: dict[str | None, int] = {}
     for port, src in step.sources.items():
         if src.startswith("input:"):
             for i in spec.inputs:
                 if i.datatype == step.inputs[port]:
                     with contextlib.suppress(OSError):  # a file gone since sniffing counts as empty
-                        total += os.path.getsize(i.path)
+                        key = i.sample if per_sample else None
+                        by_sample[key] = by_sample.get(key, 0) + os.path.getsize(i.path)
+    shared = by_sample.pop(None, 0) if per_sample else 0  # a file of no sample (a GTF): every job reads it
+    total = max(by_sample.values(), default=0) + shared
     return -(-total // (1 << 30))  # ceil to whole GB
 
 

@@ -412,13 +412,26 @@ def step_params(draft: Draft, tool: Tool, inputs: tuple[IOPort, ...],
     return tuple(found)
 
 
+def _job_input_gb(draft: Draft, step: PlanStep, scope: Scope) -> int:
+    """The GB one job of the step reads, following per-sample steps back to the given files: STAR after
+    trimming reads about what the sample's FASTQ holds (a cohort step's inputs are not traced back: a
+    count matrix is not the size of the reads)."""
+    gb = _input_gb(draft.spec, step, scope == "sample")
+    if scope == "sample":
+        by_id = {s.id: s for s in draft.order}
+        for src in step.sources.values():
+            if src in by_id and draft.scopes.get(src) == "sample":
+                gb = max(gb, _job_input_gb(draft, by_id[src], "sample"))
+    return gb
+
+
 def tool_step(draft: Draft, step: PlanStep) -> WorkflowStep:
     """The job of a plan step: its files, log and benchmark, resources (memory grows with the input),
     params and software."""
     tool = draft.tool(step)
     scope = draft.scopes[step.id]
     inputs = draft.inputs[step.id]
-    mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _input_gb(draft.spec, step)
+    mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _job_input_gb(draft, step, scope)
     wildcard = {"sample": "/{sample}", "group": f"/{{{PAIR}}}"}.get(scope, "")
     return WorkflowStep(
         id=step.id, kind="tool", operation=step.operation, tool=tool.id, scope=scope,
