@@ -610,7 +610,7 @@ def test_star_memory_follows_the_genome_of_the_organisms_build(workspace, knowle
 
 
 def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp_path):
-    """Memory that grows with the input: a per-sample job (one SLURM job per sample) reads one sample's
+    """Memory and time that grow with the input: a per-sample job (one SLURM job per sample) reads one sample's
     files, not every sample's. Four samples of 1.5 GB FASTQ pairs (sparse files after real records):
     STAR asks 4000 + 1000 MB per GB of one pair (3 GB) + 9000 per GB of the small genome, not 12 GB
     of reads."""
@@ -633,3 +633,6 @@ def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp
     star = next(s for s in res.workflow.steps if s.tool == "star")
     assert star.scope == "sample"
     assert star.mem_mb == 4000 + 1000 * 3 + round(9000 * genome_gb)
+    # and time: 240 min + 10 per GB of the pair (the trimming before it: 60 + 5 per GB)
+    assert star.runtime == 240 + 10 * 3
+    assert next(s for s in res.workflow.steps if s.tool == "fastp").runtime == 60 + 5 * 3

@@ -431,13 +431,15 @@ def tool_step(draft: Draft, step: PlanStep) -> WorkflowStep:
     tool = draft.tool(step)
     scope = draft.scopes[step.id]
     inputs = draft.inputs[step.id]
-    mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * _job_input_gb(draft, step, scope)
+    gb = _job_input_gb(draft, step, scope)
+    mem = tool.resources.mem_mb + tool.resources.mem_mb_per_gb_input * gb
+    runtime = tool.resources.runtime + tool.resources.runtime_per_gb_input * gb
     wildcard = {"sample": "/{sample}", "group": f"/{{{PAIR}}}"}.get(scope, "")
     return WorkflowStep(
         id=step.id, kind="tool", operation=step.operation, tool=tool.id, scope=scope,
         inputs=inputs + draft.gates[step.id], outputs=draft.outputs[step.id],
         log=f"logs/{step.id}{wildcard}.log", benchmark=f"benchmarks/{step.id}{wildcard}.tsv",
-        threads=tool.resources.threads, mem_mb=int(mem), runtime=tool.resources.runtime,
+        threads=tool.resources.threads, mem_mb=int(mem), runtime=runtime,
         params=step_params(draft, tool, inputs, scope), env=f"{tool.id}.yaml", container=tool.software.container,
         paired=draft.paired, group_by=PAIR if scope == "group" else None)
 

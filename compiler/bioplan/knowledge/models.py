@@ -209,6 +209,8 @@ class Resources(Frozen):
     # memory grows with the genome the step holds (index builders, STAR): + mem_mb_per_gb_genome * GB of the
     # genome (a genome FASTA input, else the organism's build in references.yaml; unknown: nothing added)
     mem_mb_per_gb_genome: int = 0
+    # time grows with what one job reads (aligners, trimmers, callers): runtime + runtime_per_gb_input * GB
+    runtime_per_gb_input: int = 0
 
 
 class Software(Frozen):
