@@ -455,6 +455,12 @@ def test_reads_aligned_against_a_genome_assembly_are_aligned_not_assembled(knowl
     assert "genome_assembly" in parse_request("perform genome assembly", knowledge).operations
 
 
+@pytest.mark.parametrize("query", ["trim reads prior to genome assembly", "from raw reads to genome assembly",
+                                   "trim the reads and proceed to the genome assembly"])
+def test_genome_assembly_after_to_without_aligned_reads_is_still_the_step(knowledge, query):
+    assert "genome_assembly" in parse_request(query, knowledge).operations
+
+
 def test_data_made_on_the_way_from_the_named_start_is_not_an_input(knowledge):
     """'start from the FASTQ files ... prepare a count matrix': before, DESeq2 read a given count
     matrix and the FASTQ files were never used."""

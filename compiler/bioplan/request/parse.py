@@ -503,7 +503,11 @@ def _file_contents(norm: str, matches: list[Match]) -> list[Match]:
     return out
 
 
-_AGAINST = re.compile(r"(?<![a-z0-9])(?:against|to|onto)\s+(?:the\s+|a\s+)?(?:[a-z0-9.]+\s+)?$")
+_AGAINST = re.compile(r"(?<![a-z0-9])(?:(?:against|onto)\s+(?:the\s+|a\s+)?|to\s+(?:the|a|an|our|your|their)\s+)"
+                      r"(?:[a-z0-9.]+\s+)?$")
+# the reads are aligned in the same sentence: "prior to genome assembly" is the step, "aligned ... to the genome
+# assembly" the reference
+_ALIGNED = re.compile(r"\b(?:align\w*|map|maps|mapped|mapping)\b")
 
 
 def _references_named(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
@@ -513,7 +517,8 @@ def _references_named(norm: str, matches: list[Match], knowledge: Knowledge) -> 
     out = []
     for m in matches:
         ref = None
-        if m.kind == "operation" and not m.negated and _AGAINST.search(norm[max(0, m.start - 40):m.start]):
+        sentence = re.split(r"[.;!?]", norm[max(0, m.start - 160):m.start])[-1]
+        if m.kind == "operation" and not m.negated and _AGAINST.search(sentence) and _ALIGNED.search(sentence):
             text = normalize(m.text)
             ref = next((d.id for d in knowledge.datatypes.values() if d.scope == "reference"
                         and any(normalize(a) == text for a in d.aliases.en)), None)
