@@ -10,10 +10,12 @@ by name in the registry (which imports a generator's module only when a workflow
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -587,10 +589,58 @@ def _install(stage: Path, out_real: Path, files: dict) -> None:
         os.rename(stage, out_real)
         stage.mkdir()  # the caller removes it
         return
-    for rel in files:
-        dest = out_real / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(stage / rel, dest)
+    root = os.open(out_real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for rel in files:
+            parts = Path(rel).parts
+            folder = _open_folder_inside(root, out_real, parts[:-1])
+            try:
+                os.replace(stage / rel, parts[-1], dst_dir_fd=folder)
+            finally:
+                os.close(folder)
+    finally:
+        os.close(root)
+
+
+def _open_folder_inside(root: int, out_real: Path, parts: tuple[str, ...]) -> int:
+    """A descriptor of the folder `parts` under -o (`root`), made where missing and opened one component
+    at a time relative to the one before: a component swapped for a symbolic link after the last check
+    (`_refuse_symlinks_out`) is followed only when the folder it opens lies inside -o, so no file is ever
+    installed outside it, whatever changes under -o while bioplan writes."""
+    fd = os.dup(root)
+    try:
+        for part in parts:
+            with suppress(FileExistsError):
+                os.mkdir(part, dir_fd=fd)
+            try:
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            except OSError as exc:  # a link: ELOOP, or ENOTDIR with O_DIRECTORY (Linux)
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR) or \
+                        not stat.S_ISLNK(os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode):
+                    raise
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+                if not _folder_inside(inner, out_real, part):
+                    os.close(inner)
+                    raise OSError(errno.ELOOP, f"a symbolic link leading out of {out_real} appeared while "
+                                               "bioplan installed the workflow; nothing was written through it",
+                                  str(out_real / part)) from None
+            os.close(fd)
+            fd = inner
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _folder_inside(fd: int, out_real: Path, part: str) -> bool:
+    """Whether the opened folder `fd` is -o or lies inside it (its real path, from /proc on Linux)."""
+    try:
+        real = Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:  # no /proc: the folder's device and inode against each folder of -o's tree
+        opened = os.fstat(fd)
+        return any(os.stat(d).st_ino == opened.st_ino and os.stat(d).st_dev == opened.st_dev
+                   for d, _, _ in os.walk(out_real))
+    return real == out_real or out_real in real.parents
 
 
 def version() -> str:
