@@ -328,3 +328,29 @@ def test_pair_names_that_would_collide_are_refused(knowledge, tmp_path):
     with pytest.raises(BioplanError) as err:
         _workflow(knowledge, tmp_path, MUTECT2, rows)
     assert "two tumour/normal pairs of the sample sheet would have the same name" in err.value.message
+
+
+# ------------------------------------------------------------------ the cohort's summary table: one row per pair
+def test_a_cohort_summary_counts_every_pairs_calls(cohort):
+    """codegen/call_summary.py: one cohort step reads every pair's bgzipped calls (gathered over the pairs)
+    and writes one table, a result; each target names the rows by pair."""
+    workflow, files, emitted = cohort
+    summary = next(s for s in workflow.steps if s.tool == "call_set_counts")
+    # Mutect2 writes its filtered calls bgzipped itself: the summary reads them where it writes them
+    assert (summary.id, summary.scope, summary.group_by) == ("somatic_variant_calling_summary", "cohort", None)
+    (vcfs,) = summary.inputs
+    assert (vcfs.ref.path, vcfs.ref.group, vcfs.ref.gathered) == (
+        "results/somatic_variant_calling/{pair}/somatic.vcf.gz", "pair", True)
+    assert "results/somatic_variant_calling_summary/call_set_summary.tsv" in {t.path for t in workflow.targets}
+    rule = " ".join(files["workflow/rules/somatic_variant_calling_summary.smk"].split())
+    assert 'vcfs=expand( "results/somatic_variant_calling/{pair}/somatic.vcf.gz", pair=GROUPS["pair"], ),' in rule
+    assert '"$(basename "$(dirname "$vcf")")"' in rule and 'bcftools view -H -f PASS "$vcf"' in rule
+    module = next(text for path, text in emitted.files.items()
+                  if path.endswith("/main.nf") and '"call_set_summary.tsv"' in text)
+    assert "tuple val(meta), val(sample_ids), path(vcfs, stageAs: 'vcfs/*')" in module
+    assert "[sample_ids, [vcfs].flatten()].transpose()" in module
+
+
+def test_no_summary_without_pairs(knowledge, tmp_path):
+    workflow = _workflow(knowledge, tmp_path, "align the reads with BWA and call variants with FreeBayes", TWO_PAIRS)
+    assert all(s.tool != "call_set_counts" for s in workflow.steps)

@@ -160,3 +160,6 @@ def test_the_nextflow_pipeline_merges_the_lanes_the_same(lanes_inputs, tmp_path)
     snv = next(r for r in records if int(r[1]) == SOMATIC)
     keys = snv[8].split(":")
     assert {s: int(dict(zip(keys, v.split(":")))["DP"]) for s, v in zip(samples, snv[9:])} == lanes_inputs[1]
+    # the cohort summary: the pair's row, its records and the one passing (the planted SNV)
+    table = next(workdir.glob("results/*/call_set_summary.tsv")).read_text().splitlines()
+    assert table == ["pair\tvariants\tpassing", f"p1_tumour_vs_p1_normal\t{len(records)}\t1"]

@@ -149,6 +149,15 @@ def test_the_relapse_only_snv_is_only_in_the_relapse_pair(cohort_run):
     assert relapse[RELAPSE_ONLY][6] == "PASS"
 
 
+def test_the_cohort_summary_counts_each_pairs_calls(cohort_run):
+    """One row per pair: the records of its VCF and those passing (its planted somatic SNVs)."""
+    table = (cohort_run / "results" / "somatic_variant_calling_bgzip_summary" / "call_set_summary.tsv")
+    rows = [line.split("\t") for line in table.read_text().splitlines()]
+    assert rows[0] == ["pair", "variants", "passing"]
+    assert {r[0]: (int(r[1]), int(r[2])) for r in rows[1:]} == {
+        pair: (len(_records(_call_set(cohort_run, pair))), len(passed)) for pair, passed in PAIRS.items()}
+
+
 def test_a_germline_snv_seen_in_the_normal_is_not_somatic(cohort_run):
     for pair in ("p1_tumour_vs_p1_normal", "p1_relapse_vs_p1_normal"):
         records = {int(r[1]): r for r in _records(_call_set(cohort_run, pair))}

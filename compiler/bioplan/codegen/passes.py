@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from bioplan.codegen.call_summary import add_call_set_summary
 from bioplan.codegen.ir import (
     _PER_CONSUMER,
     CHECK_ENV,
@@ -639,9 +640,9 @@ def to_workflow(draft: Draft) -> Workflow:
 WorkflowPass = Callable[[Knowledge, Workflow], Workflow]
 
 # The passes on the frozen IR, in order: each sample's lanes merged before its first step, plain VCFs
-# bgzipped and indexed, then one MultiQC report of every QC report the steps write (the compressed VCFs'
-# statistics included).
-WORKFLOW_PASSES: tuple[WorkflowPass, ...] = (merge_lanes, compress_vcf_outputs, add_qc_report)
+# bgzipped and indexed, a tumour/normal cohort's per-pair call sets summarised in one table, then one
+# MultiQC report of every QC report the steps write (the compressed VCFs' statistics included).
+WORKFLOW_PASSES: tuple[WorkflowPass, ...] = (merge_lanes, compress_vcf_outputs, add_call_set_summary, add_qc_report)
 
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, options: SynthesisOptions) -> Workflow:
