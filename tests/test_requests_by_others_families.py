@@ -502,7 +502,8 @@ def test_a_portuguese_de_is_a_preposition_and_accented_words_stay_whole(knowledg
     request = parse_request(query, knowledge)
     assert "differential_expression" not in request.operations
     assert {"referência", "através", "estão"} <= set(request.unrecognized)
-    assert "differential_expression" in parse_request("run DE", knowledge).operations
+    for english in ("run DE", "run de", "run de on my counts", "do de with DESeq2"):
+        assert "differential_expression" in parse_request(english, knowledge).operations, english
 
 
 @pytest.mark.parametrize("query", [

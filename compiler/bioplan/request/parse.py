@@ -401,13 +401,16 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
 # "DE" is differential expression; "de" of a Portuguese, Spanish or French request ("leituras de
 # qualidade", "análisis de datos") is a preposition: lower case and before no word DE is said of
 _DE_NOUNS = re.compile(r"\s+(?:genes?|degs?|analys[ie]s|results?|tables?|lists?|test(?:s|ing)?|statistics|stats|"
-                       r"calls?|calling|pipeline|workflow|step|with|using|between)(?![a-z0-9])")
+                       r"calls?|calling|pipeline|workflow|step|with|using|between|on|for|and|then|in)(?![a-z0-9])"
+                       r"|\s*(?:[,.;:!?)]|$)")
+_DE_VERBS = re.compile(r"(?<![a-z0-9])(?:run|runs|running|do|does|doing|perform|performs|performing|then)\s+$")
 
 
 def _without_a_preposition_de(text: str, norm: str, matches: list[Match]) -> list[Match]:
     def preposition(m: Match) -> bool:
         upper = len(text) == len(norm) and text[m.start:m.end] == "DE"
-        return m.kind == "operation" and norm[m.start:m.end] == "de" and not upper and not _DE_NOUNS.match(norm, m.end)
+        return (m.kind == "operation" and norm[m.start:m.end] == "de" and not upper and not _DE_NOUNS.match(norm, m.end)
+                and not _DE_VERBS.search(norm, 0, m.start))
     return [m for m in matches if not preposition(m)]
 
 
