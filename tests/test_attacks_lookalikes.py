@@ -12,7 +12,7 @@ import os
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bioplan.codegen import escape
@@ -20,7 +20,7 @@ from bioplan.request.parse import parse_request
 from bioplan.request.text import plain_request
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None)
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 STAR_LOOKALIKES = ["S\u0422AR", "\u0405\u0422\u0410R", "ST\u200bAR", "S\u00adTAR", "ST\u2060AR", "\ufeffSTAR",
                    "S\u03a4AR"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bioplan.codegen import escape
@@ -40,7 +40,7 @@ def test_real_slurm_names_are_accepted(value):
     escape.refuse_broken_slurm_settings(EmitOptions(partition=value, account=value))
 
 
-@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(min_size=1, max_size=20))
 def test_property_an_accepted_slurm_name_is_one_sbatch_word(value):
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from test_step_scripts import step, tsv, write  # noqa: F401 (step is a fixture)
@@ -45,7 +45,7 @@ def inert():
     return namespace["inert"]
 
 
-@settings(max_examples=50, deadline=None, database=None)
+@settings(max_examples=50, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(min_size=0, max_size=20))
 def test_property_no_written_cell_starts_a_formula_unless_it_is_a_number(inert, cell):
     out = inert(cell)
