@@ -445,11 +445,12 @@ maint|c050|48|190000|infinite|down
 
 
 def _fake_sinfo(bin_dir: Path, text: str) -> Path:
-    """`sinfo` answering for one partition (-p) with the recorded lines of that partition."""
+    """`sinfo` answering for one partition (-p P or --partition=P) with the recorded lines of that partition."""
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "sinfo.txt").write_text(text)
     script = bin_dir / "sinfo"
-    script.write_text('#!/bin/sh\npart=""\nwhile [ $# -gt 0 ]; do [ "$1" = -p ] && part=$2; shift; done\n'
+    script.write_text('#!/bin/sh\npart=""\nwhile [ $# -gt 0 ]; do\n  case "$1" in -p) part=$2 ;; '
+                      '--partition=*) part=${1#--partition=} ;; esac\n  shift\ndone\n'
                       f'grep -E "^$part\\*?\\|" "{bin_dir}/sinfo.txt" || true\n')
     script.chmod(0o755)
     return bin_dir
@@ -636,3 +637,18 @@ def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp
     # and time: 240 min + 10 per GB of the pair (the trimming before it: 60 + 5 per GB)
     assert star.runtime == 240 + 10 * 3
     assert next(s for s in res.workflow.steps if s.tool == "fastp").runtime == 60 + 5 * 3
+
+
+def test_the_partition_reaches_sinfo_as_one_argument(monkeypatch, tmp_path):
+    """A partition named like an option (`-o/path`, refused at emit by the escaping checks) is read by
+    sinfo as the partition's value (`--partition=...`, one argv word, no shell), never as an option."""
+    from bioplan.codegen.cluster_fit import sinfo_lines
+
+    spy = tmp_path / "bin"
+    spy.mkdir()
+    (spy / "sinfo").write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{spy}/argv"\n')
+    (spy / "sinfo").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{spy}{os.pathsep}{os.environ['PATH']}")
+    assert sinfo_lines("-o/tmp/x y") == ("", None)
+    assert (spy / "argv").read_text().splitlines() == ["-h", "-N", "--partition=-o/tmp/x y", "-o",
+                                                       guard.SINFO_FORMAT]

@@ -46,7 +46,7 @@ def sinfo_lines(partition: str) -> tuple[str | None, str | None]:
     if shutil.which("sinfo") is None:
         return None, None
     try:
-        proc = subprocess.run(["sinfo", "-h", "-N", "-p", partition, "-o", guard().SINFO_FORMAT],
+        proc = subprocess.run(["sinfo", "-h", "-N", f"--partition={partition}", "-o", guard().SINFO_FORMAT],
                               capture_output=True, text=True, timeout=SINFO_SECONDS)
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"sinfo did not answer ({exc.__class__.__name__})"
