@@ -327,3 +327,18 @@ def test_reachability_queries_on_the_knowledge_side(knowledge):
     assert feeds(knowledge, "read_alignment", "variant_calling")
     assert not feeds(knowledge, "variant_calling", "read_alignment")
     assert workflow_type(knowledge, ["differential_expression", "volcano_plotting", "gene_ranking"]) == "multi_branch"
+
+
+def test_assay_of_files_reads_the_assays_of_the_operations_on_each_datatype(knowledge):
+    """assay_of_files answers from a per-knowledge index (issue 10): for every datatype, the assays of
+    the operations reading or making it are those a scan of every operation's ports finds."""
+    def scanned(datatype: str) -> set[tuple[str, ...]]:
+        return {tuple(sorted(op.assays)) for op in knowledge.operations.values()
+                if any(p.datatype == datatype for p in (*op.inputs.values(), *op.outputs.values()))}
+
+    index = readings._assays_by_datatype(knowledge)
+    assert {dt: scanned(dt) for dt in knowledge.datatypes} == {dt: index.get(dt, set()) for dt in knowledge.datatypes}
+    # an AnnData matrix is single-cell data; a count table of no one assay says nothing
+    assert len(scanned("single_cell_matrix")) == 1
+    matrix = SniffedFile(path="x.h5ad", datatype="single_cell_matrix", format="h5ad")
+    assert readings.assay_of_files(knowledge, [matrix]) == (scanned("single_cell_matrix").pop()[0], "x.h5ad")

@@ -24,17 +24,33 @@ def quoted(texts: Iterable[str]) -> str:
 def assay_of_files(knowledge: Knowledge, files: Iterable[SniffedFile | SpecInput]) -> tuple[str, str] | None:
     """(assay, path) when an input's datatype belongs to one assay only: every operation that
     reads or makes it applies to that single assay (an AnnData matrix is single-cell data)."""
+    by_datatype = _assays_by_datatype(knowledge)
     for f in files:
-        assays: set[tuple[str, ...]] = set()
-        for op in knowledge.operations.values():
-            ports = [*op.inputs.values(), *op.outputs.values()]
-            if any(p.datatype == f.datatype for p in ports):
-                assays.add(tuple(sorted(op.assays)))
+        assays = by_datatype.get(f.datatype, set())
         if len(assays) == 1:
             only = next(iter(assays))
             if len(only) == 1:
                 return only[0], f.path
     return None
+
+
+# content hash -> datatype -> the assays (sorted tuple) of each operation reading or making it. A plan
+# asks assay_of_files four times; scanning every operation's ports for each input cost 4-10 ms.
+_ASSAYS_BY_DATATYPE: dict[str, dict[str, set[tuple[str, ...]]]] = {}
+
+
+def _assays_by_datatype(knowledge: Knowledge) -> dict[str, set[tuple[str, ...]]]:
+    found = _ASSAYS_BY_DATATYPE.get(knowledge.content_hash)
+    if found is None:
+        found = {}
+        for op in knowledge.operations.values():
+            assays = tuple(sorted(op.assays))
+            for port in (*op.inputs.values(), *op.outputs.values()):
+                found.setdefault(port.datatype, set()).add(assays)
+        if len(_ASSAYS_BY_DATATYPE) >= 8:  # tests build many knowledge bases in one process
+            _ASSAYS_BY_DATATYPE.clear()
+        _ASSAYS_BY_DATATYPE[knowledge.content_hash] = found
+    return found
 
 
 def input_context(knowledge: Knowledge, files: Iterable[SniffedFile]) -> str:
