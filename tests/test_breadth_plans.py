@@ -123,3 +123,20 @@ def test_otus_picked_from_the_reads_stay_refused_saying_what_bioplan_does(knowle
         plan_request(query, [], knowledge)
     assert "OTU picking from the reads" in err.value.message
     assert any("cluster the chimera-free ASVs into OTUs with VSEARCH" in h for h in err.value.hints)
+
+
+# --------------------------------------------------------------------------- gene-body meta-profile (deepTools)
+def test_a_gene_body_meta_profile_is_scale_regions_then_the_plot(knowledge):
+    steps = _steps(plan_request("ChIP-seq: align the reads, make bigWig tracks and plot the gene-body meta-profile",
+                                [], knowledge))
+    assert steps["gene_body_signal_computation"] == "deeptools_computematrix_scaleregions"
+    assert "signal_profile_plotting" in steps and "signal_matrix_computation" not in steps
+
+
+@pytest.mark.parametrize("query", ["Heatmap peak analysis (deepTools)",
+                                   "ChIP-seq: call peaks and draw a heatmap of the signal over the peaks"])
+def test_profiles_over_peaks_stay_refused_naming_what_bioplan_plots(knowledge, query):
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        plan_request(query, [], knowledge)
+    assert "over peaks" in err.value.message
+    assert any("scaled gene bodies" in h for h in err.value.hints)
