@@ -153,11 +153,25 @@ def settle_layout(draft: SpecDraft) -> SpecDraft:
 
 
 def _ruled_out_tools(knowledge: Knowledge, constraint_id: str) -> list[str]:
-    """Tools that support other constraints of this one's kind, not this one (deduplicate_bismark
+    """Tools that support constraints this one conflicts with, not this one (deduplicate_bismark
     supports whole-genome bisulfite libraries, not RRBS)."""
-    kind = knowledge.constraints[constraint_id].kind
-    return sorted(t.name for t in knowledge.tools.values() if constraint_id not in t.supports and any(
-        knowledge.constraints[c].kind == kind for c in t.supports if c in knowledge.constraints))
+    others = set(knowledge.constraints[constraint_id].conflicts)
+    return sorted(t.name for t in knowledge.tools.values()
+                  if constraint_id not in t.supports and others & set(t.supports))
+
+
+def _library_of_files(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> str | None:
+    """The library constraint the files show (constraints.yaml `decided_by` of a library constraint: the
+    long reads' platform from their read names); files of two platforms are an AmbiguousInputError."""
+    tests = [(c.id, c.decided_by) for c in knowledge.constraints.values() if c.kind == "library" and c.decided_by]
+    found = {f.path: cid for f in files for cid, test in tests
+             if f.datatype in test.datatypes and f.fact(test.fact) is not None and _holds(test, f.fact(test.fact))}
+    if len(set(found.values())) > 1:
+        raise AmbiguousInputError(
+            "the reads come from different platforms: "
+            + "; ".join(f"{p}: {knowledge.constraints[c].label}" for p, c in sorted(found.items())),
+            ["give the reads of one platform (one sequencing technology) per request"], {"platforms": found})
+    return next(iter(found.values()), None)
 
 
 def settle_library(draft: SpecDraft) -> SpecDraft:
@@ -165,7 +179,14 @@ def settle_library(draft: SpecDraft) -> SpecDraft:
     fragments sharing their ends). The planner leaves out the tools that do not support it, and the
     spec says so when any are left out."""
     knowledge = draft.knowledge
-    library = single("library preparation", _requested(knowledge, draft.request, "library"), "request")
+    said = single("library preparation", _requested(knowledge, draft.request, "library"), "request")
+    found = _library_of_files(knowledge, draft.files)
+    if said and found and said != found:
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[said].label} but the reads are "
+            f"{knowledge.constraints[found].label} (their read names say so)",
+            ["correct the request, or give the reads it names"], {"request": said, "files": found})
+    library = said or found
     if not library:
         return draft
     draft = draft.constrain("library", _value(knowledge, library), library)
@@ -187,7 +208,7 @@ def read_data_facts(draft: SpecDraft) -> SpecDraft:
     Entrez ids): the planner prunes the operations and tools that require a failed one. A file the
     request names as another datatype (`contradicts`: raw counts that are normalised) is said."""
     knowledge = draft.knowledge
-    tests = [(c.id, c.decided_by) for c in knowledge.constraints.values() if c.decided_by]
+    tests = [(c.id, c.decided_by) for c in knowledge.constraints.values() if c.decided_by and c.kind == "data"]
     facts: dict[str, bool] = dict(draft.data_facts)
     for f in draft.files:
         for constraint_id, test in tests:

@@ -98,27 +98,40 @@ def reparse_in_input_context(draft: SpecDraft) -> SpecDraft:
     return replace(draft, request=parse_request(draft.request.query, draft.knowledge, context=context))
 
 
-Fit = Callable[[str], tuple[int, int]]
+Fit = Callable[[str], tuple[int, int, int]]
 
 
 def _fit(knowledge: Knowledge, request: Request, files: tuple[SniffedFile, ...]) -> Fit:
-    """How well an operation fits the context: (fits the assay, its inputs follow from the files)."""
+    """How well an operation fits the context: (fits the assay, its inputs follow from the files, its
+    per-sample inputs follow from the per-sample files: "align" of long reads is the long-read alignment,
+    not the short-read one, whose genome index alone follows from the genome)."""
     assay = context_assay(knowledge, request, files)
     input_types = [f.datatype for f in files]
 
-    def fit(op_id: str) -> tuple[int, int]:
+    def fit(op_id: str) -> tuple[int, int, int]:
         op = knowledge.operations[op_id]
         # an operation for any assay fits as well as one for this assay; only a conflict is worse
         assay_fit = (1 if (not op.assays or assay in op.assays) else 0) if assay else 1
         reachable = 1 if not input_types or any(
             leads_to(knowledge, i, p.datatype) for i in input_types for p in op.inputs.values()) else 0
-        return (assay_fit, reachable)
+        own = [p.datatype for p in op.inputs.values() if not p.optional and _per_sample(knowledge, p.datatype)]
+        fed = all(any(leads_to(knowledge, i, d) for i in sample_types) for d in own)
+        samples_fed = 1 if not sample_types or fed else 0
+        return (assay_fit, reachable, samples_fed)
+    # the per-sample data given, or without files the per-sample data the request names ("ChIP-seq FASTQ")
+    sample_types = [t for t in input_types if _per_sample(knowledge, t)] or [
+        t for t in request.datatypes if _per_sample(knowledge, t)]
     return fit
 
 
-def _overlapping_readings(ops: list[Match], fit: Fit) -> dict[str, str]:
+def _per_sample(knowledge: Knowledge, datatype: str) -> bool:
+    return datatype in knowledge.datatypes and knowledge.datatypes[datatype].scope == "sample"
+
+
+def _overlapping_readings(ops: list[Match], fit: Fit, cost: Callable[[str], float]) -> dict[str, str]:
     """Readings of the same words -- alternatives of one alias, and overlapping matches (an alias
-    "normalization" and a single-cell phrase around it) -- that fit worse give way to the best."""
+    "normalization" and a single-cell phrase around it) -- that fit worse give way to the best (of readings
+    alike, the cheaper: "mapping" without long reads is short-read alignment)."""
     groups: list[list[Match]] = []
     for m in ops:
         home = next((g for g in groups if any(m.start < o.end and o.start < m.end for o in g)), None)
@@ -131,7 +144,7 @@ def _overlapping_readings(ops: list[Match], fit: Fit) -> dict[str, str]:
         options = list(dict.fromkeys([o for m in g for o in (m.id, *m.alternatives)]))
         if len(options) < 2:
             continue
-        best = max(options, key=lambda o: (fit(o), o in [m.id for m in g], -options.index(o)))
+        best = max(options, key=lambda o: (fit(o), o in [m.id for m in g], -cost(o), -options.index(o)))
         for o in options:
             # only a reading that fits the context worse gives way; equally fitting readings
             # of overlapping words are both meant ("preranked GSEA": ranking and GSEA)
@@ -151,13 +164,17 @@ def _own_kind(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> Callable[
     return own_kind
 
 
-def _assay_made_readings(knowledge: Knowledge, ops: list[Match], assay: str | None) -> dict[str, str]:
+def _assay_made_readings(knowledge: Knowledge, ops: list[Match], assay: str | None, fit: Fit) -> dict[str, str]:
     """Overlapping words read by an operation made for some assays and by an any-assay one. In one of
     those assays the any-assay reading of no more words gives way ("align" in bisulfite sequencing is
     bisulfite alignment; "trim" inside "trim the primers" of an amplicon study is primer removal, not
     read trimming); without an assay, or in another, the assay-made reading of the same words gives
-    way to the any-assay one ("align the reads with STAR" is read alignment)."""
+    way to the any-assay one ("align the reads with STAR" is read alignment), of those the one that fits the
+    inputs best (short-read alignment for short reads, long-read alignment for long reads)."""
     readings = [(m, o) for m in ops for o in dict.fromkeys((m.id, *m.alternatives))]
+    # the best-fitting first, then the cheaper (long-read alignment costs more: without a word or file of
+    # long reads, "align" is of short reads); sorted stably, so readings alike keep their order
+    readings.sort(key=lambda r: (fit(r[1]), -knowledge.operations[r[1]].cost), reverse=True)
     replace_by: dict[str, str] = {}
     for m, generic in readings:
         if knowledge.operations[generic].assays:
@@ -181,7 +198,7 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
     knowledge, request, files = draft.knowledge, draft.request, draft.files
     fit = _fit(knowledge, request, files)
     ops = [m for m in request.matches if m.kind == "operation" and not m.negated]
-    replace_by = _overlapping_readings(ops, fit)
+    replace_by = _overlapping_readings(ops, fit, lambda o: knowledge.operations[o].cost)
     # one word, several readings that fit alike ("QC": read QC or single-cell QC): the reading of the
     # inputs' own kind of data wins ("QC" beside an .h5ad is single-cell QC)
     own_kind = _own_kind(knowledge, files)
@@ -197,7 +214,7 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
         for o in options:
             if o not in replace_by and fit(o) == fit(best) and own_kind(o) < own_kind(best):
                 replace_by[o] = best
-    for reading, better in _assay_made_readings(knowledge, ops, context_assay(knowledge, request, files)).items():
+    for reading, better in _assay_made_readings(knowledge, ops, context_assay(knowledge, request, files), fit).items():
         replace_by.setdefault(reading, better)
     anchors = [replace_by.get(op, op) for op in request.operations] + named_pipeline_steps(knowledge, request)
     return replace(draft, anchors=tuple(dict.fromkeys(anchors)))

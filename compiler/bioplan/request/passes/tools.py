@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bioplan.errors import UnknownToolError
+from bioplan.errors import ConstraintViolationError, UnknownToolError
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Match, Request
 from bioplan.request.lexicon import normalize
 from bioplan.request.passes.draft import SpecDraft
+from bioplan.request.passes.shape import leads_to
 
 # between an operation's words and the tool named for it: "Removal of host reads (Kraken 2)",
 # "remove host reads with Kraken2"
@@ -175,5 +176,35 @@ def bind_named_tools(draft: SpecDraft) -> SpecDraft:
                             "instead (--substitute)" for t, op in misplaced))
     preferred, notes = preferred_tools(knowledge, request, draft.anchors, skip={(t.start, t.end) for t, _ in misplaced})
     preferred += [t for t in draft.successors if t not in preferred and t not in request.excluded_tools]
+    for t in preferred:
+        _refuse_unfit_reads(draft, t)
     draft = draft.warn(*notes).with_anchors(*(knowledge.tools[t].implements for t in preferred))
     return replace(draft, preferred=tuple(preferred))
+
+
+def _refuse_unfit_reads(draft: SpecDraft, tool_id: str) -> None:
+    """A named tool whose per-sample input no given per-sample file leads to, where another tool makes the
+    same result from those files ("align the Nanopore reads with bwa": BWA reads short reads; minimap2 is the
+    aligner for long reads), is refused by name, saying why and which tool to use."""
+    knowledge = draft.knowledge
+    op = knowledge.operations[knowledge.tools[tool_id].implements]
+    per_sample = [f for f in draft.files if f.datatype in knowledge.datatypes
+                  and knowledge.datatypes[f.datatype].scope == "sample"]
+    ports = [p for p in op.inputs.values() if not p.optional and knowledge.datatypes[p.datatype].scope == "sample"]
+    for port in ports:
+        if not per_sample or any(leads_to(knowledge, f.datatype, port.datatype) for f in per_sample):
+            continue
+        given = {f.datatype for f in per_sample}
+        outs = {p.datatype for p in op.outputs.values()}
+        fit = sorted(t.name for t in knowledge.tools.values() for o in [knowledge.operations[t.implements]]
+                     if outs & {p.datatype for p in o.outputs.values()}
+                     and given & {p.datatype for p in o.inputs.values()})
+        if not fit:
+            continue
+        kinds = ", ".join(knowledge.datatypes[d].label.lower() for d in sorted(given))
+        raise ConstraintViolationError(
+            f"{knowledge.tools[tool_id].name} cannot read the given reads: its {op.label.lower()} takes "
+            f" {knowledge.datatypes[port.datatype].label.lower()}, and "
+            f"{', '.join(f.path for f in per_sample[:3])} {'is' if len(per_sample) == 1 else 'are'} {kinds}",
+            [f"use {' or '.join(fit)}, the tool for {kinds} (name it, or leave the tool out)"],
+            {"tool": tool_id, "inputs": sorted(given), "use": fit})

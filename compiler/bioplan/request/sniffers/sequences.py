@@ -219,6 +219,41 @@ def _fastq_facts(scan: _FastqScan) -> list[Fact]:
     return [Fact(name="read_length", value=hi, evidence=f"first {count_noun(n, 'read')} {are} {span}"), encoding]
 
 
+# Long reads (Nanopore, PacBio): the read lengths decide (a median over 1,000 bp or any read over 5 kb: no
+# short-read instrument reads that long); the first read's name says the platform, and a name of a known
+# long-read convention is enough alone (a file of short Nanopore reads, e.g. amplicons, is still Nanopore).
+_LONG_MEDIAN, _LONG_MAX = 1000, 5000
+_LONG_READ_NAMES = (
+    # PacBio movie names m64011_190830_220126/<zmw>/ccs (HiFi) or /<start>_<end> (CLR subreads); Sequel IIe and
+    # Revio add _s1; RS II movies are m<date>_<time>_<instrument>_c<cell>_s1_p0
+    (re.compile(r"^@m\d+[A-Za-z]?_\d{6}_\d{6}(?:_\w+?)?/\d+/ccs\b"), "pacbio_hifi",
+     "a PacBio CCS/HiFi read name (/ccs)"),
+    (re.compile(r"^@m\d+[A-Za-z]?_\d{6}_\d{6}(?:_\w+?)?/\d+/\d+_\d+\b"), "pacbio_clr",
+     "a PacBio subread name (/<start>_<end>)"),
+    # MinKNOW/Guppy/Dorado: '@<uuid> runid=... read=... ch=... start_time=...'; poretools/nanook: ch327_file62,
+    # ..._ch327_read1234_strand
+    (re.compile(r"^@\S+\s(?:.*\s)?(?:runid|ch|start_time|flow_cell_id)=\S"), "nanopore",
+     "an Oxford Nanopore read name (runid=/ch=/start_time=)"),
+    (re.compile(r"^@(?:\S*_)?ch\d+_(?:file|read)\d+(?:_|\s|$)"), "nanopore",
+     "an Oxford Nanopore read name (ch<channel>_file/read<number>, poretools/NanoOK)"),
+)
+
+
+def _long_read_reading(scan: _FastqScan) -> tuple[str, str] | None:
+    """(technology or "", evidence) when the reads are long reads, else None."""
+    lengths = sorted(scan.lengths)
+    median, longest = lengths[len(lengths) // 2], lengths[-1]
+    named = next(((tech, why) for pattern, tech, why in _LONG_READ_NAMES if pattern.match(scan.first_header)), None)
+    long = median > _LONG_MEDIAN or longest > _LONG_MAX
+    if not long and named is None:
+        return None
+    sizes = f"median read length {median} bp, longest {longest} bp"
+    said = [sizes + (f" (over {_LONG_MEDIAN} bp or {_LONG_MAX} bp: long reads)" if long else "")]
+    if named:
+        said.append(f"first read id {scan.first_header.split()[0][:60]}: {named[1]}")
+    return (named[0] if named else ""), "long reads: " + "; ".join(said)
+
+
 def _read_id_mate(mates: Sequence[int | None]) -> tuple[int | None, bool]:
     """(the mate every read id says, whether the ids alternate mate 1 and 2: an interleaved file)."""
     if mates and all(m == 1 for m in mates):
@@ -232,6 +267,9 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
     scan = _scan_fastq(src)
     evidence = [f"FASTQ: {count_noun(len(scan.lengths), 'well-formed 4-line record')} checked"]
     evidence += compression_evidence(src)
+    long_reads = _long_read_reading(scan)
+    if long_reads is not None:
+        return _long_reads_file(src, scan, evidence, *long_reads)
     facts = _fastq_facts(scan)
     id_mate, interleaved = _read_id_mate(scan.mates)
     first_id = scan.first_header.split()[0] if scan.first_header else ""
@@ -273,6 +311,20 @@ def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
                           facts=tuple(facts), sample=sample, mate=mate)
     first_read = first_id[1:-2] if first_id.endswith(("/1", "/2")) else first_id[1:]
     return sniffed, Notes(mate_name=named, read_id_mate=id_mate, first_read=first_read)
+
+
+def _long_reads_file(src: Source, scan: _FastqScan, evidence: list[str], technology: str,
+                     why: str) -> tuple[SniffedFile, Notes]:
+    """Long reads: one file per sample (no mates), the platform as the `read_technology` fact."""
+    facts = _fastq_facts(scan)
+    if technology:
+        facts.append(Fact(name="read_technology", value=technology, evidence=why))
+    sample = _fastq_stem(src.name)
+    evidence += [why, f"sample '{sample}' from the file name"]
+    fmt = "fastq.gz" if src.compression else "fastq"
+    sniffed = SniffedFile(path=src.shown, datatype="long_reads", format=fmt, evidence=tuple(evidence),
+                          facts=tuple(facts), sample=sample, mate=None)
+    return sniffed, Notes()
 
 
 # --------------------------------------------------------------------------- FASTA
@@ -566,7 +618,7 @@ def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
 
 # --------------------------------------------------------------------------- registry entries
 
-FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads",),
+FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads", "long_reads"),
                     lambda src, ctx: src.first_line.startswith("@"),
                     lambda src, ctx: _sniff_fastq(src))
 FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz", "faa"),
