@@ -545,3 +545,66 @@ def test_designs_and_resources_bioplan_does_not_build_are_refused(knowledge, que
                                    "Tumor-Only Analysis – Working without any normal controls"])
 def test_somatic_calling_with_a_pon_or_pairs_or_tumour_only_is_planned(knowledge, query):
     assert "somatic_variant_calling" in _spec(query, knowledge).required_operations
+
+
+# --------------------------------------------------------------------------- round 4 (held-out r4.* cases)
+
+
+@pytest.mark.parametrize("query", [
+    "Map the read data to the reference and mark duplicates.",
+    "We only want to do the alignments and SNP calling once for the entire set of samples",
+    "align the trimmed reads against the genome, then call variants",
+    "run the mapping before peak calling",
+])
+def test_the_act_of_aligning_is_read_alignment_not_an_aligned_reads_input(knowledge, query):
+    """Before: 'the read data' and 'the alignments' were read as BAM inputs and the alignment dropped."""
+    assert "read_alignment" in _spec(query, knowledge).required_operations
+
+
+@pytest.mark.parametrize("query", ["evaluate the alignment results", "summarise the mapping rates of all samples"])
+def test_alignment_results_are_still_no_alignment_step(knowledge, query):
+    assert "read_alignment" not in parse_request(query, knowledge).operations
+
+
+@pytest.mark.parametrize("query", [
+    "call peaks with MACS2, filter them against the ENCODE blacklist",
+    "peaks overlapping the ENCODE blacklist were removed",
+    "call peaks with MACS2; blacklisted regions were excluded",
+])
+def test_blacklist_filtering_phrasings_filter_the_peaks(knowledge, query):
+    """Before: the blacklist was read as an input and left unused; the peaks were not filtered."""
+    steps = plan_request(query, [], knowledge).plans[0].steps
+    assert "blacklist_filtering" in {s.operation for s in steps}
+
+
+def test_differential_genes_in_each_cluster_are_markers(knowledge):
+    anchors = _spec("Let us compute a ranking for the highly differential genes in each cluster.",
+                    knowledge).required_operations
+    assert "marker_gene_detection" in anchors and "differential_expression" not in anchors
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("Cancer panel specific panel of normals for Mutect2 based on bait sets or whole exome data.", "panel_of_normals"),
+    ("A panel of normals from 40 exomes for Mutect2", "panel_of_normals"),
+    ("it can be standardized as a pipeline for DamID data analysis", "damid"),
+])
+def test_round_four_analyses_bioplan_does_not_do_are_refused_by_name(knowledge, query, family):
+    with pytest.raises(UnsupportedAnalysisError) as err:
+        _spec(query, knowledge)
+    assert family in str(err.value.details)
+
+
+def test_mutect2_with_an_existing_panel_of_normals_for_exomes_is_planned(knowledge):
+    spec = _spec("call somatic variants with Mutect2 with a panel of normals for the exome", knowledge)
+    assert "somatic_variant_calling" in spec.required_operations
+
+
+@pytest.mark.parametrize("query", [
+    "16S amplicons with DADA2; the output will be a feature counts table (raw counts of ASVs per sample), the "
+    "taxonomy of each representative sequence",
+    "denoise the 16S reads with DADA2 and give the taxonomy of the ASVs",
+])
+def test_an_amplicon_feature_table_and_the_taxonomy_of_asvs_are_the_dada2_route(knowledge, query):
+    """Before: 'feature counts' named featureCounts (refused: bulk RNA-seq only) and the taxonomy was dropped."""
+    anchors = _spec(query, knowledge).required_operations
+    assert "asv_taxonomy_assignment" in anchors and "read_counting" not in anchors
