@@ -366,6 +366,54 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     print(f"nextflow slurm test: {time.time() - start:.0f} s")
 
 
+@pytest.mark.slurm
+def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, workspace, knowledge, tmp_path):
+    """The emitted conf/base.config's retry on SLURM: a job ended as a whole by the scheduler (as its
+    cgroup does for memory: no exit status is left, Nextflow reads 2147483647) is resubmitted with
+    twice the memory and time of its step, and the run goes on. A one-process pipeline named as the
+    DE step includes the emitted configs; its first attempt kills its own job's processes."""
+    from test_nextflow_run import nextflow_bin, read_trace
+
+    compiled = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "nf" / "main.nf"),
+                               target="nextflow", knowledge=knowledge, validate=False, partition=PARTITION,
+                               account=ACCOUNT, max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"])
+    want = nextflow_step_resources(compiled.output_dir)["differential_expression"]
+    pipeline = tmp_path / "killed"
+    (pipeline / "conf").mkdir(parents=True)
+    shutil.copy(compiled.output_dir / "conf" / "base.config", pipeline / "conf" / "base.config")
+    slurm = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", (compiled.output_dir / "nextflow.config").read_text(), re.S)
+    (pipeline / "nextflow.config").write_text(
+        "includeConfig 'conf/base.config'\nprofiles {\n    slurm {\n" + slurm[1] + "\n    }\n}\n")
+    (pipeline / "slurm_test.config").write_text(  # -c: applied after the profile's polling settings
+        NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '5 sec'")
+        + f"trace.enabled = true\ntrace.file = '{pipeline}/trace.txt'\n")
+    (pipeline / "main.nf").write_text(
+        "process DIFFERENTIAL_EXPRESSION {\n    script:\n    \"\"\"\n"
+        "    if [ ${task.attempt} -lt 2 ]; then kill -9 -- -\\$(ps -o pgid= \\$\\$ | tr -d ' '); fi\n"
+        "    echo done\n    \"\"\"\n}\nworkflow {\n    DIFFERENTIAL_EXPRESSION()\n}\n")
+    env = dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
+    proc = subprocess.run([nextflow_bin(), "run", "main.nf", "-profile", "slurm", "-c", "slurm_test.config"],
+                          cwd=pipeline, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert "terminated for an unknown reason" in proc.stdout and "Execution is retried (1)" in proc.stdout
+    trace = read_trace(pipeline / "trace.txt")
+    assert [(r["attempt"], r["status"]) for r in trace] == [("1", "FAILED"), ("2", "COMPLETED")], trace
+    fields = ("JobID", "State", "ReqCPUS", "ReqMem", "Timelimit", "Partition", "Account")
+    for _ in range(20):
+        out = _run(["sacct", "-X", "-P", "-n", "-j", ",".join(r["native_id"] for r in trace), "-o", ",".join(fields)],
+                   timeout=60).stdout
+        jobs = {row["JobID"]: row for row in (dict(zip(fields, line.split("|"))) for line in out.splitlines() if line)}
+        if len(jobs) == 2 and jobs[trace[1]["native_id"]]["State"] == "COMPLETED":
+            break
+        time.sleep(0.5)
+    for row in trace:
+        job, attempt = jobs[row["native_id"]], int(row["attempt"])
+        assert mem_mb(job["ReqMem"]) == min(want["mem_mb"] * attempt, slurm_node["mem_mb"]), job
+        assert minutes(job["Timelimit"]) == want["runtime"] * attempt, job
+        assert (job["Partition"], job["Account"]) == (PARTITION, ACCOUNT), job
+
+
 # --- the emitted profiles' values (no cluster needed) -----------------------------------------
 
 @pytest.fixture(scope="module")
@@ -497,6 +545,8 @@ def test_nextflow_slurm_profile_values(emitted):
     # resources come by label and attempt from conf/base.config, capped by resourceLimits
     base = (emitted["nextflow", "given"] / "conf" / "base.config").read_text()
     assert "task.attempt" in base and "resourceLimits" in base
+    # retried: killed by a signal (memory, time limit), or ended by SLURM as a whole (no exit status)
+    assert "errorStrategy = { task.exitStatus in ((130..145) + 104 + 175 + 2147483647) ? 'retry' : 'finish' }" in base
 
 
 def nextflow_step_resources(pipeline: Path) -> dict[str, dict[str, int]]:
