@@ -608,3 +608,14 @@ def test_an_amplicon_feature_table_and_the_taxonomy_of_asvs_are_the_dada2_route(
     """Before: 'feature counts' named featureCounts (refused: bulk RNA-seq only) and the taxonomy was dropped."""
     anchors = _spec(query, knowledge).required_operations
     assert "asv_taxonomy_assignment" in anchors and "read_counting" not in anchors
+
+
+@pytest.mark.parametrize(("query", "source", "result"), [
+    ("Somatic variants are identified by comparing allele frequencies in normal and tumor sample alignments",
+     "aligned_reads", "somatic_variant_calls"),
+    ("variants in the BAM files", "aligned_reads", "variant_calls"),
+])
+def test_without_a_step_the_data_of_a_named_result_is_its_input(knowledge, query, source, result):
+    """Before: the alignments, mentioned last, were the wanted result (unsatisfiable from the variants)."""
+    spec = _spec(query, knowledge)
+    assert spec.target_output.semantic_type == result and source in spec.input_types

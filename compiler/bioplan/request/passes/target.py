@@ -85,6 +85,16 @@ def _mentioned_as_source(request: Request, datatype: str) -> bool:
                                for m in spans)
 
 
+def _data_of_a_named_result(knowledge: Knowledge, d: str, mentioned: list[str]) -> bool:
+    """Without a step named, data some other named result is made from is that result's data, not the
+    result: "somatic variants are identified ... in normal and tumor sample alignments" wants the
+    variants, from the alignments (before, the alignments were the wanted result: unsatisfiable)."""
+    if knowledge.datatypes[d].scope == "reference":
+        return False  # a reference alone is no result (require_target says so); it is no sample's data either
+    return any(e != d and knowledge.datatypes[e].scope != "reference" and is_downstream(knowledge, d, e)
+               and not is_downstream(knowledge, e, d) for e in mentioned)
+
+
 def choose_target(draft: SpecDraft) -> SpecDraft:
     """The target: the first output of the last sink among the anchors (a format conversion, "export as
     CSV", writes whatever table the analysis makes: the analysis names it); the last mentioned
@@ -99,10 +109,13 @@ def choose_target(draft: SpecDraft) -> SpecDraft:
         # alignments) may leave no sink: then the last one named is the end of the request
         sink = ([a for a in analyses if a in sinks(knowledge, analyses)] or analyses)[-1]
         target = next(iter(knowledge.operations[sink].outputs.values())).datatype
-    for d in reversed([d for d in draft.request.datatypes if d in knowledge.datatypes]):
+    mentioned = [d for d in draft.request.datatypes if d in knowledge.datatypes]
+    for d in reversed(mentioned):
         if d in input_types or any(is_subtype(knowledge, i, d) for i in input_types):
             continue
         if _mentioned_as_source(draft.request, d):
+            continue
+        if target is None and _data_of_a_named_result(knowledge, d, mentioned):
             continue
         # a datatype also upstream of the target (aligned reads around base recalibration) does not refine it
         if target is None or (d != target and is_downstream(knowledge, target, d)
