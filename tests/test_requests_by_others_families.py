@@ -619,3 +619,12 @@ def test_without_a_step_the_data_of_a_named_result_is_its_input(knowledge, query
     """Before: the alignments, mentioned last, were the wanted result (unsatisfiable from the variants)."""
     spec = _spec(query, knowledge)
     assert spec.target_output.semantic_type == result and source in spec.input_types
+
+
+def test_sequencing_depth_is_no_coverage_track_input(knowledge):
+    """测序深度 is a library's size ('消除测序深度差异' is why counts are normalised); before, it was read as a
+    coverage-track input nothing used."""
+    query = ("典型的 Scanpy 分析包括以下关键步骤: - 质量控制:过滤低质量细胞和基因 - 标准化与对数变换:消除测序深度差异 - "
+             "高变基因识别:筛选具有生物学意义的基因")
+    spec = _spec(query, knowledge)
+    assert "coverage_track" not in spec.input_types and "sc_normalization" in spec.required_operations
