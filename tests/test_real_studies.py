@@ -361,8 +361,9 @@ def test_nanopore_2d_read_is_read_qc_d_and_long_read_assembly_is_refused_by_name
     """The 2D basecall of NanoOK's E. coli FAST5 (its Fastq dataset, as poretools extracts it)."""
     result = plan_request("quality control of the nanopore reads", files("nanook/ch327_file62.2D.fastq"),
                           knowledge=knowledge)
-    assert [i.datatype for i in result.spec.inputs] == ["raw_reads"]
-    assert steps(result) == [("read_qc", "fastqc")]
+    # long reads by the read name (ch327_file62: NanoOK/poretools), so long-read QC (tests/test_long_reads.py)
+    assert [i.datatype for i in result.spec.inputs] == ["long_reads"]
+    assert steps(result) == [("read_qc_long_reads", "fastqc_long_reads")]
     with pytest.raises(UnsupportedAnalysisError) as e:
         plan_request("assemble the E. coli genome from the nanopore reads with Flye",
                      files("nanook/ch327_file62.2D.fastq", "nanook/ecoli_dh10b_cs.fasta"), knowledge=knowledge)

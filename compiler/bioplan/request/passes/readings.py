@@ -118,8 +118,11 @@ def _fit(knowledge: Knowledge, request: Request, files: tuple[SniffedFile, ...])
         fed = all(any(leads_to(knowledge, i, d) for i in sample_types) for d in own)
         samples_fed = 1 if not sample_types or fed else 0
         return (assay_fit, reachable, samples_fed)
-    # the per-sample data given, or without files the per-sample data the request names ("ChIP-seq FASTQ")
-    sample_types = [t for t in input_types if _per_sample(knowledge, t)] or [
+    # the per-sample data given, or without files the reads of the platform the request says ("Nanopore": long
+    # reads, constraints.yaml decided_by), or the per-sample data it names ("ChIP-seq FASTQ")
+    platform = [d for c in request.constraints for test in [knowledge.constraints[c].decided_by]
+                if test is not None and knowledge.constraints[c].kind == "library" for d in test.datatypes]
+    sample_types = [t for t in input_types if _per_sample(knowledge, t)] or platform or [
         t for t in request.datatypes if _per_sample(knowledge, t)]
     return fit
 
@@ -144,7 +147,7 @@ def _overlapping_readings(ops: list[Match], fit: Fit, cost: Callable[[str], floa
         options = list(dict.fromkeys([o for m in g for o in (m.id, *m.alternatives)]))
         if len(options) < 2:
             continue
-        best = max(options, key=lambda o: (fit(o), o in [m.id for m in g], -cost(o), -options.index(o)))
+        best = max(options, key=lambda o: (fit(o), -cost(o), o in [m.id for m in g], -options.index(o)))
         for o in options:
             # only a reading that fits the context worse gives way; equally fitting readings
             # of overlapping words are both meant ("preranked GSEA": ranking and GSEA)

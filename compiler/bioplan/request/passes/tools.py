@@ -182,6 +182,26 @@ def bind_named_tools(draft: SpecDraft) -> SpecDraft:
     return replace(draft, preferred=tuple(preferred))
 
 
+def _refuse_unsaid_platform(draft: SpecDraft, tool_id: str) -> None:
+    """Without read files, a named tool for reads of a platform (minimap2: long reads, whose platform the
+    library constraints' `decided_by` reads) needs the request to say such reads: "read mapping with minimap2"
+    alone may mean short reads (nf-core/crisprseq maps amplicons with it), which bioplan's minimap2 is not for."""
+    knowledge, request = draft.knowledge, draft.request
+    op = knowledge.operations[knowledge.tools[tool_id].implements]
+    for port in (p for p in op.inputs.values() if not p.optional):
+        platforms = [c for c in knowledge.constraints.values()
+                     if c.kind == "library" and c.decided_by and port.datatype in c.decided_by.datatypes]
+        if not platforms or port.datatype in request.datatypes or any(c.id in request.constraints for c in platforms):
+            continue
+        label = knowledge.datatypes[port.datatype].label.lower()
+        raise UnknownToolError(
+            f"{knowledge.tools[tool_id].name} is in bioplan for {label} only "
+            f"({', '.join(c.label for c in platforms)}), and the request gives no such reads nor says them",
+            [f"give the {label} FASTQ files (-i FILE), or say the platform (e.g. '{platforms[0].label}')",
+             "for short reads, name a short-read tool or leave the tool out"],
+            {"tool": tool_id, "datatype": port.datatype})
+
+
 def _refuse_unfit_reads(draft: SpecDraft, tool_id: str) -> None:
     """A named tool whose per-sample input no given per-sample file leads to, where another tool makes the
     same result from those files ("align the Nanopore reads with bwa": BWA reads short reads; minimap2 is the
@@ -190,6 +210,8 @@ def _refuse_unfit_reads(draft: SpecDraft, tool_id: str) -> None:
     op = knowledge.operations[knowledge.tools[tool_id].implements]
     per_sample = [f for f in draft.files if f.datatype in knowledge.datatypes
                   and knowledge.datatypes[f.datatype].scope == "sample"]
+    if not per_sample:
+        _refuse_unsaid_platform(draft, tool_id)
     ports = [p for p in op.inputs.values() if not p.optional and knowledge.datatypes[p.datatype].scope == "sample"]
     for port in ports:
         if not per_sample or any(leads_to(knowledge, f.datatype, port.datatype) for f in per_sample):
@@ -203,8 +225,8 @@ def _refuse_unfit_reads(draft: SpecDraft, tool_id: str) -> None:
             continue
         kinds = ", ".join(knowledge.datatypes[d].label.lower() for d in sorted(given))
         raise ConstraintViolationError(
-            f"{knowledge.tools[tool_id].name} cannot read the given reads: its {op.label.lower()} takes "
+            f"{knowledge.tools[tool_id].name} cannot read the given reads: its {op.label.lower()} takes"
             f" {knowledge.datatypes[port.datatype].label.lower()}, and "
-            f"{', '.join(f.path for f in per_sample[:3])} {'is' if len(per_sample) == 1 else 'are'} {kinds}",
+            f"{', '.join(f.path for f in per_sample[:3])} hold {kinds}",
             [f"use {' or '.join(fit)}, the tool for {kinds} (name it, or leave the tool out)"],
             {"tool": tool_id, "inputs": sorted(given), "use": fit})
