@@ -624,7 +624,25 @@ def test_without_a_step_the_data_of_a_named_result_is_its_input(knowledge, query
 def test_sequencing_depth_is_no_coverage_track_input(knowledge):
     """测序深度 is a library's size ('消除测序深度差异' is why counts are normalised); before, it was read as a
     coverage-track input nothing used."""
-    query = ("典型的 Scanpy 分析包括以下关键步骤: - 质量控制:过滤低质量细胞和基因 - 标准化与对数变换:消除测序深度差异 - "
-             "高变基因识别:筛选具有生物学意义的基因")
+    query = ("典型的 Scanpy 分析包括以下关键步骤: - 质量控制:过滤低质量细胞和基因 - "
+             "标准化与对数变换:消除测序深度差异 - 高变基因识别:筛选具有生物学意义的基因")
     spec = _spec(query, knowledge)
     assert "coverage_track" not in spec.input_types and "sc_normalization" in spec.required_operations
+
+
+@pytest.mark.parametrize(("query", "runs", "offered"), [
+    ("alignment or pseudoalignment of the RNA-seq reads", "read_alignment", "transcript_quantification"),
+    ("pseudoalignment or alignment of the RNA-seq reads", "transcript_quantification", "read_alignment"),
+])
+def test_two_steps_joined_by_or_on_the_same_reads_are_alternatives(knowledge, query, runs, offered):
+    """Before: both routes ran, the second one's output going nowhere; now the first named runs and the
+    other is said to be an offered alternative."""
+    result = plan_request(query, [], knowledge)
+    ops = {s.operation for s in result.plans[0].steps}
+    assert runs in ops and offered not in ops
+    assert any("alternative route" in d for d in result.spec.deviations)
+
+
+def test_steps_joined_by_and_still_both_run(knowledge):
+    anchors = _spec("alignment and pseudoalignment of the RNA-seq reads", knowledge).required_operations
+    assert {"read_alignment", "transcript_quantification"} <= set(anchors)

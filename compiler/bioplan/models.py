@@ -38,7 +38,8 @@ class Match(Frozen):
     score: float = 1.0
     negated: bool = False  # "not edgeR", "不要 edgeR"
     # a tool offered as an alternative to one named before it for the same kind of step ("DADA2;
-    # alternatives are Kraken2"): the tool named first, which runs; the offered one is no preference
+    # alternatives are Kraken2"): the tool named first, which runs; the offered one is no preference.
+    # On an operation ("alignment or pseudoalignment"): the words of the step named first, which runs
     offered_beside: str | None = None
     # other ids of the same kind whose aliases match exactly these words ("QC", "normalize"):
     # the spec stage picks the one that fits the assay and inputs

@@ -665,9 +665,33 @@ def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge)
                     for w in markers):
                 offered[(later.start, later.end)] = first.id
                 break
-    return [m.model_copy(update={"offered_beside": offered[(m.start, m.end)]}) if m.kind == "tool"
+    offered.update(_alternative_routes(norm, matches, knowledge))
+    return [m.model_copy(update={"offered_beside": offered[(m.start, m.end)]}) if m.kind in ("tool", "operation")
             and (m.start, m.end) in offered else m for m in matches
-            if not (m.kind == "operation" and (m.start, m.end) in offered)]
+            if not (m.kind == "operation" and (m.start, m.end) in offered
+                    and any(t.kind == "tool" and (t.start, t.end) == (m.start, m.end) for t in matches))]
+
+
+_OR_ONLY = re.compile(r"^\s*(or|and/or|/|或|或者)\s*$")
+
+
+def _sample_inputs(knowledge: Knowledge, ops: tuple[str, ...]) -> set[str]:
+    return {p.datatype for op in ops for p in knowledge.operations[op].inputs.values()
+            if knowledge.datatypes[p.datatype].scope != "reference"}
+
+
+def _alternative_routes(norm: str, matches: list[Match], knowledge: Knowledge) -> dict[tuple[int, int], str]:
+    """Two steps joined by a bare "or" that read the same data ("alignment or pseudoalignment" of the
+    reads): alternative routes, not two branches; the first named runs, the other is offered (before,
+    both ran and the Salmon branch's output went nowhere)."""
+    ops = sorted((m for m in matches if m.kind == "operation" and not m.negated), key=lambda m: m.start)
+    out: dict[tuple[int, int], str] = {}
+    for first, later in zip(ops, ops[1:]):
+        ids_first, ids_later = (first.id, *first.alternatives), (later.id, *later.alternatives)
+        if (_OR_ONLY.match(norm[first.end:later.start]) and not set(ids_first) & set(ids_later)
+                and _sample_inputs(knowledge, ids_first) & _sample_inputs(knowledge, ids_later)):
+            out[(later.start, later.end)] = first.text  # words, not an id: which alternative runs is the spec's
+    return out
 
 
 _ROLE: dict[str, SpanRole] = {"operation": "operation", "tool": "tool", "datatype": "datatype", "format": "format",

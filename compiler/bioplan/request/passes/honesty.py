@@ -60,9 +60,14 @@ def note_offered_alternatives(draft: SpecDraft) -> SpecDraft:
                             f"{known[a.alternative_to].name}"
                             for a in draft.request.absent if a.alternative_to and not a.negated))
     # a tool bioplan has, offered after another for the same kind of step ("DADA2; alternatives are Kraken2")
-    return draft.deviate(*(f"'{m.text}' ({known[m.id].name}) was offered as an alternative: bioplan runs "
-                           f"{known[m.offered_beside].name}, named first"
-                           for m in draft.request.matches if m.kind == "tool" and m.offered_beside))
+    draft = draft.deviate(*(f"'{m.text}' ({known[m.id].name}) was offered as an alternative: bioplan runs "
+                            f"{known[m.offered_beside].name}, named first"
+                            for m in draft.request.matches if m.kind == "tool" and m.offered_beside))
+    # a step offered as another route for the same data ("alignment or pseudoalignment")
+    ops = draft.knowledge.operations
+    return draft.deviate(*(f"'{m.text}' ({ops[m.id].label}) was offered as an alternative route: bioplan runs "
+                           f"'{m.offered_beside}', named first"
+                           for m in draft.request.matches if m.kind == "operation" and m.offered_beside))
 
 
 def refuse_unsupported_analyses(draft: SpecDraft) -> SpecDraft:
