@@ -229,6 +229,9 @@ class Context:
     # genome"), in levels (what the requested operations read, then what the request names): they settle a
     # file whose content allows several readings (a FASTA of 'seq1', 'seq2'; a plain BED)
     expected: tuple[Mapping[str, str], ...] = ()
+    # every input path as given: a tool's report beside the data it describes (featureCounts' .summary beside
+    # the counts) is a QC report then, not a misplaced file
+    inputs: tuple[str, ...] = ()
 
     def sniff(self, shown: str) -> tuple[SniffedFile, Notes]:
         if self.dispatch is None:

@@ -3,6 +3,7 @@ matrices, taxonomy dump halves."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from bioplan.request.sniffers.registry import settled_by_request  # read beside 
 
 def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
     """Every input read by the registry (`ctx.sniff`), then the cross-file pass; see `sniff.sniff_inputs`."""
+    ctx = dataclasses.replace(ctx, inputs=tuple(os.path.abspath(p) for p in paths))
     results = []
     deferred: list[tuple[str, BioplanError]] = []
     warnings: list[str] = []
