@@ -646,3 +646,17 @@ def test_two_steps_joined_by_or_on_the_same_reads_are_alternatives(knowledge, qu
 def test_steps_joined_by_and_still_both_run(knowledge):
     anchors = _spec("alignment and pseudoalignment of the RNA-seq reads", knowledge).required_operations
     assert {"read_alignment", "transcript_quantification"} <= set(anchors)
+
+
+@pytest.mark.parametrize(("query", "described"), [
+    ("Starting from the Tn5-shifted, QC-gated BAM files, the pipeline calls peaks with MACS2",
+     {"tn5_shift", "read_qc"}),
+    ("call variants on the QC-passed BAM files", {"read_qc"}),
+])
+def test_steps_describing_the_data_started_from_are_not_run(knowledge, query, described):
+    """Before: the BAMs were shifted again and FastQC ran on reads nobody gave."""
+    assert not described & set(parse_request(query, knowledge).operations)
+
+
+def test_a_step_before_data_not_named_as_the_start_still_runs(knowledge):
+    assert "read_qc" in parse_request("Generate QC-filtered reads", knowledge).operations

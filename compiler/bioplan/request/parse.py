@@ -435,7 +435,8 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
     marked = _with_phrase_hits(_outside_absent_tools(marked, absent),
                                _mark_negated(norm, phrase_hits, exclude_markers))
     marked, absent = _output_readings(norm, marked, absent, knowledge)
-    marked = _offered_alternatives(norm, _without_words_of_datatype_phrases(marked), knowledge)
+    marked = _offered_alternatives(norm, _without_steps_describing_the_input(
+        norm, _without_words_of_datatype_phrases(marked)), knowledge)
     marked = _references_named(norm, _file_contents(norm, marked), knowledge)
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
@@ -670,6 +671,26 @@ def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge)
             and (m.start, m.end) in offered else m for m in matches
             if not (m.kind == "operation" and (m.start, m.end) in offered
                     and any(t.kind == "tool" and (t.start, t.end) == (m.start, m.end) for t in matches))]
+
+
+# "starting from the Tn5-shifted, QC-gated BAM files": participles before the data named as the start
+_DESCRIBED_INPUT = re.compile(r"\b(from|starting with|start with|given|using|use|with|on)"
+                              r"( (the|my|our|your|these|those|all))? "
+                              r"(?P<mods>([a-z0-9]+ )?[a-z0-9]+ed(,? (and )?([a-z0-9]+ )?[a-z0-9]+ed)*) ?$")
+
+
+def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list[Match]:
+    """A step's words used as the participle describing the data a workflow starts from ("from the
+    Tn5-shifted, QC-gated BAM files") say what was done to it, not a step to run (before, the plan shifted
+    the reads again and ran FastQC on reads nobody gave)."""
+    spans = []
+    for d in (m for m in matches if m.kind == "datatype"):
+        hit = _DESCRIBED_INPUT.search(norm[max(0, d.start - 80):d.start])
+        if hit:
+            off = max(0, d.start - 80)
+            spans.append((off + hit.start("mods"), off + hit.end("mods")))
+    return [m for m in matches if not (m.kind == "operation" and m.how in ("exact", "alias", "fuzzy")
+                                       and any(a <= m.start and m.end <= b for a, b in spans))]
 
 
 _OR_ONLY = re.compile(r"^\s*(or|and/or|/|或|或者)\s*$")
