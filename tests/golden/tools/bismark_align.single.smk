@@ -16,7 +16,7 @@ rule bisulfite_alignment:
     threads: 8
     resources:
         mem_mb=lambda wildcards, attempt: 32000 * attempt,
-        runtime=lambda wildcards, attempt: 1440 * attempt,
+        runtime=lambda wildcards, attempt: 1500 * attempt,
     params:
         extra=config["params"]["bismark_align"]["extra"],
     shell:

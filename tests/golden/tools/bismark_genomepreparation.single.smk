@@ -37,7 +37,7 @@ rule bisulfite_genome_indexing:
         "docker://quay.io/biocontainers/bismark:0.24.2--hdfd78af_0"
     threads: 4
     resources:
-        mem_mb=lambda wildcards, attempt: 20000 * attempt,
+        mem_mb=lambda wildcards, attempt: 16000 * attempt,
         runtime=lambda wildcards, attempt: 480 * attempt,
     params:
         extra=config["params"]["bismark_genomepreparation"]["extra"],

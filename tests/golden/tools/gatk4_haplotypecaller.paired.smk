@@ -19,7 +19,7 @@ rule variant_calling:
     threads: 4
     resources:
         mem_mb=lambda wildcards, attempt: 8000 * attempt,
-        runtime=lambda wildcards, attempt: 1440 * attempt,
+        runtime=lambda wildcards, attempt: 1500 * attempt,
     params:
         extra=config["params"]["gatk4_haplotypecaller"]["extra"],
         samples=SAMPLES,

@@ -16,7 +16,7 @@ rule duplicate_marking:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 8000 * attempt,
-        runtime=lambda wildcards, attempt: 180 * attempt,
+        runtime=lambda wildcards, attempt: 195 * attempt,
     params:
         extra=config["params"]["picard_markduplicates"]["extra"],
     shell:

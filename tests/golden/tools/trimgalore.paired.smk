@@ -43,7 +43,7 @@ rule read_trimming:
     threads: 4
     resources:
         mem_mb=lambda wildcards, attempt: 4000 * attempt,
-        runtime=lambda wildcards, attempt: 60 * attempt,
+        runtime=lambda wildcards, attempt: 70 * attempt,
     params:
         quality=config["params"]["trimgalore"]["quality"],
         length=config["params"]["trimgalore"]["length"],

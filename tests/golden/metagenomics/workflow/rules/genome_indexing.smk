@@ -38,7 +38,7 @@ rule genome_indexing:
         "docker://quay.io/biocontainers/bowtie2:2.4.4--py39hbb4e92a_0"
     threads: 8
     resources:
-        mem_mb=lambda wildcards, attempt: 6000 * attempt,
+        mem_mb=lambda wildcards, attempt: 4000 * attempt,
         runtime=lambda wildcards, attempt: 240 * attempt,
     params:
         extra=config["params"]["bowtie2_build"]["extra"],

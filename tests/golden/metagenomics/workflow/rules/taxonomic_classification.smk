@@ -17,7 +17,7 @@ rule taxonomic_classification:
     threads: 8
     resources:
         mem_mb=lambda wildcards, attempt: 16000 * attempt,
-        runtime=lambda wildcards, attempt: 120 * attempt,
+        runtime=lambda wildcards, attempt: 130 * attempt,
     params:
         confidence=config["params"]["kraken2"]["confidence"],
         minimum_base_quality=config["params"]["kraken2"]["minimum_base_quality"],

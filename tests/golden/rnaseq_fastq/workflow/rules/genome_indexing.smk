@@ -65,7 +65,7 @@ rule genome_indexing:
         "docker://quay.io/biocontainers/star:2.7.10a--h9ee0642_0"
     threads: 8
     resources:
-        mem_mb=lambda wildcards, attempt: 15000 * attempt,
+        mem_mb=lambda wildcards, attempt: 4000 * attempt,
         runtime=lambda wildcards, attempt: 180 * attempt,
     params:
         sa_index_nbases=config["params"]["star_genome_generate"]["sa_index_nbases"],

@@ -17,8 +17,8 @@ rule read_alignment:
         "docker://quay.io/biocontainers/mulled-v2-1fa26d1ce03c295fe2fdcf85831a92fbcbd7e8c2:1df389393721fc66f3fd8778ad938ac711951107-0"
     threads: 8
     resources:
-        mem_mb=lambda wildcards, attempt: 8000 * attempt,
-        runtime=lambda wildcards, attempt: 240 * attempt,
+        mem_mb=lambda wildcards, attempt: 5000 * attempt,
+        runtime=lambda wildcards, attempt: 250 * attempt,
     params:
         extra=config["params"]["star"]["extra"],
     shell:

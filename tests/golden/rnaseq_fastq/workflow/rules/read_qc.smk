@@ -41,14 +41,17 @@ rule read_qc:
     threads: 2
     resources:
         mem_mb=lambda wildcards, attempt: 2000 * attempt,
-        runtime=lambda wildcards, attempt: 60 * attempt,
+        runtime=lambda wildcards, attempt: 65 * attempt,
     params:
         extra=config["params"]["fastqc"]["extra"],
     shell:
         # Link the mates under the sample name: FastQC and MultiQC label reports by file name.
         "tmp=$(mktemp -d); trap 'rm -rf -- \"$tmp\"' EXIT; mkdir -p {output.report:q}"
-        ' && ln -s "$(readlink -f {input.reads_1:q})" "$tmp/"{wildcards.sample:q}_1.fastq.gz'
-        ' && ln -s "$(readlink -f {input.reads_2:q})" "$tmp/"{wildcards.sample:q}_2.fastq.gz'
+        # FastQC decompresses by the file's name: each link keeps its input's .gz (or its absence).
+        " && case {input.reads_1:q} in *.gz) e1=fastq.gz ;; *) e1=fastq ;; esac"
+        " && case {input.reads_2:q} in *.gz) e2=fastq.gz ;; *) e2=fastq ;; esac"
+        ' && ln -s "$(readlink -f {input.reads_1:q})" "$tmp/"{wildcards.sample:q}_1."$e1"'
+        ' && ln -s "$(readlink -f {input.reads_2:q})" "$tmp/"{wildcards.sample:q}_2."$e2"'
         ' && fastqc --threads {threads} --dir "$tmp" --outdir {output.report:q} {params.extra}'
-        ' "$tmp/"{wildcards.sample:q}_1.fastq.gz "$tmp/"{wildcards.sample:q}_2.fastq.gz'
+        ' "$tmp/"{wildcards.sample:q}_1."$e1" "$tmp/"{wildcards.sample:q}_2."$e2"'
         " > {log:q} 2>&1"

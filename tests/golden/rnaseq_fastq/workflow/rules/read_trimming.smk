@@ -19,7 +19,7 @@ rule read_trimming:
     threads: 4
     resources:
         mem_mb=lambda wildcards, attempt: 4000 * attempt,
-        runtime=lambda wildcards, attempt: 60 * attempt,
+        runtime=lambda wildcards, attempt: 65 * attempt,
     params:
         extra=config["params"]["fastp"]["extra"],
     shell:

@@ -21,18 +21,20 @@ process FASTQC {
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
     def fq = [reads].flatten()
+    // FastQC decompresses by the file's name: each link keeps its input's .gz (or its absence)
+    def ext = fq.collect { f -> f.name.endsWith('.gz') ? 'fastq.gz' : 'fastq' }
     // link the mates under the sample name: FastQC and MultiQC label the reports by file name
     """
     mkdir -p ${prefix}_fastqc renamed fastqc_tmp
-    ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}_1.fastq.gz
-    ln -s "\$(readlink -f ${fq[1]})" renamed/${prefix}_2.fastq.gz
+    ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}_1.${ext[0]}
+    ln -s "\$(readlink -f ${fq[1]})" renamed/${prefix}_2.${ext[1]}
     fastqc \\
         --threads ${task.cpus} \\
         --dir fastqc_tmp \\
         --outdir ${prefix}_fastqc \\
         ${args} \\
-        renamed/${prefix}_1.fastq.gz \\
-        renamed/${prefix}_2.fastq.gz
+        renamed/${prefix}_1.${ext[0]} \\
+        renamed/${prefix}_2.${ext[1]}
     """
 
     stub:
