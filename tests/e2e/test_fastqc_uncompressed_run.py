@@ -71,7 +71,8 @@ def test_fastqc_reads_plain_and_gzipped_fastq_in_snakemake(reads, tmp_path):
 
 
 def test_fastqc_reads_plain_and_gzipped_fastq_in_nextflow(reads, tmp_path):
-    from test_nextflow_run import nextflow_bin, run_ok as run_nextflow_ok
+    from test_nextflow_run import nextflow_bin
+    from test_nextflow_run import run_ok as run_nextflow_ok
 
     files, pairs = reads
     nextflow_bin()
