@@ -34,6 +34,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,12 @@ def pytest_configure(config):
     knowledge and the compiles of its tests, and the collector took 7 % of the named-tool compiles' CPU
     (1.5 of 20.9 CPU-s; 0.8 now); cycles still go, within 50,000 allocations."""
     gc.set_threshold(50_000, 20, 20)
+    # A machine may set PYTHONDONTWRITEBYTECODE (this one does): then each test process parses and
+    # compiles every test module (pytest's assertion rewriting) and every bioplan module again on
+    # every run, 2.2 of the 4.5 CPU-s a worker spends collecting the fast tier. The test processes
+    # keep Python's usual __pycache__/ (ignored by git); the environment variable stays, so the tools
+    # and emitted workflows the tests start write no bytecode where they did not before.
+    sys.dont_write_bytecode = False
 
 
 @pytest.hookimpl(trylast=True)
