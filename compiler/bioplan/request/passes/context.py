@@ -135,18 +135,23 @@ def _layout_of_files(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> st
     return layouts.get(counts.pop())
 
 
+def _agreed(knowledge: Knowledge, said: str | None, found: str | None, files_are: str, remedy: str) -> str | None:
+    """The constraint the request says, else the one the files show; the two disagreeing is a
+    ConstraintViolationError (`files_are` holds {} for the files' constraint label)."""
+    if said and found and said != found:
+        raise ConstraintViolationError(
+            f"the request says {knowledge.constraints[said].label} but "
+            + files_are.format(knowledge.constraints[found].label),
+            [remedy], {"request": said, "files": found})
+    return said or found
+
+
 def settle_layout(draft: SpecDraft) -> SpecDraft:
     """The library layout the request names or the read files show; disagreement is an error."""
     knowledge = draft.knowledge
     said = single("library layout", _requested(knowledge, draft.request, "layout"), "request")
-    found = _layout_of_files(knowledge, draft.files)
-    if said and found and said != found:
-        raise ConstraintViolationError(
-            f"the request says {knowledge.constraints[said].label} but the FASTQ files are "
-            f"{knowledge.constraints[found].label}",
-            ["correct the layout in the request or give the matching FASTQ files"],
-            {"request": said, "files": found})
-    layout = said or found
+    layout = _agreed(knowledge, said, _layout_of_files(knowledge, draft.files), "the FASTQ files are {}",
+                     "correct the layout in the request or give the matching FASTQ files")
     if not layout:
         return draft
     return draft.constrain("layout", _value(knowledge, layout), layout)
@@ -180,13 +185,8 @@ def settle_library(draft: SpecDraft) -> SpecDraft:
     spec says so when any are left out."""
     knowledge = draft.knowledge
     said = single("library preparation", _requested(knowledge, draft.request, "library"), "request")
-    found = _library_of_files(knowledge, draft.files)
-    if said and found and said != found:
-        raise ConstraintViolationError(
-            f"the request says {knowledge.constraints[said].label} but the reads are "
-            f"{knowledge.constraints[found].label} (their read names say so)",
-            ["correct the request, or give the reads it names"], {"request": said, "files": found})
-    library = said or found
+    library = _agreed(knowledge, said, _library_of_files(knowledge, draft.files),
+                      "the reads are {} (their read names say so)", "correct the request, or give the reads it names")
     if not library:
         return draft
     draft = draft.constrain("library", _value(knowledge, library), library)
