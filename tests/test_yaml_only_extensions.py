@@ -97,8 +97,9 @@ def paired_reads(folder: Path, samples=("A_1", "B_1")) -> list[str]:
     paths = []
     for sample in samples:
         for mate in (1, 2):
-            p = folder / f"{sample}_R{mate}.fastq"
-            p.write_text("".join(f"@r{i}/{mate}\nACGTACGTAC\n+\nIIIIIIIIII\n" for i in range(4)), encoding="utf-8")
+            p = folder / f"{sample}_R{mate}.fastq.gz"  # gzip: the paired-end mate check reads no plain FASTQ
+            text = "".join(f"@r{i}/{mate}\nACGTACGTAC\n+\nIIIIIIIIII\n" for i in range(4))
+            p.write_bytes(gzip.compress(text.encode()))
             paths.append(str(p))
     return paths
 

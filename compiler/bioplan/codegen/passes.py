@@ -51,6 +51,7 @@ from bioplan.codegen.ir import (
 )
 from bioplan.codegen.lanes import merge_lanes
 from bioplan.codegen.names import refuse_list_separators, refuse_unsafe_id_sets
+from bioplan.codegen.plain_inputs import refuse_plain_inputs
 from bioplan.codegen.qc_report import add_qc_report
 from bioplan.codegen.vcf_outputs import compress_vcf_outputs
 from bioplan.errors import ConstraintViolationError, UnreadableInputError, UnsupportedAnalysisError
@@ -653,6 +654,7 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, options: Synthe
     for finish in WORKFLOW_PASSES:
         workflow = finish(knowledge, workflow)
     refuse_unsafe_id_sets(workflow, _sample_sources(spec))
+    refuse_plain_inputs(knowledge, workflow, spec.inputs, options.workdir)  # gzip-only steps on plain files
     return workflow
 
 

@@ -152,6 +152,9 @@ class Constraint(Frozen):
     # datatypes a data constraint is about: its check reads only those inputs of the guarded
     # step (and steps reading the same files share one check)
     applies_to: tuple[str, ...] = ()
+    # the formats the check script reads (check_paired_mates reads gzip-compressed FASTQ only): a given
+    # input it would check in another format is refused at compile time (codegen/plain_inputs.py); empty = any
+    check_formats: tuple[str, ...] = ()
     # constraints this one cannot hold together with (same kind alternatives)
     conflicts: tuple[str, ...] = ()
     aliases: Aliases = Field(default_factory=Aliases)
@@ -198,6 +201,10 @@ class ToolPort(Frozen):
     # featureCounts summary): every plan that makes one ends in a MultiQC report of them all
     # (codegen/qc_report.py), and the file is kept as a result.
     qc_report: bool = False
+    # An input port that reads `format` only, not its uncompressed variant (STAR's readFilesCommand
+    # gunzips every read file): a given plain file (reads.fastq) on it is refused at compile time with
+    # the command that compresses it (codegen/plain_inputs.py). Default: both variants are read.
+    compressed_only: bool = False
 
 
 class Resources(Frozen):
