@@ -156,6 +156,7 @@ def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = No
     bound = [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(bound)]
     _refuse_interleaved_reads(profile, bound[0])
     spec = _warn_unused_inputs(knowledge, result.spec, bound[0])
+    spec = _warn_assumed_settings(knowledge, spec, bound[0])
     return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned)), "spec": spec})
 
 
@@ -191,6 +192,30 @@ def _warn_unused_inputs(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> Tas
              if i.datatype in knowledge.datatypes
              and not any(d == i.datatype or is_subtype(knowledge, i.datatype, d) for d in read)
              and not any(w.startswith(f"{i.path} (") for w in spec.warnings)]
+    return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
+
+
+def _warn_assumed_settings(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> TaskSpec:
+    """A tool whose settings follow a study fact neither the request nor the files settle runs with its
+    defaults; where those are the settings of one constraint (minimap2's map-ont preset: Oxford Nanopore
+    reads, `params_when`), the spec says that it assumed it and which words in the request change it."""
+    notes = []
+    for tool in (knowledge.tools[t] for t in dict.fromkeys(s.tool for s in plan.steps if s.tool in knowledge.tools)):
+        kinds = {knowledge.constraints[c].kind for c in tool.params_when if c in knowledge.constraints}
+        for kind in sorted(kinds):
+            group = [c for c in tool.params_when if knowledge.constraints[c].kind == kind]
+            if any(c in spec.constraint_ids for c in group):
+                continue
+            assumed = [c for c in group if all(tool.params.get(p) == v for p, v in tool.params_when[c].items())]
+            if not assumed:
+                continue
+            con = knowledge.constraints[assumed[0]]
+            settings = ", ".join(f"{p} {v}" for p, v in tool.params_when[con.id].items())
+            others = [knowledge.constraints[c] for c in group if c != con.id]
+            words = " or ".join(f'"{o.aliases.en[0]}"' if o.aliases.en else o.label for o in others)
+            shown = f"; the files do not show their {con.decided_by.fact.replace('_', ' ')}" if con.decided_by else ""
+            notes.append(f"{tool.name} assumes {con.label} ({settings}): the request does not say which{shown}; "
+                         f"if the data are {' or '.join(o.label for o in others)}, say {words} in the request")
     return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
 
 
