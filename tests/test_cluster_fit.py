@@ -618,11 +618,9 @@ def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp
     data = workspace / "data" / "rnaseq_fastq"
     inputs = []
     for src in example_inputs(workspace, "rnaseq_fastq"):
-        if src.endswith(".fastq.gz"):
-            import gzip
-
-            dest = tmp_path / Path(src).name.removesuffix(".gz")
-            dest.write_bytes(gzip.decompress(Path(src).read_bytes()))
+        if src.endswith(".fastq.gz"):  # gzip kept: the mate check and STAR refuse plain FASTQ at compile time
+            dest = tmp_path / Path(src).name
+            dest.write_bytes(Path(src).read_bytes())
             with dest.open("r+b") as handle:
                 handle.truncate(3 << 29)  # 1.5 GB, sparse
             src = str(dest)
