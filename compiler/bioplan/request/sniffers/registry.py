@@ -177,7 +177,8 @@ def guarded(path: str, ctx: Context) -> tuple[SniffedFile, Notes]:
 def _name_declared_formats(exc: UnreadableInputError, declared: Sequence[FormatSignature]) -> None:
     """The "bioplan recognises: ..." hint also names the formats the knowledge declares (formats.yaml `sniff`)."""
     if declared and RECOGNISED_HINT in exc.hints:
-        also = "; ".join(f"{s.label} ({', '.join(s.extensions)})" for s in declared)
+        # each extension once, case-folded (.bigWig and .bigwig are one), whoever built the signature
+        also = "; ".join(f"{s.label} ({', '.join(dict.fromkeys(e.lower() for e in s.extensions))})" for s in declared)
         exc.hints[exc.hints.index(RECOGNISED_HINT)] = f"{RECOGNISED_HINT}; {also}"
 
 

@@ -25,7 +25,7 @@ def signatures_of(formats: Mapping[str, Format]) -> tuple[FormatSignature, ...]:
     """The declared signatures, in the knowledge's order (the first that fits a file wins)."""
     return tuple(
         FormatSignature(format=f.id, label=f.label, datatype=f.sniff.datatype,
-                        extensions=tuple(e.lower() for e in f.extensions),
+                        extensions=tuple(dict.fromkeys(e.lower() for e in f.extensions)),  # .bigWig = .bigwig
                         magic=None if f.sniff.magic is None else f.sniff.magic.encode("latin-1"),
                         header=None if f.sniff.header is None else re.compile(f.sniff.header))
         for f in formats.values() if f.sniff is not None)
