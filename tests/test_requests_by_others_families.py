@@ -660,3 +660,29 @@ def test_steps_describing_the_data_started_from_are_not_run(knowledge, query, de
 
 def test_a_step_before_data_not_named_as_the_start_still_runs(knowledge):
     assert "read_qc" in parse_request("Generate QC-filtered reads", knowledge).operations
+
+
+# --------------------------------------------------------------------------- round five (requests5)
+
+
+@pytest.mark.parametrize("query", [
+    "I aligned the reads with Bowtie2, checked the bam duplication rate and they were all <50% so I did not "
+    "remove duplicates.",
+    "Report the duplication levels of the aligned reads",
+])
+def test_a_word_with_a_negating_prefix_is_not_a_typo_of_its_opposite(knowledge, query):
+    """"duplication" (a rate QC reports) is no typo of "deduplication": a request that checks the
+    duplication rate and keeps the duplicates never gets a duplicate-marking step (SEACR issue 87)."""
+    ops = parse_request(query, knowledge).operations
+    assert "duplicate_marking" not in ops and "bisulfite_deduplication" not in ops
+
+
+@pytest.mark.parametrize("query", [
+    "Annotate my peaks to genes and genomic features",
+    "annotate these peaks",
+    "assign the peaks to genomic features",
+])
+def test_annotating_peaks_to_genomic_features_is_peak_annotation(knowledge, query):
+    """The genomic feature a peak falls in (promoter, exon, intron) is peak annotation, not only the
+    nearest gene (bioSkills peak-annotation skill)."""
+    assert "peak_annotation" in parse_request(query, knowledge).operations

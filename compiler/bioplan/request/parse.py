@@ -168,7 +168,7 @@ def _typo_correction(word: str, vocabulary: tuple[str, ...], common: frozenset[s
     limit = 1 if len(word) < 8 else 2
     best = None
     for cand in vocabulary:
-        if cand[0] != word[0] or abs(len(cand) - len(word)) > limit:
+        if cand[0] != word[0] or abs(len(cand) - len(word)) > limit or _prefix_antonym(word, cand):
             continue
         d = OSA.distance(word, cand, score_cutoff=limit)
         if d <= limit and (best is None or (d, -len(cand), cand) < best):
@@ -250,7 +250,19 @@ def _fuzzy_word_ok(word: str, target: str, common: frozenset[str]) -> bool:
         return True
     if len(word) < _FUZZY_MIN_WORD or word in common or singular(word) in common:
         return False
+    if _prefix_antonym(word, target):
+        return False
     return fuzz.ratio(word, target) >= _FUZZY_MIN_SCORE - 8
+
+
+# a word that is its alias word with a negating prefix added or taken away is another word, never a
+# typo of it: "duplication" (a rate QC reports) is not "deduplication", "multiplexed" not
+# "demultiplexed", "unmapped" not "mapped"
+_NEGATING_PREFIXES = ("de", "un", "non", "non-")
+
+
+def _prefix_antonym(word: str, target: str) -> bool:
+    return any(word == p + target or target == p + word for p in _NEGATING_PREFIXES)
 
 
 def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
