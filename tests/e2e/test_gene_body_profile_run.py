@@ -59,7 +59,7 @@ def profiled(tmp_path_factory):
 
 def test_body_bins_hold_the_planted_signal_and_flanks_the_background(profiled):
     # computeMatrix --outFileNameMatrix: two '#' lines, a header 'genes:N' + one sample label per bin, a row per gene
-    lines = (profiled / "results/gene_body_signal_computation/genebody_matrix.tab").read_text().splitlines()
+    lines = (profiled / "results/gene_body_signal_computation/genebody.tab").read_text().splitlines()
     header = next(line.split("\t") for line in lines if line.startswith("genes:"))
     per_sample = 2 * FLANK_BINS + BODY_BINS
     assert header[1:] == [s for s in BODY for _ in range(per_sample)]  # labelled from the bigWig names
@@ -72,5 +72,6 @@ def test_body_bins_hold_the_planted_signal_and_flanks_the_background(profiled):
             inside = bins[FLANK_BINS + 2:FLANK_BINS + BODY_BINS - 2]
             assert all(abs(v - body) < 1.0 for v in inside), (sample, inside[:5])
             assert all(abs(v - BACKGROUND) < 0.5 for v in flank), (sample, flank[:5])
-    plots = profiled / "results/signal_profile_plotting"
-    assert any(p.suffix == ".png" and p.stat().st_size > 0 for p in plots.iterdir())
+    plots = profiled / "results/signal_profile_plotting"  # named for the gene bodies, not the TSS
+    assert sorted(p.name for p in plots.iterdir()) == ["genebody_profile.png", "genebody_profile.tab"]
+    assert (plots / "genebody_profile.png").stat().st_size > 0
