@@ -10,6 +10,7 @@ compresses them, instead of compiling and then failing at run time.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 
 from bioplan.codegen.ir import IOPort, Workflow, WorkflowStep, _rel
@@ -69,5 +70,5 @@ def refuse_plain_inputs(knowledge: Knowledge, workflow: Workflow, inputs: Iterab
         f"{' and '.join(who)} read{'s' if len(who) == 1 else ''} {fmt} (gzip-compressed) files only, "
         f"and these inputs are not compressed: {shown}",
         [f"to resolve, compress each of them (gzip FILE writes FILE.gz) and give the .gz files instead: "
-         f"gzip {' '.join(paths[:2])}{' ...' if len(paths) > 2 else ''}"],
+         f"gzip {' '.join(shlex.quote(p) for p in paths[:2])}{' ...' if len(paths) > 2 else ''}"],
         {"paths": paths, "format": fmt, "steps": who})
