@@ -686,3 +686,35 @@ def test_annotating_peaks_to_genomic_features_is_peak_annotation(knowledge, quer
     """The genomic feature a peak falls in (promoter, exon, intron) is peak annotation, not only the
     nearest gene (bioSkills peak-annotation skill)."""
     assert "peak_annotation" in parse_request(query, knowledge).operations
+
+
+def test_genewise_tests_of_a_quasi_likelihood_model_are_edger_differential_expression(knowledge):
+    """edgeR's glmQLFit help page: the quasi-likelihood F-test is edgeR's, and the design's words
+    ("coefficient or contrast", "conduct") are no unrecognised analysis."""
+    spec = _spec("Fit a quasi-likelihood negative binomial generalized log-linear model to count data. Conduct "
+                 "genewise statistical tests for a given coefficient or contrast.", knowledge)
+    assert "differential_expression" in spec.required_operations and "edger" in spec.preferred_tools
+
+
+@pytest.mark.parametrize("query", [
+    "Gene-level RNA-seq differential expression and pathway analysis using Rsubread and the edgeR quasi-likelihood "
+    "pipeline",
+    "differential expression analysis using featureCounts and DESeq2",
+])
+def test_a_tool_listed_beside_the_analysis_tool_names_its_upstream_step(knowledge, query):
+    """A tool named in a list with the tool of the asked analysis, whose own step makes that
+    analysis's input, is that upstream step, not a different tool for the analysis."""
+    spec = _spec(query, knowledge)
+    assert {"read_counting", "differential_expression"} <= set(spec.required_operations)
+    assert "featurecounts" in spec.preferred_tools
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("Removal of host reads (Kraken 2)", "Kraken"),
+    ("Variant annotation (SnpEff, SnpSift)", "SnpSift"),
+])
+def test_a_tool_of_a_step_it_does_not_do_is_still_refused(knowledge, query, tool):
+    """Alone, or in a comma list of one step's tools, a tool named for a step it does not do is refused."""
+    with pytest.raises(BioplanError) as err:
+        _spec(query, knowledge)
+    assert tool in str(err.value)

@@ -12,7 +12,9 @@ from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Match, Request
 from bioplan.request.lexicon import normalize
 from bioplan.request.passes.draft import SpecDraft
-from bioplan.request.passes.shape import leads_to
+from bioplan.request.passes.shape import feeds, leads_to
+
+_PIPELINE_JOIN = re.compile(r"\b(and|then|followed by)\b")
 
 # between an operation's words and the tool named for it: "Removal of host reads (Kraken 2)",
 # "remove host reads with Kraken2"
@@ -35,10 +37,24 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
         does = {knowledge.tools[x].implements for x in (t.id, *t.alternatives)} | _package_operations(knowledge, t.id)
         if does & asked or any(_names_its_operation(knowledge, op, t.text) for op in does):
             continue
+        if _upstream_in_a_list(knowledge, request, t, does, asked):
+            continue
         role = _step_named_before(knowledge, request, ops, t.start)
         if role is not None:
             out.append((t, role.id))
     return out
+
+
+def _upstream_in_a_list(knowledge: Knowledge, request: Request, tool: Match, does: set[str], asked: set[str]) -> bool:
+    """The tool is one of the pipeline's tools named together with another that does an asked step,
+    and its own step makes that step's input ("differential expression and pathway analysis using
+    Rsubread and the edgeR quasi-likelihood pipeline": Rsubread's featureCounts counts the reads edgeR
+    tests): it names an upstream step, not a different tool for the step named before it. The list is
+    in the pipeline's order, joined by "and"/"then" (a comma list, "(SnpEff, SnpSift)", names one step's tools)."""
+    others = [m for m in request.matches if m.kind == "tool" and not m.negated and m.start > tool.end
+              and _PIPELINE_JOIN.search(request.normalized[tool.end:m.start])
+              and {knowledge.tools[x].implements for x in (m.id, *m.alternatives)} & asked]
+    return bool(others) and any(feeds(knowledge, op, a) for op in does for a in asked)
 
 
 def _step_named_before(knowledge: Knowledge, request: Request, ops: list[Match], start: int) -> Match | None:
