@@ -12,8 +12,8 @@ process DEEPTOOLS_COMPUTEMATRIX {
     path(regions)
 
     output:
-    tuple val(meta), path("${prefix}.tss_matrix.mat.gz"), emit: matrix
-    tuple val(meta), path("${prefix}.tss_matrix.tab"), emit: table
+    tuple val(meta), path("${prefix}.tss.mat.gz"), emit: matrix
+    tuple val(meta), path("${prefix}.tss.tab"), emit: table
     tuple val("${task.process}"), val('deeptools'), eval('{ computeMatrix --version 2>&1 | sed \'s/^computeMatrix //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_deeptools, topic: versions
 
     when:
@@ -42,8 +42,8 @@ process DEEPTOOLS_COMPUTEMATRIX {
         --upstream ${upstream} \\
         --downstream ${downstream} \\
         --binSize ${bin_size} \\
-        --outFileName ${prefix}.tss_matrix.mat.gz \\
-        --outFileNameMatrix ${prefix}.tss_matrix.tab \\
+        --outFileName ${prefix}.tss.mat.gz \\
+        --outFileNameMatrix ${prefix}.tss.tab \\
         --numberOfProcessors ${task.cpus} \\
         ${args}
     """
@@ -51,6 +51,6 @@ process DEEPTOOLS_COMPUTEMATRIX {
     stub:
     prefix = task.ext.prefix ?: "${meta.id}"
     """
-    touch ${prefix}.tss_matrix.mat.gz ${prefix}.tss_matrix.tab
+    touch ${prefix}.tss.mat.gz ${prefix}.tss.tab
     """
 }

@@ -29,8 +29,8 @@ rule signal_matrix_computation:
         regions=config["inputs"]["gene_annotation"],
         check_gene_annotation="results/checks/check_gene_annotation.ok",
     output:
-        matrix=intermediate("results/signal_matrix_computation/tss_matrix.mat.gz"),
-        table="results/signal_matrix_computation/tss_matrix.tab",
+        matrix=intermediate("results/signal_matrix_computation/tss.mat.gz"),
+        table="results/signal_matrix_computation/tss.tab",
     log:
         "logs/signal_matrix_computation.log",
     benchmark:

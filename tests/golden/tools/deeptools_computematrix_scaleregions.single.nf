@@ -12,8 +12,8 @@ process DEEPTOOLS_COMPUTEMATRIXSCALEREGIONS {
     path(regions)
 
     output:
-    tuple val(meta), path("${prefix}.genebody_matrix.mat.gz"), emit: matrix
-    tuple val(meta), path("${prefix}.genebody_matrix.tab"), emit: table
+    tuple val(meta), path("${prefix}.genebody.mat.gz"), emit: matrix
+    tuple val(meta), path("${prefix}.genebody.tab"), emit: table
     tuple val("${task.process}"), val('deeptools'), eval('{ computeMatrix --version 2>&1 | sed \'s/^computeMatrix //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_deeptools, topic: versions
 
     when:
@@ -42,8 +42,8 @@ process DEEPTOOLS_COMPUTEMATRIXSCALEREGIONS {
         --upstream ${upstream} \\
         --downstream ${downstream} \\
         --binSize ${bin_size} \\
-        --outFileName ${prefix}.genebody_matrix.mat.gz \\
-        --outFileNameMatrix ${prefix}.genebody_matrix.tab \\
+        --outFileName ${prefix}.genebody.mat.gz \\
+        --outFileNameMatrix ${prefix}.genebody.tab \\
         --numberOfProcessors ${task.cpus} \\
         ${args}
     """
@@ -51,6 +51,6 @@ process DEEPTOOLS_COMPUTEMATRIXSCALEREGIONS {
     stub:
     prefix = task.ext.prefix ?: "${meta.id}"
     """
-    touch ${prefix}.genebody_matrix.mat.gz ${prefix}.genebody_matrix.tab
+    touch ${prefix}.genebody.mat.gz ${prefix}.genebody.tab
     """
 }

@@ -29,10 +29,8 @@ rule gene_body_signal_computation:
         regions=config["inputs"]["gene_annotation"],
         check_gene_annotation="results/checks/check_gene_annotation.ok",
     output:
-        matrix=intermediate(
-            "results/gene_body_signal_computation/genebody_matrix.mat.gz"
-        ),
-        table="results/gene_body_signal_computation/genebody_matrix.tab",
+        matrix=intermediate("results/gene_body_signal_computation/genebody.mat.gz"),
+        table="results/gene_body_signal_computation/genebody.tab",
     log:
         "logs/gene_body_signal_computation.log",
     benchmark:

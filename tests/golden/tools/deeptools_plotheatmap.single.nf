@@ -11,8 +11,8 @@ process DEEPTOOLS_PLOTHEATMAP {
     tuple val(meta), path(matrix)
 
     output:
-    tuple val(meta), path("${prefix}.tss_heatmap.png"), emit: plot
-    tuple val(meta), path("${prefix}.tss_heatmap.mat.gz"), emit: data
+    tuple val(meta), path("${prefix}.${kind}_heatmap.png"), emit: plot
+    tuple val(meta), path("${prefix}.${kind}_heatmap.mat.gz"), emit: data
     tuple val("${task.process}"), val('deeptools'), eval('{ plotHeatmap --version 2>&1 | sed \'s/^plotHeatmap //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_deeptools, topic: versions
 
     when:
@@ -21,17 +21,19 @@ process DEEPTOOLS_PLOTHEATMAP {
     script:
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
+    kind = matrix.name.replace('.mat.gz', '').tokenize('.').last()  // tss, genebody: what the matrix is about
     """
     plotHeatmap \\
         --matrixFile ${matrix} \\
-        --outFileName ${prefix}.tss_heatmap.png \\
-        --outFileNameMatrix ${prefix}.tss_heatmap.mat.gz \\
+        --outFileName ${prefix}.${kind}_heatmap.png \\
+        --outFileNameMatrix ${prefix}.${kind}_heatmap.mat.gz \\
         ${args}
     """
 
     stub:
     prefix = task.ext.prefix ?: "${meta.id}"
+    kind = matrix.name.replace('.mat.gz', '').tokenize('.').last()  // tss, genebody: what the matrix is about
     """
-    touch ${prefix}.tss_heatmap.png ${prefix}.tss_heatmap.mat.gz
+    touch ${prefix}.${kind}_heatmap.png ${prefix}.${kind}_heatmap.mat.gz
     """
 }

@@ -11,8 +11,8 @@ process DEEPTOOLS_PLOTPROFILE {
     tuple val(meta), path(matrix)
 
     output:
-    tuple val(meta), path("${prefix}.tss_profile.png"), emit: plot
-    tuple val(meta), path("${prefix}.tss_profile.tab"), emit: data
+    tuple val(meta), path("${prefix}.${kind}_profile.png"), emit: plot
+    tuple val(meta), path("${prefix}.${kind}_profile.tab"), emit: data
     tuple val("${task.process}"), val('deeptools'), eval('{ plotProfile --version 2>&1 | sed \'s/^plotProfile //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_deeptools, topic: versions
 
     when:
@@ -21,17 +21,19 @@ process DEEPTOOLS_PLOTPROFILE {
     script:
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
+    kind = matrix.name.replace('.mat.gz', '').tokenize('.').last()  // tss, genebody: what the matrix is about
     """
     plotProfile \\
         --matrixFile ${matrix} \\
-        --outFileName ${prefix}.tss_profile.png \\
-        --outFileNameData ${prefix}.tss_profile.tab \\
+        --outFileName ${prefix}.${kind}_profile.png \\
+        --outFileNameData ${prefix}.${kind}_profile.tab \\
         ${args}
     """
 
     stub:
     prefix = task.ext.prefix ?: "${meta.id}"
+    kind = matrix.name.replace('.mat.gz', '').tokenize('.').last()  // tss, genebody: what the matrix is about
     """
-    touch ${prefix}.tss_profile.png ${prefix}.tss_profile.tab
+    touch ${prefix}.${kind}_profile.png ${prefix}.${kind}_profile.tab
     """
 }

@@ -1,6 +1,6 @@
 rule signal_profile_plotting:
     input:
-        matrix="results/signal_matrix_computation/tss_matrix.mat.gz",
+        matrix="results/signal_matrix_computation/tss.mat.gz",
     output:
         plot="results/signal_profile_plotting/tss_profile.png",
         data="results/signal_profile_plotting/tss_profile.tab",
