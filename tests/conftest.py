@@ -94,6 +94,8 @@ INTEGRATION = {
     "tests/test_intermediates.py::test_snakemake_deletes_intermediates_unless_kept": "runs the emitted workflow",
     "tests/test_versions_table.py::test_snakemake_version_rule": "runs the emitted versions rules with snakemake",
     "tests/test_slurm.py::test_dry_run_with_the_slurm_profile_requests_the_rules_resources": "runs snakemake -n",
+    "tests/test_slurm.py::test_profile_settings_exist_in_the_pinned_plugin":
+        "imports the SLURM executor plugin, which asks the scheduler (9 s of retries where none answers)",
 }
 # Words of a test's name that make it an integration run, wherever it is.
 INTEGRATION_NAMES = {"dry_run_lint_and_snakefmt": "snakemake -n, snakemake --lint and snakefmt on emitted workflows"}
