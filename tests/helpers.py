@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import re
@@ -161,3 +162,16 @@ def loop_checks(loop: DryRunLoop, workdir: Path) -> list[tuple[str, bool, str]]:
     return [("dry_run", dry_code == 0, dry_out),
             ("lint", lint_code == 0 and "Lints for" not in lint_out, lint_out),
             ("format", fmt_code == 0, fmt_out)]
+
+
+def write_fastq(path: Path, mate: int, reads: int = 4, length: int = 40, gz: bool = True) -> str:
+    """A tiny FASTQ file of `reads` records '@r<i>/<mate>' of ACGT repeats at Q40, gzipped unless `gz`
+    is False (parent folders made); returns the path as a string for compile's inputs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(f"@r{i}/{mate}\n{('ACGT' * length)[:length]}\n+\n{'I' * length}\n" for i in range(reads))
+    if gz:
+        with gzip.open(path, "wt") as fh:
+            fh.write(text)
+    else:
+        path.write_text(text)
+    return str(path)

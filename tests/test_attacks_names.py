@@ -17,7 +17,6 @@ share one set of files per test.
 
 from __future__ import annotations
 
-import gzip
 import os
 import unicodedata
 from pathlib import Path
@@ -35,27 +34,19 @@ from bioplan.codegen.names import (
 )
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
+from helpers import write_fastq
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
-READS = "@r{i}/{mate}\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"
 TRIM = "trim the reads with fastp"
 
 
 def _pairs(base: Path, samples: list[str]) -> list[str]:
     """Paired FASTQ files of each sample (in its own folder, so names differing only in case or
     normalisation can sit side by side on any file system)."""
-    files = []
-    for i, sample in enumerate(samples):
-        folder = base / f"run{i}"
-        folder.mkdir(parents=True, exist_ok=True)
-        for mate in (1, 2):
-            path = folder / f"{sample}_R{mate}.fastq.gz"
-            with gzip.open(path, "wt") as fh:
-                fh.writelines(READS.format(i=r, mate=mate) for r in range(4))
-            files.append(str(path))
-    return files
+    return [write_fastq(base / f"run{i}" / f"{sample}_R{mate}.fastq.gz", mate)
+            for i, sample in enumerate(samples) for mate in (1, 2)]
 
 
 def _refusal(knowledge, query: str, inputs: list[str], workdir: Path) -> BioplanError:

@@ -10,7 +10,6 @@ The swap is made deterministically right after the last check (no timing).
 
 from __future__ import annotations
 
-import gzip
 import os
 from pathlib import Path
 
@@ -19,19 +18,12 @@ import pytest
 import bioplan.compile as compile_module
 from bioplan.compile import compile_request
 from bioplan.errors import OutputUnwritableError
-
-READS = "@r{i}/{mate}\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"
+from helpers import write_fastq
 
 
 def _reads(folder: Path) -> list[str]:
     folder.mkdir(parents=True)
-    files = []
-    for mate in (1, 2):
-        path = folder / f"s1_R{mate}.fastq.gz"
-        with gzip.open(path, "wt") as fh:
-            fh.writelines(READS.format(i=i, mate=mate) for i in range(4))
-        files.append(str(path))
-    return files
+    return [write_fastq(folder / f"s1_R{mate}.fastq.gz", mate) for mate in (1, 2)]
 
 
 def _swap_after_last_check(monkeypatch, folder: Path, target: str) -> None:

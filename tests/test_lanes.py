@@ -10,7 +10,6 @@ Snakemake process runs here (tests/e2e/test_lanes_run.py runs one and checks the
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 
@@ -22,22 +21,15 @@ from bioplan.codegen.nextflow import NextflowGenerator
 from bioplan.codegen.snakemake import SnakemakeGenerator
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
+from helpers import write_fastq
 
 MUTECT2 = "call somatic variants with Mutect2 for each patient's tumour/normal pair"
 ALIGN = "align the reads with BWA and call variants with FreeBayes"
-READS = "@r{i}/{mate}\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"
 PAIRS = [("p1", "p1_t", "1"), ("p1", "p1_n", "0")]
 
 
 def _fastq(path: Path, mate: int, gz: bool = True) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = "".join(READS.format(i=i, mate=mate) for i in range(4))
-    if gz:
-        with gzip.open(path, "wt") as fh:
-            fh.write(text)
-    else:
-        path.write_text(text)
-    return str(path)
+    return write_fastq(path, mate, gz=gz)
 
 
 def _genome(base: Path) -> str:

@@ -8,7 +8,6 @@ compile; a gzipped file named .fastq is sniffed as compressed and is not refused
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 import pytest
@@ -16,21 +15,14 @@ import pytest
 from bioplan.codegen.ir import synthesize
 from bioplan.compile import plan_request
 from bioplan.errors import UnreadableInputError
+from helpers import write_fastq
 
-READ = "@r{i}/{mate}\nACGTACGTACGTACGTACGT\n+\nIIIIIIIIIIIIIIIIIIII\n"
 FASTQC = "quality control of the reads with FastQC"
 STAR = "align the RNA-seq reads with STAR, human"
 
 
 def _fastq(path: Path, mate: int, gz: bool) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = "".join(READ.format(i=i, mate=mate) for i in range(8))
-    if gz:
-        with gzip.open(path, "wt") as fh:
-            fh.write(text)
-    else:
-        path.write_text(text)
-    return str(path)
+    return write_fastq(path, mate, reads=8, length=20, gz=gz)
 
 
 def _synthesized(knowledge, base: Path, query: str, inputs: list[str]):
