@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections import Counter, deque
@@ -70,8 +71,34 @@ def run_nextflow(workdir: Path, *args: str) -> subprocess.CompletedProcess:
     env = e2e_support.env()
     env["NXF_ANSI_LOG"] = "false"
     env.setdefault("NXF_HOME", str(workdir / ".nxf_home"))  # no state shared with the user's ~/.nextflow
-    return subprocess.run([nextflow_bin(), "run", ".", "-profile", "local", *args], cwd=workdir, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=NEXTFLOW_TIMEOUT)
+    command = [nextflow_bin(), "run", ".", "-profile", "local", *args]
+    # its own process group: on a timeout the JVM and every task it started are killed, not left
+    # running beside the next tests
+    with subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, start_new_session=True) as proc:
+        try:
+            stdout, _ = proc.communicate(timeout=NEXTFLOW_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, _ = proc.communicate()
+            pytest.fail(f"nextflow run did not finish in {NEXTFLOW_TIMEOUT} s in {workdir}\n"
+                        + _hang_report(workdir, stdout))
+    return subprocess.CompletedProcess(command, proc.returncode, stdout, None)
+
+
+def _hang_report(workdir: Path, stdout: str) -> str:
+    """What a hung run was doing: its output, the log's tail, and each task that began and never ended
+    (its script and the tail of its stderr)."""
+    log = workdir / ".nextflow.log"
+    parts = [stdout[-3000:], log.read_text(errors="replace")[-4000:] if log.exists() else "(no .nextflow.log)"]
+    for begin in sorted(workdir.glob("work/*/*/.command.begin")):
+        task = begin.parent
+        if not (task / ".exitcode").exists():
+            script = (task / ".command.sh").read_text(errors="replace")[-1500:]
+            err_file = task / ".command.err"
+            err = err_file.read_text(errors="replace")[-1500:] if err_file.exists() else ""
+            parts.append(f"task never ended: {task}\n{script}\n--- stderr ---\n{err}")
+    return "\n".join(parts)
 
 
 def run_ok(workdir: Path, *args: str) -> subprocess.CompletedProcess:
