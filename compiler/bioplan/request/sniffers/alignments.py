@@ -211,6 +211,8 @@ def _sniff_sam(src: Source) -> SniffedFile:
             first_record = line
             break
     if first_record is not None and not _looks_like_sam_record(first_record):
+        from bioplan.request.sniffers.loci import refuse_headered_table  # GATK/Picard tables under a SAM header
+        refuse_headered_table(src, first_record)
         raise unreadable(src.shown, f"not a valid SAM file: line {lines.lineno} is not an alignment record of 11 "
                          "tab-separated columns", expected="SAM")
     evidence = ["SAM text: @HD/@SQ header lines" if header else "SAM text: 11-column alignment records"]

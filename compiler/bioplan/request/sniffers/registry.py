@@ -29,6 +29,8 @@ from typing import Any
 from bioplan.errors import AmbiguousInputError, BioplanError, UnreadableInputError
 from bioplan.models import SniffedFile
 from bioplan.request.sniffers.base import (
+    CHROM_ACC_RE,
+    CHROM_ID_RE,
     FASTQ_PATH_RE,
     INPUT_TYPE_HINT,
     RECOGNISED_HINT,
@@ -73,6 +75,22 @@ def _barcode_like(src: Source) -> bool:
     return any(_BASES_RE.search(line) for line in src.text_lines)
 
 
+_LOCUS_START_RE = re.compile(
+    r'^"?(?:#?chr(?:om(?:osome)?)?(?:_name)?|contig|seqnames?|seqid|id|sample(?:_?id)?|name|tumor_sample_barcode'
+    r'|chromosome_name)"?$', re.IGNORECASE)
+
+
+def _locus_like(src: Source) -> bool:
+    """A table of genomic positions starts with a chromosome column (its name, or a chromosome in a headerless row),
+    or an id column before it (SEG); a Bismark cytosine report (7 columns) or a PLINK .bim (6) may start with any
+    sequence name; a PLINK .fam is told by its name."""
+    line = next((ln for ln in src.text_lines if ln.strip() and not ln.startswith(("#", "track "))), "")
+    fields = line.split("\t") if "\t" in line else line.split()
+    first = fields[0].strip() if fields else ""
+    return bool(_LOCUS_START_RE.match(first) or CHROM_ID_RE.match(first) or CHROM_ACC_RE.match(first)) \
+        or len(fields) in (6, 7) or src.ext == ".fam"
+
+
 # the file readers in their order: the first that takes a file reads it
 FILE_READERS: tuple[Declared, ...] = (
     Declared("signatures", "SIGNATURES"),
@@ -83,6 +101,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("variants", "BCF", lambda src: src.head.startswith(b"BCF\x02")),
     Declared("taxonomy", "KRAKEN2_FILE"),
     Declared("reports", "READ_QC_REPORTS"),
+    Declared("loci", "PLINK_BED", lambda src: src.head.startswith(b"\x6c\x1b\x01")),
     Declared("refusals", "OTHER_COMPRESSION"),
     Declared("refusals", "BINARY"),
     Declared("reports", "REPORTS_AND_LOGS"),
@@ -106,6 +125,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("abundance", "ABUNDANCE"),
     Declared("cell_tables", "CELL_TABLES", _barcode_like),
     Declared("intervals", "INTERVALS"),
+    Declared("loci", "LOCUS_TABLES", _locus_like),
     Declared("alignments", "SAM_RECORDS", lambda src: src.first_line.count("\t") >= 10),
     Declared("tables", "TABLE"),
 )
