@@ -1,0 +1,119 @@
+"""Real files, round 4: tables of genomic positions (copy number, allele counts, per-CpG methylation, PLINK).
+
+Each file in tests/data/real_round4/ is a slice of a Debian package's real example data (README there). Before
+round 4 the table reader took their chromosome column for gene ids and their coordinates and counts for samples:
+DSS's methylation counts were a raw count matrix of samples 'pos', 'N', 'X' (a differential expression would
+have run on them), CNVkit's bins a normalised matrix of samples 'start', 'end', 'log2'; GATK's CNV tables were
+'not a valid SAM file', PLINK's binary .bed 'semicolon-separated'. Now a cytosine report is read for what it is
+and the rest are refused by name, each saying what to give instead.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import organism_prefixes, plan_request
+from bioplan.errors import BioplanError
+from bioplan.knowledge.load import load_knowledge
+from bioplan.request.sniff import sniff_inputs
+
+DATA = Path(__file__).parent / "data" / "real_round4"
+
+
+@pytest.fixture(scope="module")
+def knowledge():
+    return load_knowledge()
+
+
+def refusal(knowledge, query: str, *names: str) -> BioplanError:
+    with pytest.raises(BioplanError) as e:
+        plan_request(query, [str(DATA / n) for n in names], knowledge=knowledge)
+    return e.value
+
+
+COPY_NUMBER = "call copy number variants in the tumour"
+
+
+@pytest.mark.parametrize("name, said", [
+    ("cnvkit/p2-20_1.cnr", "CNVkit copy-number bins or segments"),  # was normalized_count_matrix of 'start', 'end'
+    ("cnvkit/tr95t.cns", "CNVkit copy-number bins or segments"),
+    ("cnvkit/reference-tr.cnn", "CNVkit copy-number bins or segments"),
+    ("cnvkit/cw-tr-log2.seg", "copy-number segments in the SEG format"),  # was a matrix of 'chrom', 'loc.start'
+    ("purecn/example_gatk4_denoised_cr.tsv.gz", "GATK CNV table of copy ratios"),  # was 'not a valid SAM file'
+])
+def test_copy_number_results_are_refused_by_name(knowledge, name, said):
+    e = refusal(knowledge, COPY_NUMBER, name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("tumour and normal BAMs" in h and "CNVkit" in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("purecn/example_allelic_counts.tsv", "GATK CollectAllelicCounts allele counts"),  # was 'not a valid SAM file'
+    ("titancna/test_alleleCounts_chr2.txt", "allele counts at SNP positions"),  # was raw counts of 'position'
+])
+def test_allele_counts_at_snps_are_refused_by_name(knowledge, name, said):
+    e = refusal(knowledge, COPY_NUMBER, name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("read counts of each allele" in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("snpstats/sample.bed", "PLINK binary genotype file"),  # was 'looks semicolon-separated'
+    ("snpstats/sample.bim", "PLINK variant table (.bim"),  # was a raw count matrix of 'column_3'...
+    ("snpstats/sample.fam", "PLINK sample table (.fam"),  # was 'a table separated by spaces'
+    ("biovizbase/plink.assoc.sub.txt", "PLINK per-variant output"),  # was 'a table separated by spaces'
+])
+def test_plink_files_are_refused_by_name(knowledge, name, said):
+    e = refusal(knowledge, "annotate the variants", name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("association studies" in h and "VCF" in h for h in e.hints)
+
+
+def test_picard_interval_list_is_refused_saying_how_to_make_a_bed(knowledge):
+    e = refusal(knowledge, "call variants in the exome targets", "cnvkit/nv2_baits.interval_list")
+    assert e.code == "unreadable_input" and "Picard/GATK interval list" in e.message  # was 'not a valid SAM file'
+    assert any("IntervalListToBed" in h for h in e.hints)
+
+
+def test_cytosine_report_is_read_whatever_its_name(knowledge):
+    """bsseq's test_data.cytosineReport.gz (no Bismark extension) was 'a count matrix or a sample sheet'."""
+    path = DATA / "bsseq" / "test_data.cytosineReport.gz"
+    (f,) = sniff_inputs([str(path)], organism_prefixes(knowledge), knowledge.formats).files
+    assert (f.datatype, f.format) == ("cytosine_report", "bismark_cytosine_report")
+    assert f.fact("cytosine_contexts") == ["CG"]
+    # no step of bioplan reads a cytosine report: a DMR request says which input it needs
+    e = refusal(knowledge, "call differentially methylated regions between the conditions",
+                "bsseq/test_data.cytosineReport.gz")
+    assert e.code == "unsatisfiable" and any("methylation_calls" in h for h in e.hints)
+
+
+def test_dss_counts_are_refused_with_a_conversion_that_works(knowledge, tmp_path):
+    """DSS's own input (chr, pos, N, X) was a raw count matrix; the refusal's awk command turns each file into a
+    Bismark coverage file that bioplan's DSS step reads, and the DMR request then plans."""
+    e = refusal(knowledge, "call differentially methylated regions between the conditions",
+                "dss/cond1_1.txt", "dss/cond2_1.txt")
+    assert e.code == "unreadable_input" and "DSS's input format" in e.message
+    (hint,) = [h for h in e.hints if "awk" in h]
+    program = hint.split("awk '", 1)[1].split("' FILE", 1)[0]
+    if shutil.which("awk") is None:
+        pytest.skip("awk not installed")
+    covs = []
+    for name in ("cond1_1", "cond2_1"):
+        out = tmp_path / f"{name}.bismark.cov"
+        with out.open("w") as fh:
+            subprocess.run(["awk", program, str(DATA / "dss" / f"{name}.txt")], stdout=fh, check=True)
+        covs.append(str(out))
+    first = (tmp_path / "cond1_1.bismark.cov").read_text().splitlines()[0].split("\t")
+    # the file's first CpG, N=26 reads of which X=2 methylated: start = end = pos, 7.69 %, 2 methylated, 24 not
+    assert first[:3] == ["chr18", "3014904", "3014904"] and first[4:] == ["2", "24"]
+    assert float(first[3]) == pytest.approx(100 * 2 / 26, abs=1e-4)
+    sheet = tmp_path / "samples.tsv"
+    sheet.write_text("sample\tcondition\ncond1_1\tcontrol\ncond2_1\ttreated\n")
+    result = plan_request("call differentially methylated regions between the conditions", [*covs, str(sheet)],
+                          knowledge=knowledge)
+    assert {i.datatype for i in result.spec.inputs} == {"methylation_calls", "sample_metadata"}
+    assert [s.operation for s in result.plans[0].steps] == ["differential_methylation"]
