@@ -445,12 +445,13 @@ maint|c050|48|190000|infinite|down
 
 
 def _fake_sinfo(bin_dir: Path, text: str) -> Path:
-    """`sinfo` answering for one partition (-p P or --partition=P) with the recorded lines of that partition."""
+    """`sinfo` answering with the recorded lines: of one partition (-p P or --partition=P), else all."""
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "sinfo.txt").write_text(text)
     script = bin_dir / "sinfo"
     script.write_text('#!/bin/sh\npart=""\nwhile [ $# -gt 0 ]; do\n  case "$1" in -p) part=$2 ;; '
                       '--partition=*) part=${1#--partition=} ;; esac\n  shift\ndone\n'
+                      f'[ -n "$part" ] || exec cat "{bin_dir}/sinfo.txt"\n'
                       f'grep -E "^$part\\*?\\|" "{bin_dir}/sinfo.txt" || true\n')
     script.chmod(0o755)
     return bin_dir
@@ -571,6 +572,10 @@ def test_compile_reads_the_local_clusters_partition(slurm_node, workspace, knowl
     with pytest.raises(InvalidOptionError, match=r"--max-threads \d+: partition 'debug' offers at most"):
         compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "wf2" / "Snakefile"),
                         knowledge=knowledge, validate=False, partition=PARTITION, max_threads=slurm_node["cpus"] + 1)
+    # a partition the cluster does not have (the real sinfo): refused at compile, the real one named
+    with pytest.raises(InvalidOptionError, match=rf"--partition 'no_such_partition': .*sinfo lists: {PARTITION} "):
+        compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "wf3" / "Snakefile"),
+                        knowledge=knowledge, validate=False, partition="no_such_partition")
 
 
 # ------------------------------------------------------------------ memory from the genome's size
@@ -637,9 +642,9 @@ def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp
     assert next(s for s in res.workflow.steps if s.tool == "fastp").runtime == 60 + 5 * 3
 
 
-def test_the_partition_reaches_sinfo_as_one_argument(monkeypatch, tmp_path):
-    """A partition named like an option (`-o/path`, refused at emit by the escaping checks) is read by
-    sinfo as the partition's value (`--partition=...`, one argv word, no shell), never as an option."""
+def test_the_partition_never_reaches_sinfo(monkeypatch, tmp_path):
+    """A partition named like an option (`-o/path`, refused at emit by the escaping checks) is never an
+    argument of sinfo: compile reads every partition (hidden ones too) and looks the name up itself."""
     from bioplan.codegen.cluster_fit import sinfo_lines
 
     spy = tmp_path / "bin"
@@ -647,6 +652,29 @@ def test_the_partition_reaches_sinfo_as_one_argument(monkeypatch, tmp_path):
     (spy / "sinfo").write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{spy}/argv"\n')
     (spy / "sinfo").chmod(0o755)
     monkeypatch.setenv("PATH", f"{spy}{os.pathsep}{os.environ['PATH']}")
-    assert sinfo_lines("-o/tmp/x y") == ("", None)
-    assert (spy / "argv").read_text().splitlines() == ["-h", "-N", "--partition=-o/tmp/x y", "-o",
-                                                       guard.SINFO_FORMAT]
+    assert sinfo_lines() == ("", None)
+    assert (spy / "argv").read_text().splitlines() == ["--all", "-h", "-N", "-o", guard.SINFO_FORMAT]
+
+
+def test_a_partition_sinfo_does_not_list_is_refused_at_compile(campus, monkeypatch, workspace, knowledge, tmp_path):
+    """On a login node, --partition naming no partition of the cluster (a typo) is refused before any
+    work, naming the partitions there are; --no-sinfo compiles it (for another cluster); a machine
+    whose sinfo lists nothing keeps the note."""
+    from bioplan.codegen.cluster_fit import unknown_partition
+
+    with pytest.raises(InvalidOptionError) as err:
+        _compile_on(campus, monkeypatch, workspace, knowledge, tmp_path / "wf", partition="shrot")
+    assert err.value.code == "invalid_option"
+    assert err.value.message.startswith("--partition 'shrot': the SLURM cluster of this machine has no such partition "
+                                        "(sinfo lists: bigmem, cpu (default), debug, gpu, maint, short)")
+    assert err.value.details == {"option": "--partition", "value": "shrot",
+                                 "partitions": ["bigmem", "cpu", "debug", "gpu", "maint", "short"]}
+    assert err.value.hints[0].startswith("to resolve, give one of its partitions with --partition")
+    assert any("--no-sinfo" in h for h in err.value.hints)
+    assert not (tmp_path / "wf").exists()
+    with PlanOnce():
+        other = _compile_on(campus, monkeypatch, workspace, knowledge, tmp_path / "other", partition="shrot",
+                            read_sinfo=False)
+    assert yaml.safe_load((other.output_dir / "profiles" / "slurm" / "config.yaml").read_text())[
+        "default-resources"]["slurm_partition"] == '"shrot"'
+    assert unknown_partition("shrot", "") is None

@@ -310,13 +310,16 @@ def _limits_of_partition(limits: dict[str, int | None], partition: str | None,
     ones taken from them (codegen/cluster_fit.py); else the limits as given."""
     if not partition or not read_sinfo:
         return limits, []
-    from bioplan.codegen.cluster_fit import fit_to_partition, partition_limits, sinfo_lines
+    from bioplan.codegen.cluster_fit import fit_to_partition, partition_limits, sinfo_lines, unknown_partition
 
-    text, why_not = sinfo_lines(partition)
+    text, why_not = sinfo_lines()
     if text is None:
         return limits, [f"the limits were not checked against partition {partition!r}: {why_not}"] if why_not else []
     offered = partition_limits(partition, text)
     if offered is None:
+        unknown = unknown_partition(partition, text)
+        if unknown is not None:  # sinfo lists partitions, not this one
+            raise unknown
         return limits, [f"sinfo on this machine lists no partition {partition!r}: the limits were not checked "
                         "against it"]
     fitted, note = fit_to_partition(limits, partition, offered)

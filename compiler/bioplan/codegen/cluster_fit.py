@@ -4,11 +4,12 @@ every step's request held to them.
 With `--partition P` and SLURM's `sinfo` on this machine (a login node), compile reads P's nodes and
 time limit with the parser of the emitted workflow's own guard (templates/cluster/slurm_guard.py, one
 source): a limit given above what P's largest node offers is refused (such a job would wait PENDING
-forever), a limit not given is taken from P (said in a note). Without `sinfo`, or for a partition it
-does not list, the flags alone count. Then each step's first request is held to the limits: memory
-beyond one node is refused (`cluster_too_small`: lowered to the cap the job would only be killed for
-memory), CPUs and time beyond them are capped by both targets' profiles (a slower job; a time limit
-the partition enforces anyway).
+forever), a limit not given is taken from P (said in a note), and a P that sinfo does not list among
+the partitions it does list is refused (its jobs would be rejected at every submission). Without
+`sinfo`, or where it lists no partition at all, the flags alone count. Then each step's first
+request is held to the limits: memory beyond one node is refused (`cluster_too_small`: lowered to
+the cap the job would only be killed for memory), CPUs and time beyond them are capped by both
+targets' profiles (a slower job; a time limit the partition enforces anyway).
 """
 
 from __future__ import annotations
@@ -41,12 +42,14 @@ def guard() -> ModuleType:
     return module
 
 
-def sinfo_lines(partition: str) -> tuple[str | None, str | None]:
-    """(`sinfo -N` lines of the partition, None) or (None, why not): None, None without sinfo."""
+def sinfo_lines() -> tuple[str | None, str | None]:
+    """(`sinfo -N` lines of every partition, hidden ones too, None) or (None, why not): None, None
+    without sinfo. The partition asked for is looked up in them (never an argument of sinfo's), so a
+    partition sinfo does not list can be told from one that answers."""
     if shutil.which("sinfo") is None:
         return None, None
     try:
-        proc = subprocess.run(["sinfo", "-h", "-N", f"--partition={partition}", "-o", guard().SINFO_FORMAT],
+        proc = subprocess.run(["sinfo", "--all", "-h", "-N", "-o", guard().SINFO_FORMAT],
                               capture_output=True, text=True, timeout=SINFO_SECONDS)
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"sinfo did not answer ({exc.__class__.__name__})"
@@ -62,6 +65,22 @@ def partition_limits(partition: str, sinfo_text: str) -> dict[str, int | None] |
     if part is None or not part.nodes:
         return None
     return {"max_threads": part.max_cpus, "max_mem_mb": part.max_mem_mb, "max_runtime": part.max_minutes}
+
+
+def unknown_partition(partition: str, sinfo_text: str) -> InvalidOptionError | None:
+    """The error for a --partition that sinfo does not list while it lists others (a typo, another
+    cluster's name): every job would be refused at submission. None where sinfo lists no partition."""
+    known = guard().parse_sinfo(sinfo_text)
+    if not known:
+        return None
+    names = ", ".join(f"{p.name} (default)" if p.default else p.name for p in known.values())
+    return InvalidOptionError(
+        f"--partition {partition!r}: the SLURM cluster of this machine has no such partition (sinfo lists: {names}); "
+        "sbatch would refuse every job of the workflow",
+        ["to resolve, give one of its partitions with --partition (`sinfo -o \"%P %c %m %l\"` lists each one's CPUs, "
+         "memory in MB and time limit)",
+         "or, to compile for another cluster than this machine's, add --no-sinfo (the partition is then not checked)"],
+        {"option": "--partition", "value": partition, "partitions": sorted(known)})
 
 
 def fit_to_partition(limits: dict[str, int | None], partition: str,
