@@ -1,11 +1,14 @@
 """Samples sequenced over several lanes: nf-core/sarek's sheet (patient, sex, status, sample, lane, fastq_1,
 fastq_2; one row per lane), nf-core/rnaseq's (one sample on several rows) and Illumina-named files given
-directly (S1_L001_R1_001.fastq.gz, S1_L002_R1_001.fastq.gz) are one sample each: its lanes concatenated per
-mate before its first step (codegen/lanes.py), so every later step, read group and VCF column is the sample.
+directly (S1_L001_R1_001.fastq.gz, S1_L002_R1_001.fastq.gz) are one sample each (codegen/lanes.py): where
+variants are called, BWA-MEM aligns each lane under its own read group (ID <sample>.<lane>, SM the sample)
+and merges the lanes' BAMs, as nf-core/sarek; elsewhere (quantification, a trimmer before the aligner) the
+lanes are concatenated per mate before the sample's first step, as nf-core/rnaseq's CAT_FASTQ. Every VCF
+column is a sample either way.
 
 The sniffer gives each file its lane (request/sniffers/cohort.py), the sample sheet keeps one row per lane
-(codegen/ir.py `_sample_rows`), and both targets lower the merge step. Compiled once per module; no
-Snakemake process runs here (tests/e2e/test_lanes_run.py runs one and checks the depths).
+(codegen/ir.py `_sample_rows`), and both targets lower both. Compiled once per module; no Snakemake
+process runs here (tests/e2e/test_lanes_run.py runs both targets and checks the read groups and depths).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from helpers import write_fastq
 
 MUTECT2 = "call somatic variants with Mutect2 for each patient's tumour/normal pair"
 ALIGN = "align the reads with BWA and call variants with FreeBayes"
+QUANTIFY = "trim the reads with fastp and quantify with salmon"
 PAIRS = [("p1", "p1_t", "1"), ("p1", "p1_n", "0")]
 
 
@@ -78,36 +82,46 @@ def test_each_file_of_the_sheet_carries_its_lane(sarek):
     assert {(p.sample, p.status) for p in result.spec.patients} == {("p1_t", "tumour"), ("p1_n", "normal")}
 
 
-def test_the_ir_merges_each_samples_lanes_before_its_first_step(sarek):
+def test_the_ir_aligns_each_lane_apart_where_variants_are_called(sarek):
+    """sarek's lowering: no concatenation; the aligner and the mates check guarding it read every lane's
+    files, the aligner with the sample's lane names (its read groups)."""
     workflow = sarek[1]
-    merge = workflow.steps[0]
-    assert (merge.id, merge.tool, merge.scope, merge.operation) == ("cat_fastq", "cat_fastq", "sample", "lane_merging")
-    assert [(p.name, p.ref.kind, p.ref.path, p.ref.lanes) for p in merge.inputs] == [
-        ("reads_1", "samplesheet", "fastq_1", True), ("reads_2", "samplesheet", "fastq_2", True)]
-    merged = {p.ref.path for p in merge.outputs}
-    assert merged == {f"results/cat_fastq/{{sample}}/{{sample}}_{m}.fastq.gz" for m in (1, 2)}
-    # no other step reads the sheet's files: the aligner (and the mates check) read the merged reads
-    others = [p for s in workflow.steps[1:] for p in s.inputs]
-    assert not any(p.ref.kind == "samplesheet" for p in others)
+    assert all(s.tool != "cat_fastq" for s in workflow.steps)
     aligner = next(s for s in workflow.steps if s.operation == "read_alignment")
-    assert {p.ref.path for p in aligner.inputs if p.datatype == "raw_reads"} == merged
+    assert [(p.name, p.ref.kind, p.ref.path, p.ref.lanes) for p in aligner.inputs if p.datatype == "raw_reads"] == [
+        ("reads_1", "samplesheet", "fastq_1", True), ("reads_2", "samplesheet", "fastq_2", True)]
+    assert ("lanes", "@lanes") in aligner.params
+    check = next(s for s in workflow.steps if s.kind == "check" and s.guards == aligner.id)
+    assert [(p.ref.path, p.ref.lanes) for p in check.inputs] == [("fastq_1", True), ("fastq_2", True)]
+    assert ("lanes", "@lanes") not in check.params
+    # only those two read the sheet's files; later steps read the merged BAM, one per sample
+    readers = {s.id for s in workflow.steps if any(p.ref.kind == "samplesheet" for p in s.inputs)}
+    assert readers == {aligner.id, check.id}
     # one sheet row per lane; the lane is a value column like the patient and status
     assert workflow.meta_columns == ("patient", "status", "lane")
     assert sorted((r["sample"], r["lane"]) for r in workflow.samples) == [
         ("p1_n", "L001"), ("p1_n", "L002"), ("p1_t", "L001"), ("p1_t", "L002")]
 
 
-def test_snakemake_reads_every_lane_of_the_sample_and_aligns_the_merged_reads(sarek):
+def test_snakemake_aligns_every_lane_under_its_own_read_group(sarek):
     files = sarek[2]
-    rule = files["workflow/rules/cat_fastq.smk"]
-    assert 'reads_1=sample_lane_files("fastq_1"),' in rule and 'reads_2=sample_lane_files("fastq_2"),' in rule
-    assert "cat {input.reads_1:q} > {output.reads_1:q} && cat {input.reads_2:q} > {output.reads_2:q}" in rule
+    assert "workflow/rules/cat_fastq.smk" not in files
     aligner = next(v for k, v in files.items() if k.startswith("workflow/rules/") and "bwa mem" in v)
-    assert 'reads_1="results/cat_fastq/{sample}/{sample}_1.fastq.gz"' in aligner
-    # the read group is the sample's: ID and SM the sample name, one per sample
-    assert "-R '@RG\\\\tID:'{wildcards.sample:q}'\\\\tSM:'{wildcards.sample:q}'" in aligner
+    rule = aligner[aligner.index("rule read_alignment:"):]
+    assert 'reads_1=sample_lane_files("fastq_1"),' in rule and 'reads_2=sample_lane_files("fastq_2"),' in rule
+    assert "lanes=sample_lanes()," in rule
+    # ID <sample>.<lane>, SM and LB the sample; each lane sorted apart, then merged (every @RG kept)
+    assert (r"""-R '@RG\\tID:'{wildcards.sample:q}\"${{lanes[$i]:+.${{lanes[$i]}}}}\"'\\tSM:'"""
+            "{wildcards.sample:q}") in rule
+    assert "'\\\\tLB:'{wildcards.sample:q}'\\\\tPL:'{params.platform:q}" in rule
+    assert '\' "${{reads_1[$i]}}" "${{reads_2[$i]}}"\'' in rule
+    assert '| samtools sort -@ {threads} -o "$part" - || exit 1; done' in rule
+    assert 'samtools merge -f -@ {threads} {output.bam:q} "${{parts[@]}}"' in rule
+    # the mates check reads every lane's pair
+    check = aligner[:aligner.index("rule read_alignment:")]
+    assert 'reads_1=sample_lane_files("fastq_1"),' in check and "lanes=" not in check
     common = files["workflow/rules/common.smk"]
-    assert "def sample_lane_files(column):" in common
+    assert "def sample_lane_files(column):" in common and "def sample_lanes():" in common
     assert 'lanes.duplicated(["sample", "lane"])' in common and "drop_duplicates(\"sample\")" in common
     assert files["config/samples.tsv"].splitlines()[:2] == [
         "sample\tpatient\tstatus\tlane\tfastq_1\tfastq_2",
@@ -115,8 +129,69 @@ def test_snakemake_reads_every_lane_of_the_sample_and_aligns_the_merged_reads(sa
     assert "required:\n- sample\n- patient\n- status\n- lane\n" in files["workflow/schemas/samples.schema.yaml"]
 
 
-def test_nextflow_groups_a_samples_lane_rows_into_cat_fastq(sarek):
+def test_nextflow_aligns_every_lane_under_its_own_read_group(sarek):
     emitted = sarek[3]
+    assert emitted.problems == ()
+    assert "modules/local/cat/fastq/main.nf" not in emitted.files
+    main = emitted.files["main.nf"]
+    assert ".groupTuple()\n        .map { id, metas, reads -> [metas[0].findAll { key, value -> key != 'lane' } + " \
+           "[lanes: metas.collect { m -> m.lane ?: '' }], reads.flatten()] }" in main
+    module = emitted.files["modules/local/bwa/mem/main.nf"]
+    assert "tuple val(meta), path(reads, stageAs: 'lane*/*')" in module  # same-named lanes do not collide
+    assert "def lanes = meta.lanes ?: ['']" in module and "def mates = 2" in module
+    assert "-R '@RG\\\\tID:${id}\\\\tSM:${meta.id}\\\\tLB:${meta.id}\\\\tPL:${platform}'" in module
+    assert "samtools merge -f -@ ${task.cpus} ${prefix}.bam ${parts}" in module
+    check = emitted.files["modules/local/bioplan/check_paired_end_reads/main.nf"]
+    assert "${[reads].flatten().collate(2).collect { lane -> \"--list-input reads_1=${lane[0]} " \
+           "--list-input reads_2=${lane[1]}\" }.join(' ')}" in check
+    wf = emitted.files["workflows/bioplan.nf"]
+    assert "CAT_FASTQ" not in wf and "READ_ALIGNMENT (\n        ch_reads" in wf
+    columns = json.loads(emitted.files["assets/schema_input.json"])["items"]["properties"]
+    assert columns["lane"]["meta"] == ["lane"]
+    assert emitted.files["assets/samplesheet.csv"].splitlines()[:2] == [
+        "sample,patient,status,lane,fastq_1,fastq_2", "p1_n,p1,normal,L001,../in/L001/p1_n_R1.fastq.gz,"
+        "../in/L001/p1_n_R2.fastq.gz"]
+
+
+@pytest.fixture(scope="module")
+def rnaseq_lanes(knowledge, tmp_path_factory):
+    """The same sheet for trimming and quantification: the lanes concatenated (a read group matters to no
+    quantifier), as nf-core/rnaseq's CAT_FASTQ."""
+    base = tmp_path_factory.mktemp("rnaseq_lanes")
+    _, workflow = _compiled(knowledge, base, QUANTIFY, sarek_sheet(base / "in", rows=[("p1", "s1", "0")],
+                                                                   header="sample,lane,fastq_1,fastq_2"))
+    return workflow, SnakemakeGenerator(knowledge).files(workflow), NextflowGenerator(knowledge).emit(workflow,
+                                                                                                     NO_OPTIONS)
+
+
+def test_the_ir_merges_each_samples_lanes_before_its_first_step_elsewhere(rnaseq_lanes):
+    workflow = rnaseq_lanes[0]
+    merge = workflow.steps[0]
+    assert (merge.id, merge.tool, merge.scope, merge.operation) == ("cat_fastq", "cat_fastq", "sample", "lane_merging")
+    assert [(p.name, p.ref.kind, p.ref.path, p.ref.lanes) for p in merge.inputs] == [
+        ("reads_1", "samplesheet", "fastq_1", True), ("reads_2", "samplesheet", "fastq_2", True)]
+    merged = {p.ref.path for p in merge.outputs}
+    assert merged == {f"results/cat_fastq/{{sample}}/{{sample}}_{m}.fastq.gz" for m in (1, 2)}
+    # no other step reads the sheet's files: the trimmer (and the mates check) read the merged reads
+    others = [p for s in workflow.steps[1:] for p in s.inputs]
+    assert not any(p.ref.kind == "samplesheet" for p in others)
+    trimmer = next(s for s in workflow.steps if s.operation == "read_trimming")
+    assert {p.ref.path for p in trimmer.inputs if p.datatype == "raw_reads"} == merged
+    assert all(("lanes", "@lanes") not in s.params for s in workflow.steps)
+
+
+def test_snakemake_concatenates_every_lane_of_the_sample(rnaseq_lanes):
+    files = rnaseq_lanes[1]
+    rule = files["workflow/rules/cat_fastq.smk"]
+    assert 'reads_1=sample_lane_files("fastq_1"),' in rule and 'reads_2=sample_lane_files("fastq_2"),' in rule
+    assert "cat {input.reads_1:q} > {output.reads_1:q} && cat {input.reads_2:q} > {output.reads_2:q}" in rule
+    trimmer = next(v for k, v in files.items() if k.startswith("workflow/rules/") and "fastp " in v)
+    assert 'reads_1="results/cat_fastq/{sample}/{sample}_1.fastq.gz"' in trimmer
+    assert "def sample_lanes():" not in files["workflow/rules/common.smk"]
+
+
+def test_nextflow_groups_a_samples_lane_rows_into_cat_fastq(rnaseq_lanes):
+    emitted = rnaseq_lanes[2]
     assert emitted.problems == ()
     main = emitted.files["main.nf"]
     assert ".groupTuple()\n        .map { id, metas, reads -> [metas[0].findAll { key, value -> key != 'lane' }, " \
@@ -126,11 +201,16 @@ def test_nextflow_groups_a_samples_lane_rows_into_cat_fastq(sarek):
     assert "cat ${read1.join(' ')} > ${prefix}_merged_1.fastq.gz" in module
     wf = emitted.files["workflows/bioplan.nf"]
     assert "CAT_FASTQ (\n        ch_reads\n    )" in wf and "ch_reads" not in wf[wf.index("CAT_FASTQ (") + 30:]
-    columns = json.loads(emitted.files["assets/schema_input.json"])["items"]["properties"]
-    assert columns["lane"]["meta"] == ["lane"]
-    assert emitted.files["assets/samplesheet.csv"].splitlines()[:2] == [
-        "sample,patient,status,lane,fastq_1,fastq_2", "p1_n,p1,normal,L001,../in/L001/p1_n_R1.fastq.gz,"
-        "../in/L001/p1_n_R2.fastq.gz"]
+
+
+def test_a_trimmer_before_the_aligner_reads_the_concatenated_lanes(knowledge, tmp_path):
+    """fastp between the lanes and BWA: the lanes are concatenated before trimming, one read group per
+    sample (the limit of this lowering: sarek trims each lane apart)."""
+    _, workflow = _compiled(knowledge, tmp_path, "trim the reads with fastp, then " + MUTECT2,
+                            sarek_sheet(tmp_path / "in"))
+    assert workflow.steps[0].tool == "cat_fastq"
+    aligner = next(s for s in workflow.steps if s.operation == "read_alignment")
+    assert ("lanes", "@lanes") not in aligner.params and not any(p.ref.lanes for p in aligner.inputs)
 
 
 def test_rnaseq_sheets_repeat_a_sample_on_several_rows(knowledge, tmp_path):
@@ -143,7 +223,7 @@ def test_rnaseq_sheets_repeat_a_sample_on_several_rows(knowledge, tmp_path):
             _fastq(base / name, m)
         rows.append(f"ctrl,{names[0]},{names[1]},auto")
     (base / "samplesheet.csv").write_text("\n".join(rows) + "\n")
-    result, workflow = _compiled(knowledge, tmp_path, ALIGN, [str(base / "samplesheet.csv"), _genome(base)])
+    result, workflow = _compiled(knowledge, tmp_path, QUANTIFY, [str(base / "samplesheet.csv"), _genome(base)])
     assert sorted((i.lane, i.mate) for i in result.spec.inputs if i.datatype == "raw_reads") == [
         ("1", 1), ("1", 2), ("2", 1), ("2", 2)]
     assert workflow.steps[0].tool == "cat_fastq" and workflow.meta_columns == ("lane",)
@@ -154,7 +234,10 @@ def test_illumina_lane_files_given_directly_are_merged_not_one_dropped(knowledge
     inputs = [_fastq(tmp_path / "in" / f"S1_{lane}_R{m}_001.fastq.gz", m) for lane in ("L001", "L002") for m in (1, 2)]
     result, workflow = _compiled(knowledge, tmp_path, ALIGN, [*inputs, _genome(tmp_path / "in")])
     assert [(r["sample"], r["lane"]) for r in workflow.samples] == [("S1", "L001"), ("S1", "L002")]
-    assert any("sample 'S1': 2 lanes (L001, L002), concatenated per mate" in w for w in result.warnings)
+    assert any("sample 'S1': 2 lanes (L001, L002), concatenated per mate before the sample's first step, or, where "
+               "variants are called, aligned lane by lane (a read group each) and merged" in w for w in result.warnings)
+    aligner = next(s for s in workflow.steps if s.operation == "read_alignment")
+    assert all(s.tool != "cat_fastq" for s in workflow.steps) and ("lanes", "@lanes") in aligner.params
 
 
 def test_one_lane_per_sample_adds_no_merge_step(knowledge, tmp_path):
@@ -175,7 +258,7 @@ def test_a_request_to_merge_the_lanes_is_the_merge_step(knowledge, tmp_path):
 @pytest.mark.parametrize(("mutate", "said"), [
     ("repeat_lane", "several rows name the same lane of a sample"),
     ("repeat_file", "names the same FASTQ file more than once"),
-    ("plain", "are not gzipped"),
+    ("plain", "reads fastq.gz (gzip-compressed) files only, and these inputs are not compressed"),
     ("bad_lane", "the lane name '=1' (taken from this input) cannot name a lane"),
 ])
 def test_lane_sheets_that_cannot_be_merged_are_refused_by_name(knowledge, tmp_path, mutate, said):
@@ -198,6 +281,18 @@ def test_lane_sheets_that_cannot_be_merged_are_refused_by_name(knowledge, tmp_pa
     assert said in err.value.message, err.value.message
 
 
+def test_plain_lanes_to_concatenate_are_refused(knowledge, tmp_path):
+    """cat joins gzip members: a plain lane would make a plain file named .gz."""
+    inputs = sarek_sheet(tmp_path / "in", rows=[("p1", "s1", "0")], header="sample,lane,fastq_1,fastq_2",
+                         same_names=False)
+    _fastq(tmp_path / "in" / "L002" / "s1_L002_R1.fastq", 1, gz=False)
+    sheet = tmp_path / "in" / "samplesheet.csv"
+    sheet.write_text(sheet.read_text().replace("L002/s1_L002_R1.fastq.gz", "L002/s1_L002_R1.fastq"))
+    with pytest.raises(BioplanError) as err:
+        _compiled(knowledge, tmp_path, QUANTIFY, inputs)
+    assert "concatenating gzipped FASTQ files, and these are not gzipped" in err.value.message, err.value.message
+
+
 def test_mate_files_of_different_lanes_are_refused(knowledge, tmp_path):
     inputs = [_fastq(tmp_path / "in" / name, m) for name, m in (
         ("S1_L001_R1_001.fastq.gz", 1), ("S1_L002_R1_001.fastq.gz", 1), ("S1_L001_R2_001.fastq.gz", 2),
@@ -212,7 +307,7 @@ def test_single_end_illumina_files_are_the_fastq_column(knowledge, tmp_path, lan
     """S1_L001_R1_001.fastq.gz without an R2 is single-end: the sheet's `fastq` column, which single-end steps
     read (it was `fastq_1`, and the workflow stopped on a KeyError); several lanes are merged the same way."""
     inputs = [_fastq(tmp_path / "in" / f"S1_{lane}_R1_001.fastq.gz", 1) for lane in lanes]
-    _, workflow = _compiled(knowledge, tmp_path, "trim the reads with fastp and quantify with salmon", inputs)
+    _, workflow = _compiled(knowledge, tmp_path, QUANTIFY, inputs)
     assert workflow.layout == "single" and workflow.sample_columns == ("sample", "fastq")
     reads = [p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "samplesheet"]
     assert reads == ["fastq"]

@@ -54,7 +54,8 @@ def meta_column_schemas(columns: tuple[str, ...], name_pattern: str) -> dict[str
                  "description": "tumour, or normal for the patient's matched normal (at most one per patient)"},
         LANE: {"type": "string", "minLength": 1, "pattern": name_pattern,
                "description": "the lane (or run) of the sample this row's FASTQ files hold: a sample's rows are "
-                              "concatenated per mate, in row order, before its first step"},
+                              "concatenated per mate, in row order, before its first step, or, where variants are "
+                              "called, aligned row by row, each row its own read group (ID <sample>.<lane>)"},
     }
     return {c: known[c] for c in columns}
 

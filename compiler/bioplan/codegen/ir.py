@@ -44,7 +44,8 @@ def pair_ids(samples: Iterable[Any]) -> dict[str, tuple[str, ...]]:
             ((s.sample, normals[s.patient]) if s.patient in normals else (s.sample,))
             for s in samples if s.status == "tumour"}
 # the sample sheet column of a sample's lane (nf-core/sarek's `lane`): a sample of several lanes has one row per
-# lane, and its lanes' FASTQ files are concatenated per mate before its first step (codegen/lanes.py)
+# lane, and its lanes' FASTQ files are concatenated per mate before its first step, or aligned lane by lane
+# where variants are called (codegen/lanes.py)
 LANE = "lane"
 
 
@@ -63,7 +64,7 @@ class FileRef(Frozen):
     # a group step's output: one file per group (`pair`: {pair} in `path`)
     group: str | None = None
     # a sample sheet column read over every lane (row) of the sample, in lane order: only the lane
-    # merging step reads so (codegen/lanes.py)
+    # merging step, or a variant pipeline's aligner and its mates check, read so (codegen/lanes.py)
     lanes: bool = False
 
 

@@ -1,13 +1,22 @@
 """The lane pass on the Workflow IR: a sample of several lanes (a sample sheet's `lane` column, as
 nf-core/sarek's, or several rows of one sample, nf-core/rnaseq's technical replicates) has one sample
-sheet row per lane; its lanes' FASTQ files are concatenated mate by mate, in the sheet's lane order,
-by one per-sample step before any other step reads them (nf-core/rnaseq's CAT_FASTQ).
+sheet row per lane. Two lowerings, as the nf-core pipelines do:
 
-Every step that read the sample sheet's FASTQ columns (precondition checks included) reads the
-merged files instead, so a sample is one sample everywhere after: one read group (ID and SM the
-sample) in the aligners that write one, one sample column in a VCF. Only the added step reads the
-sheet's rows per lane (`FileRef.lanes`); each target lowers that (Snakemake: an input function over
-the sample's rows; Nextflow: the rows grouped by sample before the step).
+- variant calling (nf-core/sarek): an aligner of `PER_LANE_ALIGNERS` that reads the sheet's FASTQ
+  files itself reads every lane's files and aligns each lane under its own read group (ID
+  `<sample>.<lane>`, SM and LB the sample, PL the platform), then merges the lanes' BAMs with
+  `samtools merge` (all @RG lines kept): lane effects stay visible to duplicate marking and base
+  recalibration, and the VCF still has one column per sample (SM). The mates check guarding it
+  checks every lane's pair.
+- everything else (nf-core/rnaseq's CAT_FASTQ): the lanes' FASTQ files are concatenated mate by mate,
+  in the sheet's lane order, by one per-sample step before any other step reads them; a read group
+  matters to no quantifier. Steps that read the sheet's FASTQ columns (their checks included) read
+  the merged files instead. So does a trimmer between the lanes and a variant pipeline's aligner:
+  its reads are then one read group per sample.
+
+Only the steps that read the sheet's rows per lane carry `FileRef.lanes`; each target lowers that
+(Snakemake: an input function over the sample's rows, and the `@lanes` param: the sample's lane
+names; Nextflow: the rows grouped by sample, the lane names in `meta.lanes`).
 """
 
 from __future__ import annotations
@@ -20,6 +29,14 @@ from bioplan.knowledge.models import Knowledge
 MERGER = "cat_fastq"
 STEP_ID = "cat_fastq"
 FASTQ_COLUMNS = ("fastq", "fastq_1", "fastq_2")
+# aligners whose templates align each lane under its own read group and merge the lanes' BAMs
+PER_LANE_ALIGNERS = frozenset({"bwa_mem"})
+# a workflow doing one of these reads the read groups (duplicates per library, recalibration per lane,
+# one VCF column per SM): its aligner keeps the lanes apart
+READ_GROUP_OPERATIONS = frozenset({"variant_calling", "somatic_variant_calling", "gvcf_calling",
+                                   "structural_variant_calling", "base_recalibration"})
+# the step param the per-lane aligner reads its sample's lane names from (each target lowers it)
+LANES_PARAM = ("lanes", "@lanes")
 
 
 def _sheet_reads(port: IOPort) -> bool:
@@ -52,6 +69,23 @@ def _merge_step(knowledge: Knowledge, workflow: Workflow, columns: list[str]) ->
     return tool_step(knowledge, workflow, MERGER, STEP_ID, "sample", inputs, outputs)
 
 
+def _per_lane_aligners(workflow: Workflow) -> set[str]:
+    """Ids of the aligners that align each lane apart: those of `PER_LANE_ALIGNERS` reading the sheet's
+    FASTQ files themselves, in a workflow that calls variants (else the lanes are concatenated)."""
+    if not any(s.operation in READ_GROUP_OPERATIONS for s in workflow.steps):
+        return set()
+    return {s.id for s in workflow.steps
+            if s.tool in PER_LANE_ALIGNERS and any(_sheet_reads(p) for p in s.inputs)}
+
+
+def _reading_lanes(step: WorkflowStep, aligner: bool) -> WorkflowStep:
+    """A step reading every lane's file of the sheet's FASTQ columns (the aligner, with its lane names)."""
+    inputs = tuple(p.model_copy(update={"ref": p.ref.model_copy(update={"lanes": True})})
+                   if _sheet_reads(p) else p for p in step.inputs)
+    params = (*step.params, LANES_PARAM) if aligner else step.params
+    return step.model_copy(update={"inputs": inputs, "params": params})
+
+
 def _reading_merged(step: WorkflowStep, merged: dict[str, IOPort]) -> WorkflowStep:
     """The step reading the merged file of a sheet column where it read the column (gathered as before)."""
     inputs = tuple(p.model_copy(update={"ref": merged[p.ref.path].ref.model_copy(
@@ -72,12 +106,18 @@ def merge_lanes(knowledge: Knowledge, workflow: Workflow) -> Workflow:
             for p in asked.inputs)})
         _refuse_plain_lanes(workflow)
         return workflow.model_copy(update={"steps": tuple(lanes if s is asked else s for s in workflow.steps)})
-    columns = list(dict.fromkeys(p.ref.path for s in workflow.steps for p in s.inputs if _sheet_reads(p)))
+    aligners = _per_lane_aligners(workflow)
+    apart = {s.id for s in workflow.steps if s.id in aligners or (s.kind == "check" and s.guards in aligners)}
+    steps = tuple(_reading_lanes(s, s.id in aligners) if s.id in apart else s for s in workflow.steps)
+    columns = list(dict.fromkeys(p.ref.path for s in steps if s.id not in apart for p in s.inputs
+                                 if _sheet_reads(p)))
+    if aligners:
+        workflow = workflow.model_copy(update={"steps": steps})
     if not columns:
         return workflow
     _refuse_plain_lanes(workflow)
     columns = [c for c in FASTQ_COLUMNS if c in columns]
     added = _merge_step(knowledge, workflow, columns)
     merged = {c: p for c, p in zip(columns, added.outputs)}
-    steps = (added, *(_reading_merged(s, merged) for s in workflow.steps))
+    steps = (added, *(s if s.id in apart else _reading_merged(s, merged) for s in steps))
     return workflow.model_copy(update={"steps": steps, **with_tool(knowledge, workflow, added)})

@@ -286,6 +286,10 @@ class NextflowGenerator:
         for port, kind, ioports in groups:
             if kind in ("gathered", "grouped"):
                 args.append(f'${{[{port}].flatten().collect {{ f -> "--list-input {port}=${{f}}" }}.join(\' \')}}')
+            elif ioports[0].ref.lanes:  # every lane's files, mates alternating (codegen/lanes.py): lists
+                inputs = " ".join(f"--list-input {p.name}=${{lane[{i}]}}" for i, p in enumerate(ioports))
+                args.append(f'${{[{port}].flatten().collate({len(ioports)}).collect {{ lane -> "{inputs}" }}'
+                            ".join(' ')}")
             elif len(ioports) > 1:  # mates: reads -> reads_1, reads_2
                 args += [f"--input {p.name}=${{{port}[{i}]}}" for i, p in enumerate(ioports)]
             else:

@@ -199,6 +199,8 @@ class SnakemakeGenerator:
             return "{" + ", ".join(f"{q(k)}: {q(v)}" for k, v in sorted(mapping.items())) + "}"
         if value == "@condition_column":
             return 'config["condition_column"]'
+        if value == "@lanes":  # the sample's lane names, in sheet order (codegen/lanes.py)
+            return "sample_lanes()"
         return q(value)
 
     def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedStep:

@@ -318,7 +318,8 @@ def _number_lanes(files: list[SniffedFile], groups: Mapping[tuple[str, int | Non
                 {"sample": s, "mate_1": [f.path for f in mates[1]], "mate_2": [f.path for f in mates[2]]})
         count = max(len(fs) for fs in mates.values())
         warnings.append(f"sample '{s}': {count} lanes ({', '.join(lanes[f.path] for f in mates[1] or mates[None])}), "
-                        "concatenated per mate before the sample's first step")
+                        "concatenated per mate before the sample's first step, or, where variants are called, "
+                        "aligned lane by lane (a read group each) and merged")
     lane = "one of its sample's lanes"
     return [f.model_copy(update={"facts": (*(x for x in f.facts if x.name != "lane"),
                                            Fact(name="lane", value=lanes[f.path], evidence=lane))})
