@@ -117,3 +117,16 @@ def test_dss_counts_are_refused_with_a_conversion_that_works(knowledge, tmp_path
                           knowledge=knowledge)
     assert {i.datatype for i in result.spec.inputs} == {"methylation_calls", "sample_metadata"}
     assert [s.operation for s in result.plans[0].steps] == ["differential_methylation"]
+
+
+@pytest.mark.parametrize("name, said, hint", [
+    ("r_objects/sample_ranges.rds", "an R object saved with saveRDS", "write10xCounts"),  # saveRDS, gzipped
+    ("r_objects/resultTable.Rda", "an R workspace saved with save()", "write.table(assay(x)"),  # RDX2
+    ("r_objects/dmel-1000-r5.11.filtered.sqlite", "an SQLite database (a Bioconductor TxDb",
+     "GenomicFeatures::asGFF"),  # a TxDb; its hint's R command writes a GFF3 bioplan reads (checked by hand)
+])
+def test_r_objects_and_annotation_databases_are_refused_by_name(knowledge, name, said, hint):
+    """GenomicFeatures' and AnnotationDbi's example objects were 'binary data of a type bioplan does not know'."""
+    e = refusal(knowledge, "differential expression with DESeq2", name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any(hint in h for h in e.hints)

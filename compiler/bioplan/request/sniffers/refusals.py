@@ -32,6 +32,13 @@ def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
                      ["decompress it (or recompress with gzip/bgzip) and give the result"])
 
 
+_R_OBJECT = "an R object saved with saveRDS (.rds: a Seurat, SingleCellExperiment, DESeq2 or other object)"
+_R_WORKSPACE = "an R workspace saved with save() (.RData/.rda)"
+_R_OBJECT_FIX = ("bioplan cannot look inside R objects: export the data it holds and give that, e.g. a Seurat or "
+                 "SingleCellExperiment object's counts as a 10x folder (DropletUtils::write10xCounts) or as .h5ad "
+                 "(zellkonverter::writeH5AD), a DESeq2 or SummarizedExperiment object's counts as a table "
+                 "(write.table(assay(x), 'counts.tsv', sep = '\\t', quote = FALSE))")
+
 # binary formats of genome browsers, named so the refusal says what the file is and what to give instead
 _KNOWN_BINARY = (
     (b"\xeb\xf2\x89\x87", "a bigBed file (binary BED intervals)", "convert it to BED (bigBedToBed) and give that"),
@@ -41,6 +48,12 @@ _KNOWN_BINARY = (
      "SeqIO.convert(FILE, 'sff', OUT, 'fastq')) and give that"),
     (b"ABIF", "an ABI capillary (Sanger) trace file", "bioplan plans analyses of high-throughput reads; give those "
      "as FASTQ"),
+    # R's serialisation (saveRDS: 'X\n' and format version 2 or 3; save(): 'RDX2\n'/'RDX3\n'), gzipped or not
+    (b"X\n\x00\x00\x00\x02", _R_OBJECT, _R_OBJECT_FIX), (b"X\n\x00\x00\x00\x03", _R_OBJECT, _R_OBJECT_FIX),
+    (b"RDX2\n", _R_WORKSPACE, _R_OBJECT_FIX), (b"RDX3\n", _R_WORKSPACE, _R_OBJECT_FIX),
+    (b"SQLite format 3\x00", "an SQLite database (a Bioconductor TxDb/OrgDb annotation package's, a gffutils "
+     "database, ...)", "export the annotation it holds as GTF or GFF3 and give that (a TxDb in R: "
+     "rtracklayer::export(GenomicFeatures::asGFF(AnnotationDbi::loadDb(FILE)), 'genes.gff3'))"),
     # mudata/muon write HDF5 after a 512-byte user block naming the format
     (b"MuData (format-version=", "a MuData multimodal container (.h5mu), which bioplan does not read",
      "give the modality to analyse as AnnData (in Python: mudata.read_h5mu(FILE)['rna'].write_h5ad('rna.h5ad')) "
