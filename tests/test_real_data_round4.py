@@ -122,6 +122,8 @@ def test_dss_counts_are_refused_with_a_conversion_that_works(knowledge, tmp_path
 @pytest.mark.parametrize("name, said, hint", [
     ("r_objects/sample_ranges.rds", "an R object saved with saveRDS", "write10xCounts"),  # saveRDS, gzipped
     ("r_objects/resultTable.Rda", "an R workspace saved with save()", "write.table(assay(x)"),  # RDX2
+    ("r_objects/centromeres.rda", "xz-compressed and named as an R object", "zellkonverter::writeH5AD"),  # was
+    # 'xz-compressed; bioplan reads plain or gzip-compressed files' (decompressed, it is still an R workspace)
     ("r_objects/dmel-1000-r5.11.filtered.sqlite", "an SQLite database (a Bioconductor TxDb",
      "GenomicFeatures::asGFF"),  # a TxDb; its hint's R command writes a GFF3 bioplan reads (checked by hand)
 ])

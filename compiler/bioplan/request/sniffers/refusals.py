@@ -28,6 +28,9 @@ def _compression_of(src: Source) -> str | None:
 
 
 def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    if src.ext in (".rds", ".rda", ".rdata"):  # R's save(compress = "xz") and saveRDS(compress = "bzip2"/"xz")
+        raise unreadable(src.shown, f"is {_compression_of(src)}-compressed and named as an R object (.rds/.RData), "
+                         "which bioplan does not read", [_R_OBJECT_FIX])
     raise unreadable(src.shown, f"is {_compression_of(src)}-compressed; bioplan reads plain or gzip-compressed files",
                      ["decompress it (or recompress with gzip/bgzip) and give the result"])
 
