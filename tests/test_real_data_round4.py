@@ -132,3 +132,41 @@ def test_r_objects_and_annotation_databases_are_refused_by_name(knowledge, name,
     e = refusal(knowledge, "differential expression with DESeq2", name)
     assert e.code == "unreadable_input" and said in e.message
     assert any(hint in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("cummerbund/genes.fpkm_tracking", "Cufflinks/Cuffdiff FPKM tracking file"),  # was a normalised matrix of
+    ("cummerbund/genes.count_tracking", "Cuffdiff's count tracking file"),  # samples 'iPS_FPKM', 'iPS_conf_lo'...
+    ("cummerbund/genes.read_group_tracking", "Cuffdiff's per-replicate tracking file"),  # was a sample sheet
+    ("cummerbund/isoform_exp.diff", "tests of transcripts, TSS groups or CDS"),  # was a sample sheet
+    ("cummerbund/splicing.diff", "tests of isoform, promoter or CDS usage (sqrt(JS)"),  # was a sample sheet
+])
+def test_cufflinks_outputs_are_refused_by_name(knowledge, name, said):
+    e = refusal(knowledge, "differential expression between the conditions with DESeq2", name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("featureCounts" in h and "count matrix" in h for h in e.hints)
+
+
+def test_cuffdiff_gene_tests_are_refused_with_a_conversion_that_works(knowledge, tmp_path):
+    """cummeRbund's gene_exp.diff was a sample sheet of 'samples' XLOC_000001...; the refusal's awk writes its first
+    comparison (iPS vs hESC) as a differential expression table of gene symbols, which plans a GSEA."""
+    e = refusal(knowledge, "gene set enrichment analysis of the differentially expressed genes",
+                "cummerbund/gene_exp.diff")
+    assert e.code == "unreadable_input" and "Cuffdiff's differential expression tests" in e.message
+    (hint,) = [h for h in e.hints if "awk" in h]
+    command = hint.split("write it with ", 1)[1].split(" > de.tsv", 1)[0]
+    assert "-v a=iPS -v b=hESC" in command
+    if shutil.which("awk") is None:
+        pytest.skip("awk not installed")
+    shutil.copy(DATA / "cummerbund" / "gene_exp.diff", tmp_path)
+    out = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert lines[0] == "gene\tlog2FoldChange\tpvalue\tpadj" and lines[1].startswith("SAMD11\t")
+    assert len(lines) == 1 + 27  # the slice's tested (status OK) iPS vs hESC genes with a name
+    de = tmp_path / "de.tsv"
+    de.write_text(out)
+    result = plan_request("gene set enrichment analysis of the differentially expressed genes", [str(de)],
+                          knowledge=knowledge)
+    (f,) = result.spec.inputs
+    assert f.datatype == "differential_expression_table"
+    assert [s.operation for s in result.plans[0].steps] == ["gene_ranking", "gsea"]

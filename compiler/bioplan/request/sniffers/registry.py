@@ -125,6 +125,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("abundance", "ABUNDANCE"),
     Declared("cell_tables", "CELL_TABLES", _barcode_like),
     Declared("intervals", "INTERVALS"),
+    Declared("cufflinks", "CUFFLINKS", lambda src: src.first_line.startswith(("test_id\t", "tracking_id\t"))),
     Declared("loci", "LOCUS_TABLES", _locus_like),
     Declared("alignments", "SAM_RECORDS", lambda src: src.first_line.count("\t") >= 10),
     Declared("tables", "TABLE"),
