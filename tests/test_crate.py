@@ -11,6 +11,7 @@ import pytest
 from rocrate.rocrate import ROCrate
 
 from bioplan import __version__
+from bioplan.codegen import escape
 from bioplan.codegen.crate import CRATE_FILE, EDAM, crate_title
 from bioplan.compile import compile_request
 from conftest import REFERENCE_CLASSES, example_inputs, example_request
@@ -84,7 +85,7 @@ def test_crate_describes_inputs_steps_and_results_with_edam(compiled, knowledge,
             assert tool["softwareVersion"] == knowledge.tools[step.tool].software.version
         else:
             assert step.guards in entity["description"]
-    assert graph["./"]["description"] == workflow.query
+    assert graph["./"]["description"] == escape.md(escape.request_text(workflow.query))
     assert graph["#compile"]["instrument"] == {"@id": "#bioplan"}
 
 

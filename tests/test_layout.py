@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bioplan.cli import main
+from bioplan.codegen import escape
 from bioplan.compile import compile_request, output_directory
 from bioplan.errors import OutputExistsError, OutputUnwritableError, TargetUnsupportedError
 from conftest import example_inputs, example_request
@@ -92,4 +93,4 @@ def test_user_text_in_config_readme_and_crate_stays_data(workspace, knowledge, t
     raw = (res.output_dir / "ro-crate-metadata.json").read_text()
     assert raw.isascii()
     root = next(e for e in json.loads(raw)["@graph"] if e["@id"] == "./")
-    assert root["description"] == res.workflow.query
+    assert root["description"] == escape.md(escape.request_text(res.workflow.query))  # Markdown-escaped, as the README

@@ -22,6 +22,7 @@ from rocrate.model.contextentity import ContextEntity
 from rocrate.rocrate import ROCrate
 
 from bioplan import __version__
+from bioplan.codegen import escape
 from bioplan.codegen.ir import FileRef, IOPort, Workflow
 from bioplan.knowledge.models import Knowledge
 
@@ -160,8 +161,12 @@ def crate_metadata(knowledge: Knowledge, workflow: Workflow, files: Mapping[str,
     root, the workflow directory), whose main workflow is `entry` in `target`'s language."""
     crate = ROCrate(gen_preview=False)
     root = crate.root_dataset
-    root["name"] = crate_title(workflow.query)
-    root["description"] = workflow.query
+    # the request as the READMEs show it (one line, no invisible format characters or bidi overrides, lookalike
+    # letters as the Latin ones the plan read), not the raw text; registries (WorkflowHub) render the
+    # description as Markdown, so it is Markdown-escaped like the README's (no links, HTML or autolinks)
+    shown = str(escape.request_text(workflow.query))
+    root["name"] = crate_title(shown)
+    root["description"] = escape.md(shown)
     root["datePublished"] = RELEASE_DATE
     root["license"] = crate.add(ContextEntity(crate, LICENSE["@id"],
                                               {k: v for k, v in LICENSE.items() if k != "@id"}))

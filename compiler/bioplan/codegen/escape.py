@@ -191,6 +191,17 @@ _MD_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
 _MD_LINE_START = re.compile(r"^([#+\-=>]|\d+(?=[.)]))")
 
 
+# ... and what GFM's extended autolinks (GitHub, GitLab) and linkify turn into a link with no markup at all:
+# a scheme's "://" ("https://x.example", "ftp://"), "www." ("www.x.example"). A backslash before the ':' or
+# the '.' (not shown) keeps them text. An e-mail address stays a mailto: link: GitHub's renderer joins the
+# text around a backslash before it looks for one (its target is the address shown).
+_MD_AUTOLINK = re.compile(r"(:)(?=/)|(?<![A-Za-z0-9])((?i:www)(?=\.))")
+
+
+def _escape_autolink(match: re.Match) -> str:
+    return "\\:" if match.group(1) else match.group(2) + "\\"
+
+
 def _escape_block_start(match: re.Match) -> str:
     marker = match.group(1)
     return marker + "\\" if marker.isdigit() else "\\" + marker  # "1\. item", "\# heading"
@@ -200,6 +211,7 @@ def md(value: Any) -> str:
     """Markdown inline text: one line (request normalisation), markup characters escaped.
     Safe in a paragraph, a block quote (`> {{ x | md }}`) and a table cell."""
     text = _MD_INLINE.sub(r"\\\1", clean_request_text(str(value)))
+    text = _MD_AUTOLINK.sub(_escape_autolink, text)
     return _MD_LINE_START.sub(_escape_block_start, text)
 
 

@@ -3,9 +3,11 @@ or not on the file system the workflow runs on: refused at compile time, naming 
 
 - two ids a reader or a file system cannot tell apart (case, composed or decomposed accents, fullwidth
   and other compatibility forms) look the same in samples.tsv and write one folder on a case-insensitive
-  or normalising file system (macOS, Windows): each sample would overwrite the other's results;
+  or normalising file system (macOS, Windows): each sample would overwrite the other's results; ids that
+  differ only in Cyrillic or Greek letters drawn like Latin ones look the same to every reader;
 - an id naming a file longer than the file system's name limit fails the run midway ("File name too long");
-- an id holding the separator of a list param it is kept in (CNVkit's comma-separated normal_samples).
+- an id holding the separator of a list param it is kept in (CNVkit's comma-separated normal_samples);
+- an id holding '%', which sbatch reads as a pattern in the SLURM job logs named after it.
 """
 
 from __future__ import annotations
@@ -14,17 +16,20 @@ import os
 import unicodedata
 from collections.abc import Mapping
 
-from bioplan.codegen.ir import PATIENT, Workflow
+from bioplan.codegen.ir import LANE, PATIENT, Workflow
 from bioplan.errors import AmbiguousInputError, UnreadableInputError
+from bioplan.request.text import as_latin_lookalikes
 
 
 def _fold(name: str) -> str:
     """What a reader and a file system may take for one name: Unicode's caseless identifier match (NFKC,
     case folded): accents composed or not (one name on macOS), case (one folder on a case-insensitive
-    file system), compatibility forms (fullwidth letters, ligatures); without the spaces around it and
-    trailing dots, which a reader does not see, R's sample-sheet reader strips (strip.white) and Windows
-    drops from file names."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip().rstrip(". ")
+    file system), compatibility forms (fullwidth letters, ligatures); Cyrillic and Greek letters drawn
+    like Latin ones (`сtrl_1` with a Cyrillic Es is `ctrl_1` to every reader of samples.tsv, though two
+    folders: the request's own lookalike table); without the spaces around it and trailing dots, which a
+    reader does not see, R's sample-sheet reader strips (strip.white) and Windows drops from file names."""
+    shown = as_latin_lookalikes(unicodedata.normalize("NFKC", name))
+    return unicodedata.normalize("NFKC", shown.casefold()).strip().rstrip(". ")
 
 
 def indistinguishable_names(names: list[str]) -> list[list[str]]:
@@ -113,11 +118,38 @@ def refuse_list_separators(param: str, tool: str, names: list[str], source: Mapp
          "files' names"], {"param": param, "samples": bad})
 
 
+# sbatch reads '%' in a job's --output path as a pattern (%j the job id, %u the user, %x the job name, %%), and
+# the SLURM executor of profiles/slurm names each job's log after its wildcards' values
+# (.snakemake/slurm_logs/<rule>/<sample>/%j.log): it refuses a '%j' there ("jobid placeholder in logfile
+# directory") and mkdirs the folder unexpanded, so another pattern sends the log into a folder that does not exist
+SLURM_PATTERN = "%"
+
+
+def refuse_slurm_log_patterns(values: Mapping[str, list[str]], source: Mapping[str, str]) -> None:
+    """An id holding '%' (a sample, patient or lane: each a wildcard of the jobs) is refused at compile time:
+    the workflow's SLURM profile would stop or lose each job's log under it."""
+    found = [(key, name) for key, names in values.items() for name in names if SLURM_PATTERN in name]
+    if not found:
+        return
+    key, name = found[0]
+    where = f" (from {os.path.basename(source[name])!r})" if name in source else ""
+    raise UnreadableInputError(
+        f"the {key} id {name!r}{where} holds a '%': run on SLURM (profiles/slurm), each job's log is "
+        f".snakemake/slurm_logs/<rule>/{name}/%j.log and sbatch reads '%' in that path as a pattern "
+        "('%j' stops the run at its first job, '%u' or '%x' writes the log into a folder that does not exist)"
+        + (f" ({len(found) - 1} more id(s) with a '%')" if len(found) > 1 else ""),
+        [f"to resolve, rename the {key} without '%' (in the input files' names or the sample sheet)"],
+        {key: name, "character": SLURM_PATTERN})
+
+
 def refuse_unsafe_id_sets(workflow: Workflow, sources: Mapping[str, str]) -> None:
     """The workflow's sample and patient ids, together: none two a reader or file system cannot tell apart,
-    none naming a file beyond the file system's limit. `sources`: sample id -> an input file it came from."""
+    none naming a file beyond the file system's limit, none (lanes too) holding a SLURM log pattern.
+    `sources`: sample id -> an input file it came from."""
     samples = list(dict.fromkeys(row["sample"] for row in workflow.samples))
     patients = list(dict.fromkeys(row[PATIENT] for row in workflow.samples if row.get(PATIENT)))
+    lanes = list(dict.fromkeys(row[LANE] for row in workflow.samples if row.get(LANE)))
+    refuse_slurm_log_patterns({"sample": samples, PATIENT: patients, LANE: lanes}, sources)
     refuse_indistinguishable_names("sample", samples, sources)
     refuse_indistinguishable_names("patient", patients, {})
     patterns = [p.ref.path for s in workflow.steps for p in s.outputs] + [s.log for s in workflow.steps]

@@ -92,6 +92,12 @@ def _latin_lookalikes(match: re.Match[str]) -> str:
     return word
 
 
+def as_latin_lookalikes(text: str) -> str:
+    """`text` with every Cyrillic and Greek letter drawn like a Latin one as that letter, whatever the word
+    (what a reader sees: sample ids `ctrl_1` and `сtrl_1` are one name, codegen/names.py)."""
+    return text.translate(_LOOKALIKES)
+
+
 def plain_request(text: str) -> str:
     """The request as bioplan reads and shows it: `clean_request_text`, without the invisible format
     characters (zero-width spaces and joiners, soft hyphens, BOM, directional marks: `ST\u200bAR` displays

@@ -1,0 +1,160 @@
+"""Attacks round 5: classes rounds 1-4 left open.
+
+- GFM's extended autolinks: a request holding `https://x.example` or `www.x.example` became a live link in
+  the READMEs (GitHub and GitLab link such text with no Markdown syntax at all, so escaping the markup
+  characters did not stop it; `\\<https://x\\>` even linked to `https://x%5C%3E`);
+- ro-crate-metadata.json quoted the raw request: bidi overrides and zero-width characters the plan and the
+  READMEs drop, lookalike letters the plan read as Latin, and Markdown a registry renders (links, HTML);
+- sample ids that differ only in Cyrillic or Greek letters drawn like Latin ones (`ctrl_1` and `сtrl_1`):
+  two folders, but one name to every reader of samples.tsv, the READMEs and the reports;
+- a '%' in a sample, patient or lane id: the SLURM executor names each job's log folder after the job's
+  wildcards and sbatch reads '%' there as a pattern (`%j`: the executor stops the run at its first job).
+
+Markdown is checked with GitHub's own renderer (cmarkgfm, GitHub's fork of cmark with its extensions).
+Properties: 50 examples in the fast tier, 2,000 under CI=true, BIOPLAN_PROPERTY_EXAMPLES overrides.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bioplan.codegen import escape
+from bioplan.codegen.crate import crate_metadata
+from bioplan.codegen.ir import synthesize
+from bioplan.codegen.names import indistinguishable_names, refuse_slurm_log_patterns
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError, UnreadableInputError
+from helpers import write_fastq
+
+EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+TRIM = "trim the reads with fastp"
+
+
+def _gfm_html(markdown: str) -> str:
+    cmarkgfm = pytest.importorskip("cmarkgfm")
+    return cmarkgfm.github_flavored_markdown_to_html(markdown)
+
+
+def _links(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<a href="([^"]*)"[^>]*>(.*?)</a>', html)
+
+
+def _only_inert_links(html: str) -> bool:
+    """No web, script or data link, and every link GitHub still makes (e-mail autolinks: its renderer joins
+    the text around an escape before it looks for them) points where its text says."""
+    return all(href in (shown, "mailto:" + shown) and "//" not in href
+               and not re.match(r"(?i)(https?|ftp|javascript|data|file|vbscript):", href)
+               for href, shown in _links(html))
+
+
+# ----------------------------------------------------------------------------- Markdown autolinks
+@pytest.mark.parametrize("text", [
+    "see https://evil.example/login now", "HTTPS://EVIL.EXAMPLE", "ftp://evil.example/x", "www.evil.example",
+    "(www.evil.example)", "*www.evil.example*", "<https://evil.example>", "[x](https://evil.example)",
+    "![x](https://evil.example/p.png)", "[x]: https://evil.example", "javascript:alert(1)//https://x.example",
+])
+def test_a_web_address_in_user_text_is_no_link_in_the_readme(text):
+    out = escape.md(text)
+    assert not re.search(r"(?<!\\):/|(?i:(?<![A-Za-z0-9])www\.)", out), out  # the triggers, escaped
+    html = _gfm_html(out)
+    assert "<a " not in html and "<img" not in html, (text, out, html)
+    assert re.sub(r"<[^>]+>", "", html).strip().replace("&lt;", "<").replace("&gt;", ">") == text  # shown as given
+
+
+_PIECES = ["https://", "http:", "//", "www.", "WWW.", "ftp://x.y", "evil.example", "a@b.co", "<", ">", "\\", ":",
+           "/", ".", " ", "[", "](", ")", "!", "`", "*", "_", "~", "(", "&amp;", "&#58;", "javascript:", "mailto:",
+           "xmpp:", "w", "|", "#", "1.", "-", "<b>", "<!--", "-->", "[x]: ", '"', "'", "\u202e", "\u200b"]
+
+
+@SETTINGS
+@given(text=st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_property_markdown_text_renders_no_web_link_and_no_html(text):
+    html = _gfm_html(escape.md(text))
+    assert _only_inert_links(html), (text, escape.md(text), html)
+    assert not re.search(r"<(?!/?p>|a href=|/a>)", html), (text, escape.md(text), html)
+
+
+# ----------------------------------------------------------------------------- the RO-Crate's request
+HOSTILE_REQUEST = ("Trim the reads with fastp. Notes: https://evil.example/x www.evil.example "
+                   "[docs](javascript:alert(1)) <img src=x onerror=alert(1)> \u202egpj.exe\u202c S\u200bT\u0410R")
+
+
+def test_the_crate_describes_the_request_as_the_readme_shows_it(knowledge, tmp_path):
+    inputs = [write_fastq(tmp_path / "in" / f"S1_R{mate}.fastq.gz", mate) for mate in (1, 2)]
+    result = plan_request(HOSTILE_REQUEST, inputs, knowledge, allow_partial=True)
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "wf"))
+    assert workflow.query == HOSTILE_REQUEST  # the IR keeps the raw text (the plan report shows it)
+    raw = crate_metadata(knowledge, workflow, {"workflow/Snakefile": ""}, "snakemake", "workflow/Snakefile")
+    root = next(e for e in json.loads(raw)["@graph"] if e["@id"] == "./")
+    shown = escape.request_text(HOSTILE_REQUEST)  # what the README quotes, through the md filter
+    assert "STAR" in shown and "gpj.exe" in shown and "\u200b" not in raw and "\u202e" not in raw
+    assert root["description"] == escape.md(shown)
+    assert shown.startswith(root["name"].removesuffix(" ..."))
+    html = _gfm_html(root["description"])
+    assert "<a " not in html and "<img" not in html, html
+
+
+# ----------------------------------------------------------------------------- lookalike sample ids
+def _pairs(base: Path, samples: list[str]) -> list[str]:
+    return [write_fastq(base / f"run{i}" / f"{sample}_R{mate}.fastq.gz", mate)
+            for i, sample in enumerate(samples) for mate in (1, 2)]
+
+
+def _refusal(knowledge, query: str, inputs: list[str], workdir: Path) -> BioplanError:
+    with pytest.raises(BioplanError) as err:
+        result = plan_request(query, inputs, knowledge)
+        synthesize(knowledge, result.spec, result.plans[0], workdir=str(workdir))
+    return err.value
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ctrl_1", "\u0441trl_1"),         # Cyrillic es
+    ("CAP1", "\u0421\u0410\u0420\u0031"),  # wholly Cyrillic capitals
+    ("AB_2", "\u0391\u0392_2"),        # Greek capitals
+], ids=["cyrillic_in_latin", "cyrillic_word", "greek"])
+def test_sample_ids_that_differ_only_in_lookalike_letters_are_refused(knowledge, tmp_path, first, second):
+    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [first, second]), tmp_path / "out")
+    assert err.code == "ambiguous_input"
+    assert repr(first) in err.message and repr(second) in err.message
+
+
+_LATIN_TO_LOOKALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "x": "\u0445",
+                       "A": "\u0410", "B": "\u0392", "H": "\u041d", "K": "\u039a", "T": "\u0422", "M": "\u039c"}
+
+
+@SETTINGS
+@given(name=st.text(alphabet="aeopcxABHKTM0123456789_", min_size=1, max_size=10), data=st.data())
+def test_property_a_name_and_its_lookalike_spelling_are_one_sample(name, data):
+    letters = sorted(set(name) & set(_LATIN_TO_LOOKALIKE))
+    swap = data.draw(st.sets(st.sampled_from(letters))) if letters else set()
+    other = "".join(_LATIN_TO_LOOKALIKE[c] if c in swap else c for c in name)
+    assert indistinguishable_names([name, other, "zz_unrelated"]) == ([sorted({name, other})] if swap else [])
+
+
+def test_words_of_other_scripts_that_look_different_stay_distinct():
+    assert indistinguishable_names(["TNF\u03b1", "TNFa", "\u0434\u043e\u043c", "S1", "S2", "\u0436_1"]) == []
+
+
+# ----------------------------------------------------------------------------- '%' in ids (SLURM log paths)
+@pytest.mark.parametrize("sample", ["S%j", "A%u_1", "x%%y"])
+def test_a_sample_id_sbatch_would_read_as_a_log_pattern_is_refused(knowledge, tmp_path, sample):
+    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [sample, "S2"]), tmp_path / "out")
+    assert isinstance(err, UnreadableInputError) and err.code == "unreadable_input"
+    assert repr(sample) in err.message and "slurm_logs" in err.message and f"(from '{sample}_R" in err.message
+    assert any("without '%'" in h for h in err.hints)
+
+
+def test_patient_and_lane_ids_with_a_percent_are_refused_too():
+    for key in ("patient", "lane"):
+        with pytest.raises(UnreadableInputError, match=f"the {key} id 'p%x'"):
+            refuse_slurm_log_patterns({"sample": ["s1"], key: ["p1", "p%x"]}, {})
+    refuse_slurm_log_patterns({"sample": ["s1", "s-2.b+c"], "patient": ["p1"], "lane": ["1"]}, {})
