@@ -203,6 +203,27 @@ def test_nextflow_groups_a_samples_lane_rows_into_cat_fastq(rnaseq_lanes):
     assert "CAT_FASTQ (\n        ch_reads\n    )" in wf and "ch_reads" not in wf[wf.index("CAT_FASTQ (") + 30:]
 
 
+def test_nextflow_publishes_the_merged_and_trimmed_reads_only_on_request(rnaseq_lanes, sarek):
+    """nf-core publishes results only (save_merged_fastq, save_trimmed): the FASTQ only later steps read stay in
+    work/ unless --save_intermediate_fastq true; the steps' reports are published as before."""
+    files = rnaseq_lanes[2].files
+    config = files["conf/modules.config"]
+    saved = ("saveAs: { filename -> filename.equals('versions.yml') || (!params.save_intermediate_fastq && "
+             "['.fastq.gz', '.fq.gz'].any { ending -> filename.endsWith(ending) }) ? null : filename }")
+    for process in ("CAT_FASTQ", "READ_TRIMMING"):
+        block = config[config.index(f"withName: '{process}'"):]
+        block = block[:block.index("\n    }\n")]
+        assert saved in block, block
+    quantify = config[config.index("withName: 'TRANSCRIPT_QUANTIFICATION'"):]
+    assert "save_intermediate_fastq" not in quantify[:quantify.index("\n    }\n")]
+    assert "    save_intermediate_fastq = false\n" in files["nextflow.config"]
+    options = json.loads(files["nextflow_schema.json"])["$defs"]["input_output_options"]["properties"]
+    assert options["save_intermediate_fastq"]["type"] == "boolean" and options["save_intermediate_fastq"]["default"] is False
+    assert "`--save_intermediate_fastq true`" in files["README.md"]
+    # a workflow without intermediate reads (the lanes aligned one by one) has no such switch
+    assert "save_intermediate_fastq" not in sarek[3].files["nextflow.config"]
+
+
 def test_a_trimmer_before_the_aligner_reads_the_concatenated_lanes(knowledge, tmp_path):
     """fastp between the lanes and BWA: the lanes are concatenated before trimming, one read group per
     sample (the limit of this lowering: sarek trims each lane apart)."""

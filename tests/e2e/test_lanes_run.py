@@ -1,12 +1,14 @@
 """A tumour/normal cohort sequenced over several lanes, run end to end with the real tools: nf-core/sarek's
-sample sheet (patient, sex, status, sample, lane, fastq_1, fastq_2; one row per lane), each sample's
-lanes concatenated before alignment, then BWA-MEM and FreeBayes' somatic mode per patient.
+sample sheet (patient, sex, status, sample, lane, fastq_1, fastq_2; one row per lane), each lane of a sample
+aligned by BWA-MEM under its own read group and the lanes' BAMs merged (samtools merge), as sarek does, then
+FreeBayes' somatic mode per patient.
 
 Tiny data generated here, with planted answers: a random 6 kb genome; the tumour carries a somatic SNV
 at 1500 (half its fragments) and the normal none; each sample is split over two lanes of different depth,
 lane 2 of the tumour with file names equal to lane 1's (in its own folder, as demultiplexers write).
-The science: the VCF has one column per sample (never per lane: one read group, SM = the sample), and the
-tumour's depth at the planted SNV is the reads of both lanes that cover it, counted here from the reads.
+The science: each sample's BAM has one @RG per lane (ID <sample>.<lane>, SM the sample) and every read of
+both lanes; the VCF has one column per sample (never per lane: SM is the sample), and the tumour's depth
+at the planted SNV is the reads of both lanes that cover it, counted here from the reads.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import gzip
 import random
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -102,18 +105,33 @@ def test_the_sample_sheet_keeps_one_row_per_lane(lanes_run):
         ("p1_normal", "L001"), ("p1_normal", "L002"), ("p1_tumour", "L001"), ("p1_tumour", "L002")]
 
 
-def test_each_sample_is_one_read_group_of_both_lanes(lanes_run):
-    """The merged reads: every read of both lanes, aligned under one read group whose SM is the sample."""
+def _read_groups(bam: Path) -> list[dict[str, str]]:
+    header = subprocess.run(["samtools", "view", "-H", str(bam)], capture_output=True, text=True, check=True,
+                            env=env()).stdout
+    return [dict(field.split(":", 1) for field in line.split("\t")[1:])
+            for line in header.splitlines() if line.startswith("@RG")]
+
+
+def _assert_one_read_group_per_lane(bam: Path, sample: str) -> None:
+    """sarek's read groups: one per lane (ID <sample>.<lane>), SM and LB the sample; every read of both
+    lanes once, each tagged with its lane's group (the L001_/L002_ read names say which lane it came from)."""
+    groups = _read_groups(bam)
+    assert sorted(g["ID"] for g in groups) == [f"{sample}.{lane}" for lane in LANE_DEPTH], groups
+    assert all(g["SM"] == sample and g["LB"] == sample and g["PL"] == "ILLUMINA" for g in groups), groups
+    reads = subprocess.run(["samtools", "view", "-F", "0x900", str(bam)], capture_output=True, text=True,
+                           check=True, env=env()).stdout.splitlines()
+    pairs = {lane: depth * GENOME_LENGTH // (2 * READ_LENGTH) for lane, depth in LANE_DEPTH.items()}
+    assert len(reads) == 2 * sum(pairs.values())  # both lanes' reads, each once
+    tagged = Counter((r.split("\t")[0].split("_")[0], next(t[5:] for t in r.split("\t")[11:] if t.startswith("RG:Z:")))
+                     for r in reads)
+    assert tagged == Counter({(lane, f"{sample}.{lane}"): 2 * n for lane, n in pairs.items()}), tagged
+
+
+def test_each_lane_of_a_sample_is_its_own_read_group(lanes_run):
     for sample in ("p1_normal", "p1_tumour"):
-        bam = next((lanes_run / "results").glob(f"read_alignment/{sample}/*.bam"))
-        header = subprocess.run(["samtools", "view", "-H", str(bam)], capture_output=True, text=True, check=True,
-                                env=env()).stdout
-        groups = [line for line in header.splitlines() if line.startswith("@RG")]
-        assert len(groups) == 1 and f"\tSM:{sample}" in groups[0] and f"\tID:{sample}" in groups[0], groups
-        count = subprocess.run(["samtools", "view", "-c", "-F", "0x900", str(bam)], capture_output=True, text=True,
-                               check=True, env=env()).stdout.strip()
-        pairs = sum(depth * GENOME_LENGTH // (2 * READ_LENGTH) for depth in LANE_DEPTH.values())
-        assert int(count) == 2 * pairs  # both lanes' reads, each once
+        _assert_one_read_group_per_lane(next((lanes_run / "results").glob(f"read_alignment/{sample}/*.bam")), sample)
+    # aligned lane by lane, not concatenated first
+    assert not (lanes_run / "results" / "cat_fastq").exists()
 
 
 def test_the_planted_snvs_depth_is_the_sum_of_both_lanes(lanes_run, lanes_inputs):
@@ -129,18 +147,19 @@ def test_the_planted_snvs_depth_is_the_sum_of_both_lanes(lanes_run, lanes_inputs
 
 
 def test_the_nextflow_pipeline_of_lanes_passes_the_strict_parser(lanes_inputs, nf_lint, tmp_path):
-    """The same sheet for Nextflow: the lane rows grouped by sample into CAT_FASTQ, lanes staged apart."""
+    """The same sheet for Nextflow: the lane rows grouped by sample into the aligner, lanes staged apart."""
     compile_request(QUERY, lanes_inputs[0], str(tmp_path / "nf" / "main.nf"), force=True, target="nextflow")
-    module = (tmp_path / "nf" / "modules" / "local" / "cat" / "fastq" / "main.nf").read_text()
-    assert "path(reads, stageAs: 'lane*/*')" in module
-    assert "CAT_FASTQ (\n        ch_reads\n    )" in (tmp_path / "nf" / "workflows" / "bioplan.nf").read_text()
+    module = (tmp_path / "nf" / "modules" / "local" / "bwa" / "mem" / "main.nf").read_text()
+    assert "path(reads, stageAs: 'lane*/*')" in module and "def lanes = meta.lanes" in module
+    assert "READ_ALIGNMENT (\n        ch_reads" in (tmp_path / "nf" / "workflows" / "bioplan.nf").read_text()
     proc = nf_lint(tmp_path / "nf")
     assert proc.returncode == 0 and ": OK (" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_the_nextflow_pipeline_merges_the_lanes_the_same(lanes_inputs, tmp_path):
-    """The Nextflow target run for real (-profile local, the same tools): CAT_FASTQ per sample, then the
-    tumour/normal pair; the same science as the Snakemake run (one column per sample, DP = both lanes)."""
+    """The Nextflow target run for real (-profile local, the same tools): each sample's lanes aligned under
+    their own read groups in one task per sample, then the tumour/normal pair; the same science as the
+    Snakemake run (one @RG per lane, one VCF column per sample, DP = both lanes)."""
     from test_nextflow_run import nextflow_bin, run_nextflow
 
     _require("bwa", "samtools", "freebayes", "bgzip", "tabix")
@@ -150,7 +169,10 @@ def test_the_nextflow_pipeline_merges_the_lanes_the_same(lanes_inputs, tmp_path)
                     validate=False)
     proc = run_nextflow(workdir)
     assert proc.returncode == 0, proc.stdout[-4000:]
-    assert proc.stdout.count("Submitted process > BIOPLAN:CAT_FASTQ (") == 2  # one per sample, not per lane
+    assert proc.stdout.count("Submitted process > BIOPLAN:READ_ALIGNMENT (") == 2  # one per sample, not per lane
+    assert "CAT_FASTQ" not in proc.stdout
+    for sample in ("p1_normal", "p1_tumour"):
+        _assert_one_read_group_per_lane(next(workdir.glob(f"results/read_alignment/{sample}*.bam")), sample)
     found = sorted(workdir.glob("results/*/p1_tumour_vs_p1_normal*somatic.vcf.gz"))
     assert len(found) == 1, found
     with gzip.open(found[0], "rt") as fh:

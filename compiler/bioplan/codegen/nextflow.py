@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,11 @@ from bioplan.codegen.provenance import package_name
 from bioplan.codegen.qc_report import AGGREGATOR
 from bioplan.codegen.step_scripts import step_script_files
 from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
+from bioplan.knowledge.models import Knowledge
 from bioplan.paths import templates_dir
+
+# read files: an intermediate one (merged lanes, trimmed reads) is published only on request
+READ_FORMATS = frozenset({"fastq", "fastq.gz"})
 
 # No name nor path part may start with '-': Nextflow stages inputs by file name and processes pass
 # sample ids and file names to tools and to mv/samtools unquoted, where '-x' reads as an option.
@@ -568,6 +573,7 @@ class NextflowGenerator:
         ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge,
                    request=escape.request_text(workflow.query), cluster=escape.mark_options(options),
                    intermediates=intermediate_outputs(self.knowledge, workflow),
+                   unpublished=unpublished_endings(self.knowledge, workflow),
                    steps=[self.prepare(workflow, s) for s in workflow.steps])
         ctx.update(readme_dag_and_results(self.knowledge, workflow, ctx["steps"]))
         for name, rel in (("nextflow.config", "nextflow.config.j2"), ("conf/base.config", "base.config.j2"),
@@ -637,6 +643,11 @@ class NextflowGenerator:
                   "outdir": {"type": "string", "format": "directory-path", "description": "Where results go."},
                   "publish_dir_mode": {"type": "string", "default": "copy",
                                        "enum": ["symlink", "rellink", "link", "copy", "copyNoFollow", "move"]}}
+        if unpublished_endings(self.knowledge, workflow):
+            inputs["save_intermediate_fastq"] = {
+                "type": "boolean", "default": False,
+                "description": "Publish the FASTQ files only later steps read too (merged lanes, trimmed reads); "
+                               "they stay in work/ either way."}
         refs: dict[str, dict[str, Any]] = {c.key: {"type": "string", "format": "path",
                                                    "description": c.hint[:200],
                                                    **STAGED_NAME} for c in workflow.config_inputs}
@@ -699,6 +710,25 @@ class NextflowGenerator:
     def samplesheet(workflow: Workflow) -> str:
         cols = sheet_columns(workflow) or ["sample"]
         return escape.delimited([cols, *([row.get(c, "") for c in cols] for row in workflow.samples)], ",")
+
+
+def unpublished_endings(knowledge: Knowledge, workflow: Workflow) -> dict[str, list[str]]:
+    """{step id: file name endings of its intermediate reads}: FASTQ only later steps read (merged lanes,
+    trimmed or host-depleted reads; `ir.intermediate_outputs`) stay in work/ unless
+    --save_intermediate_fastq true, as nf-core publishes them only on request (save_merged_fastq,
+    save_trimmed); an ending a kept output of the step shares is published."""
+    intermediates = intermediate_outputs(knowledge, workflow)
+
+    def endings(ports: Iterable[IOPort]) -> set[str]:
+        return {e for p in ports if p.format in knowledge.formats for e in knowledge.formats[p.format].extensions}
+
+    found = {}
+    for step in workflow.steps:
+        reads = [p for p in step.outputs if p.ref.path in intermediates and p.format in READ_FORMATS]
+        dropped = endings(reads) - endings(p for p in step.outputs if p not in reads)
+        if dropped:
+            found[step.id] = sorted(dropped)
+    return found
 
 
 def grouped_channel(expr: str, key: str) -> Channel:
