@@ -170,3 +170,14 @@ def test_cuffdiff_gene_tests_are_refused_with_a_conversion_that_works(knowledge,
     (f,) = result.spec.inputs
     assert f.datatype == "differential_expression_table"
     assert [s.operation for s in result.plans[0].steps] == ["gene_ranking", "gsea"]
+
+
+@pytest.mark.parametrize("name", ["geo/GDS507.soft.gz", "geo/GSE105845_family.soft", "geo/GSM32878.txt",
+                                  "geo/GPL4133.txt"])
+def test_geo_soft_files_are_refused_saying_how_to_get_the_table(knowledge, name):
+    """GEOquery's and GEOparse's SOFT files (a GDS, a series family, a sample, a platform) were 'one-column files
+    whose values are not gene ids'. The GDS hint's R command (GEOquery 2.66) wrote a 22,645 x 17 table that bioplan
+    reads as a normalised expression matrix (checked by hand)."""
+    e = refusal(knowledge, "differential expression between tumour and normal with limma", name)
+    assert e.code == "unreadable_input" and "a GEO SOFT file" in e.message
+    assert any("GEOquery::GDS2eSet" in h and "genes x samples table" in h for h in e.hints)

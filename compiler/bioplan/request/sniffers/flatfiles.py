@@ -1,6 +1,8 @@
-"""Sequence records in the databases' flat-file formats (GenBank/GenPept 'LOCUS', EMBL and UniProt 'ID   '): refused
-by name, saying what to give. Before this the table reader called them one-column files of values that are not gene
-ids. bioplan reads sequences as FASTA and annotation as GTF/GFF3; a flat file holds both."""
+"""Sequence records in the databases' flat-file formats (GenBank/GenPept 'LOCUS', EMBL and UniProt 'ID   ') and GEO's
+SOFT files ('^SERIES', '^SAMPLE', '^PLATFORM', '^DATABASE'): refused by name, saying what to give. Before this the
+table reader called them one-column files of values that are not gene ids. bioplan reads sequences as FASTA and
+annotation as GTF/GFF3; a flat file holds both. A SOFT file holds expression tables per sample (GEOquery reads it).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from bioplan.request.sniffers.base import Context, FileSniffer, Notes, Source, u
 
 _LOCUS_RE = re.compile(r"^LOCUS {2,}\S+")
 _ID_RE = re.compile(r"^ID {3}\S+")
+_SOFT_RE = re.compile(r"^\^(DATABASE|SERIES|SAMPLE|PLATFORM|DATASET|SUBSET|Annotation)\b")
 _EMBL_KEYS = ("AC   ", "DE   ", "DT   ", "XX", "SQ   ", "FT   ", "OS   ")
 
 
@@ -30,6 +33,8 @@ def _kind(src: Source) -> str | None:
     lines = [ln for ln in src.text_lines[:40] if ln.strip()]
     if not lines:
         return None
+    if _SOFT_RE.match(lines[0]):
+        return "a GEO SOFT file (^DATABASE, ^SERIES, ^PLATFORM, ^SAMPLE records with their '!' attributes and tables)"
     if lines[0].lstrip().startswith("<?xml"):
         return _xml_kind(lines[1:])
     if _LOCUS_RE.match(lines[0]) and any(ln.startswith(("DEFINITION", "ACCESSION", "FEATURES", "ORIGIN"))
@@ -43,6 +48,13 @@ def _kind(src: Source) -> str | None:
 
 def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     kind = _kind(src) or ""
+    if kind.startswith("a GEO SOFT"):
+        raise unreadable(src.shown, f"is {kind}, which bioplan does not read",
+                         ["give the expression values as one genes x samples table with a sample sheet (in R, for "
+                          "a GDS: eset <- GEOquery::GDS2eSet(GEOquery::getGEO(filename = FILE), getGPL = FALSE); "
+                          "write.table(Biobase::exprs(eset), 'expression.tsv', sep = '\\t', quote = FALSE); for a "
+                          "series, the same from its series matrix file); for sequencing studies, give the series' "
+                          "count matrix or the runs' reads (SRA) instead"], expected="a recognised input")
     if "flat file" not in kind:  # an XML kind by its root element
         raise unreadable(src.shown, f"is {kind if kind.startswith('an XML') else kind + ' (XML)'}, which bioplan "
                          "does not read", ["give the data in the tabular or sequence format the tool also writes "

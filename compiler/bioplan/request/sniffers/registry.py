@@ -116,7 +116,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("variants", "VCF_RECORDS", _vcf_record_like),
     Declared("read_tables", "READ_TABLES"),
     Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
-    Declared("flatfiles", "FLAT_FILES", lambda src: src.first_line.startswith(("LOCUS", "ID   "))
+    Declared("flatfiles", "FLAT_FILES", lambda src: src.first_line.startswith(("LOCUS", "ID   ", "^"))
              or src.first_line.lstrip().startswith("<?xml") or not src.first_line.strip()),
     Declared("hits", "BLAST_TABULAR", lambda src: src.first_line.startswith("#") or src.first_line.count("\t") >= 11
              or not src.first_line.strip()),
