@@ -125,6 +125,7 @@ def test_sample_ids_that_differ_only_in_lookalike_letters_are_refused(knowledge,
     err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [first, second]), tmp_path / "out")
     assert err.code == "ambiguous_input"
     assert repr(first) in err.message and repr(second) in err.message
+    assert f"U+{ord(next(c for c in second if not c.isascii())):04X}" in err.message  # the letter that differs, named
 
 
 _LATIN_TO_LOOKALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "x": "\u0445",
