@@ -181,3 +181,15 @@ def test_geo_soft_files_are_refused_saying_how_to_get_the_table(knowledge, name)
     e = refusal(knowledge, "differential expression between tumour and normal with limma", name)
     assert e.code == "unreadable_input" and "a GEO SOFT file" in e.message
     assert any("GEOquery::GDS2eSet" in h and "genes x samples table" in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("pileup/ex1.mpileup", "samtools mpileup text output (chromosome, position, reference base, then the depth, read "
+     "bases and base qualities of each of 1 BAM file)"),  # was 'a count matrix or a sample sheet'
+    ("pileup/ex1_two.mpileup", "of each of 2 BAM files"),  # was a sample sheet of condition 'column_3'
+    ("pileup/pileup.txt", "a samtools pileup -c consensus file"),  # was 'malformed table: row 25 has 15 fields'
+])
+def test_pileups_are_refused_saying_to_give_the_alignments(knowledge, name, said):
+    e = refusal(knowledge, "call variants with bcftools", name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("give the alignments it was made from (BAM" in h for h in e.hints)

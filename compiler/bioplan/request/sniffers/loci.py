@@ -7,10 +7,10 @@ header over a CONTIG, START, END table) were invalid SAM files.
 Read: Bismark cytosine reports (chromosome, position, strand, methylated, unmethylated, context, trinucleotide;
 no header), whatever their name. Refused by name, each saying what to give instead: copy-number bins and
 segments (CNVkit .cnr/.cnn/.cns, SEG files of DNAcopy/CBS, GATK DenoiseReadCounts/ModelSegments/CollectReadCounts
-tables), allele counts at SNPs (GATK CollectAllelicCounts, TitanCNA), DSS's methylation counts, PLINK files (text
-per-variant output with a CHR SNP header, .bim, .fam; the binary .bed by its magic bytes, which the text readers
-took for a semicolon-separated table), Picard interval lists, and any other table whose header starts with a
-chromosome column and a position column."""
+tables), allele counts at SNPs (GATK CollectAllelicCounts, TitanCNA), samtools pileups (mpileup, legacy pileup -c),
+DSS's methylation counts, PLINK files (text per-variant output with a CHR SNP header, .bim, .fam; the binary .bed by
+its magic bytes, which the text readers took for a semicolon-separated table), Picard interval lists, and any other
+table whose header starts with a chromosome column and a position column."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ ALLELE_HINT = ("these are the read counts of each allele at known SNPs, an inter
 DSS_HINT = ("bioplan's differential methylation (DSS) reads Bismark coverage files (chromosome, start, end, percent, "
             "methylated, unmethylated): convert each file with awk 'BEGIN{OFS=\"\\t\"} NR>1 && $3>0 "
             "{print $1,$2,$2,100*$4/$3,$4,$3-$4}' FILE > SAMPLE.bismark.cov and give those with a sample sheet")
+PILEUP_HINT = ("a pileup is an intermediate of variant callers; give the alignments it was made from (BAM, with the "
+               "reference genome FASTA) and ask for variant calling")
 PLINK_HINT = ("bioplan does not do genotype association studies (PLINK, GWAS); it calls, filters and annotates "
               "variants from reads: give the reads or alignments, or the calls as VCF (plink --recode vcf)")
 
@@ -105,6 +107,26 @@ def _cytosine_report(rows: list[list[str]]) -> bool:
         and r[5] in ("CG", "CHG", "CHH") and _ALLELE_RE.match(r[6]) is not None for r in rows)
 
 
+def _mpileup(rows: list[list[str]]) -> int:
+    """samtools mpileup text: chromosome, position, reference base, then depth, read bases and base qualities of each
+    BAM file (3 + 3n columns). The number of BAM files, or 0."""
+    width = len(rows[0])
+    if width < 6 or (width - 3) % 3:
+        return 0
+    fine = all(len(r) == width and r[1].isdigit() and len(r[2]) == 1 and r[2] in "ACGTNacgtn"
+               and all(r[i].isdigit() for i in range(3, width, 3)) for r in rows)
+    return (width - 3) // 3 if fine else 0
+
+
+def _legacy_pileup(rows: list[list[str]]) -> bool:
+    """samtools 0.1 `pileup -c`: chromosome, position, reference base, consensus base, consensus, SNP and RMS mapping
+    qualities, depth, read bases, base qualities (an indel's own line, '*' for the reference base, is longer)."""
+    snv = [r for r in rows if len(r) == 10]
+    return len(snv) >= 0.8 * len(rows) and all(
+        r[1].isdigit() and len(r[2]) == 1 and r[2] in "ACGTNacgtn" and all(r[i].isdigit() for i in range(4, 8))
+        for r in snv)
+
+
 def _plink_bim(src: Source, rows: list[list[str]]) -> bool:
     """A PLINK .bim: chromosome, variant id, centimorgans, base-pair position, allele 1, allele 2; no header."""
     return len(rows) >= 1 and all(
@@ -123,6 +145,13 @@ def _kind(src: Source) -> tuple[str, str, str] | None:
         return None
     if _cytosine_report(rows[:20]):
         return "a Bismark cytosine report", "cytosine_report", ""
+    bams = _mpileup(rows[:20])
+    if bams:
+        return (f"samtools mpileup text output (chromosome, position, reference base, then the depth, read bases and "
+                f"base qualities of each of {bams} BAM file{'s' if bams > 1 else ''})", "pileup", PILEUP_HINT)
+    if _legacy_pileup(rows[:20]):
+        return ("a samtools pileup -c consensus file (samtools 0.1's pileup format: reference and consensus base, "
+                "qualities, depth, read bases)", "pileup", PILEUP_HINT)
     if _plink_bim(src, rows[:20]):
         return ("a PLINK variant table (.bim: chromosome, variant id, centimorgans, position, allele 1, allele 2)",
                 "plink", PLINK_HINT)

@@ -82,13 +82,13 @@ _LOCUS_START_RE = re.compile(
 
 def _locus_like(src: Source) -> bool:
     """A table of genomic positions starts with a chromosome column (its name, or a chromosome in a headerless row),
-    or an id column before it (SEG); a Bismark cytosine report (7 columns) or a PLINK .bim (6) may start with any
-    sequence name; a PLINK .fam is told by its name."""
+    or an id column before it (SEG); a Bismark cytosine report (7 columns), a PLINK .bim (6) or a pileup (a position
+    second) may start with any sequence name; a PLINK .fam is told by its name."""
     line = next((ln for ln in src.text_lines if ln.strip() and not ln.startswith(("#", "track "))), "")
     fields = line.split("\t") if "\t" in line else line.split()
     first = fields[0].strip() if fields else ""
     return bool(_LOCUS_START_RE.match(first) or CHROM_ID_RE.match(first) or CHROM_ACC_RE.match(first)) \
-        or len(fields) in (6, 7) or src.ext == ".fam"
+        or len(fields) in (6, 7) or len(fields) > 3 and fields[1].isdigit() or src.ext == ".fam"
 
 
 # the file readers in their order: the first that takes a file reads it
