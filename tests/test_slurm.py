@@ -103,13 +103,14 @@ def test_slurm_local_up_is_idempotent(slurm_node):
     assert _daemon_pids(_run(["bash", SLURM_LOCAL, "status"], timeout=60).stdout) == pids
 
 
-def rule_requests(workdir: Path) -> dict[str, dict[str, int]]:
-    """threads, mem_mb and runtime (at attempt 1) of every rule but local ones, read from the emitted rules."""
+def rule_requests(workdir: Path, local: bool = False) -> dict[str, dict[str, int]]:
+    """threads, mem_mb and runtime (at attempt 1) of every rule but local ones (with `local`: those
+    too), read from the emitted rules."""
     requests = {}
     for smk in sorted((workdir / "workflow" / "rules").glob("*.smk")):
         for block in re.split(r"\n(?=rule )", smk.read_text()):
             name = re.match(r"rule (\w+):", block.strip())
-            if not name or "\n    localrule: True" in block:  # runs beside Snakemake, never a SLURM job
+            if not name or ("\n    localrule: True" in block and not local):  # beside Snakemake, never a SLURM job
                 continue
             threads = re.search(r"\n    threads: (\d+)", block)
             mem = re.search(r"mem_mb=lambda wildcards, attempt: (\d+) \* attempt", block)
@@ -236,7 +237,9 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
     bound = {s.operation: s.tool for s in result.plan.steps}
     assert all(bound.get(op) == tool for op, tool in TOOLS.items()), f"the plan binds {bound}, not {TOOLS}"
     requests = rule_requests(workdir)
-    assert len(requests) >= 9 and max(r["threads"] for r in requests.values()) > 1
+    # the cluster jobs: two checks, DE, KEGG and GO (the filter, id conversion, merge and the software
+    # versions are local rules)
+    assert len(requests) >= 5 and max(r["threads"] for r in requests.values()) > 1
     test_settings = {"slurm-init-seconds-before-status-checks": INIT_SECONDS}
 
     # The failing copy (same depth, so the relative input paths hold): pydeseq2 is asked for a
@@ -338,6 +341,10 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     assert proc.returncode == 0, proc.stdout[-5000:] + (log.read_text(errors="replace")[-4000:] if log.exists() else "")
     trace = read_trace(pipeline / "results" / "pipeline_info" / "execution_trace.txt")
     assert trace and all(row["status"] == "COMPLETED" for row in trace), trace
+    # the steps the Snakemake target runs as local rules run beside Nextflow (its local executor)
+    local = set(nextflow_step_resources(pipeline)) - set(wanted)
+    assert local == {"gene_filtering", "gene_id_conversion", "pathway_merge"}, local
+    trace = [row for row in trace if row["process"].rsplit(":", 1)[-1].lower() not in local]
     ids = [row["native_id"] for row in trace]
     assert all(i.isdigit() for i in ids), trace  # SLURM job ids: the tasks were submitted, not run locally
     fields = ",".join(SACCT_FIELDS + ("WorkDir",))
@@ -356,8 +363,7 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
         assert Path(job["WorkDir"]).is_relative_to(pipeline / "work"), job
         # the Snakemake rule of the same step asks for the same (Comment: the rule, as the plugin writes it)
         check_job(dict(job, Comment=rule), wanted[rule], attempt=1, cpus=slurm_node["cpus"])
-    assert {row["process"].rsplit(":", 1)[-1].lower() for row in trace} == {
-        r for r in wanted if not r.startswith(("software_versions", "versions_"))}  # Nextflow: the versions topic
+    assert {row["process"].rsplit(":", 1)[-1].lower() for row in trace} == set(wanted)
     import pandas as pd
 
     truth = json.loads((workspace / "data" / "bulk_de" / "truth.json").read_text())
@@ -566,10 +572,27 @@ def test_nextflow_processes_ask_what_the_snakemake_rules_ask(emitted):
     """One request, both targets: each Nextflow process asks (by name, over its nf-core label) for
     the CPUs, memory and time of the Snakemake rule of the same step, memory and time x attempt."""
     by_process = nextflow_step_resources(emitted["nextflow", "given"])
-    rules = rule_requests(emitted["snakemake", "given"])
+    rules = rule_requests(emitted["snakemake", "given"], local=True)
     assert by_process and {p: rules[p] for p in by_process} == by_process
     assert set(rules) - set(by_process) == {r for r in rules if r.startswith(("software_versions", "versions_"))}
     assert any(r["threads"] > 1 for r in by_process.values())
+
+
+def test_trivial_steps_stay_off_the_scheduler(emitted):
+    """The steps of tools marked `resources.local` (the DE filter, the id conversion, the merge) and the
+    software versions rules are Snakemake local rules, and the same steps run on
+    Nextflow's local executor in its slurm profile only: no cluster job for seconds of work."""
+    wf = emitted["snakemake", "given"]
+    local = set(rule_requests(wf, local=True)) - set(rule_requests(wf))
+    versions = {r for r in local if r.startswith(("software_versions", "versions_"))}
+    assert versions and "software_versions" in versions
+    assert local - versions == {"gene_filtering", "gene_id_conversion", "pathway_merge"}
+    assert {"differential_expression", "check_replicates"} <= set(rule_requests(wf))
+    block = _nextflow_slurm_block(emitted["nextflow", "given"])
+    assert re.search(r"withName: 'GENE_FILTERING\|GENE_ID_CONVERSION\|PATHWAY_MERGE' \{\n"
+                     r"\s+executor = 'local'", block), block
+    text = (emitted["nextflow", "given"] / "nextflow.config").read_text()
+    assert text.count("executor = 'local'") == 2  # the slurm profile's local steps, and the local profile
 
 
 def test_nextflow_slurm_profile_placeholders(emitted):

@@ -30,6 +30,7 @@ def tool_step(knowledge: Knowledge, workflow: Workflow, tool_id: str, step_id: s
         outputs=tuple(outputs),
         log=f"logs/{step_id}{wildcard}.log", benchmark=f"benchmarks/{step_id}{wildcard}.tsv",
         threads=tool.resources.threads, mem_mb=tool.resources.mem_mb, runtime=tool.resources.runtime,
+        local=tool.resources.local,
         params=tuple((name, f"params.{tool.id}.{name}") for name in tool.params), env=f"{tool.id}.yaml",
         container=_same_container_form(workflow, tool.software.container), paired=workflow.layout == "paired",
         group_by=PAIR if scope == "group" else None, **legacy)

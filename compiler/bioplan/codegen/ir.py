@@ -89,6 +89,8 @@ class WorkflowStep(Frozen):
     threads: int
     mem_mb: int
     runtime: int
+    # trivial (the tool's `resources.local`): beside the engine on the submit node, never a cluster job
+    local: bool = False
     params: tuple[tuple[str, str], ...]  # name -> config dotted path ("params.pydeseq2.alpha") or "@samples"
     env: str  # conda env file name (envs/ in Snakemake, environment.yml beside a Nextflow module)
     container: str  # image reference (quay.io/biocontainers/fastp:0.23.4--h5f740d0_0); each target writes its form

@@ -441,7 +441,7 @@ def tool_step(draft: Draft, step: PlanStep) -> WorkflowStep:
         id=step.id, kind="tool", operation=step.operation, tool=tool.id, scope=scope,
         inputs=inputs + draft.gates[step.id], outputs=draft.outputs[step.id],
         log=f"logs/{step.id}{wildcard}.log", benchmark=f"benchmarks/{step.id}{wildcard}.tsv",
-        threads=tool.resources.threads, mem_mb=int(mem), runtime=runtime,
+        threads=tool.resources.threads, mem_mb=int(mem), runtime=runtime, local=tool.resources.local,
         params=step_params(draft, tool, inputs, scope), env=f"{tool.id}.yaml", container=tool.software.container,
         paired=draft.paired, group_by=PAIR if scope == "group" else None)
 
@@ -588,14 +588,17 @@ def genome_gb(draft: Draft) -> float:
 def size_by_genome(draft: Draft) -> Draft:
     """A step holding the genome in memory (index builders, STAR's aligner: the tool's
     `mem_mb_per_gb_genome`) asks for that much more per GB of it: STAR's human index needs ~32 GB
-    whatever the reads. Both targets and the cluster checks read the step's mem_mb."""
-    per_gb = {s.id: draft.knowledge.tools[s.tool].resources.mem_mb_per_gb_genome for s in draft.steps
-              if s.kind == "tool" and s.tool}
-    if not any(per_gb.values()):
+    whatever the reads; its time grows likewise (`runtime_per_gb_genome`). Both targets and the
+    cluster checks read the step's mem_mb and runtime."""
+    per_gb = {s.id: draft.knowledge.tools[s.tool].resources for s in draft.steps if s.kind == "tool" and s.tool}
+    per_gb = {k: r for k, r in per_gb.items() if r.mem_mb_per_gb_genome or r.runtime_per_gb_genome}
+    if not per_gb:
         return draft
     gb = genome_gb(draft)
-    return replace(draft, steps=tuple(s.model_copy(update={"mem_mb": s.mem_mb + round(per_gb[s.id] * gb)})
-                                      if per_gb.get(s.id) else s for s in draft.steps))
+    return replace(draft, steps=tuple(
+        s.model_copy(update={"mem_mb": s.mem_mb + round(per_gb[s.id].mem_mb_per_gb_genome * gb),
+                             "runtime": s.runtime + round(per_gb[s.id].runtime_per_gb_genome * gb)})
+        if s.id in per_gb else s for s in draft.steps))
 
 
 Pass = Callable[[Draft], Draft]

@@ -219,6 +219,7 @@ class SnakemakeGenerator:
             conda=q(f"../envs/{step.env}"),
             container=q(container_uri(step.container)),
             threads=step.threads,
+            local=step.local,
             resources=[
                 ("mem_mb", f"lambda wildcards, attempt: {step.mem_mb} * attempt"),
                 ("runtime", f"lambda wildcards, attempt: {step.runtime} * attempt"),

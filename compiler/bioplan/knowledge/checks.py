@@ -216,6 +216,21 @@ def check_formats(k: Knowledge, sources: dict[str, Path]) -> list[str]:
     return out
 
 
+def _resources_problems(tool: Tool, where: str) -> list[str]:
+    """Time limits scale with the data as memory does (a job given more memory for a bigger input and
+    the same time limit is killed at the limit), and a local step is trivial (it runs on the submit node)."""
+    r, out = tool.resources, []
+    for memory, time in (("mem_mb_per_gb_input", "runtime_per_gb_input"),
+                         ("mem_mb_per_gb_genome", "runtime_per_gb_genome")):
+        if getattr(r, memory) and not getattr(r, time):
+            out.append(f"{where}: resources: {memory} grows the memory with the data but the time does not grow with "
+                       f"it: set {time} (minutes per GB)")
+    if r.local and (r.threads > 1 or r.mem_mb > 2000 or r.runtime > 15):
+        out.append(f"{where}: resources: local: a step run on the submit node must be trivial "
+                   "(1 thread, at most 2000 MB and 15 min)")
+    return out
+
+
 def check_tools(k: Knowledge, sources: dict[str, Path], templates: Path) -> list[str]:
     out = []
     for tool in k.tools.values():
@@ -250,7 +265,7 @@ def check_tools(k: Knowledge, sources: dict[str, Path], templates: Path) -> list
             con = k.constraints.get(c)
             if con is None or con.kind not in ("data", "layout"):
                 out.append(f"{where}: requires: {c!r} is not a data constraint")
-        out += _params_when_problems(k, tool, where)
+        out += _params_when_problems(k, tool, where) + _resources_problems(tool, where)
         for target, rel in tool.templates.items():
             if not (templates / rel).is_file():
                 out.append(f"{where}: templates/{target}: {rel!r} not found under templates/")

@@ -218,6 +218,12 @@ class Resources(Frozen):
     mem_mb_per_gb_genome: int = 0
     # time grows with what one job reads (aligners, trimmers, callers): runtime + runtime_per_gb_input * GB
     runtime_per_gb_input: int = 0
+    # time grows with the genome the step holds, as its memory does (index builders): + minutes per GB
+    runtime_per_gb_genome: int = 0
+    # a trivial step (a small table reshaped, filtered or merged): on a cluster it runs beside the
+    # workflow engine on the submit node (Snakemake `localrule`, Nextflow's local executor in the
+    # slurm profile), not as a scheduler job of its own
+    local: bool = False
 
 
 class Software(Frozen):
