@@ -19,6 +19,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,7 +31,7 @@ from hypothesis import strategies as st
 from bioplan.codegen import escape
 from bioplan.codegen.crate import crate_metadata
 from bioplan.codegen.ir import synthesize
-from bioplan.codegen.names import indistinguishable_names, refuse_slurm_log_patterns
+from bioplan.codegen.names import indistinguishable_names, refuse_id_syntax
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError, UnreadableInputError
 from helpers import write_fastq
@@ -157,5 +160,30 @@ def test_a_sample_id_sbatch_would_read_as_a_log_pattern_is_refused(knowledge, tm
 def test_patient_and_lane_ids_with_a_percent_are_refused_too():
     for key in ("patient", "lane"):
         with pytest.raises(UnreadableInputError, match=f"the {key} id 'p%x'"):
-            refuse_slurm_log_patterns({"sample": ["s1"], key: ["p1", "p%x"]}, {})
-    refuse_slurm_log_patterns({"sample": ["s1", "s-2.b+c"], "patient": ["p1"], "lane": ["1"]}, {})
+            refuse_id_syntax({"sample": ["s1"], key: ["p1", "p%x"]}, {})
+    refuse_id_syntax({"sample": ["s1", "s-2.b+c", "caf\u00e9 (rep 2)", "a&b"], "patient": ["p1"], "lane": ["1"]}, {})
+
+
+# ----------------------------------------------------------------------------- markup in ids (HTML reports)
+@pytest.mark.parametrize("sample", ["S<img src=x onerror=alert(1)>", "S<script>x", "a>b"])
+def test_a_sample_id_the_qc_reports_html_would_read_as_markup_is_refused(knowledge, tmp_path, sample):
+    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [sample, "S2"]), tmp_path / "out")
+    assert err.code == "unreadable_input" and repr(sample) in err.message and "MultiQC" in err.message
+    assert any("without '<' or '>'" in h for h in err.hints)
+
+
+@pytest.mark.e2e
+def test_multiqc_writes_a_sample_name_into_its_html_as_markup(tmp_path):
+    """Why '<' and '>' are refused: the pinned MultiQC puts a sample name into its report unescaped (a FastQC
+    report of a file named like the sample, as the workflows link the reads). If this stops holding, the
+    refusal may be relaxed."""
+    fastqc, multiqc = shutil.which("fastqc"), Path(sys.executable).parent / "multiqc"
+    if fastqc is None or not multiqc.exists():
+        pytest.skip("needs fastqc and the tools extra's multiqc")
+    name = "S<img src=x onerror=alert(1)>"
+    reads = write_fastq(tmp_path / f"{name}_1.fastq.gz", 1, reads=50)
+    subprocess.run([fastqc, "-q", "-o", str(tmp_path), reads], check=True, capture_output=True, timeout=300)
+    subprocess.run([str(multiqc), "-q", "-f", str(tmp_path), "-o", str(tmp_path / "mq")], check=True,
+                   capture_output=True, timeout=300)
+    html = (tmp_path / "mq" / "multiqc_report.html").read_text(encoding="utf-8")
+    assert f">{name}_1</span>" in html  # the name as an element of the page, not as text

@@ -7,7 +7,8 @@ or not on the file system the workflow runs on: refused at compile time, naming 
   differ only in Cyrillic or Greek letters drawn like Latin ones look the same to every reader;
 - an id naming a file longer than the file system's name limit fails the run midway ("File name too long");
 - an id holding the separator of a list param it is kept in (CNVkit's comma-separated normal_samples);
-- an id holding '%', which sbatch reads as a pattern in the SLURM job logs named after it.
+- an id holding '%', which sbatch reads as a pattern in the SLURM job logs named after it, or '<' / '>',
+  which the QC reports' HTML takes for markup (ID_SYNTAX).
 """
 
 from __future__ import annotations
@@ -140,38 +141,50 @@ def refuse_list_separators(param: str, tool: str, names: list[str], source: Mapp
          "files' names"], {"param": param, "samples": bad})
 
 
-# sbatch reads '%' in a job's --output path as a pattern (%j the job id, %u the user, %x the job name, %%), and
-# the SLURM executor of profiles/slurm names each job's log after its wildcards' values
-# (.snakemake/slurm_logs/<rule>/<sample>/%j.log): it refuses a '%j' there ("jobid placeholder in logfile
-# directory") and mkdirs the folder unexpanded, so another pattern sends the log into a folder that does not exist
-SLURM_PATTERN = "%"
+# Characters an id is a wildcard value and a report's sample name with, that a program reading the workflow's
+# files takes for syntax (and why): refused in sample, patient and lane ids at compile time.
+ID_SYNTAX: dict[str, str] = {
+    # sbatch reads '%' in a job's --output path as a pattern (%j the job id, %u the user, %x the job name, %%),
+    # and the SLURM executor of profiles/slurm names each job's log after its wildcards' values: it refuses a
+    # '%j' there ("jobid placeholder in logfile directory") and mkdirs the folder unexpanded, so another
+    # pattern sends the log into a folder that does not exist
+    "%": "run on SLURM (profiles/slurm), each job's log is .snakemake/slurm_logs/<rule>/{name}/%j.log and sbatch "
+         "reads '%' in that path as a pattern ('%j' stops the run at its first job, '%u' or '%x' writes the log "
+         "into a folder that does not exist)",
+    # MultiQC 1.25 writes sample names into its HTML report unescaped (the general statistics table's
+    # <span class="th-sample-name">, JSON inside <script> elements), as fastp's HTML report writes its inputs'
+    # names: a name holding markup is markup there, and runs as script when the report is opened
+    "<>": "the QC reports write sample names into their HTML unescaped (MultiQC's general statistics table, "
+          "fastp's report), so a name holding '<' or '>' is markup there: 'S<img src=x onerror=...>' runs as "
+          "script when the report is opened",
+}
 
 
-def refuse_slurm_log_patterns(values: Mapping[str, list[str]], source: Mapping[str, str]) -> None:
-    """An id holding '%' (a sample, patient or lane: each a wildcard of the jobs) is refused at compile time:
-    the workflow's SLURM profile would stop or lose each job's log under it."""
-    found = [(key, name) for key, names in values.items() for name in names if SLURM_PATTERN in name]
+def refuse_id_syntax(values: Mapping[str, list[str]], source: Mapping[str, str]) -> None:
+    """An id holding a character of ID_SYNTAX (a sample, patient or lane: each a wildcard of the jobs and a
+    name in the reports) is refused at compile time, naming the id, the file it came from and why."""
+    found = [(key, name, chars) for key, names in values.items() for name in names
+             for chars in ID_SYNTAX if any(c in name for c in chars)]
     if not found:
         return
-    key, name = found[0]
+    key, name, chars = found[0]
     where = f" (from {os.path.basename(source[name])!r})" if name in source else ""
+    shown = " or ".join(f"'{c}'" for c in chars)
     raise UnreadableInputError(
-        f"the {key} id {name!r}{where} holds a '%': run on SLURM (profiles/slurm), each job's log is "
-        f".snakemake/slurm_logs/<rule>/{name}/%j.log and sbatch reads '%' in that path as a pattern "
-        "('%j' stops the run at its first job, '%u' or '%x' writes the log into a folder that does not exist)"
-        + (f" ({len(found) - 1} more id(s) with a '%')" if len(found) > 1 else ""),
-        [f"to resolve, rename the {key} without '%' (in the input files' names or the sample sheet)"],
-        {key: name, "character": SLURM_PATTERN})
+        f"the {key} id {name!r}{where} holds {shown}: " + ID_SYNTAX[chars].replace("{name}", name)
+        + (f" ({len(found) - 1} more such id(s))" if len(found) > 1 else ""),
+        [f"to resolve, rename the {key} without {shown} (in the input files' names or the sample sheet)"],
+        {key: name, "characters": chars})
 
 
 def refuse_unsafe_id_sets(workflow: Workflow, sources: Mapping[str, str]) -> None:
     """The workflow's sample and patient ids, together: none two a reader or file system cannot tell apart,
-    none naming a file beyond the file system's limit, none (lanes too) holding a SLURM log pattern.
+    none naming a file beyond the file system's limit, none (lanes too) holding a character ID_SYNTAX lists.
     `sources`: sample id -> an input file it came from."""
     samples = list(dict.fromkeys(row["sample"] for row in workflow.samples))
     patients = list(dict.fromkeys(row[PATIENT] for row in workflow.samples if row.get(PATIENT)))
     lanes = list(dict.fromkeys(row[LANE] for row in workflow.samples if row.get(LANE)))
-    refuse_slurm_log_patterns({"sample": samples, PATIENT: patients, LANE: lanes}, sources)
+    refuse_id_syntax({"sample": samples, PATIENT: patients, LANE: lanes}, sources)
     refuse_indistinguishable_names("sample", samples, sources)
     refuse_indistinguishable_names("patient", patients, {})
     patterns = [p.ref.path for s in workflow.steps for p in s.outputs] + [s.log for s in workflow.steps]
