@@ -323,9 +323,11 @@ def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
 
 
 def _mark_negated(norm: str, matches: list[Match], exclude_markers: list[str]) -> list[Match]:
-    """Tools and operations a negation marker stands before in their clause ("not edgeR") are negated."""
+    """Tools, operations and data a negation marker stands before in their clause ("not edgeR", "skip the
+    sequencing data preprocessing, mapping reads") are negated: negated data is no input."""
     return [m.model_copy(update={"negated": True})
-            if m.kind in ("tool", "operation") and _negated(norm, m, exclude_markers) else m for m in matches]
+            if m.kind in ("tool", "operation", "datatype") and _negated(norm, m, exclude_markers) else m
+            for m in matches]
 
 
 def _outside_absent_tools(marked: list[Match], absent: list[AbsentTerm]) -> list[Match]:

@@ -167,10 +167,11 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     sample_sources = [d for d in sources if knowledge.datatypes[d].scope != "reference"]
     needed = [d for d in entry_inputs(knowledge, draft.anchors)
               if not any(leads_to(knowledge, src, d) for src in sample_sources)]
-    if not sample_sources and _names_the_sequencing(draft):
+    if not sample_sources and (_names_the_sequencing(draft) or _names_the_reads(draft)):
         # "identify the genetic variation with the use of exome sequencing": the sequencing is the
         # data, so the samples' reads, not the alignments the first step reads
-        needed = [_RAW_READS if d != _RAW_READS and leads_to(knowledge, _RAW_READS, d) else d for d in needed]
+        needed = [_RAW_READS if d != _RAW_READS and leads_to(knowledge, _RAW_READS, d)
+                  and not _refused_on_the_way(draft, d) else d for d in needed]
         if not draft.anchors and draft.target and leads_to(knowledge, _RAW_READS, draft.target):
             # "identifies somatic variants within whole exome sequencing data": a result named, no step
             needed = [_RAW_READS]
@@ -195,6 +196,29 @@ def _names_the_sequencing(draft: SpecDraft) -> bool:
     knowledge = draft.knowledge
     return any(m.kind == "constraint" and not m.negated and m.id in knowledge.constraints
                and knowledge.constraints[m.id].kind == "assay" and _SEQUENCING_WORDS.search(normalize(m.text))
+               for m in draft.request.matches)
+
+
+def _refused_on_the_way(draft: SpecDraft, d: str) -> bool:
+    """True if the request refuses a step that makes d from the reads ("skip the read mapping, start from
+    the peak calling": the ChIP-seq data are then its alignments, not its reads)."""
+    knowledge = draft.knowledge
+    refused = {op for m in draft.request.matches if m.kind == "operation" and m.negated
+               for op in (m.id, *m.alternatives)} & set(knowledge.operations)
+    return any(any(leads_to(knowledge, _RAW_READS, p.datatype) for p in knowledge.operations[op].inputs.values())
+               and any(leads_to(knowledge, p.datatype, d) for p in knowledge.operations[op].outputs.values())
+               for op in refused)
+
+
+_READS_WORD = re.compile(r"\breads?\b")
+
+
+def _names_the_reads(draft: SpecDraft) -> bool:
+    """True if a read layout is named with the reads ("designed for paired end reads"): the reads are the
+    data, as when the sequencing is named."""
+    knowledge = draft.knowledge
+    return any(m.kind == "constraint" and not m.negated and m.id in knowledge.constraints
+               and knowledge.constraints[m.id].kind == "layout" and _READS_WORD.search(normalize(m.text))
                for m in draft.request.matches)
 
 
