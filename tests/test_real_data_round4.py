@@ -193,3 +193,31 @@ def test_pileups_are_refused_saying_to_give_the_alignments(knowledge, name, said
     e = refusal(knowledge, "call variants with bcftools", name)
     assert e.code == "unreadable_input" and said in e.message
     assert any("give the alignments it was made from (BAM" in h for h in e.hints)
+
+
+REPORTS = "reports"
+
+
+@pytest.mark.parametrize("name, said", [
+    ("ex1.markdup_metrics.txt", "a Picard or GATK metrics file"),  # were 'malformed table: row 3 has 2 fields'
+    ("ex1.alignment_summary_metrics.txt", "a Picard or GATK metrics file"),
+    ("ex1.insert_size_metrics.txt", "a Picard or GATK metrics file"),
+    ("ex1.bcftools_stats.txt", "a bcftools stats report"),  # was 'one-column file whose values ... are not gene ids'
+    ("ex1.coverage.txt", "a samtools coverage table"),  # was a normalised matrix of samples 'startpos', 'endpos'...
+    ("ex1.fingerprint.tab", "deepTools plotFingerprint raw counts"),  # was an Entrez gene list
+    ("ex1.multibam_counts.tab", "deepTools multiBamSummary or multiBigwigSummary raw counts"),  # was an ambiguous BED
+    ("ex1.npz", "a NumPy archive (.npz of 'matrix.npy', 'labels.npy'"),  # was 'zip (or an Excel workbook)'
+])
+def test_tool_reports_alone_are_refused_by_name(knowledge, name, said):
+    e = refusal(knowledge, "call peaks with MACS2", f"{REPORTS}/{name}")
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("give the alignments (BAM)" in h or "give the variant calls (VCF" in h for h in e.hints)
+
+
+def test_picard_bcftools_and_deeptools_reports_are_aggregated_by_multiqc(knowledge):
+    names = ["ex1.markdup_metrics.txt", "ex1.alignment_summary_metrics.txt", "ex1.insert_size_metrics.txt",
+             "ex1.bcftools_stats.txt", "ex1.fingerprint.tab"]
+    result = plan_request("aggregate these QC reports into one MultiQC report",
+                          [str(DATA / REPORTS / n) for n in names], knowledge=knowledge)
+    assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("qc_report_aggregation", "multiqc")]
+    assert [(Path(i.path).name, i.datatype) for i in result.spec.inputs] == [(n, "qc_report") for n in names]

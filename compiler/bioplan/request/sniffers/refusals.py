@@ -3,6 +3,8 @@ unknown binary data."""
 
 from __future__ import annotations
 
+import zipfile
+
 from bioplan.models import SniffedFile
 from bioplan.request.sniffers.base import (
     INPUT_TYPE_HINT,
@@ -12,6 +14,7 @@ from bioplan.request.sniffers.base import (
     Notes,
     Source,
     looks_binary,
+    quote_list,
     unreadable,
 )
 
@@ -27,7 +30,21 @@ def _compression_of(src: Source) -> str | None:
     return next((what for sig, what in _OTHER_COMPRESSION if src.head.startswith(sig)), None)
 
 
+def _zip_members(src: Source) -> list[str]:
+    try:
+        with zipfile.ZipFile(src.path) as z:
+            return z.namelist()[:1000]
+    except (zipfile.BadZipFile, OSError):
+        return []
+
+
 def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    if src.head.startswith(b"PK\x03\x04") and src.compression is None:
+        members = _zip_members(src)
+        if members and all(m.endswith(".npy") for m in members):  # numpy.savez: deepTools' matrices
+            raise unreadable(src.shown, f"is a NumPy archive (.npz of {quote_list(members, 3)}, e.g. deepTools "
+                             "multiBamSummary's or multiBigwigSummary's matrix), which bioplan does not read",
+                             ["give the alignments (BAM) or coverage tracks (bigWig) it was computed from"])
     if src.ext in (".rds", ".rda", ".rdata"):  # R's save(compress = "xz") and saveRDS(compress = "bzip2"/"xz")
         raise unreadable(src.shown, f"is {_compression_of(src)}-compressed and named as an R object (.rds/.RData), "
                          "which bioplan does not read", [_R_OBJECT_FIX])

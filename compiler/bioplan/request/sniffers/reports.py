@@ -1,8 +1,8 @@
 """Reports and logs that tools write beside their data (STAR's Log.final.out and SJ.out.tab, samtools
-flagstat/idxstats/stats/depth, mosdepth's summaries, featureCounts' .summary, MACS2's peaks .xls,
-quantifiers' run information, FastQC's HTML): recognised by their content and refused saying what they
-are and which file to give instead. Without this they fell to the table reader, which took an idxstats
-or SJ.out.tab for a count matrix and a Log.final.out for a list of gene ids."""
+flagstat/idxstats/stats/depth/coverage, mosdepth's summaries, featureCounts' .summary, MACS2's peaks .xls, Picard
+metrics, bcftools stats, deepTools raw counts, quantifiers' run information, FastQC's HTML): recognised by their
+content and refused saying what they are and which file to give instead. Without this they fell to the table
+reader, which took an idxstats or SJ.out.tab for a count matrix and a Log.final.out for a list of gene ids."""
 
 from __future__ import annotations
 
@@ -112,6 +112,22 @@ REPORTS: tuple[Report, ...] = (
     Report("mosdepth's coverage distribution (.mosdepth.global.dist.txt or .region.dist.txt)",
            "give the alignments (BAM) it describes", _mosdepth_dist, True,
            r"\.mosdepth\.(?:global|region)\.dist\.txt"),
+    Report("a Picard or GATK metrics file (htsjdk '## METRICS CLASS' tables: duplication, alignment summary, insert "
+           "size, hybrid selection, ...)", "give the alignments (BAM) it describes",
+           lambda ls: ls[0].startswith("## htsjdk.samtools.metrics.StringHeader"), True,
+           r"(?:\.bam)?[._](?:[a-z_]*[._])?metrics(?:\.txt)?"),
+    Report("a bcftools stats report", "give the variant calls (VCF or BCF) it describes",
+           lambda ls: ls[0].startswith("# This file was produced by bcftools stats"), True,
+           r"(?:\.vcf(?:\.gz)?|\.bcf)?[._](?:bcftools[._])?stats(?:\.txt)?"),
+    Report("a samtools coverage table (reads, covered bases and mean depth per reference sequence), not a count "
+           "matrix", "give the alignments (BAM) it describes",
+           lambda ls: ls[0].startswith("#rname\tstartpos\tendpos\tnumreads")),
+    Report("deepTools plotFingerprint raw counts (--outRawCounts)", "give the alignments (BAM) it was computed from",
+           lambda ls: ls[0].startswith("#plotFingerprint --outRawCounts"), True,
+           r"[._](?:plot)?fingerprint\w*(?:\.tab|\.txt)?"),
+    Report("deepTools multiBamSummary or multiBigwigSummary raw counts (reads or scores per bin in each file), not a "
+           "count matrix of genes", "give the alignments (BAM) or coverage tracks (bigWig) it was computed from",
+           lambda ls: ls[0].startswith("#'chr'\t'start'\t'end'\t")),
     Report("an HTML page (a report, e.g. FastQC's or MultiQC's)", "give the data the report describes",
            lambda ls: ls[0].lstrip().lower().startswith(("<html", "<!doctype html"))),
 )
