@@ -376,8 +376,10 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
 def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, workspace, knowledge, tmp_path):
     """The emitted conf/base.config's retry on SLURM: a job ended as a whole by the scheduler (as its
     cgroup does for memory: no exit status is left, Nextflow reads 2147483647) is resubmitted with
-    twice the memory and time of its step, and the run goes on. A one-process pipeline named as the
-    DE step includes the emitted configs; its first attempt kills its own job's processes."""
+    twice the memory and time of its step, and the run goes on; a step that fails for another reason
+    (exit status 3) runs once, is not retried, and fails the run. A two-process pipeline includes the
+    emitted configs: one named as the DE step, whose first attempt kills its own job's processes, then
+    one that exits 3 on the DE step's output."""
     from test_nextflow_run import nextflow_bin, read_trace
 
     compiled = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "nf" / "main.nf"),
@@ -394,25 +396,35 @@ def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, wo
         NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '5 sec'")
         + f"trace.enabled = true\ntrace.file = '{pipeline}/trace.txt'\n")
     (pipeline / "main.nf").write_text(
-        "process DIFFERENTIAL_EXPRESSION {\n    script:\n    \"\"\"\n"
+        "process DIFFERENTIAL_EXPRESSION {\n    output:\n    path 'de.txt'\n    script:\n    \"\"\"\n"
         "    if [ ${task.attempt} -lt 2 ]; then kill -9 -- -\\$(ps -o pgid= \\$\\$ | tr -d ' '); fi\n"
-        "    echo done\n    \"\"\"\n}\nworkflow {\n    DIFFERENTIAL_EXPRESSION()\n}\n")
+        "    echo done > de.txt\n    \"\"\"\n}\n"
+        "process FAILING_STEP {\n    memory '200 MB'\n    input:\n    path de\n    script:\n    \"\"\"\n"
+        "    echo 'not a resource problem' >&2; exit 3\n    \"\"\"\n}\n"
+        "workflow {\n    FAILING_STEP(DIFFERENTIAL_EXPRESSION())\n}\n")
     env = dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
     proc = subprocess.run([nextflow_bin(), "run", "main.nf", "-profile", "slurm", "-c", "slurm_test.config"],
                           cwd=pipeline, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
-    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert proc.returncode != 0, proc.stdout[-4000:]
     assert "terminated for an unknown reason" in proc.stdout and "Execution is retried (1)" in proc.stdout
+    assert "Execution is retried (2)" not in proc.stdout and "FAILING_STEP" in proc.stdout, proc.stdout[-4000:]
     trace = read_trace(pipeline / "trace.txt")
+    failing = [r for r in trace if r["process"] == "FAILING_STEP"]
+    assert [(r["attempt"], r["status"], r["exit"]) for r in failing] == [("1", "FAILED", "3")], trace  # not retried
+    trace = [r for r in trace if r not in failing]
     assert [(r["attempt"], r["status"]) for r in trace] == [("1", "FAILED"), ("2", "COMPLETED")], trace
     fields = ("JobID", "State", "ReqCPUS", "ReqMem", "Timelimit", "Partition", "Account")
     for _ in range(20):
-        out = _run(["sacct", "-X", "-P", "-n", "-j", ",".join(r["native_id"] for r in trace), "-o", ",".join(fields)],
-                   timeout=60).stdout
-        jobs = {row["JobID"]: row for row in (dict(zip(fields, line.split("|"))) for line in out.splitlines() if line)}
-        if len(jobs) == 2 and jobs[trace[1]["native_id"]]["State"] == "COMPLETED":
+        out = _run(["sacct", "-X", "-P", "-n", "-j", ",".join(r["native_id"] for r in trace + failing), "-o",
+                    ",".join(fields + ("ExitCode",))], timeout=60).stdout
+        jobs = {row["JobID"]: row for row in (dict(zip(fields + ("ExitCode",), line.split("|")))
+                                               for line in out.splitlines() if line)}
+        if len(jobs) == 3 and jobs[trace[1]["native_id"]]["State"] == "COMPLETED" and \
+                jobs[failing[0]["native_id"]]["State"] == "FAILED":
             break
         time.sleep(0.5)
+    assert jobs[failing[0]["native_id"]]["ExitCode"] == "3:0", jobs  # one SLURM job, its own exit status
     for row in trace:
         job, attempt = jobs[row["native_id"]], int(row["attempt"])
         assert mem_mb(job["ReqMem"]) == min(want["mem_mb"] * attempt, slurm_node["mem_mb"]), job
@@ -442,6 +454,9 @@ def test_snakemake_slurm_profile_values(emitted):
     profile = yaml.safe_load(text)
     assert profile["executor"] == "slurm"
     assert profile["retries"] >= 1 and profile["jobs"] > 1 and profile["latency-wait"] >= 30
+    # what a cluster admin accepts: submissions rate-limited (Snakemake's default is 100 a second)
+    count, per = profile["max-jobs-per-timespan"].split("/")
+    assert int(count) <= 10 and per == "1s"
     assert profile["software-deployment-method"] in ("conda", "apptainer")
     assert "# software-deployment-method: apptainer" in text  # the other choice, commented
     # Python string literals: Snakemake evaluates resource values (a partition named `all` or
@@ -576,6 +591,18 @@ def test_nextflow_processes_ask_what_the_snakemake_rules_ask(emitted):
     assert by_process and {p: rules[p] for p in by_process} == by_process
     assert set(rules) - set(by_process) == {r for r in rules if r.startswith(("software_versions", "versions_"))}
     assert any(r["threads"] > 1 for r in by_process.values())
+
+
+def test_failed_checks_are_not_retried(emitted):
+    """The profile's `retries` resubmits a job with more memory and time; a precondition check fails on
+    the data, the same at every attempt, so its rule says `retries: 0` (a rule's own retries win over
+    the profile's, Snakemake's Rule.restart_times); the tools' rules keep the profile's."""
+    rules = (emitted["snakemake", "given"] / "workflow" / "rules")
+    blocks = {m[1]: m[0] for smk in rules.glob("*.smk")
+              for m in re.finditer(r"^rule (\w+):\n(?:    .*\n|\n(?!rule ))*", smk.read_text(), re.M)}
+    checks = {r for r in blocks if r.startswith("check_")}
+    assert checks and all("\n    retries: 0\n" in blocks[r] for r in checks), checks
+    assert not any("retries:" in b for r, b in blocks.items() if r not in checks)
 
 
 def test_trivial_steps_stay_off_the_scheduler(emitted):
