@@ -48,6 +48,7 @@ PACKAGES=(
     diamond-aligner radiant         # DIAMOND makedb/blastx; Krona (ktImportText)
     minimap2                        # QUAST aligns contigs with it (else it compiles its bundled copy on first use)
     vsearch                         # amplicon: OTU clustering of the ASVs (vsearch --cluster_size)
+    mafft fasttree iqtree           # phylogenetics: MAFFT alignment, FastTree / IQ-TREE 2 trees (binary iqtree2)
 )
 # Installed without their recommended packages: r-bioc-dss recommends Bioconductor's vignette stack
 # (BiocStyle, which pulls TeX Live: ~70 packages); the R package itself needs 17 (~30 s with the others).

@@ -204,7 +204,8 @@ def _refuse_unsaid_platform(draft: SpecDraft, tool_id: str) -> None:
     alone may mean short reads (nf-core/crisprseq maps amplicons with it), which bioplan's minimap2 is not for."""
     knowledge, request = draft.knowledge, draft.request
     op = knowledge.operations[knowledge.tools[tool_id].implements]
-    for port in (p for p in op.inputs.values() if not p.optional):
+    # reads only (per-sample data): a set of sequences' alphabet is a library constraint too (FastTree's models)
+    for port in (p for p in op.inputs.values() if not p.optional and knowledge.datatypes[p.datatype].scope == "sample"):
         platforms = [c for c in knowledge.constraints.values()
                      if c.kind == "library" and c.decided_by and port.datatype in c.decided_by.datatypes]
         if not platforms or port.datatype in request.datatypes or any(c.id in request.constraints for c in platforms):

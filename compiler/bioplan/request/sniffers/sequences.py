@@ -1,5 +1,6 @@
 """Sequence files: FASTQ reads (sample and mate from the name and the read ids) and nucleotide
-FASTA (adapters, classifier genomes, transcriptome or genome, from the sequence names)."""
+FASTA (adapters, classifier genomes, transcriptome or genome, from the sequence names; a set of
+homologous sequences, nucleotide or protein, when the request aligns them or builds their tree)."""
 
 from __future__ import annotations
 
@@ -523,10 +524,44 @@ def _refuse_aligned_fasta(src: Source, scan: _FastaScan) -> None:
                          expected="FASTA")
 
 
-def _sniff_fasta(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
+# what a FASTA may be; the request settles between them (`_sequence_set_expected`)
+_FASTA_READINGS = ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome",
+                   "protein_reference_sequences", "assembled_contigs", "sequence_set")
+_SET_MAX_LEN = 1_000_000  # a set of homologous sequences: genes, markers, proteins, small viral genomes
+
+
+def _sequence_set_expected(expected: Sequence[Mapping[str, str]]) -> str | None:
+    """Why the request reads its FASTA as a set of homologous sequences (its first level naming any reading of
+    a FASTA names only that one: the requested alignment or tree reads a sequence set), else None."""
+    level = next((lv for lv in expected if any(r in lv for r in _FASTA_READINGS)), {})
+    if "sequence_set" in level and sum(r in level for r in _FASTA_READINGS) == 1:
+        return level["sequence_set"]
+    return None
+
+
+def _sniff_sequence_set(src: Source, scan: _FastaScan, nuc: float, why: str) -> SniffedFile:
+    """Many short sequences the request aligns or builds a tree from: a sequence set, whatever their names say
+    (NR_ accessions of 16S genes look like transcripts); the alphabet decides FastTree's models."""
+    alphabet = "nucleotide" if nuc >= 0.9 else "protein"
+    at_least = "" if scan.complete else "at least "
+    lengths = f"{min(scan.lengths)}-{max(scan.lengths)}" if len(set(scan.lengths)) > 1 else f"{scan.lengths[0]}"
+    evidence = (f"FASTA: {at_least}{count_noun(len(scan.lengths), 'sequence')} of {lengths} letters, {alphabet} "
+                f"alphabet ({nuc:.0%} of the letters are A/C/G/T/U/N)", *compression_evidence(src),
+                f"read as sequence_set: {why}")
+    fact = Fact(name="sequence_alphabet", value=alphabet, evidence=f"{nuc:.0%} of the letters are A/C/G/T/U/N")
+    fmt = "fasta.gz" if src.compression else ("faa" if alphabet == "protein" and src.name.endswith(".faa") else "fasta")
+    return SniffedFile(path=src.shown, datatype="sequence_set", format=fmt, evidence=evidence,
+                       facts=(*_fasta_facts(scan), fact))
+
+
+def _sniff_fasta(src: Source, prefixes: Mapping[str, str], expected: Sequence[Mapping[str, str]] = ()) -> SniffedFile:
     scan = _scan_fasta(src)
     _refuse_aligned_fasta(src, scan)
-    if (nuc := _nucleotide_share(src, scan)) < 0.9:
+    nuc = _nucleotide_share(src, scan)
+    why = _sequence_set_expected(expected)
+    if why is not None and len(scan.lengths) >= 2 and max(scan.lengths) <= _SET_MAX_LEN:
+        return _sniff_sequence_set(src, scan, nuc, why)
+    if nuc < 0.9:
         return _sniff_protein_fasta(src, scan, nuc)
     at_least = "" if scan.complete else "at least "
     evidence = [f"FASTA: {at_least}{count_noun(len(scan.lengths), 'sequence')}, {at_least}{scan.total} letters, "
@@ -622,6 +657,8 @@ def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
                          "reads only as FASTQ", ["give the reads as FASTQ (with their base qualities)"],
                          expected="FASTQ")
     readings = ["reference_genome", "transcriptome", "reference_sequences"]
+    if len(scan.lengths) >= 3 and max(scan.lengths) <= _SET_MAX_LEN:  # many short sequences: maybe a set to align
+        readings.append("sequence_set")
     if max(scan.lengths) <= _ADAPTER_MAX_LEN:  # short sequences without adapter motifs or names: maybe primers
         readings.append("adapter_sequences")
     at_least = "" if scan.complete else "at least "
@@ -641,7 +678,5 @@ FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads", "long_reads"),
                     lambda src, ctx: src.first_line.startswith("@"),
                     lambda src, ctx: _sniff_fastq(src))
 FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz", "faa"),
-                    ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome",
-                     "protein_reference_sequences", "assembled_contigs"),
-                    lambda src, ctx: src.first_line.startswith(">"),
-                    lambda src, ctx: (_sniff_fasta(src, ctx.prefixes), Notes()))
+                    _FASTA_READINGS, lambda src, ctx: src.first_line.startswith(">"),
+                    lambda src, ctx: (_sniff_fasta(src, ctx.prefixes, ctx.expected), Notes()))

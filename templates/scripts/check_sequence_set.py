@@ -1,0 +1,69 @@
+"""Precondition check: the sequence set is a FASTA of at least three distinctly named, non-empty sequences.
+
+Runs before the multiple sequence alignment (Snakemake script). Reads every input whose datatype is
+sequence_set (plain or gzip FASTA). A tree of two sequences has no topology, and the tree tools cut a
+sequence name at its first space and refuse two sequences of one name (IQ-TREE stops, FastTree stops
+on a duplicate), so every name (the header's first word) must be unique; an empty sequence cannot be
+aligned. On success writes the `ok` sentinel with the number of sequences and the length range; on
+failure names the file, the sequences at fault and what to do, and exits 1.
+"""
+
+import gzip
+import zlib
+
+import bioplan_step
+from bioplan_step import check_failed, inputs_of, passed
+
+bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+
+MINIMUM = 3
+
+
+def read_headers(path):
+    """[(name, length)] of the FASTA records, in file order."""
+    with open(path, "rb") as handle:
+        opener = gzip.open if handle.read(2) == b"\x1f\x8b" else open
+    records = []
+    try:
+        with opener(path, "rb") as handle:
+            for number, line in enumerate(handle, 1):
+                if line.startswith(b">"):
+                    words = line[1:].split()
+                    records.append([words[0].decode("utf-8", "replace") if words else "", 0, number])
+                elif line.strip():
+                    if not records:
+                        check_failed(f"'{path}' line {number} comes before the first '>' header: not a FASTA file.")
+                    records[-1][1] += len(line.strip())
+    except (OSError, EOFError, zlib.error) as err:
+        check_failed(f"'{path}' cannot be read ({err}): the file is truncated or corrupt.")
+    return records
+
+
+def check_set(path):
+    records = read_headers(path)
+    if len(records) < MINIMUM:
+        check_failed(f"'{path}' holds {len(records)} sequence(s); aligning and building a tree need at least "
+                     f"{MINIMUM}. Give all the sequences in one multi-FASTA file.")
+    unnamed = [line for name, _, line in records if not name]
+    if unnamed:
+        check_failed(f"'{path}': the headers on lines {unnamed[:5]} have no name. Name every sequence ('>taxon_1').")
+    seen, dups = set(), []
+    for name, _, _ in records:
+        if name in seen and name not in dups:
+            dups.append(name)
+        seen.add(name)
+    if dups:
+        check_failed(f"'{path}' names several sequences alike (by the header's first word, as the tree tools read "
+                     f"it): {', '.join(repr(d) for d in dups[:10])}. Give every sequence a name of its own.")
+    empty = [name for name, length, _ in records if length == 0]
+    if empty:
+        check_failed(f"'{path}': sequences {', '.join(repr(e) for e in empty[:10])} are empty. Remove them.")
+    lengths = [length for _, length, _ in records]
+    return f"'{path}': {len(records)} sequences, {min(lengths)}-{max(lengths)} letters"
+
+
+def main():
+    passed("; ".join(check_set(path) for _, path in inputs_of("sequence_set", "sequences")))
+
+
+main()
