@@ -221,3 +221,15 @@ def test_picard_bcftools_and_deeptools_reports_are_aggregated_by_multiqc(knowled
                           [str(DATA / REPORTS / n) for n in names], knowledge=knowledge)
     assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("qc_report_aggregation", "multiqc")]
     assert [(Path(i.path).name, i.datatype) for i in result.spec.inputs] == [(n, "qc_report") for n in names]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("excel/CHK_clinical.xlsx", "an Excel workbook (.xlsx)"),  # was 'zip (or an Excel workbook)-compressed; decompress'
+    ("excel/clippy.xls", "an Excel 97-2003 workbook (.xls)"),  # was 'binary data of a type bioplan does not know'
+])
+def test_excel_sample_sheets_are_refused_saying_to_save_them_as_csv(knowledge, name, said):
+    """A sample sheet kept in Excel. The hint's R command (readxl 1.4.2) turned CHK_clinical.xlsx back into a CSV
+    that bioplan reads as the sample sheet it came from (checked by hand)."""
+    e = refusal(knowledge, "differential abundance between smokers and non-smokers", name)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("save the sheet as CSV or TSV" in h and "readxl::read_excel" in h for h in e.hints)

@@ -38,13 +38,22 @@ def _zip_members(src: Source) -> list[str]:
         return []
 
 
+def _refuse_zip(src: Source) -> None:
+    """Zip containers named by what they hold: Excel/OpenDocument workbooks, NumPy archives."""
+    members = _zip_members(src)
+    if "xl/workbook.xml" in members:
+        raise unreadable(src.shown, "is an Excel workbook (.xlsx), which bioplan does not read", [_SHEET_FIX])
+    if "mimetype" in members and "content.xml" in members:
+        raise unreadable(src.shown, "is an OpenDocument file (.ods/.odt), which bioplan does not read", [_SHEET_FIX])
+    if members and all(m.endswith(".npy") for m in members):  # numpy.savez: deepTools' matrices
+        raise unreadable(src.shown, f"is a NumPy archive (.npz of {quote_list(members, 3)}, e.g. deepTools "
+                         "multiBamSummary's or multiBigwigSummary's matrix), which bioplan does not read",
+                         ["give the alignments (BAM) or coverage tracks (bigWig) it was computed from"])
+
+
 def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     if src.head.startswith(b"PK\x03\x04") and src.compression is None:
-        members = _zip_members(src)
-        if members and all(m.endswith(".npy") for m in members):  # numpy.savez: deepTools' matrices
-            raise unreadable(src.shown, f"is a NumPy archive (.npz of {quote_list(members, 3)}, e.g. deepTools "
-                             "multiBamSummary's or multiBigwigSummary's matrix), which bioplan does not read",
-                             ["give the alignments (BAM) or coverage tracks (bigWig) it was computed from"])
+        _refuse_zip(src)
     if src.ext in (".rds", ".rda", ".rdata"):  # R's save(compress = "xz") and saveRDS(compress = "bzip2"/"xz")
         raise unreadable(src.shown, f"is {_compression_of(src)}-compressed and named as an R object (.rds/.RData), "
                          "which bioplan does not read", [_R_OBJECT_FIX])
@@ -52,6 +61,8 @@ def _refuse_compression(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
                      ["decompress it (or recompress with gzip/bgzip) and give the result"])
 
 
+_SHEET_FIX = ("save the sheet as CSV or TSV (a spreadsheet program's Save As, or in R: write.csv(readxl::read_excel("
+              "FILE), 'samples.csv', row.names = FALSE)) and give that")
 _R_OBJECT = "an R object saved with saveRDS (.rds: a Seurat, SingleCellExperiment, DESeq2 or other object)"
 _R_WORKSPACE = "an R workspace saved with save() (.RData/.rda)"
 _R_OBJECT_FIX = ("bioplan cannot look inside R objects: export the data it holds and give that, e.g. a Seurat or "
@@ -74,6 +85,8 @@ _KNOWN_BINARY = (
     (b"SQLite format 3\x00", "an SQLite database (a Bioconductor TxDb/OrgDb annotation package's, a gffutils "
      "database, ...)", "export the annotation it holds as GTF or GFF3 and give that (a TxDb in R: "
      "rtracklayer::export(GenomicFeatures::asGFF(AnnotationDbi::loadDb(FILE)), 'genes.gff3'))"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Excel 97-2003 workbook (.xls) or another Microsoft OLE2 document",
+     _SHEET_FIX),
     # mudata/muon write HDF5 after a 512-byte user block naming the format
     (b"MuData (format-version=", "a MuData multimodal container (.h5mu), which bioplan does not read",
      "give the modality to analyse as AnnData (in Python: mudata.read_h5mu(FILE)['rna'].write_h5ad('rna.h5ad')) "
