@@ -218,7 +218,8 @@ def test_nextflow_publishes_the_merged_and_trimmed_reads_only_on_request(rnaseq_
     assert "save_intermediate_fastq" not in quantify[:quantify.index("\n    }\n")]
     assert "    save_intermediate_fastq = false\n" in files["nextflow.config"]
     options = json.loads(files["nextflow_schema.json"])["$defs"]["input_output_options"]["properties"]
-    assert options["save_intermediate_fastq"]["type"] == "boolean" and options["save_intermediate_fastq"]["default"] is False
+    assert options["save_intermediate_fastq"]["type"] == "boolean"
+    assert options["save_intermediate_fastq"]["default"] is False
     assert "`--save_intermediate_fastq true`" in files["README.md"]
     # a workflow without intermediate reads (the lanes aligned one by one) has no such switch
     assert "save_intermediate_fastq" not in sarek[3].files["nextflow.config"]
@@ -321,6 +322,21 @@ def test_mate_files_of_different_lanes_are_refused(knowledge, tmp_path):
     with pytest.raises(BioplanError) as err:
         _compiled(knowledge, tmp_path, ALIGN, [*inputs, _genome(tmp_path / "in")])
     assert "mate 1 files of lanes L001, L002 and mate 2 files of lanes L001, L003" in err.value.message
+
+
+def test_single_end_lanes_are_aligned_one_by_one_too(knowledge, tmp_path):
+    """Single-end lanes of a variant pipeline: one `reads` file per lane, each lane its own read group."""
+    inputs = [_fastq(tmp_path / "in" / f"S1_{lane}_R1_001.fastq.gz", 1) for lane in ("L001", "L002")]
+    _, workflow = _compiled(knowledge, tmp_path, ALIGN, [*inputs, _genome(tmp_path / "in")])
+    aligner = next(s for s in workflow.steps if s.operation == "read_alignment")
+    assert [(p.name, p.ref.path, p.ref.lanes) for p in aligner.inputs if p.ref.kind == "samplesheet"] == [
+        ("reads", "fastq", True)]
+    rule = next(v for k, v in SnakemakeGenerator(knowledge).files(workflow).items()
+                if k.startswith("workflow/rules/") and "bwa mem" in v)
+    assert 'reads=sample_lane_files("fastq"),' in rule and "reads=({input.reads:q});" in rule
+    assert '\' "${{reads[$i]}}"\'' in rule
+    module = NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS).files["modules/local/bwa/mem/main.nf"]
+    assert "def mates = 1" in module and "fq.subList(item[1] * mates, (item[1] + 1) * mates)" in module
 
 
 @pytest.mark.parametrize("lanes", [("L001",), ("L001", "L002")])
