@@ -233,3 +233,12 @@ def test_excel_sample_sheets_are_refused_saying_to_save_them_as_csv(knowledge, n
     e = refusal(knowledge, "differential abundance between smokers and non-smokers", name)
     assert e.code == "unreadable_input" and said in e.message
     assert any("save the sheet as CSV or TSV" in h and "readxl::read_excel" in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name", ["maf/ucsc_test.maf", "maf/bug2453.maf"])
+def test_ucsc_maf_genome_alignments_are_refused_by_name(knowledge, name):
+    """Biopython's UCSC MAF files (one with a browser 'track' line first) were 'one-column files whose values are
+    not gene ids'; the refusal also says it is not a Mutation Annotation Format file."""
+    e = refusal(knowledge, "annotate the variants", name)
+    assert e.code == "unreadable_input" and "a UCSC MAF multiple genome alignment" in e.message
+    assert "not the Mutation Annotation Format" in e.message

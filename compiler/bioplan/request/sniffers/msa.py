@@ -1,6 +1,6 @@
-"""Multiple sequence alignments (Clustal, Stockholm, PHYLIP): refused by name. Before this they fell to the table
-reader, which called a Clustal file a one-column list of values that are not gene ids. bioplan has no step that reads
-an alignment of sequences; the refusal says what the file is and what bioplan reads instead."""
+"""Multiple sequence alignments (Clustal, Stockholm, PHYLIP, UCSC MAF): refused by name. Before this they fell to
+the table reader, which called a Clustal file a one-column list of values that are not gene ids. bioplan has no step
+that reads an alignment of sequences; the refusal says what the file is and what bioplan reads instead."""
 
 from __future__ import annotations
 
@@ -22,7 +22,20 @@ def _phylip_row(line: str) -> bool:
         and sum(c.isalnum() or c == "-" for c in rest) >= 3
 
 
+def _ucsc_maf(lines: list[str]) -> bool:
+    """UCSC's Multiple Alignment Format: '##maf version=1' (after an optional 'track' line), then 'a' blocks of 's'
+    rows (source, start, size, strand, source size, aligned text)."""
+    heads = [ln for ln in lines[:60] if ln.strip()]
+    if any(ln.startswith("##maf") for ln in heads[:3]):
+        return True
+    blocks = [i for i, ln in enumerate(heads) if ln == "a" or ln.startswith("a score=")]
+    return bool(blocks) and blocks[0] + 1 < len(heads) and heads[blocks[0] + 1].startswith("s ")
+
+
 def _kind(src: Source) -> str | None:
+    if _ucsc_maf(src.text_lines):
+        return ("a UCSC MAF multiple genome alignment ('##maf', 'a' blocks of 's' rows: multiz, TBA; not the "
+                "Mutation Annotation Format)")
     first = src.first_line.strip()
     if first.startswith("CLUSTAL") or "multiple sequence alignment" in first or "alignment in ClustalW format" in first:
         return "a Clustal multiple sequence alignment"  # also MUSCLE's, Kalign's, MSAProbs', ProbCons' Clustal output
@@ -49,5 +62,5 @@ def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
                      expected="a recognised input")
 
 
-MSA = FileSniffer("multiple sequence alignments (Clustal, Stockholm, PHYLIP) and Newick trees (refused)", (), (),
-                  lambda src, ctx: _kind(src) is not None, _refuse)
+MSA = FileSniffer("multiple sequence alignments (Clustal, Stockholm, PHYLIP, UCSC MAF) and Newick trees (refused)",
+                  (), (), lambda src, ctx: _kind(src) is not None, _refuse)

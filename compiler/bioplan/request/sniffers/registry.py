@@ -121,7 +121,8 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("hits", "BLAST_TABULAR", lambda src: src.first_line.startswith("#") or src.first_line.count("\t") >= 11
              or not src.first_line.strip()),
     Declared("msa", "MSA", lambda src: "alignment" in src.first_line or "CLUSTAL" in src.first_line
-             or src.first_line.lstrip()[:1] in ("#", "(") or src.first_line[:1] in " 0123456789"),
+             or src.first_line.lstrip()[:1] in ("#", "(") or src.first_line[:1] in " 0123456789"
+             or src.first_line.startswith(("a score=", "track ")) or src.first_line.strip() == "a"),
     Declared("abundance", "ABUNDANCE"),
     Declared("cell_tables", "CELL_TABLES", _barcode_like),
     Declared("intervals", "INTERVALS"),
