@@ -242,3 +242,15 @@ def test_ucsc_maf_genome_alignments_are_refused_by_name(knowledge, name):
     e = refusal(knowledge, "annotate the variants", name)
     assert e.code == "unreadable_input" and "a UCSC MAF multiple genome alignment" in e.message
     assert "not the Mutation Annotation Format" in e.message
+
+
+@pytest.mark.parametrize("folder, said", [
+    ("alevin_fry/fry-usa-basic", "an alevin-fry quantification folder"),
+    ("alevin_fry/fry-usa-basic/alevin", "an alevin-fry count matrix folder (quants_mat.mtx: cells x genes"),
+])
+def test_alevin_fry_folders_are_refused_saying_how_to_make_an_h5ad(knowledge, folder, said):
+    """fishpond's alevin-fry example (nf-core/scrnaseq's default quantifier writes this layout) was 'a directory
+    bioplan does not recognise'."""
+    e = refusal(knowledge, "cluster the cells and find marker genes", folder)
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("load_fry(DIR)" in h and "loadFry(DIR)" in h and ".h5ad" in h for h in e.hints)

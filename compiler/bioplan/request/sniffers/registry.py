@@ -241,11 +241,22 @@ def _sniff_folder(shown: str, path: Path, ctx: Context) -> tuple[SniffedFile, No
                      hints + [RECOGNISED_HINT])
 
 
+_ALEVIN_FIX = ("convert it to AnnData and give the .h5ad (alevin-fry: pyroe's load_fry(DIR) in Python or fishpond's "
+               "loadFry(DIR) in R, for the folder with meta_info.json; Salmon alevin: tximport(type = 'alevin') or "
+               "its --dumpMtx output), or give the reads to quantify")
 # folders of a known kind bioplan does not read: named, with what to give instead
 _REFUSED_FOLDERS = (
     (frozenset({"t_data.ctab", "e_data.ctab"}), "a StringTie -B (Ballgown) table folder",
      "for gene-level differential expression give the count matrix StringTie's prepDE.py writes from the samples' "
      "GTFs (gene_count_matrix.csv) with a sample sheet"),
+    # nf-core/scrnaseq's default quantifier: cells x genes (10x matrices are genes x cells), gene names in columns
+    (frozenset({"quants_mat.mtx", "quants_mat_rows.txt", "quants_mat_cols.txt"}), "an alevin-fry count matrix folder "
+     "(quants_mat.mtx: cells x genes, with the cells in quants_mat_rows.txt and the genes in quants_mat_cols.txt)",
+     _ALEVIN_FIX),
+    (frozenset({"quants_mat.gz", "quants_mat_rows.txt", "quants_mat_cols.txt"}), "a Salmon alevin count matrix "
+     "folder (quants_mat.gz, alevin's binary matrix, with its cell and gene names)", _ALEVIN_FIX),
+    (frozenset({"alevin", "meta_info.json"}), "an alevin-fry quantification folder (alevin/quants_mat*, "
+     "meta_info.json)", _ALEVIN_FIX),
 )
 
 
