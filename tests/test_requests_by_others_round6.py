@@ -33,6 +33,8 @@ def _spec(query, knowledge):
     ("The single-cell analysis clusters transcriptionally similar cells", "cell_clustering"),
     ("Manual Prático – Teórico: Sequenciamento, Montagem e Anotação de Genomas Bacterianos", "genome_annotation"),
     ("A de novo bacterial genome assembler coupled with gene annotation", "genome_annotation"),
+    ("DNA methylation in the CG, CHG, and CHH contexts was calculated by dividing the total number of aligned "
+     "methylated reads by the total number of methylated plus un-methylated reads.", "methylation_calling"),
 ])
 def test_round6_phrasings_reach_the_operation_they_mean(knowledge, query, operation):
     assert operation in _spec(query, knowledge).required_operations
@@ -107,3 +109,12 @@ def test_a_datatype_named_outside_the_negation_stays_an_input(knowledge):
     """Negation is clause-bound: the reads named after the comma are still the data."""
     spec = _spec("skip the trimming, align the reads to the reference genome", knowledge)
     assert "raw_reads" in spec.input_types
+
+
+def test_bowtie2_named_as_the_engine_of_bismark_is_bismark(knowledge):
+    """Before, 'Bowtie2' was a second alignment step, which bisulfite data refuses (constraint_violation)."""
+    query = ("Bisulfite analysis was performed using Bismark-bowtie 2. We used the default Bowtie2 implementation of "
+             "Bismark with the specifications that only uniquely mapped reads should be aligned.")
+    spec = _spec(query, knowledge)
+    assert "bismark_align" in spec.preferred_tools and "bowtie2" not in spec.preferred_tools
+    assert "read_alignment" not in spec.required_operations
