@@ -86,13 +86,13 @@ def test_protein_sequences_get_fasttree_protein_models(knowledge, proteins, tmp_
     assert _tools(result) == ["mafft_align", "fasttree"]
     assert "protein_sequences" in result.spec.constraint_ids
     workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
-    assert workflow.params["fasttree"]["alphabet"] == "-lg"
+    assert (workflow.params["fasttree"]["alphabet"], workflow.params["fasttree"]["model"]) == ("", "-lg")
 
 
 def test_nucleotide_sequences_get_fasttree_gtr(knowledge, nucleotides, tmp_path):
     result = plan_request("build a maximum likelihood tree with FastTree", [nucleotides], knowledge=knowledge)
     workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
-    assert workflow.params["fasttree"]["alphabet"] == "-nt -gtr"
+    assert (workflow.params["fasttree"]["alphabet"], workflow.params["fasttree"]["model"]) == ("-nt", "-gtr")
 
 
 def test_iqtree_selects_the_model_and_bootstraps_by_default(knowledge, nucleotides, tmp_path):
