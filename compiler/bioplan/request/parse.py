@@ -16,6 +16,7 @@ Instruction clauses none of whose content words were understood are kept in
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -456,6 +457,10 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
     marked = _offered_alternatives(norm, _without_steps_describing_the_input(
         norm, _without_words_of_datatype_phrases(marked)), knowledge)
     marked = _references_named(norm, _file_contents(norm, marked), knowledge)
+    addresses = _addresses(text, norm)
+    named_in_addresses = [m for m in marked if _inside(m, addresses)]
+    marked = [m for m in marked if not _inside(m, addresses)]
+    absent = [a for a in absent if not _inside(a, addresses)]
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.id for m in marked
@@ -466,7 +471,7 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
         # an explicit target phrase ("into a count matrix") is the last thing wanted
         datatypes = tuple(d for d in datatypes if d != phrase_target) + (phrase_target,)
     formats = ids("format")
-    spans = _account(norm, marked, absent, knowledge)
+    spans = _account(norm, marked, absent, knowledge, addresses, named_in_addresses)
     unrecognized = tuple(dict.fromkeys(sp.text for sp in spans if sp.role == "unrecognized"))
     return Request(
         query=query,
@@ -748,10 +753,41 @@ def _role(m: Match, knowledge: Knowledge) -> SpanRole:
     return "build" if normalize(m.text) in builds else "organism"
 
 
-def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledge: Knowledge) -> tuple[Span, ...]:
+# A web address, an e-mail address or a path names something; the words in it are no instructions:
+# "trim with fastp (see https://github.com/alexdobin/STAR)" asks for no alignment, "contact salmon@lab.org"
+# for no Salmon, "results in ./bwa_hisat2/" for no bwa (each did). Paths only from '/', './', '../' or '~/':
+# "DESeq2/edgeR" and "treated / control" are words.
+_ADDRESS = re.compile(r"(?i)(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>()\[\]\"'`]+"
+                      r"|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
+                      r"|(?<![\w/.~])(?:~|\.{1,2})?/[^\s<>()\[\]\"'`,;]*[^\s<>()\[\]\"'`,;.:!?]")
+
+
+def _addresses(text: str, norm: str) -> list[tuple[int, int]]:
+    """Where the addresses of `text` (`_ADDRESS`) sit in its normalised form `norm`, in order."""
+    found, at = [], 0
+    for m in _ADDRESS.finditer(text):
+        address = normalize(m.group(0)).strip()
+        start = norm.find(address, at) if address else -1
+        if start >= 0:
+            found.append((start, start + len(address)))
+            at = start + len(address)
+    return found
+
+
+def _inside(term: Match | AbsentTerm, regions: list[tuple[int, int]]) -> bool:
+    return any(a <= term.start and term.end <= b for a, b in regions)
+
+
+def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledge: Knowledge,
+             addresses: Sequence[tuple[int, int]] = (), named: Sequence[Match] = ()) -> tuple[Span, ...]:
     """What every span of the request became: recognised terms, absent tools/analyses, and each
-    remaining word as a sample group, file name, filler or unrecognised."""
+    remaining word as a sample group, file name, filler or unrecognised. The words of an address
+    (`addresses`) are a file name, but for the terms `named` in one, which are said as not understood."""
     spans = [Span(text=m.text, start=m.start, end=m.end, role=_role(m, knowledge), id=m.id) for m in matches]
+    spans += [Span(text=m.text, start=m.start, end=m.end, role="unrecognized") for m in named]
+    spans += [Span(text=w.group(0), start=a + w.start(), end=a + w.end(), role="file_name")
+              for a, b in addresses for w in re.finditer(r"[^\W_]+", norm[a:b])
+              if not any(m.start <= a + w.start() < m.end for m in named)]
     spans += [Span(text=a.text, start=a.start, end=a.end, id=a.id,
                    role="unknown_tool" if a.kind == "tool" else "unsupported_analysis") for a in absent]
     covered = [(sp.start, sp.end) for sp in spans]
