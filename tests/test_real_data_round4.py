@@ -254,3 +254,20 @@ def test_alevin_fry_folders_are_refused_saying_how_to_make_an_h5ad(knowledge, fo
     e = refusal(knowledge, "cluster the cells and find marker genes", folder)
     assert e.code == "unreadable_input" and said in e.message
     assert any("load_fry(DIR)" in h and "loadFry(DIR)" in h and ".h5ad" in h for h in e.hints)
+
+
+def test_biomart_export_with_coordinates_is_a_gene_id_mapping(knowledge, tmp_path):
+    """An Ensembl BioMart export (cnvkit's ensembl-gene-info.hg38.tsv: stable id, % GC, chromosome, start, end, name,
+    NCBI gene id, transcript length, TSL) was a normalised count matrix of 'samples' 'Gene start (bp)', 'Gene end
+    (bp)'...: numeric columns whose header names a coordinate, length or GC content are annotation, not values."""
+    path = DATA / "biomart" / "ensembl-gene-info.hg38.tsv"
+    (f,) = sniff_inputs([str(path)], organism_prefixes(knowledge), knowledge.formats).files
+    assert (f.datatype, f.format) == ("gene_id_mapping", "tsv")
+    assert f.fact("namespaces") == {"ensembl": "Gene stable ID", "symbol": "Gene name", "entrez": "NCBI gene ID"}
+    assert f.fact("organism") == "organism_human"
+    genes = tmp_path / "genes.txt"
+    genes.write_text("".join(f"{ln.split(chr(9))[0]}\n" for ln in path.read_text().splitlines()[1:11]))
+    result = plan_request("convert these Ensembl gene ids to Entrez ids", [str(genes), str(path)],
+                          knowledge=knowledge)
+    assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("gene_id_conversion", "idmap_table")]
+    assert {i.datatype for i in result.spec.inputs} == {"ensembl_gene_list", "gene_id_mapping"}

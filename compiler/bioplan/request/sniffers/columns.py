@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,6 +25,15 @@ ENTREZ_HEADERS = frozenset({"entrez", "entrez_id", "entrezid", "entrezgene", "en
 DE_STATS = (("log2foldchange", "logfc", "log2fc", "log2_fold_change"),
             ("pvalue", "p.value", "p_value", "pval", "padj", "fdr", "adj.p.val", "qvalue", "q_value"))
 FEATURECOUNTS_COLUMNS = ["geneid", "chr", "start", "end", "strand", "length"]
+
+# numeric columns of gene annotation, not values (BioMart's 'Gene start (bp)', 'Gene % GC content', 'Transcript
+# length (including UTRs and CDS)'): a word of the header says so
+ANNOTATION_NUMBER_WORDS = frozenset({"start", "end", "length", "gc", "position", "strand", "width", "bp"})
+
+
+def annotation_number(normed: str) -> bool:
+    return bool(ANNOTATION_NUMBER_WORDS & set(re.split(r"[^a-z0-9]+", normed)))
+
 
 def norm_header(h: str) -> str:
     return h.strip().strip('"').lower().replace(" ", "_").replace("-", "_")

@@ -38,6 +38,7 @@ from bioplan.request.sniffers.columns import (
     NA,
     SAMPLE_COLUMNS,
     Column,
+    annotation_number,
     norm_header,
     num,
 )
@@ -394,6 +395,8 @@ def _mapping_table(src: Source, cols: list[Column], normed: list[str], fmt: str,
         ns = c.namespace
         rows = len(c.values) - c.n_missing
         unique = c.distinct >= 0.8 * max(1, rows)
+        if c.numeric and header and annotation_number(n):
+            continue  # coordinates, lengths, GC content beside the ids (a BioMart export)
         if ns == "entrez" or (c.numeric and n in ENTREZ_HEADERS):
             # integers are Entrez ids when the header says so, or (headerless) beside Ensembl ids, all distinct
             if n in ENTREZ_HEADERS or (not header and unique and len(cols) == 2):
