@@ -32,7 +32,7 @@ from bioplan.codegen import escape
 from bioplan.codegen.crate import crate_metadata
 from bioplan.codegen.ir import synthesize
 from bioplan.codegen.names import indistinguishable_names, refuse_id_syntax
-from bioplan.compile import plan_request
+from bioplan.compile import compile_request, plan_request
 from bioplan.errors import BioplanError, UnreadableInputError
 from helpers import write_fastq
 
@@ -213,3 +213,26 @@ def test_words_with_a_slash_between_them_are_still_words(knowledge):
     request = parse_request("differential expression with DESeq2/edgeR, treated / control", knowledge)
     assert {"deseq2", "edger"} <= {t.split("_")[0] for t in request.preferred_tools + tuple(
         m.id for m in request.matches if m.kind == "tool")}, request.matches
+
+
+# ----------------------------------------------------------------------------- the user's environment
+def test_the_users_snakemake_profile_is_not_the_pre_checks(monkeypatch, tmp_path):
+    """SNAKEMAKE_PROFILE (the user's default profile: 'executor: slurm') was read by the pre-check's dry run,
+    which then failed as 'a bug in bioplan's knowledge or templates'."""
+    from bioplan.validate.snakemake_checks import _check_env
+
+    monkeypatch.setenv("SNAKEMAKE_PROFILE", str(tmp_path))
+    env = _check_env(tmp_path / "cache")
+    assert "SNAKEMAKE_PROFILE" not in env and env["SLURM_CONF"] == os.devnull
+    assert os.environ["SNAKEMAKE_PROFILE"] == str(tmp_path)  # the user's own environment is left alone
+
+
+@pytest.mark.e2e
+def test_a_compile_under_a_users_slurm_profile_passes_its_pre_check(knowledge, monkeypatch, tmp_path):
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    (profile / "config.yaml").write_text("executor: slurm\njobs: 10\n")
+    monkeypatch.setenv("SNAKEMAKE_PROFILE", str(profile))
+    inputs = [write_fastq(tmp_path / "in" / f"S1_R{mate}.fastq.gz", mate) for mate in (1, 2)]
+    res = compile_request(TRIM, inputs, str(tmp_path / "wf"), knowledge=knowledge, validate=True)
+    assert (res.output_dir / "workflow" / "Snakefile").is_file()

@@ -69,6 +69,10 @@ def _check_env(cache: Path) -> dict[str, str]:
     # These checks are local and never talk to SLURM: should an executor plugin still be loaded (see
     # _SNAKEMAKE_WITHOUT_EXECUTOR_PLUGINS), an empty SLURM_CONF makes its `scontrol` fail at once.
     env["SLURM_CONF"] = os.devnull
+    # the user's default profile (SNAKEMAKE_PROFILE: an executor, jobs, resources of their own runs) would be
+    # read by the check's snakemake too: 'executor: slurm' failed it as if the workflow were broken. The
+    # workflow's own profiles/default is still read, as at run time.
+    env.pop("SNAKEMAKE_PROFILE", None)
     return env
 
 
