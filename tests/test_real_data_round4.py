@@ -271,3 +271,20 @@ def test_biomart_export_with_coordinates_is_a_gene_id_mapping(knowledge, tmp_pat
                           knowledge=knowledge)
     assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("gene_id_conversion", "idmap_table")]
     assert {i.datatype for i in result.spec.inputs} == {"ensembl_gene_list", "gene_id_mapping"}
+
+
+@pytest.mark.parametrize("name, said", [
+    ("multiqc_general_stats.txt", "MultiQC's general statistics table"),  # was a normalised count matrix
+    ("multiqc_star.txt", "a file MultiQC wrote beside its report (multiqc_star.txt"),  # was a normalised matrix
+    ("multiqc_fastqc.txt", "a file MultiQC wrote beside its report (multiqc_fastqc.txt"),  # was a sample sheet
+])
+def test_multiqc_tables_are_refused_by_name(knowledge, name, said):
+    e = refusal(knowledge, "differential expression with DESeq2", f"multiqc/multiqc_data/{name}")
+    assert e.code == "unreadable_input" and said in e.message
+    assert any("give the data they describe" in h for h in e.hints)
+
+
+def test_multiqc_data_folder_is_refused_by_name(knowledge):
+    e = refusal(knowledge, "aggregate the QC reports with MultiQC", "multiqc/multiqc_data")
+    assert e.code == "unreadable_input" and "MultiQC's data folder" in e.message  # was 'a directory bioplan does not
+    assert any("the tools' own reports" in h for h in e.hints)  # recognise'

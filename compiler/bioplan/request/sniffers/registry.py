@@ -126,6 +126,8 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("abundance", "ABUNDANCE"),
     Declared("cell_tables", "CELL_TABLES", _barcode_like),
     Declared("intervals", "INTERVALS"),
+    Declared("reports", "MULTIQC_TABLES",
+             lambda src: src.first_line.startswith("Sample\t") or src.name.lower().startswith("multiqc_")),
     Declared("cufflinks", "CUFFLINKS", lambda src: src.first_line.startswith(("test_id\t", "tracking_id\t"))),
     Declared("loci", "LOCUS_TABLES", _locus_like),
     Declared("alignments", "SAM_RECORDS", lambda src: src.first_line.count("\t") >= 10),
@@ -255,6 +257,9 @@ _REFUSED_FOLDERS = (
      _ALEVIN_FIX),
     (frozenset({"quants_mat.gz", "quants_mat_rows.txt", "quants_mat_cols.txt"}), "a Salmon alevin count matrix "
      "folder (quants_mat.gz, alevin's binary matrix, with its cell and gene names)", _ALEVIN_FIX),
+    (frozenset({"multiqc_data.json", "multiqc_sources.txt"}), "MultiQC's data folder (multiqc_data: the metrics it "
+     "parsed from the tools' reports)", "MultiQC's tables summarise the samples' QC; give the data they describe "
+     "(reads, alignments, counts) for an analysis, or the tools' own reports to aggregate them again"),
     (frozenset({"alevin", "meta_info.json"}), "an alevin-fry quantification folder (alevin/quants_mat*, "
      "meta_info.json)", _ALEVIN_FIX),
 )

@@ -281,3 +281,39 @@ def _read_htseq(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 
 HTSEQ_COUNTS = FileSniffer("HTSeq-count output of one sample (refused, or a QC report under aggregation)", ("txt",),
                            ("qc_report",), lambda src, ctx: bool(_htseq_counters(src)), _read_htseq)
+
+
+# --------------------------------------------------------------------------- MultiQC's own tables
+# MultiQC writes its parsed metrics beside its report (multiqc_data/): one row per sample, one column per metric. The
+# table reader took the general statistics for a normalised count matrix of 'genes' ctrl_1, ctrl_2 and the
+# per-tool tables for sample sheets or count matrices. Named by the general statistics' '<tool>-<metric>' columns,
+# or by MultiQC's 'multiqc_' file names.
+_MULTIQC_NAME_RE = re.compile(r"^multiqc_[\w.-]+\.(?:txt|tsv|csv|json)$", re.IGNORECASE)
+_GENERAL_STAT_RE = re.compile(r"^[A-Za-z0-9_]+-\S")
+
+
+def _numbers_only(rows: list[list[str]]) -> bool:
+    cells = [c for r in rows for c in r[1:] if c.strip()]
+    return bool(cells) and all(re.fullmatch(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", c.strip()) for c in cells)
+
+
+def _multiqc_table(src: Source) -> str | None:
+    lines = _first_lines(src)
+    header = lines[0].split("\t") if lines else []
+    if header and header[0] == "Sample" and len(header) > 1 and all(_GENERAL_STAT_RE.match(h) for h in header[1:]) \
+            and _numbers_only([ln.split("\t") for ln in lines[1:50]]):
+        return "MultiQC's general statistics table (one row per sample, a '<tool>-<metric>' column per metric)"
+    if _MULTIQC_NAME_RE.match(src.name):
+        return f"a file MultiQC wrote beside its report ({src.name}: the QC metrics it parsed, per sample)"
+    return None
+
+
+def _refuse_multiqc(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    raise unreadable(src.shown, f"is {_multiqc_table(src)}, which bioplan does not read",
+                     ["MultiQC's tables summarise the samples' QC; give the data they describe (reads, alignments, "
+                      "counts) for an analysis, or the tools' own reports to aggregate them again"],
+                     expected="a recognised input")
+
+
+MULTIQC_TABLES = FileSniffer("MultiQC's data tables (refused)", (), (),
+                             lambda src, ctx: _multiqc_table(src) is not None, _refuse_multiqc)
