@@ -118,3 +118,25 @@ def test_bowtie2_named_as_the_engine_of_bismark_is_bismark(knowledge):
     spec = _spec(query, knowledge)
     assert "bismark_align" in spec.preferred_tools and "bowtie2" not in spec.preferred_tools
     assert "read_alignment" not in spec.required_operations
+
+
+def test_a_pipeline_named_by_its_name_binds_its_own_caller(knowledge):
+    """'GATK Best Practices for germline short variant discovery' ran BQSR, then bcftools: the motif's caller is
+    HaplotypeCaller (motif `tools`)."""
+    spec = _spec("The FastaNGS pipeline includes workflow of GATK Best Practices for germline short variant discovery",
+                 knowledge)
+    assert "gatk4_haplotypecaller" in spec.preferred_tools and "variant_calling" in spec.required_operations
+
+
+def test_a_named_tool_wins_over_the_pipelines_tool(knowledge):
+    spec = _spec("GATK best practices, but call the variants with FreeBayes", knowledge)
+    assert "freebayes" in spec.preferred_tools and "gatk4_haplotypecaller" not in spec.preferred_tools
+
+
+def test_a_motif_tool_must_implement_its_operation(knowledge):
+    from bioplan.knowledge.checks import check_motifs
+
+    motif = knowledge.motifs["motif.gatk_germline_short_variants"]
+    bad = motif.model_copy(update={"tools": {"variant_calling": "bcftools_filter", "peak_calling": "macs2_callpeak"}})
+    problems = check_motifs(knowledge.model_copy(update={"motifs": {**knowledge.motifs, motif.id: bad}}), {})
+    assert any("bcftools_filter" in p for p in problems) and any("peak_calling" in p for p in problems)

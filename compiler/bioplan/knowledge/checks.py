@@ -300,6 +300,11 @@ def check_motifs(k: Knowledge, sources: dict[str, Path]) -> list[str]:
                 out.append(f"{where}: essential: {op!r} is not one of the motif's operations")
         if not 0.0 <= motif.prior <= 1.0:
             out.append(f"{where}: prior: must be within [0, 1]")
+        for op, tool in motif.tools.items():
+            if op not in motif.operations:
+                out.append(f"{where}: tools: {op!r} is not one of the motif's operations")
+            elif tool not in k.tools or k.tools[tool].implements != op:
+                out.append(f"{where}: tools: {tool!r} is not a tool of the knowledge implementing {op!r}")
     return out
 
 

@@ -289,6 +289,9 @@ class Motif(Frozen):
     # GATK best practice): the ranking does not count their cost against a plan that has them
     essential: tuple[str, ...] = ()
     assays: tuple[str, ...] = ()
+    # operation -> the tool the pipeline runs for it (GATK best practices call with HaplotypeCaller): preferred
+    # when the request names the motif and no tool of its own for that operation
+    tools: dict[str, str] = Field(default_factory=dict)
     aliases: Aliases = Field(default_factory=Aliases)
 
 

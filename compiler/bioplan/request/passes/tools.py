@@ -180,6 +180,16 @@ def _misplaced_error(knowledge: Knowledge, misplaced: list[tuple[Match, str]]) -
         {"tools": {t.id: {"text": t.text, "role": op} for t, op in misplaced}})
 
 
+def _named_motif_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, ...],
+                       preferred: list[str]) -> list[str]:
+    """The tools of a pipeline the request names by its name ("the GATK best practices": HaplotypeCaller), for
+    its requested operations the request names no tool of its own for."""
+    own = {knowledge.tools[t].implements for t in preferred}
+    named = dict.fromkeys(m.id for m in request.matches if m.kind == "motif" and not m.negated)
+    return list(dict.fromkeys(tool for motif in named for op, tool in knowledge.motifs[motif].tools.items()
+                              if op in anchors and op not in own and tool not in request.excluded_tools))
+
+
 def bind_named_tools(draft: SpecDraft) -> SpecDraft:
     """Tools the request names (and successors of named tools bioplan lacks) are preferred and their
     operations anchors; a tool named for a step it does not do is unknown_tool unless --substitute."""
@@ -192,6 +202,7 @@ def bind_named_tools(draft: SpecDraft) -> SpecDraft:
                             "instead (--substitute)" for t, op in misplaced))
     preferred, notes = preferred_tools(knowledge, request, draft.anchors, skip={(t.start, t.end) for t, _ in misplaced})
     preferred += [t for t in draft.successors if t not in preferred and t not in request.excluded_tools]
+    preferred += _named_motif_tools(knowledge, request, draft.anchors, preferred)
     for t in preferred:
         _refuse_unfit_reads(draft, t)
     draft = draft.warn(*notes).with_anchors(*(knowledge.tools[t].implements for t in preferred))
