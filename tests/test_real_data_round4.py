@@ -288,3 +288,14 @@ def test_multiqc_data_folder_is_refused_by_name(knowledge):
     e = refusal(knowledge, "aggregate the QC reports with MultiQC", "multiqc/multiqc_data")
     assert e.code == "unreadable_input" and "MultiQC's data folder" in e.message  # was 'a directory bioplan does not
     assert any("the tools' own reports" in h for h in e.hints)  # recognise'
+
+
+@pytest.mark.parametrize("name", ["featurecounts_cut/sample1.length.counts.txt",  # was 'table without numeric sample
+                                  "featurecounts_cut/sample1.length_nocomment.counts.txt"])  # columns'; was 2 samples
+def test_featurecounts_counts_cut_to_their_length_column_keep_one_sample(knowledge, name):
+    """featureCounts output cut to Geneid, Length and the counts (`cut -f1,6-`, with or without its '# Program:'
+    comment): the Length column is annotation, not a sample."""
+    (f,) = sniff_inputs([str(DATA / name)], organism_prefixes(knowledge), knowledge.formats).files
+    assert (f.datatype, f.fact("n_samples")) == ("raw_count_matrix", 1)
+    assert f.fact("sample_names") == ["sample1_Aligned.sortedByCoord.out.bam"]
+    assert f.fact("annotation_columns") == ["Length"]

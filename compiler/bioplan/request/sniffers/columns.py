@@ -31,6 +31,11 @@ FEATURECOUNTS_COLUMNS = ["geneid", "chr", "start", "end", "strand", "length"]
 ANNOTATION_NUMBER_WORDS = frozenset({"start", "end", "length", "gc", "position", "strand", "width", "bp"})
 
 
+# a count matrix's numeric annotation columns, by their whole (normalised) name
+ANNOTATION_NUMBER_COLUMNS = frozenset({"length", "gene_length", "effective_length", "efflength", "start", "end",
+                                       "strand", "chr", "chrom", "width", "gc", "gc_content"})
+
+
 def annotation_number(normed: str) -> bool:
     return bool(ANNOTATION_NUMBER_WORDS & set(re.split(r"[^a-z0-9]+", normed)))
 

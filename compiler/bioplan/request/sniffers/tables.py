@@ -30,6 +30,7 @@ from bioplan.request.sniffers.base import (
     unreadable,
 )
 from bioplan.request.sniffers.columns import (
+    ANNOTATION_NUMBER_COLUMNS,
     CONDITION_COLUMNS,
     DE_STATS,
     ENTREZ_HEADERS,
@@ -187,8 +188,11 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
                          ["give the gene annotation as GTF or GFF3 (featureCounts reads it directly)"],
                          expected="a recognised input")
     if normed[:6] == FEATURECOUNTS_COLUMNS or featurecounts and "geneid" in normed:
+        # its annotation columns, all six or those a `cut -f1,6-` or `cut -f1,7-` left
+        annotation = next((i for i, n in enumerate(normed) if i and n not in FEATURECOUNTS_COLUMNS[1:]), len(cols))
+        kept = ", ".join(c.name for c in cols[:annotation])
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence + [
-            "featureCounts output: Geneid, Chr, Start, End, Strand, Length columns"], annotation=6)
+            f"featureCounts output: {kept} column{'s' if annotation > 1 else ''}"], annotation=annotation)
     layout = next((q for q in QUANT_LAYOUTS if header and tuple(normed[:len(q.columns)]) == q.columns), None)
     if layout is not None:
         return quant_table(src, layout, names, cols, evidence, comments, prefixes)
@@ -275,9 +279,9 @@ def _first_non_count(value_cols: list[Column], ids: Column) -> tuple[tuple[str, 
 def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[str, str], complete: bool,
                   evidence: list[str], annotation: int | None) -> SniffedFile:
     ids = cols[0]
-    if annotation is None:
-        value_cols = [c for c in cols[1:] if c.numeric]
-        annot = [c for c in cols[1:] if not c.numeric]
+    if annotation is None:  # numbers under an annotation's name (a gene's length, start, end) are not a sample
+        value_cols = [c for c in cols[1:] if c.numeric and norm_header(c.name) not in ANNOTATION_NUMBER_COLUMNS]
+        annot = [c for c in cols[1:] if c not in value_cols]
     else:
         value_cols = cols[annotation:]
         annot = cols[1:annotation]
