@@ -165,3 +165,20 @@ def test_check_refuses_a_bad_set(step, tmp_path, names, said):  # noqa: F811
     run = _check(step, tmp_path, _fasta(tmp_path / "bad.fa", names=names))
     assert run.code == 1
     assert "precondition 'requires_three_sequences'" in run.terminal and said in run.terminal
+
+
+MUSCLE_ALIGNMENT = Path(__file__).resolve().parent / "data" / "real_studies" / "biopython" / "muscle.fa"
+
+
+@pytest.mark.parametrize("query, tools", [
+    ("build a maximum-likelihood tree from this alignment with IQ-TREE", ["iqtree"]),
+    ("infer the phylogeny with FastTree", ["fasttree"]),
+])
+def test_an_aligned_fasta_is_the_alignment_a_tree_is_built_from(knowledge, query, tools):
+    """Biopython's MUSCLE output (three aligned sequences with '-' gaps) is read as the alignment when the request
+    builds a tree (no realignment), nucleotide by its letters; another request still refuses it by name
+    (tests/test_real_studies.py)."""
+    result = plan_request(query, [str(MUSCLE_ALIGNMENT)], knowledge=knowledge)
+    assert _tools(result) == tools
+    assert [(i.datatype, i.format) for i in result.spec.inputs] == [("multiple_sequence_alignment", "aligned_fasta")]
+    assert "nucleotide_sequences" in result.spec.constraint_ids

@@ -38,10 +38,11 @@ def _evolve(rng: random.Random, seq: str, rate: float, alphabet: str, deletions:
     return "".join(out)
 
 
-def plant(path: Path, alphabet: str, length: int, seed: int) -> Path:
-    """The eight leaves of the planted tree, as a multi-FASTA of unaligned sequences (70 letters a line)."""
+def plant(path: Path, alphabet: str, length: int, seed: int, deletions: bool = True) -> Path:
+    """The eight leaves of the planted tree, as a multi-FASTA of unaligned sequences (70 letters a line); nucleotides
+    lose a few bases on the way unless `deletions` is false."""
     rng = random.Random(seed)
-    dels = alphabet == "ACGT"
+    dels = deletions and alphabet == "ACGT"
     ancestor = "".join(rng.choice(alphabet) for _ in range(length))
     clades = {c: _evolve(rng, ancestor, 0.12, alphabet, dels) for c in "AB"}
     subclades = {f"{c}{s}": _evolve(rng, clades[c], 0.04, alphabet, dels) for c in "AB" for s in (1, 2)}
@@ -182,3 +183,29 @@ def test_fasttree_on_proteins_recovers_the_planted_clades(tmp_path):
 def test_newick_parser_reads_supports_and_splits():
     found = splits("((a:0.1,b:0.2)90:0.3,(c,d)77,e);")
     assert found == {frozenset("cde"): "90", frozenset("cd"): "77"}  # (a,b) is the other side of (c,d,e)
+
+
+def test_iqtree_on_a_given_alignment_recovers_the_planted_clades(tmp_path):
+    """An aligned FASTA (the planted leaves without indels, clade B missing a 30-column stretch as '-') is the
+    alignment the tree is built from: one IQ-TREE step, no realignment."""
+    _require("iqtree2", "snakemake")
+    from bioplan.compile import compile_request
+
+    unaligned = plant(tmp_path / "plain.fa", "ACGT", 600, seed=5, deletions=False)
+    lines = unaligned.read_text().split(">")[1:]
+    aligned = tmp_path / "alignment.afa"
+    with open(aligned, "w") as fh:
+        for record in lines:
+            name, *rows = record.split("\n")
+            seq = "".join(rows)
+            assert len(seq) == 600
+            if name.startswith("B"):
+                seq = seq[:100] + "-" * 30 + seq[130:]
+            fh.write(f">{name}\n{seq}\n")
+    workdir = tmp_path / "given"
+    result = compile_request("build a maximum-likelihood tree from this alignment with IQ-TREE", [str(aligned)],
+                             str(workdir / "Snakefile"), force=True)
+    assert [s.tool for s in result.plan.steps] == ["iqtree"]
+    run_ok(workdir)
+    tree = (workdir / "results/phylogenetic_tree_inference/tree.treefile").read_text()
+    assert all(s is not None for s in _clade_splits(tree).values()), tree

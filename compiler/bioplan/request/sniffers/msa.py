@@ -1,6 +1,7 @@
 """Multiple sequence alignments (Clustal, Stockholm, PHYLIP, UCSC MAF): refused by name. Before this they fell to
-the table reader, which called a Clustal file a one-column list of values that are not gene ids. bioplan has no step
-that reads an alignment of sequences; the refusal says what the file is and what bioplan reads instead."""
+the table reader, which called a Clustal file a one-column list of values that are not gene ids. bioplan reads an
+alignment as aligned FASTA only (what its tree inference reads); the refusal says what the file is and what bioplan
+reads instead."""
 
 from __future__ import annotations
 
@@ -57,8 +58,10 @@ def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     if "tree" in kind:
         raise unreadable(src.shown, f"is {kind}, which bioplan does not read (no step of bioplan takes a tree)",
                          ["give the sequences the tree was built from as FASTA"], expected="a recognised input")
-    raise unreadable(src.shown, f"is {kind}, which bioplan does not read (no step of bioplan takes aligned "
-                     "sequences)", ["give the unaligned sequences as FASTA for the analysis to run on them"],
+    raise unreadable(src.shown, f"is {kind}, which bioplan does not read (it reads an alignment as aligned FASTA "
+                     "only, for a tree)", ["give the unaligned sequences as FASTA for the analysis to run on them",
+                                           "or, to build a tree from this alignment, convert it to aligned FASTA "
+                                           "(EMBOSS seqret -osformat fasta, or Biopython's AlignIO.convert)"],
                      expected="a recognised input")
 
 

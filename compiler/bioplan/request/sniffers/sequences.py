@@ -513,14 +513,22 @@ def _fasta_facts(scan: _FastaScan) -> list[Fact]:
     ]
 
 
-def _refuse_aligned_fasta(src: Source, scan: _FastaScan) -> None:
-    """Sequences of one length with '-' gaps: an alignment in FASTA form (Clustal's, MUSCLE's, MAFFT's -fasta), whose
-    gaps no aligner, quantifier or database builder reads as sequence."""
+def _alignment_gaps(scan: _FastaScan) -> int:
+    """The gap characters of an alignment in FASTA form (sequences of one length with '-' gaps: Clustal's, MUSCLE's,
+    MAFFT's), 0 for unaligned sequences."""
     gaps = scan.residues.count(b"-") + scan.residues.count(b".")
-    if len(scan.lengths) >= 2 and len(set(scan.lengths)) == 1 and gaps >= 0.01 * len(scan.residues) > 0:
+    aligned = len(scan.lengths) >= 2 and len(set(scan.lengths)) == 1 and gaps >= 0.01 * len(scan.residues) > 0
+    return gaps if aligned else 0
+
+
+def _refuse_aligned_fasta(src: Source, scan: _FastaScan) -> None:
+    """An aligned FASTA the request builds no tree from: its gaps no aligner, quantifier or database builder reads
+    as sequence."""
+    if gaps := _alignment_gaps(scan):
         raise unreadable(src.shown, f"is an aligned FASTA (a multiple sequence alignment: {len(scan.lengths)} "
                          f"sequences of {scan.lengths[0]} columns with {gaps} gap characters), which bioplan does not "
-                         "read", ["give the unaligned sequences as FASTA (seqkit seq -g removes the gaps)"],
+                         "read here", ["give the unaligned sequences as FASTA (seqkit seq -g removes the gaps)",
+                                       "or ask for its tree (e.g. 'build a maximum likelihood tree with IQ-TREE')"],
                          expected="FASTA")
 
 
@@ -530,13 +538,29 @@ _FASTA_READINGS = ("adapter_sequences", "reference_sequences", "transcriptome", 
 _SET_MAX_LEN = 1_000_000  # a set of homologous sequences: genes, markers, proteins, small viral genomes
 
 
-def _sequence_set_expected(expected: Sequence[Mapping[str, str]]) -> str | None:
-    """Why the request reads its FASTA as a set of homologous sequences (its first level naming any reading of
-    a FASTA names only that one: the requested alignment or tree reads a sequence set), else None."""
-    level = next((lv for lv in expected if any(r in lv for r in _FASTA_READINGS)), {})
-    if "sequence_set" in level and sum(r in level for r in _FASTA_READINGS) == 1:
-        return level["sequence_set"]
+def _sequence_set_expected(expected: Sequence[Mapping[str, str]],
+                           datatype: str = "sequence_set") -> str | None:
+    """Why the request reads its FASTA as a set of homologous sequences, or (`datatype`
+    multiple_sequence_alignment) an aligned FASTA as the alignment its tree inference reads: its first level naming
+    any reading of a FASTA names only the sequence set, besides the alignment. Else None."""
+    level = next((lv for lv in expected if any(r in lv for r in (*_FASTA_READINGS, datatype))), {})
+    if datatype in level and sum(r in level for r in _FASTA_READINGS if r != "sequence_set") == 0:
+        return level[datatype]
     return None
+
+
+def _sniff_alignment(src: Source, scan: _FastaScan, gaps: int, why: str) -> SniffedFile:
+    """An aligned FASTA the request infers a tree from: the multiple sequence alignment (the alphabet from the
+    letters besides the gaps)."""
+    letters = len(scan.residues) - gaps
+    nuc = sum(1 for b in scan.residues if b in _NUCLEOTIDES) / max(1, letters)
+    alphabet = "nucleotide" if nuc >= 0.9 else "protein"
+    evidence = (f"aligned FASTA: {count_noun(len(scan.lengths), 'sequence')} of {scan.lengths[0]} columns with {gaps} "
+                f"gap characters, {alphabet} alphabet ({nuc:.0%} of the letters are A/C/G/T/U/N)",
+                *compression_evidence(src), f"read as multiple_sequence_alignment: {why}")
+    fact = Fact(name="sequence_alphabet", value=alphabet, evidence=f"{nuc:.0%} of the letters are A/C/G/T/U/N")
+    return SniffedFile(path=src.shown, datatype="multiple_sequence_alignment", format="aligned_fasta",
+                       evidence=evidence, facts=(*_fasta_facts(scan), fact))
 
 
 def _sniff_sequence_set(src: Source, scan: _FastaScan, nuc: float, why: str) -> SniffedFile:
@@ -556,6 +580,9 @@ def _sniff_sequence_set(src: Source, scan: _FastaScan, nuc: float, why: str) -> 
 
 def _sniff_fasta(src: Source, prefixes: Mapping[str, str], expected: Sequence[Mapping[str, str]] = ()) -> SniffedFile:
     scan = _scan_fasta(src)
+    gaps = _alignment_gaps(scan)
+    if gaps and (aligned := _sequence_set_expected(expected, "multiple_sequence_alignment")) is not None:
+        return _sniff_alignment(src, scan, gaps, aligned)
     _refuse_aligned_fasta(src, scan)
     nuc = _nucleotide_share(src, scan)
     why = _sequence_set_expected(expected)
@@ -677,6 +704,6 @@ def _genome_or_transcriptome(src: Source, scan: _FastaScan, named: list[str],
 FASTQ = FileSniffer("FASTQ", ("fastq", "fastq.gz"), ("raw_reads", "long_reads"),
                     lambda src, ctx: src.first_line.startswith("@"),
                     lambda src, ctx: _sniff_fastq(src))
-FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz", "faa"),
-                    _FASTA_READINGS, lambda src, ctx: src.first_line.startswith(">"),
+FASTA = FileSniffer("FASTA", ("fasta", "fasta.gz", "faa", "aligned_fasta"),
+                    (*_FASTA_READINGS, "multiple_sequence_alignment"), lambda src, ctx: src.first_line.startswith(">"),
                     lambda src, ctx: (_sniff_fasta(src, ctx.prefixes, ctx.expected), Notes()))
