@@ -33,6 +33,8 @@ def _spec(query, knowledge):
     ("The single-cell analysis clusters transcriptionally similar cells", "cell_clustering"),
     ("Manual Prático – Teórico: Sequenciamento, Montagem e Anotação de Genomas Bacterianos", "genome_annotation"),
     ("A de novo bacterial genome assembler coupled with gene annotation", "genome_annotation"),
+    ("a pipeline that checks for the presence of a specific taxon in (meta)genomic fastq files",
+     "taxonomic_classification"),
     ("DNA methylation in the CG, CHG, and CHH contexts was calculated by dividing the total number of aligned "
      "methylated reads by the total number of methylated plus un-methylated reads.", "methylation_calling"),
 ])
@@ -58,6 +60,11 @@ def test_somatic_wording_is_never_planned_as_germline_calling(knowledge):
     ("a pipeline for assembly and annotation of metatranscriptomic data", "metatranscriptome_assembly"),
     ("an NGS analysis pipeline for RNA expression quantification and germline variant calling (GATK4)",
      "rna_variant_calling"),
+    ("nf-core/ontvar is a comprehensive structural variant calling, filtering, annotation and consensus set "
+     "generation pipeline for ONT's long read sequencing data.", "long_read_structural_variants"),
+    ("nf-core/variantbenchmarking is designed to evaluate and validate the accuracy of variant calling methods",
+     "caller_benchmarking"),
+    ("Generate CCS consensuses from raw isoseq subreads (PBCCS)", "iso_seq"),
 ])
 def test_round6_analyses_bioplan_does_not_do_are_refused(knowledge, query, family):
     with pytest.raises(UnsupportedAnalysisError) as err:
