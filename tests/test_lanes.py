@@ -349,3 +349,20 @@ def test_single_end_illumina_files_are_the_fastq_column(knowledge, tmp_path, lan
     reads = [p.ref.path for s in workflow.steps for p in s.inputs if p.ref.kind == "samplesheet"]
     assert reads == ["fastq"]
     assert (workflow.steps[0].tool == "cat_fastq") == (len(lanes) > 1)
+
+
+def test_bwa_mem_batches_do_not_depend_on_the_threads(knowledge, sarek, tmp_path):
+    """As nf-core/sarek: `-K 100000000` (bwa reads 10 Mbp x -t per batch otherwise, and the insert size model
+    is estimated per batch, so the BAM would change with the thread count) and `-Y` (soft-clipped supplementary
+    alignments), in both targets, with lanes and without."""
+    one_lane = [_fastq(tmp_path / "in" / f"S1_R{m}.fastq.gz", m) for m in (1, 2)]
+    _, workflow = _compiled(knowledge, tmp_path, ALIGN, [*one_lane, _genome(tmp_path / "in")])
+    assert not any(p.ref.lanes for s in workflow.steps for p in s.inputs)
+    smk = [sarek[2], SnakemakeGenerator(knowledge).files(workflow)]
+    nf = [sarek[3].files, NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS).files]
+    for files in smk:
+        rule = next(v for k, v in files.items() if k.startswith("workflow/rules/") and "bwa mem" in v)
+        assert rule.count("bwa mem -t {threads} -K 100000000 -Y") == 1, rule
+    lanes, plain = (f["modules/local/bwa/mem/main.nf"] for f in nf)
+    assert '"bwa mem -t ${task.cpus} -K 100000000 -Y -R ' in lanes
+    assert "-t ${task.cpus} \\\\\n        -K 100000000 \\\\\n        -Y \\\\\n        -R " in plain

@@ -118,6 +118,11 @@ def _assert_one_read_group_per_lane(bam: Path, sample: str) -> None:
     groups = _read_groups(bam)
     assert sorted(g["ID"] for g in groups) == [f"{sample}.{lane}" for lane in LANE_DEPTH], groups
     assert all(g["SM"] == sample and g["LB"] == sample and g["PL"] == "ILLUMINA" for g in groups), groups
+    # bwa ran as sarek runs it: batches independent of the thread count, soft-clipped supplementary alignments
+    header = subprocess.run(["samtools", "view", "-H", str(bam)], capture_output=True, text=True, check=True,
+                            env=env()).stdout
+    bwa = [line for line in header.splitlines() if line.startswith("@PG") and "\tID:bwa" in line]
+    assert bwa and all(" -K 100000000 -Y " in line for line in bwa), bwa
     reads = subprocess.run(["samtools", "view", "-F", "0x900", str(bam)], capture_output=True, text=True,
                            check=True, env=env()).stdout.splitlines()
     pairs = {lane: depth * GENOME_LENGTH // (2 * READ_LENGTH) for lane, depth in LANE_DEPTH.items()}
