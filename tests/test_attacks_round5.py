@@ -34,7 +34,7 @@ from bioplan.codegen.ir import synthesize
 from bioplan.codegen.names import indistinguishable_names, refuse_id_syntax
 from bioplan.compile import compile_request, plan_request
 from bioplan.errors import BioplanError, UnreadableInputError
-from helpers import write_fastq
+from helpers import deadline, write_fastq
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -236,3 +236,39 @@ def test_a_compile_under_a_users_slurm_profile_passes_its_pre_check(knowledge, m
     inputs = [write_fastq(tmp_path / "in" / f"S1_R{mate}.fastq.gz", mate) for mate in (1, 2)]
     res = compile_request(TRIM, inputs, str(tmp_path / "wf"), knowledge=knowledge, validate=True)
     assert (res.output_dir / "workflow" / "Snakefile").is_file()
+
+
+# ----------------------------------------------------------------------------- many inputs (linear, not quadratic)
+def _quant_runs(folder: str, n: int) -> list:
+    from bioplan.models import Fact, SniffedFile
+
+    return [SniffedFile(path=f"{folder}/s{i}", datatype="transcript_quantification", format="salmon_quant",
+                        evidence=("quant.sf",), facts=(Fact(name="quantifier", value="salmon", evidence="x"),),
+                        sample=f"s{i}") for i in range(n)]
+
+
+def test_a_folder_of_many_quantifier_runs_is_taken_in_linear_time(knowledge, monkeypatch):
+    """A folder of 3,000 Salmon runs (one per cell of a Smart-seq2 study) spent minutes planning: each run was
+    compared with every other (4.5 million pydantic comparisons) and counted again per run for its lane."""
+    import bioplan.compile as compile_module
+    from bioplan.models import InputProfile
+    from bioplan.request.spec import _lanes
+
+    runs = _quant_runs("/data/salmon", 5_000)
+    monkeypatch.setattr(compile_module, "sniff_inputs", lambda *args, **kwargs: InputProfile(files=tuple(runs)))
+    with deadline(3):  # quadratic: 25 million pydantic comparisons, a minute
+        profile = compile_module.sniff_with_declarations(knowledge, ["/data/salmon"], {})
+        lanes = _lanes(profile.files)
+    assert list(profile.files) == runs and lanes == [None] * len(runs)
+
+
+def test_lanes_are_still_numbered_where_a_sample_has_several():
+    from bioplan.models import Fact, SniffedFile
+
+    files = [SniffedFile(path=f"S1_L00{lane}_R1.fastq.gz", datatype="raw_reads", format="fastq_gz", sample="S1",
+                         mate=1, facts=(Fact(name="lane", value=lane, evidence="name"),)) for lane in (1, 2)]
+    files.append(SniffedFile(path="S2_L001_R1.fastq.gz", datatype="raw_reads", format="fastq_gz", sample="S2",
+                             mate=1, facts=(Fact(name="lane", value=1, evidence="name"),)))
+    from bioplan.request.spec import _lanes
+
+    assert _lanes(files) == ["1", "2", None]

@@ -113,14 +113,27 @@ def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: d
     sniffed = sniff_inputs([p for p in inputs if p not in declared], organism_prefixes(knowledge), knowledge.formats,
                            expected_inputs(knowledge, request))
     files: list[SniffedFile] = []
+    # the files taken so far, by path: an equal file has the same path (`f not in files` over the whole
+    # list was quadratic: a folder of 3,000 quantifier runs compared files 4.5 million times, 65 s)
+    taken: dict[str, list[SniffedFile]] = {}
+
+    def take(f: SniffedFile) -> None:
+        if f not in taken.setdefault(f.path, []):
+            taken[f.path].append(f)
+            files.append(f)
+
     for p in inputs:
         if p in declared:
             files.append(declared_file(knowledge, p, declared[p]))
+            taken.setdefault(p, []).append(files[-1])
             continue
         # a folder of per-sample folders stands for several inputs; parts of a 10x triple for none
         inside = os.path.join(p, "")
-        files += [f for f in sniffed.files if (f.path == p or f.path.startswith(inside)) and f not in files]
-    files += [f for f in sniffed.files if f not in files]  # the FASTQ files a sample sheet names
+        for f in sniffed.files:
+            if f.path == p or f.path.startswith(inside):
+                take(f)
+    for f in sniffed.files:  # the FASTQ files a sample sheet names
+        take(f)
     return InputProfile(files=tuple(files), warnings=sniffed.warnings)
 
 

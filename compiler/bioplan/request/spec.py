@@ -8,6 +8,7 @@ pass raises an error that names both sides; it never picks one silently.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from bioplan.knowledge.models import Knowledge
@@ -67,11 +68,13 @@ def run_passes(draft: SpecDraft, passes: tuple[SpecPass, ...] = SPEC_PASSES) -> 
     return draft
 
 
-def _lane(f: SniffedFile, files: Sequence[SniffedFile]) -> str | None:
-    """The lane of one of a sample's several lanes (cohort._number_lanes); None for a sample of one."""
-    several = f.sample is not None and sum(g.datatype == f.datatype and g.sample == f.sample and g.mate == f.mate
-                                           for g in files) > 1
-    return str(f.fact("lane")) if several and f.fact("lane") else None
+def _lanes(files: Sequence[SniffedFile]) -> list[str | None]:
+    """Each file's lane when it is one of a sample's several lanes (cohort._number_lanes), else None. The
+    files per (datatype, sample, mate) are counted once (counting them again per file was quadratic: a
+    folder of 3,000 quantifier runs spent 20 s here)."""
+    per_read = Counter((g.datatype, g.sample, g.mate) for g in files)
+    return [str(f.fact("lane")) if f.sample is not None and per_read[(f.datatype, f.sample, f.mate)] > 1
+            and f.fact("lane") else None for f in files]
 
 
 def task_spec(draft: SpecDraft) -> TaskSpec:
@@ -82,7 +85,7 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         query=draft.request.query,
         input_types=draft.input_types,
         inputs=tuple(SpecInput(path=f.path, datatype=f.datatype, format=f.format, evidence=f.evidence,
-                               sample=f.sample, mate=f.mate, lane=_lane(f, files)) for f in files),
+                               sample=f.sample, mate=f.mate, lane=lane) for f, lane in zip(files, _lanes(files))),
         target_output=TargetOutput(semantic_type=draft.target, format=draft.request.output_format),
         constraints=dict(draft.constraints),
         constraint_ids=draft.constraint_ids,
