@@ -114,7 +114,18 @@ def test_two_sequences_are_refused_at_compile_time(knowledge, tmp_path):
     two = _fasta(tmp_path / "two.fasta", n=2)
     with pytest.raises(BioplanError) as e:
         plan_request(ALIGN_IQTREE, [two], knowledge=knowledge)
-    assert "three sequences" in (e.value.message + " ".join(e.value.hints)).lower()
+    assert "requires_three_sequences" in e.value.message and "three sequences" in " ".join(e.value.hints)
+
+
+def test_three_sequences_are_aligned_but_no_tree_is_built_from_them(knowledge, tmp_path):
+    """Three sequences have one unrooted topology (and IQ-TREE refuses to bootstrap them): their alignment is
+    planned, a tree of them is refused naming the precondition."""
+    three = _fasta(tmp_path / "three.fasta", n=3)
+    assert _tools(plan_request("multiple sequence alignment of these sequences", [three], knowledge=knowledge)) == [
+        "mafft_align"]
+    with pytest.raises(BioplanError) as e:
+        plan_request(ALIGN_IQTREE, [three], knowledge=knowledge)
+    assert e.value.code == "constraint_violation" and "requires_four_sequences" in e.value.message
 
 
 @pytest.mark.parametrize("query, code, named", [
@@ -145,8 +156,8 @@ def test_a_refused_aligner_runs_mafft_with_substitute(knowledge, nucleotides):
     assert any("MUSCLE" in d for d in result.spec.deviations)
 
 
-def _check(step, tmp_path, fasta):  # noqa: F811  (step: the fixture)
-    params = {"constraint": "requires_three_sequences", "guarded_step": "multiple_sequence_alignment",
+def _check(step, tmp_path, fasta, constraint="requires_three_sequences"):  # noqa: F811  (step: the fixture)
+    params = {"constraint": constraint, "guarded_step": "multiple_sequence_alignment",
               "datatypes": {"sequences": "sequence_set"}}
     return step("check_sequence_set.py", {"sequences": fasta}, {"ok": tmp_path / "ok"}, params)
 
@@ -157,28 +168,48 @@ def test_check_passes_a_good_set(step, tmp_path):  # noqa: F811
     assert "8 sequences, 593-600 letters" in (tmp_path / "ok").read_text()
 
 
-@pytest.mark.parametrize("names, said", [
-    (["a", "b"], "holds 2 sequence(s)"),
-    (["a x", "a y", "b"], "'a'"),  # the tools read the header's first word: two sequences named 'a'
+@pytest.mark.parametrize("names, constraint, said", [
+    (["a", "b"], "requires_three_sequences", "holds 2 sequence(s)"),
+    (["a x", "a y", "b"], "requires_three_sequences", "'a'"),  # the tools read the first word: two named 'a'
+    (["a", "b", "c"], "requires_four_sequences", "a tree (three have a single unrooted topology) needs at least 4"),
 ])
-def test_check_refuses_a_bad_set(step, tmp_path, names, said):  # noqa: F811
-    run = _check(step, tmp_path, _fasta(tmp_path / "bad.fa", names=names))
+def test_check_refuses_a_bad_set(step, tmp_path, names, constraint, said):  # noqa: F811
+    run = _check(step, tmp_path, _fasta(tmp_path / "bad.fa", names=names), constraint)
     assert run.code == 1
-    assert "precondition 'requires_three_sequences'" in run.terminal and said in run.terminal
+    assert f"precondition '{constraint}'" in run.terminal and said in run.terminal
 
 
 MUSCLE_ALIGNMENT = Path(__file__).resolve().parent / "data" / "real_studies" / "biopython" / "muscle.fa"
+
+
+def _aligned(path: Path) -> str:
+    """Six aligned nucleotide sequences of 300 columns, the last three with a 20-column gap."""
+    rng = random.Random(9)
+    ancestor = [rng.choice("ACGT") for _ in range(300)]
+    with open(path, "w") as fh:
+        for i in range(6):
+            seq = "".join(b if rng.random() > 0.1 else rng.choice("ACGT") for b in ancestor)
+            fh.write(f">seq{i}\n" + (seq[:50] + "-" * 20 + seq[70:] if i >= 3 else seq) + "\n")
+    return str(path)
 
 
 @pytest.mark.parametrize("query, tools", [
     ("build a maximum-likelihood tree from this alignment with IQ-TREE", ["iqtree"]),
     ("infer the phylogeny with FastTree", ["fasttree"]),
 ])
-def test_an_aligned_fasta_is_the_alignment_a_tree_is_built_from(knowledge, query, tools):
-    """Biopython's MUSCLE output (three aligned sequences with '-' gaps) is read as the alignment when the request
-    builds a tree (no realignment), nucleotide by its letters; another request still refuses it by name
-    (tests/test_real_studies.py)."""
-    result = plan_request(query, [str(MUSCLE_ALIGNMENT)], knowledge=knowledge)
+def test_an_aligned_fasta_is_the_alignment_a_tree_is_built_from(knowledge, tmp_path, query, tools):
+    """An aligned FASTA (one length, '-' gaps) is read as the alignment when the request builds a tree (no
+    realignment), nucleotide by its letters; another request still refuses it by name (tests/test_real_studies.py)."""
+    result = plan_request(query, [_aligned(tmp_path / "genes.afa")], knowledge=knowledge)
     assert _tools(result) == tools
     assert [(i.datatype, i.format) for i in result.spec.inputs] == [("multiple_sequence_alignment", "aligned_fasta")]
     assert "nucleotide_sequences" in result.spec.constraint_ids
+
+
+def test_biopythons_muscle_alignment_is_read_but_three_sequences_make_no_tree(knowledge):
+    """Biopython's MUSCLE output (three aligned sequences) is read as the alignment; a tree of three is refused
+    naming the precondition, not the file."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("build a maximum-likelihood tree from this alignment with IQ-TREE", [str(MUSCLE_ALIGNMENT)],
+                     knowledge=knowledge)
+    assert e.value.code == "constraint_violation" and "requires_four_sequences" in e.value.message

@@ -1,22 +1,24 @@
-"""Precondition check: the sequence set is a FASTA of at least three distinctly named, non-empty sequences.
+"""Precondition check: the sequences are a FASTA of enough distinctly named, non-empty sequences.
 
-Runs before the multiple sequence alignment (Snakemake script). Reads every input whose datatype is
-sequence_set (plain or gzip FASTA). A tree of two sequences has no topology, and the tree tools cut a
-sequence name at its first space and refuse two sequences of one name (IQ-TREE stops, FastTree stops
-on a duplicate), so every name (the header's first word) must be unique; an empty sequence cannot be
-aligned. On success writes the `ok` sentinel with the number of sequences and the length range; on
-failure names the file, the sequences at fault and what to do, and exits 1.
+Runs before the multiple sequence alignment (requires_three_sequences: at least three) and the tree inference
+(requires_four_sequences: three have one unrooted topology, and IQ-TREE refuses to bootstrap fewer than four).
+Reads every input whose datatype is sequence_set or multiple_sequence_alignment (plain or gzip FASTA). The tree
+tools cut a sequence name at its first space and refuse two sequences of one name (IQ-TREE stops, FastTree stops
+on a duplicate), so every name (the header's first word) must be unique; an empty sequence cannot be aligned. On
+success writes the `ok` sentinel with the number of sequences and the length range; on failure names the file,
+the sequences at fault and what to do, and exits 1.
 """
 
 import gzip
 import zlib
 
 import bioplan_step
-from bioplan_step import check_failed, inputs_of, passed
+from bioplan_step import as_list, check_failed, passed
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
-MINIMUM = 3
+MINIMUM = {"requires_three_sequences": 3, "requires_four_sequences": 4}
+READS = ("sequence_set", "multiple_sequence_alignment")
 
 
 def read_headers(path):
@@ -39,11 +41,12 @@ def read_headers(path):
     return records
 
 
-def check_set(path):
+def check_set(path, minimum):
     records = read_headers(path)
-    if len(records) < MINIMUM:
-        check_failed(f"'{path}' holds {len(records)} sequence(s); aligning and building a tree need at least "
-                     f"{MINIMUM}. Give all the sequences in one multi-FASTA file.")
+    if len(records) < minimum:
+        what = "aligning them" if minimum == 3 else "a tree (three have a single unrooted topology)"
+        check_failed(f"'{path}' holds {len(records)} sequence(s); {what} needs at least {minimum}. Give all the "
+                     "sequences in one multi-FASTA file.")
     unnamed = [line for name, _, line in records if not name]
     if unnamed:
         check_failed(f"'{path}': the headers on lines {unnamed[:5]} have no name. Name every sequence ('>taxon_1').")
@@ -63,7 +66,13 @@ def check_set(path):
 
 
 def main():
-    passed("; ".join(check_set(path) for _, path in inputs_of("sequence_set", "sequences")))
+    step = bioplan_step.STEP
+    minimum = MINIMUM.get(step.params.constraint, 3)
+    datatypes = dict(step.params.datatypes or {})
+    paths = [p for name, dt in datatypes.items() if dt in READS for p in as_list(getattr(step.input, name))]
+    if not paths:
+        check_failed(f"no input of datatype {' or '.join(READS)} to check (inputs: {', '.join(step.input.keys())})")
+    passed("; ".join(check_set(path, minimum) for path in paths))
 
 
 main()

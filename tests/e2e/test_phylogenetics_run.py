@@ -145,6 +145,7 @@ def test_modelfinder_chose_the_model_and_the_run_is_recorded(iqtree_run):
     report = (iqtree_run / "results/phylogenetic_tree_inference/tree.iqtree").read_text()
     assert "Best-fit model according to BIC" in report
     assert "8 sequences" in (iqtree_run / "results/checks/check_three_sequences.ok").read_text()
+    assert "8 sequences" in (iqtree_run / "results/checks/check_four_sequences.ok").read_text()  # the alignment
     versions = (iqtree_run / "results/pipeline_info/software_versions.yml").read_text()
     assert "mafft:" in versions and "iqtree:" in versions
 
