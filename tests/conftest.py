@@ -2,7 +2,9 @@
 
 Test tiers (markers in pyproject.toml):
 - fast: `pytest -m "not e2e and not slurm"`: units, properties with few examples, compiles
-  that need no real run; aimed at under a minute on 2 idle cores.
+  that need no real run; aimed at under a minute on 2 idle cores. A fast test that waits (wall
+  clock beyond its CPU time, a loaded machine's stalls not counted) more than 2 s fails, naming
+  the ways out (tests/wait_guard.py).
 - e2e: runs of real tools and whole loops: emitted workflows run end to end (tests/e2e/),
   Nextflow runs and its Java parser, `snakemake` processes beyond a compile's own pre-check,
   wheels built and installed, the whole development set, the README's blocks. Whole modules
@@ -41,6 +43,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
+
+import wait_guard
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -163,6 +167,7 @@ def pytest_configure(config):
     knowledge and the compiles of its tests, and the collector took 7 % of the named-tool compiles' CPU
     (1.5 of 20.9 CPU-s; 0.8 now); cycles still go, within 50,000 allocations."""
     gc.set_threshold(50_000, 20, 20)
+    wait_guard.register(config, fast_tier=not _may_select_e2e(config.getoption("markexpr", "")))
     # A machine may set PYTHONDONTWRITEBYTECODE (this one does): then each test process parses and
     # compiles every test module (pytest's assertion rewriting) and every bioplan module again on
     # every run, 2.2 of the 4.5 CPU-s a worker spends collecting the fast tier. The test processes
@@ -264,7 +269,8 @@ def _run_dir(tmp_path_factory) -> Path:
 def _run_lock(run_dir: Path, name: str):
     """One worker of the run at a time (the other waits for what the first one makes)."""
     with open(run_dir / f".{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        with wait_guard.waited_for_the_run():
+            fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
 
