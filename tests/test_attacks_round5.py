@@ -73,6 +73,14 @@ def test_a_web_address_in_user_text_is_no_link_in_the_readme(text):
     assert re.sub(r"<[^>]+>", "", html).strip().replace("&lt;", "<").replace("&gt;", ">") == text  # shown as given
 
 
+def test_bioplans_own_addresses_stay_links_and_that_filter_is_no_user_text_filter():
+    """config/README.md's meanings (knowledge text: each tool's documentation, each reference's download
+    address) keep their links; `md_knowledge` is never accepted for user text by the template scan."""
+    html = _gfm_html(escape.md_knowledge("Parameter top_n of GSEApy; its documentation: https://gseapy.readthedocs.io"))
+    assert '<a href="https://gseapy.readthedocs.io">' in html and "top_n" in html
+    assert "md_knowledge" not in escape.CONTEXT_FILTERS and "md" in escape.CONTEXT_FILTERS
+
+
 _PIECES = ["https://", "http:", "//", "www.", "WWW.", "ftp://x.y", "evil.example", "a@b.co", "<", ">", "\\", ":",
            "/", ".", " ", "[", "](", ")", "!", "`", "*", "_", "~", "(", "&amp;", "&#58;", "javascript:", "mailto:",
            "xmpp:", "w", "|", "#", "1.", "-", "<b>", "<!--", "-->", "[x]: ", '"', "'", "\u202e", "\u200b"]

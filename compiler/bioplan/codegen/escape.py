@@ -10,7 +10,8 @@ never adds quotes:
     groovy    Groovy single-quoted string (no ${} interpolation), or a Groovy literal
     shell     one POSIX shell word
     json      JSON value
-    md        Markdown inline text (one line, markup characters backslash-escaped)
+    md        Markdown inline text (one line, markup characters backslash-escaped, web addresses no links)
+    md_knowledge  the same for knowledge text, its web addresses left links (never user text)
     comment   knowledge text (never user text) on one comment line
     delimited (not a filter) the TSV/CSV sample sheets, quoted as pandas and nf-schema read them
 
@@ -208,10 +209,21 @@ def _escape_block_start(match: re.Match) -> str:
 
 
 def md(value: Any) -> str:
-    """Markdown inline text: one line (request normalisation), markup characters escaped.
-    Safe in a paragraph, a block quote (`> {{ x | md }}`) and a table cell."""
+    """Markdown inline text: one line (request normalisation), markup characters escaped, web addresses
+    no links. Safe in a paragraph, a block quote (`> {{ x | md }}`) and a table cell."""
+    return _md_inline(value, links=False)
+
+
+def md_knowledge(value: Any) -> str:
+    """bioplan's own words (the knowledge's descriptions, its documentation and download addresses) as `md`
+    writes them, but their web addresses stay links. Never for user text: that is `md`."""
+    return _md_inline(value, links=True)
+
+
+def _md_inline(value: Any, links: bool) -> str:
     text = _MD_INLINE.sub(r"\\\1", clean_request_text(str(value)))
-    text = _MD_AUTOLINK.sub(_escape_autolink, text)
+    if not links:
+        text = _MD_AUTOLINK.sub(_escape_autolink, text)
     return _MD_LINE_START.sub(_escape_block_start, text)
 
 
@@ -286,9 +298,9 @@ def mark_user_text(workflow: Workflow) -> Workflow:
 
 
 FILTERS = {"py": py, "yaml": yaml, "groovy": groovy, "shell": shell, "json": json_value, "md": md,
-           "comment": comment}
+           "comment": comment, "md_knowledge": md_knowledge}
 # Filters that make user text safe in some output context (the template scan accepts these).
-CONTEXT_FILTERS = frozenset(FILTERS) - {"comment"}
+CONTEXT_FILTERS = frozenset(FILTERS) - {"comment", "md_knowledge"}
 
 
 def environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
