@@ -14,17 +14,11 @@ import pytest
 from bioplan.codegen.ir import synthesize
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
-from bioplan.knowledge.load import load_knowledge
 from bioplan.request.sniff import sniff_file
 from test_step_scripts import step  # noqa: F401  (the fixture that runs a step script in-process)
 
 ALIGN_IQTREE = "align these 16S sequences with MAFFT and build a maximum-likelihood tree with IQ-TREE"
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
-
-
-@pytest.fixture(scope="module")
-def knowledge():
-    return load_knowledge()
 
 
 def _fasta(path: Path, alphabet: str = "ACGT", n: int = 8, length: int = 600, seed: int = 3,
