@@ -5,7 +5,8 @@ plan, the task spec, the knowledge and what earlier passes decided; `PASSES` lis
 one order they run in (as sqlglot's optimizer RULES), and `synthesize` folds the draft through
 them and freezes it into the `Workflow` IR. A pass reads only fields earlier passes filled.
 `WORKFLOW_PASSES` then run on the frozen IR: steps every workflow of a kind gets whatever the
-plan (VCF compression, the MultiQC report; codegen/vcf_outputs.py, codegen/qc_report.py).
+plan (SnpEff's database build, VCF compression, the MultiQC report; codegen/annotation_database.py,
+codegen/vcf_outputs.py, codegen/qc_report.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from bioplan.codegen.annotation_database import build_annotation_databases
 from bioplan.codegen.call_summary import add_call_set_summary
 from bioplan.codegen.ir import (
     _PER_CONSUMER,
@@ -643,10 +645,12 @@ def to_workflow(draft: Draft) -> Workflow:
 
 WorkflowPass = Callable[[Knowledge, Workflow], Workflow]
 
-# The passes on the frozen IR, in order: each sample's lanes merged before its first step, plain VCFs
-# bgzipped and indexed, a tumour/normal cohort's per-pair call sets summarised in one table, then one
-# MultiQC report of every QC report the steps write (the compressed VCFs' statistics included).
-WORKFLOW_PASSES: tuple[WorkflowPass, ...] = (merge_lanes, compress_vcf_outputs, add_call_set_summary, add_qc_report)
+# The passes on the frozen IR, in order: each sample's lanes merged before its first step, a SnpEff database
+# built once per genome before the annotation jobs read it, plain VCFs bgzipped and indexed, a tumour/normal
+# cohort's per-pair call sets summarised in one table, then one MultiQC report of every QC report the steps
+# write (the compressed VCFs' statistics included).
+WORKFLOW_PASSES: tuple[WorkflowPass, ...] = (merge_lanes, build_annotation_databases, compress_vcf_outputs,
+                                              add_call_set_summary, add_qc_report)
 
 
 def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, options: SynthesisOptions) -> Workflow:
