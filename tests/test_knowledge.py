@@ -12,6 +12,7 @@ from bioplan.errors import InvalidKnowledgeError
 from bioplan.knowledge.checks import edam_terms
 from bioplan.knowledge.load import load_knowledge
 from conftest import ROOT
+from helpers import read_yaml, write_yaml
 
 VOCABULARY = ROOT / "docs" / "core-vocabulary.yaml"  # the ids other programs rely on
 
@@ -65,9 +66,9 @@ def data_copy(tmp_path, monkeypatch):
 
 
 def _edit(path: Path, fn) -> None:
-    data = yaml.safe_load(path.read_text())
+    data = read_yaml(path)
     fn(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    write_yaml(path, data)
 
 
 def test_all_problems_are_collected_with_file_and_key(data_copy):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 
 from bioplan.request.lexicon import (
     _PATTERNS,
@@ -20,6 +19,7 @@ from bioplan.request.lexicon import (
     required_literals,
 )
 from conftest import ROOT
+from helpers import read_yaml
 
 CASE_FILES = [ROOT / "compiler" / "bioplan" / "evaluate" / name for name in ("dev_set.yaml", "from_others.yaml")]
 
@@ -27,7 +27,7 @@ CASE_FILES = [ROOT / "compiler" / "bioplan" / "evaluate" / name for name in ("de
 def _requests() -> list[str]:
     out = []
     for path in CASE_FILES:
-        out += [normalize(case["request"]) for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
+        out += [normalize(case["request"]) for case in read_yaml(path)["cases"]]
     return out
 
 

@@ -6,12 +6,12 @@ with that context gives, on every request of the development sets."""
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from bioplan.request import parse
 from bioplan.request.lexicon import normalize
 from bioplan.request.parse import parse_request
 from conftest import ROOT
+from helpers import read_yaml
 
 CASE_FILES = [ROOT / "compiler" / "bioplan" / "evaluate" / name for name in ("dev_set.yaml", "from_others.yaml")]
 FORMATS = ("h5ad", "fastq", "vcf", "bam", "csv tsv", "gmt", "fasta gtf", "mtx")
@@ -20,7 +20,7 @@ FORMATS = ("h5ad", "fastq", "vcf", "bam", "csv tsv", "gmt", "fasta gtf", "mtx")
 def _requests() -> list[str]:
     out = []
     for path in CASE_FILES:
-        out += [case["request"] for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
+        out += [case["request"] for case in read_yaml(path)["cases"]]
     return [r for r in out if r and r.strip()]
 
 

@@ -12,13 +12,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
 from bioplan.codegen.ir import synthesize
 from bioplan.compile import plan_request, sniff_with_declarations
 from bioplan.errors import BioplanError, InvalidKnowledgeError
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Knowledge
+from helpers import read_yaml, write_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,9 +42,9 @@ def copy_knowledge(root: Path) -> Path:
 
 
 def edit_yaml(path: Path, change) -> None:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path)
     change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    write_yaml(path, data)
 
 
 def add_format(root: Path, format_id: str, **fields) -> None:
