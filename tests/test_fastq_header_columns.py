@@ -7,6 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bioplan.request.sniffers import sequences
+from conftest import examples
 
 # the characters the forms turn on (whitespace of several kinds, '/', mate digits, CASAVA's fields)
 _HEADER_CHARS = st.sampled_from(["@", "/", "1", "2", "3", ":", "N", "Y", "A", "r", ".", "#", " ", "\t", "\x0b",
@@ -14,7 +15,7 @@ _HEADER_CHARS = st.sampled_from(["@", "/", "1", "2", "3", ":", "N", "Y", "A", "r
 _HEADERS = st.lists(st.text(_HEADER_CHARS, max_size=14), min_size=1, max_size=6)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.one_of(
     _HEADERS.map(lambda parts: "@" + "".join(parts)),  # mostly well-formed starts
     st.text(_HEADER_CHARS, max_size=20),
@@ -30,7 +31,7 @@ def test_mates_of_a_column_are_the_mates_of_each_header(headers):
     assert sequences._mates_from_read_ids(headers) == [sequences._mate_from_read_id(h) for h in headers]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(_HEADER_CHARS, max_size=6), min_size=1, max_size=8), st.sampled_from(["@", "+"]))
 @example(["@a", ""], "@")
 @example(["", "@a"], "@")

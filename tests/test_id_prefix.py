@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bioplan.compile import organism_prefixes
 from bioplan.request.sniffers.base import _organism_of, _prefix_finder, id_namespace
+from conftest import examples
 
 
 def _longest_fitting(gene_id: str, prefixes) -> str | None:
@@ -23,7 +24,7 @@ def _longest_fitting(gene_id: str, prefixes) -> str | None:
 _CHARS = st.sampled_from("ENSGMUTFbgn01²٣_")  # digits that str.isdigit knows and \d does not, too
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(st.text(_CHARS, max_size=5), st.just("organism_x"), max_size=8),
        st.lists(st.text(_CHARS, max_size=9), max_size=20))
 def test_the_prefix_found_is_the_longest_that_fits(prefixes, ids):
