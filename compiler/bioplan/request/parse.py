@@ -756,9 +756,9 @@ def _role(m: Match, knowledge: Knowledge) -> SpanRole:
 # A web address, an e-mail address or a path names something; the words in it are no instructions:
 # "trim with fastp (see https://github.com/alexdobin/STAR)" asks for no alignment, "contact salmon@lab.org"
 # for no Salmon, "results in ./bwa_hisat2/" for no bwa (each did). Paths only from '/', './', '../' or '~/':
-# "DESeq2/edgeR" and "treated / control" are words.
-_ADDRESS = re.compile(r"(?i)(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>()\[\]\"'`]+"
-                      r"|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
+# "DESeq2/edgeR" and "treated / control" are words. Each starts at a word's start only (linear in the request).
+_ADDRESS = re.compile(r"(?i)(?<![a-z0-9+.-])(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>()\[\]\"'`]+"
+                      r"|(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
                       r"|(?<![\w/.~])(?:~|\.{1,2})?/[^\s<>()\[\]\"'`,;]*[^\s<>()\[\]\"'`,;.:!?]")
 
 
