@@ -299,3 +299,16 @@ def test_featurecounts_counts_cut_to_their_length_column_keep_one_sample(knowled
     assert (f.datatype, f.fact("n_samples")) == ("raw_count_matrix", 1)
     assert f.fact("sample_names") == ["sample1_Aligned.sortedByCoord.out.bam"]
     assert f.fact("annotation_columns") == ["Length"]
+
+
+def test_a_count_matrix_with_coordinates_after_its_ids_stays_a_count_matrix(knowledge, tmp_path):
+    """The guard beside the tables of positions: a genes x samples matrix whose id column comes before chr, start and
+    end (GEO count tables often carry them) is counts of its samples, not a table of positions, and its coordinates
+    are not samples."""
+    path = tmp_path / "counts.tsv"
+    path.write_text("ID\tchr\tstart\tend\tS1\tS2\n"
+                    "ENSG00000000003\tX\t100627108\t100639991\t12\t30\n"
+                    "ENSG00000000005\tX\t100584936\t100599885\t0\t2\n")
+    (f,) = sniff_inputs([str(path)], organism_prefixes(knowledge), knowledge.formats).files
+    assert f.datatype == "raw_count_matrix"
+    assert (f.fact("sample_names"), f.fact("annotation_columns")) == (["S1", "S2"], ["chr", "start", "end"])

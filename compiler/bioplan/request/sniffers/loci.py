@@ -37,7 +37,6 @@ _CHROM = {"chr", "chrom", "chromosome", "contig", "seqnames", "seqname", "seqid"
 _POS = {"pos", "position", "start", "bp", "loc.start", "chromstart", "chrom_start", "start_position", "begin",
         "start_pos"}
 _END = {"end", "stop", "chromend", "chrom_end", "end_position", "end_pos"}
-_ID = {"id", "sample", "sampleid", "sample_id", "name", "tumor_sample_barcode"}
 _COUNT_RE = re.compile(r"^(?:n?ref|alt|nref)_?count$")
 _ALLELE_RE = re.compile(r"^(?:[ACGTN]+|[ID]|[0-4]|\.|-)$", re.IGNORECASE)  # PLINK also codes alleles 1-4
 _NUMBER_RE = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
@@ -89,8 +88,9 @@ def _named(header: list[str]) -> tuple[str, str, str] | None:
     if h[:2] == ["chr", "snp"]:
         return (f"PLINK per-variant output (columns {quote_list(header, 4)}: association tests, allele frequencies "
                 "or genotype counts)", "plink", PLINK_HINT)
-    positional = h[0] in _CHROM and h[1] in _POS or len(h) > 2 and h[0] in _ID and h[1] in _CHROM and h[2] in _POS
-    if positional and h[0] in _CHROM and len(h) > 2 and h[2] in _END:
+    # a chromosome column first, a position second (an id column first may be a count matrix's gene ids)
+    positional = h[0] in _CHROM and h[1] in _POS
+    if positional and len(h) > 2 and h[2] in _END:
         positional = False  # a BED-like table with a header: the table reader's (peaks, or refused as BED)
     if positional and any(_COUNT_RE.match(f) for f in h):
         return (f"allele counts at SNP positions (columns {quote_list(header, 6)})", "allelic", ALLELE_HINT)
