@@ -47,7 +47,7 @@ class Match(Frozen):
 
 
 SpanRole = Literal["operation", "tool", "datatype", "format", "constraint", "organism", "build", "group", "motif",
-                   "file_name", "unknown_tool", "unsupported_analysis", "filler", "unrecognized"]
+                   "file_name", "unknown_tool", "unsupported_analysis", "setting", "filler", "unrecognized"]
 
 
 class Span(Frozen):
@@ -63,8 +63,8 @@ class Span(Frozen):
 class AbsentTerm(Frozen):
     """A tool or analysis family the lexicon knows of but the knowledge base cannot run yet."""
 
-    kind: Literal["tool", "analysis"]
-    id: str  # the lexicon entry's id (e.g. "kallisto", "fusion_detection")
+    kind: Literal["tool", "analysis", "setting"]
+    id: str  # the lexicon entry's id (e.g. "kallisto", "fusion_detection", "significance_threshold")
     text: str
     start: int
     end: int

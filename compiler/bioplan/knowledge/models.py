@@ -337,6 +337,19 @@ class UnsupportedAnalysis(Frozen):
     operations: tuple[str, ...] = ()
 
 
+class UnhonouredSetting(Frozen):
+    """A setting people give inside a request bioplan can plan (a threshold, a design, strandedness, a
+    tool version) that the planned tools do not take from the request: stated in the report, never
+    dropped silently."""
+
+    id: str
+    label: str
+    # regular expressions over the normalised request (like phrases; the setting's words in group "m")
+    patterns: tuple[str, ...]
+    # what the workflow does instead (one sentence: the tool's default, where to change it)
+    instead: str
+
+
 class Lexicon(Frozen):
     phrases: tuple[PhraseRule, ...] = ()
     output_formats: tuple[OutputFormatTerm, ...] = ()
@@ -344,6 +357,8 @@ class Lexicon(Frozen):
     exclude_markers: Aliases = Field(default_factory=Aliases)
     absent_tools: tuple[AbsentTool, ...] = ()
     unsupported_analyses: tuple[UnsupportedAnalysis, ...] = ()
+    # settings inside a request the plan runs without (a warning "not honoured: ...")
+    unhonoured_settings: tuple[UnhonouredSetting, ...] = ()
     # words that carry no request content (per language): every other word must be understood
     filler: Aliases = Field(default_factory=Aliases)
     # words naming sample groups / conditions ("treated", "control", "KO")

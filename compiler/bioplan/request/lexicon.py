@@ -22,7 +22,7 @@ from bioplan.models import MatchKind
 
 __all__ = ["TYPO_MIN_WORD", "Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk",
            "lexicon_index", "lexicon_pattern", "lexicon_words", "normalize", "required_literals", "singular",
-           "unsupported_analysis_matches"]
+           "unsupported_analysis_matches", "unhonoured_setting_matches"]
 
 
 @dataclass(frozen=True)
@@ -183,11 +183,21 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
 
     A family whose operations the knowledge now has is supported and never reported.
     """
+    families = [f for f in knowledge.lexicon.unsupported_analyses
+                if not any(op in knowledge.operations for op in f.operations)]
+    return _entry_matches(norm, knowledge, [(f.id, f.patterns) for f in families])
+
+
+def unhonoured_setting_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
+    """(start, end, setting id) of every setting the request gives that the plan runs without."""
+    return _entry_matches(norm, knowledge, [(s.id, s.patterns) for s in knowledge.lexicon.unhonoured_settings])
+
+
+def _entry_matches(norm: str, knowledge: Knowledge,
+                   entries: list[tuple[str, tuple[str, ...]]]) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
-    for family in knowledge.lexicon.unsupported_analyses:
-        if any(op in knowledge.operations for op in family.operations):
-            continue
-        for pattern in family.patterns:
+    for entry_id, patterns in entries:
+        for pattern in patterns:
             compiled = lexicon_pattern(pattern, norm, knowledge)
             if compiled is None:
                 continue
@@ -197,7 +207,7 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
                 if start < 0:
                     start, end = m.span(0)
                 if end > start:
-                    found.append((start, end, family.id))
+                    found.append((start, end, entry_id))
     return sorted(set(found))
 
 
@@ -293,6 +303,7 @@ def _phrase_vocabulary(knowledge: Knowledge, terms: tuple[Term, ...]) -> tuple[s
 def _triggers(knowledge: Knowledge) -> dict[str, Triggers]:
     patterns = [rule.pattern for rule in knowledge.lexicon.phrases]
     patterns += [p for family in knowledge.lexicon.unsupported_analyses for p in family.patterns]
+    patterns += [p for setting in knowledge.lexicon.unhonoured_settings for p in setting.patterns]
     return {p: required_literals(p) for p in dict.fromkeys(patterns)}
 
 

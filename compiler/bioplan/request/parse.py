@@ -38,6 +38,7 @@ from bioplan.request.lexicon import (
     lexicon_words,
     normalize,
     singular,
+    unhonoured_setting_matches,
     unsupported_analysis_matches,
 )
 from bioplan.request.text import plain_request, require_request_length
@@ -637,6 +638,11 @@ def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers
             continue
         term = AbsentTerm(kind="analysis", id=family, text=norm[start:end], start=start, end=end)
         out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
+    taken = [(a.start, a.end) for a in out if a.kind == "analysis"]
+    for start, end, setting in unhonoured_setting_matches(norm, knowledge):
+        # a setting inside a term of the knowledge or an analysis it lacks is that term's words
+        if not any(a <= start and end <= b for a, b in known_terms + taken):
+            out.append(AbsentTerm(kind="setting", id=setting, text=norm[start:end], start=start, end=end))
     return sorted(out, key=lambda t: (t.start, t.end, t.kind, t.id))
 
 
@@ -789,7 +795,7 @@ def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledg
               for a, b in addresses for w in re.finditer(r"[^\W_]+", norm[a:b])
               if not any(m.start <= a + w.start() < m.end for m in named)]
     spans += [Span(text=a.text, start=a.start, end=a.end, id=a.id,
-                   role="unknown_tool" if a.kind == "tool" else "unsupported_analysis") for a in absent]
+                   role=_ABSENT_ROLES[a.kind]) for a in absent]
     covered = [(sp.start, sp.end) for sp in spans]
     filler = lexicon_words(knowledge, "filler") | STOPWORDS
     groups = lexicon_words(knowledge, "group_words")
@@ -881,7 +887,8 @@ def _cjk_runs() -> re.Pattern[str]:
 _CLAUSE_SPLIT = re.compile(r"[.;!?\n]\s|[;!?\n。；]|\.$|\b(?:and then|then|followed by|after that|afterwards)\b"
                            r"|然后|接着|之后|并且|最后")
 _KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "constraint", "organism", "build", "motif",
-                          "unknown_tool", "unsupported_analysis"})
+                          "unknown_tool", "unsupported_analysis", "setting"})
+_ABSENT_ROLES: dict[str, SpanRole] = {"tool": "unknown_tool", "analysis": "unsupported_analysis", "setting": "setting"}
 
 
 def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge) -> tuple[tuple[str, ...], ...]:

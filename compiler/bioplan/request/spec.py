@@ -40,6 +40,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     honesty.refuse_unsupported_analyses,
     honesty.refuse_absent_tools,
     honesty.refuse_not_understood,
+    honesty.state_unhonoured_settings,
     context.settle_organism,
     context.settle_genome_build,
     tools.bind_named_tools,

@@ -4,7 +4,7 @@ the plan report and the emitted README carry.
 
 Order (in `SPEC_PASSES`): alternatives offered, analyses bioplan does not do
 (unsupported_analysis), tools it lacks (unknown_tool), instructions it did not understand
-(partially_understood).
+(partially_understood), settings the plan runs without (a warning "not honoured: ...").
 """
 
 from __future__ import annotations
@@ -171,3 +171,15 @@ def refuse_not_understood(draft: SpecDraft) -> SpecDraft:
             "part of the request was not understood: " + quoted(clauses)
             + "; planning the rest would drop it", hints, {"unrecognized": clauses})
     return draft.deviate(*(f"not understood, left out: '{c}' (--allow-partial)" for c in clauses))
+
+
+def state_unhonoured_settings(draft: SpecDraft) -> SpecDraft:
+    """A setting the request gives that the planned tools do not take from it (a threshold, a design, the
+    strandedness, a tool version: lexicon `unhonoured_settings`) is said, with what runs instead."""
+    settings = {s.id: s for s in draft.knowledge.lexicon.unhonoured_settings}
+    said: dict[str, list[str]] = {}
+    for a in draft.request.absent:
+        if a.kind == "setting" and not a.negated:
+            said.setdefault(a.id, []).append(a.text)
+    return draft.warn(*(f"not honoured: {settings[i].label} ({quoted(list(dict.fromkeys(texts)))}): "
+                        f"{settings[i].instead}" for i, texts in said.items()))
