@@ -280,3 +280,43 @@ def test_lanes_are_still_numbered_where_a_sample_has_several():
     from bioplan.request.spec import _lanes
 
     assert _lanes(files) == ["1", "2", None]
+
+
+# ----------------------------------------------------------------------------- a comparison named by its levels
+def _bulk(tmp_path: Path, levels: list[str]) -> list[str]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    samples = [f"s{i}" for i in range(len(levels))]
+    counts = tmp_path / "counts.csv"
+    counts.write_text("gene_id," + ",".join(samples) + "\n" + "".join(
+        f"ENSMUSG{g:011d}," + ",".join(str((g * 7 + i * 3) % 50 + 1) for i in range(len(samples))) + "\n"
+        for g in range(1, 60)))
+    sheet = tmp_path / "samples.tsv"
+    sheet.write_text("sample\tcondition\n" + "".join(f"{s}\t{lv}\n" for s, lv in zip(samples, levels)))
+    return [str(counts), str(sheet)]
+
+
+def test_a_comparison_named_by_levels_of_a_sheet_of_more_is_said(knowledge, tmp_path):
+    """'between KO and WT' on a sheet of HET, KO and WT compiled silently, and the run compared HET against WT
+    (the reference, then the first other level): the levels the request names are not read, so it is said."""
+    result = plan_request("differential expression between KO and WT", _bulk(tmp_path, ["WT", "WT", "HET", "HET",
+                                                                                        "KO", "KO"]), knowledge)
+    said = [w for w in result.spec.warnings if "3 levels" in w]
+    assert len(said) == 1 and "WT, KO" in said[0] and "reference_level" in said[0]
+
+
+
+def test_two_levels_or_one_named_level_say_nothing():
+    from types import SimpleNamespace
+
+    from bioplan.models import Fact, SniffedFile
+    from bioplan.request.passes.context import _levels_the_request_names
+
+    def said(query: str, levels: dict) -> list[str]:
+        sheet = SniffedFile(path="samples.tsv", datatype="sample_metadata", format="tsv",
+                            facts=(Fact(name="replicates", value=levels, evidence="x"),))
+        draft = SimpleNamespace(request=SimpleNamespace(query=query), files=(sheet,))
+        return _levels_the_request_names(draft)  # type: ignore[arg-type]
+
+    assert said("DE between KO and WT", {"WT": 2, "KO": 2}) == []
+    assert said("DE of KO", {"WT": 2, "KO": 2, "HET": 2}) == []
+    assert said("DE between ko and wt", {"WT": 2, "KO": 2, "HET": 2})  # case does not matter

@@ -4,6 +4,7 @@ the pass raises an error naming both sides; it never picks one silently."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -217,4 +218,24 @@ def read_data_facts(draft: SpecDraft) -> SpecDraft:
                 facts[constraint_id] = _holds(test, value)
     notes = [note.format(path=f.path) for f in draft.files if f.datatype in knowledge.datatypes
              for said, note in knowledge.datatypes[f.datatype].contradicts.items() if said in draft.request.datatypes]
-    return replace(draft, data_facts=facts).warn(*notes)
+    return replace(draft, data_facts=facts).warn(*notes, *_levels_the_request_names(draft))
+
+
+def _levels_the_request_names(draft: SpecDraft) -> list[str]:
+    """A comparison the request names by its levels ("between KO and WT") in a sample sheet of more than two:
+    the differential step compares one level against a reference chosen at run time (a control-like level,
+    then the first other one: HET against WT), whatever the request named, unless the config sets them. Said."""
+    words = set(re.findall(r"[^\W_]+", draft.request.query.casefold()))
+    notes = []
+    for f in draft.files:
+        levels = f.fact("replicates")
+        if not isinstance(levels, dict) or len(levels) <= 2:
+            continue
+        named = [str(level) for level in levels if str(level).casefold() in words]
+        if len(named) >= 2:
+            notes.append(
+                f"{f.path}: the condition column has {len(levels)} levels ({', '.join(map(str, levels))}) and the "
+                f"request names {', '.join(named)}: a differential step compares one level against a reference, "
+                "chosen at run time (a control-like level, then the first other one), which need not be the levels "
+                "the request names; set params reference_level and test_level in the config to compare those")
+    return notes
