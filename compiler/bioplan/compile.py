@@ -49,6 +49,7 @@ from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
 from bioplan.progress import slow_step
 from bioplan.request.parse import parse_request
+from bioplan.request.passes.honesty import settings_after_binding
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.signals import deferred_signals
@@ -170,7 +171,11 @@ def plan_request(query: str, inputs: list[str], knowledge: Knowledge | None = No
     _refuse_interleaved_reads(profile, bound[0])
     spec = _warn_unused_inputs(knowledge, result.spec, bound[0])
     spec = _warn_assumed_settings(knowledge, spec, bound[0])
-    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned)), "spec": spec})
+    spec = settings_after_binding(knowledge, spec, bound[0])
+    # the notes added against the bound plan (settings set or not honoured, assumed settings) reach the report
+    warnings = result.warnings + tuple(w for w in spec.warnings if w not in result.warnings)
+    return result.model_copy(update={"plans": tuple(bound), "pruned": tuple(dict.fromkeys(pruned)), "spec": spec,
+                                     "warnings": warnings})
 
 
 # steps that read each FASTQ file as it is, whatever its layout (FastQC reports an interleaved file as one)

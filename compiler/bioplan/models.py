@@ -155,6 +155,14 @@ class PatientSample(Frozen):
     status: Literal["tumour", "normal"]
 
 
+class RequestedSetting(Frozen):
+    """A setting of the request that tools of the knowledge take ("FDR 0.01": alpha 0.01), read from its words."""
+
+    id: str  # the lexicon setting's id
+    text: str  # the request's words
+    params: dict[str, dict[str, float | int | str]]  # tool id -> {param: value}
+
+
 class TaskSpec(Frozen):
     query: str
     input_types: tuple[str, ...]
@@ -187,6 +195,8 @@ class TaskSpec(Frozen):
     # where the plan differs from what the request said, by the user's opt-in (--substitute,
     # --allow-partial): printed by compile, in the plan report and in the emitted README
     deviations: tuple[str, ...] = ()
+    # settings the request gives that tools take (their params in the emitted config)
+    settings: tuple[RequestedSetting, ...] = ()
 
 
 # --------------------------------------------------------------------------- plan

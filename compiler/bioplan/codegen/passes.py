@@ -481,6 +481,8 @@ def tool_param_defaults(draft: Draft, step: PlanStep) -> dict[str, Any]:
     params = {k: v for k, v in tool.params.items() if k not in shared}
     for c in draft.spec.constraint_ids:  # the study's constraints set some (Trim Galore --rrbs for RRBS)
         params.update({k: v for k, v in tool.params_when.get(c, {}).items() if k in params})
+    for setting in draft.spec.settings:  # values the request gives ("FDR 0.01": alpha 0.01)
+        params.update({k: v for k, v in setting.params.get(tool.id, {}).items() if k in params})
     if draft.spec.cluster_column and "cluster_key" in params and not _makes_clusters(draft.knowledge, step):
         params["cluster_key"] = draft.spec.cluster_column
     if tool.pairing is not None and tool.pairing.normal_param in params and draft.spec.patients:

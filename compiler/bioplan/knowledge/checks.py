@@ -332,6 +332,7 @@ def check_lexicon(k: Knowledge, sources: dict[str, Path]) -> list[str]:
             except re.error as exc:
                 out.append(f"lexicon.yaml: unsupported_analyses/{i} ({family.id})/patterns/{j}: not a valid "
                            f"regular expression: {exc}")
+    out += _setting_problems(k)
     for i, tool in enumerate(k.lexicon.absent_tools):
         where = f"lexicon.yaml: absent_tools/{i} ({tool.id})"
         if not tool.operations and not tool.analyses:
@@ -404,3 +405,20 @@ def semantic_problems(k: Knowledge, sources: dict[str, Path], templates: Path) -
     problems += check_orphans(k, sources)
     problems += check_edam(k, sources)
     return problems
+
+
+def _setting_problems(k: Knowledge) -> list[str]:
+    """lexicon.yaml settings: valid patterns, and every tool param a setting sets exists."""
+    out = []
+    for i, setting in enumerate(k.lexicon.settings):
+        where = f"lexicon.yaml: settings/{i} ({setting.id})"
+        for j, pattern in enumerate(setting.patterns):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                out.append(f"{where}/patterns/{j}: not a valid regular expression: {exc}")
+        for j, sp in enumerate(setting.sets):
+            out += [f"{where}/sets/{j}/tools: unknown tool {t!r}" for t in sp.tools if t not in k.tools]
+            out += [f"{where}/sets/{j}/param: {k.tools[t].id} has no param {sp.param!r}" for t in sp.tools
+                    if t in k.tools and sp.param not in k.tools[t].params]
+    return out

@@ -337,17 +337,31 @@ class UnsupportedAnalysis(Frozen):
     operations: tuple[str, ...] = ()
 
 
-class UnhonouredSetting(Frozen):
-    """A setting people give inside a request bioplan can plan (a threshold, a design, strandedness, a
-    tool version) that the planned tools do not take from the request: stated in the report, never
-    dropped silently."""
+class SettingParam(Frozen):
+    """A tool param a request setting sets: a fixed value, or the number in the request's words."""
+
+    tools: tuple[str, ...]
+    param: str
+    value: float | int | str | None = None  # None: the last number of the setting's words
+    # how the number reads: as said; a fraction ("5%" is 0.05); a fold change (2 is log2 1, unless
+    # the words say log)
+    scale: Literal["number", "fraction", "log2"] = "number"
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+class RequestSetting(Frozen):
+    """A setting people give inside a request bioplan can plan (a threshold, strandedness, a tool
+    parameter, a tool version): set on the planned tools that take it (`sets`), else stated in the
+    report as not honoured, never dropped silently."""
 
     id: str
     label: str
     # regular expressions over the normalised request (like phrases; the setting's words in group "m")
     patterns: tuple[str, ...]
-    # what the workflow does instead (one sentence: the tool's default, where to change it)
+    # what the workflow does when no planned tool takes it (one sentence: the default, where to change it)
     instead: str
+    sets: tuple[SettingParam, ...] = ()
 
 
 class Lexicon(Frozen):
@@ -357,8 +371,8 @@ class Lexicon(Frozen):
     exclude_markers: Aliases = Field(default_factory=Aliases)
     absent_tools: tuple[AbsentTool, ...] = ()
     unsupported_analyses: tuple[UnsupportedAnalysis, ...] = ()
-    # settings inside a request the plan runs without (a warning "not honoured: ...")
-    unhonoured_settings: tuple[UnhonouredSetting, ...] = ()
+    # settings inside a request: set on the tools that take them, else a warning "not honoured: ..."
+    settings: tuple[RequestSetting, ...] = ()
     # words that carry no request content (per language): every other word must be understood
     filler: Aliases = Field(default_factory=Aliases)
     # words naming sample groups / conditions ("treated", "control", "KO")

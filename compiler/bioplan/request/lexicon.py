@@ -22,7 +22,7 @@ from bioplan.models import MatchKind
 
 __all__ = ["TYPO_MIN_WORD", "Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk",
            "lexicon_index", "lexicon_pattern", "lexicon_words", "normalize", "required_literals", "singular",
-           "unsupported_analysis_matches", "unhonoured_setting_matches"]
+           "unsupported_analysis_matches", "setting_matches"]
 
 
 @dataclass(frozen=True)
@@ -188,9 +188,9 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
     return _entry_matches(norm, knowledge, [(f.id, f.patterns) for f in families])
 
 
-def unhonoured_setting_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
-    """(start, end, setting id) of every setting the request gives that the plan runs without."""
-    return _entry_matches(norm, knowledge, [(s.id, s.patterns) for s in knowledge.lexicon.unhonoured_settings])
+def setting_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
+    """(start, end, setting id) of every setting the request gives (a threshold, strandedness, ...)."""
+    return _entry_matches(norm, knowledge, [(s.id, s.patterns) for s in knowledge.lexicon.settings])
 
 
 def _entry_matches(norm: str, knowledge: Knowledge,
@@ -303,7 +303,7 @@ def _phrase_vocabulary(knowledge: Knowledge, terms: tuple[Term, ...]) -> tuple[s
 def _triggers(knowledge: Knowledge) -> dict[str, Triggers]:
     patterns = [rule.pattern for rule in knowledge.lexicon.phrases]
     patterns += [p for family in knowledge.lexicon.unsupported_analyses for p in family.patterns]
-    patterns += [p for setting in knowledge.lexicon.unhonoured_settings for p in setting.patterns]
+    patterns += [p for setting in knowledge.lexicon.settings for p in setting.patterns]
     return {p: required_literals(p) for p in dict.fromkeys(patterns)}
 
 

@@ -37,8 +37,8 @@ from bioplan.request.lexicon import (
     lexicon_pattern,
     lexicon_words,
     normalize,
+    setting_matches,
     singular,
-    unhonoured_setting_matches,
     unsupported_analysis_matches,
 )
 from bioplan.request.text import plain_request, require_request_length
@@ -639,7 +639,7 @@ def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers
         term = AbsentTerm(kind="analysis", id=family, text=norm[start:end], start=start, end=end)
         out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
     taken = [(a.start, a.end) for a in out if a.kind == "analysis"]
-    for start, end, setting in unhonoured_setting_matches(norm, knowledge):
+    for start, end, setting in setting_matches(norm, knowledge):
         # a setting inside a term of the knowledge or an analysis it lacks is that term's words
         if not any(a <= start and end <= b for a, b in known_terms + taken):
             out.append(AbsentTerm(kind="setting", id=setting, text=norm[start:end], start=start, end=end))

@@ -40,7 +40,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     honesty.refuse_unsupported_analyses,
     honesty.refuse_absent_tools,
     honesty.refuse_not_understood,
-    honesty.state_unhonoured_settings,
+    honesty.read_settings,
     context.settle_organism,
     context.settle_genome_build,
     tools.bind_named_tools,
@@ -107,6 +107,7 @@ def task_spec(draft: SpecDraft) -> TaskSpec:
         max_hops=draft.max_hops,
         unrecognized=draft.request.unrecognized,
         deviations=draft.deviations,
+        settings=draft.settings,
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.models import DEFAULT_MAX_HOPS, PatientSample, Request, SniffedFile
+from bioplan.models import DEFAULT_MAX_HOPS, PatientSample, Request, RequestedSetting, SniffedFile
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class SpecDraft:
     gene_namespace: str | None = None
     gene_set_namespace: str | None = None
     patients: tuple[PatientSample, ...] = ()  # a tumour/normal cohort's samples by patient (passes/individuals.py)
+    settings: tuple[RequestedSetting, ...] = ()  # settings of the request tools take (passes/honesty.py)
 
     def warn(self, *notes: str) -> SpecDraft:
         return replace(self, warnings=self.warnings + notes)

@@ -4,16 +4,18 @@ the plan report and the emitted README carry.
 
 Order (in `SPEC_PASSES`): alternatives offered, analyses bioplan does not do
 (unsupported_analysis), tools it lacks (unknown_tool), instructions it did not understand
-(partially_understood), settings the plan runs without (a warning "not honoured: ...").
+(partially_understood), settings (set on the tools that take them, else a warning "not honoured: ...").
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import replace
 
 from bioplan.errors import PartiallyUnderstoodError, UnknownToolError, UnsupportedAnalysisError
-from bioplan.knowledge.models import AbsentTool, Knowledge
-from bioplan.models import AbsentTerm, Request
+from bioplan.knowledge.models import AbsentTool, Knowledge, RequestSetting, SettingParam
+from bioplan.models import AbsentTerm, Plan, Request, RequestedSetting, TaskSpec
 from bioplan.request.parse import suggestions
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.readings import quoted
@@ -173,13 +175,70 @@ def refuse_not_understood(draft: SpecDraft) -> SpecDraft:
     return draft.deviate(*(f"not understood, left out: '{c}' (--allow-partial)" for c in clauses))
 
 
-def state_unhonoured_settings(draft: SpecDraft) -> SpecDraft:
-    """A setting the request gives that the planned tools do not take from it (a threshold, a design, the
-    strandedness, a tool version: lexicon `unhonoured_settings`) is said, with what runs instead."""
-    settings = {s.id: s for s in draft.knowledge.lexicon.unhonoured_settings}
-    said: dict[str, list[str]] = {}
+
+def read_settings(draft: SpecDraft) -> SpecDraft:
+    """A setting the request gives (lexicon `settings`: a threshold, strandedness, a tool parameter, a tool
+    version) is set on the tools that take it (`TaskSpec.settings`, checked against the bound plan by
+    `settings_after_binding`); one no tool of the knowledge takes, or whose value is out of range, is said
+    as not honoured, with what runs instead."""
+    knowledge = draft.knowledge
+    entries = {s.id: s for s in knowledge.lexicon.settings}
+    taken: list[RequestedSetting] = []
+    stated: dict[str, list[str]] = {}
     for a in draft.request.absent:
-        if a.kind == "setting" and not a.negated:
-            said.setdefault(a.id, []).append(a.text)
-    return draft.warn(*(f"not honoured: {settings[i].label} ({quoted(list(dict.fromkeys(texts)))}): "
-                        f"{settings[i].instead}" for i, texts in said.items()))
+        if a.kind != "setting" or a.negated:
+            continue
+        params: dict[str, dict[str, float | int | str]] = {}
+        for sp in entries[a.id].sets:
+            for tool in sp.tools:
+                value = setting_value(a.text, sp, knowledge.tools[tool].params.get(sp.param))
+                if value is not None:
+                    params.setdefault(tool, {})[sp.param] = value
+        if params:
+            taken.append(RequestedSetting(id=a.id, text=a.text, params=params))
+        else:
+            stated.setdefault(a.id, []).append(a.text)
+    draft = replace(draft, settings=draft.settings + tuple(taken))
+    return draft.warn(*(not_honoured(entries[i], texts) for i, texts in stated.items()))
+
+
+def not_honoured(entry: RequestSetting, texts: list[str]) -> str:
+    return f"not honoured: {entry.label} ({quoted(texts)}): {entry.instead}"
+
+
+# the numbers of a setting's words: "0.01", "5%", "1e 5" (the normalised "1e-5"); not the 2 of "log2"
+_NUMBER = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?|\.\d+)(?:e ?-? ?(\d+))?( ?%)?(?![a-z0-9])")
+
+
+def setting_value(text: str, sp: SettingParam, default: object) -> float | int | str | None:
+    """The value `sp` takes from the setting's words `text` (the last number, read on its scale), as the
+    type of the param's default; None when the words hold none, or one out of range."""
+    if sp.value is not None:
+        return sp.value
+    numbers = list(_NUMBER.finditer(text))
+    if not numbers:
+        return None
+    m = numbers[-1]
+    value = float(m.group(1)) * (10.0 ** -int(m.group(2)) if m.group(2) else 1.0)
+    if sp.scale == "fraction" and m.group(3):
+        value /= 100
+    if sp.scale == "log2" and "log" not in text:
+        value = math.log2(value) if value > 0 else -1.0
+    if (sp.minimum is not None and value < sp.minimum) or (sp.maximum is not None and value > sp.maximum):
+        return None
+    if isinstance(default, int) and not isinstance(default, bool):
+        return int(value) if value.is_integer() else None
+    return round(value, 6)
+
+
+def settings_after_binding(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> TaskSpec:
+    """Each setting the request gives, against the bound plan: the tools that take it say so ("'fdr 0.01'
+    sets DESeq2 alpha 0.01"); one no planned tool takes is not honoured, said with what runs instead."""
+    entries = {s.id: s for s in knowledge.lexicon.settings}
+    planned = [t for t in dict.fromkeys(s.tool for s in plan.steps) if t in knowledge.tools]
+    notes = []
+    for s in spec.settings:
+        set_on = [f"{knowledge.tools[t].name} {p} {v}" for t in planned for p, v in s.params.get(t, {}).items()]
+        notes.append(f"set from the request: {entries[s.id].label} ('{s.text}'): " + ", ".join(set_on) if set_on
+                     else not_honoured(entries[s.id], [s.text]))
+    return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
