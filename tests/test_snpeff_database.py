@@ -89,7 +89,7 @@ def test_nextflow_builds_the_database_in_one_process_every_task_reads(compiled):
     build = emitted.files["modules/local/snpeff/build/main.nf"]
     assert "tuple val(meta)" not in build and 'path("snpeff_db"), emit: database' in build
     assert "snpEff \\\\\n        -Xmx${avail_mem}m \\\\\n        build" in build
-    annotate = emitted.files["modules/local/snpeff/main.nf"]
+    annotate = emitted.files["modules/local/snpeff/snpeff/main.nf"]
     assert " build" not in annotate and "-c ${db}/snpEff.config" in annotate
     wf = emitted.files["workflows/bioplan.nf"]
     # called once, outside any per-pair channel; its output read by the per-pair annotation as a value
