@@ -225,14 +225,60 @@ def test_nextflow_publishes_the_merged_and_trimmed_reads_only_on_request(rnaseq_
     assert "save_intermediate_fastq" not in sarek[3].files["nextflow.config"]
 
 
-def test_a_trimmer_before_the_aligner_reads_the_concatenated_lanes(knowledge, tmp_path):
-    """fastp between the lanes and BWA: the lanes are concatenated before trimming, one read group per
-    sample (the limit of this lowering: sarek trims each lane apart)."""
+def test_a_trimmer_before_the_aligner_trims_each_lane_apart(knowledge, tmp_path):
+    """fastp between the lanes and BWA, as nf-core/sarek: each lane trimmed apart (one fastp job per sample,
+    lanes inside it) into a folder of trimmed lanes, which BWA-MEM aligns lane by lane, each under its own
+    read group; the lanes' reports, in a folder of their own, are MultiQC's. No concatenation."""
     _, workflow = _compiled(knowledge, tmp_path, "trim the reads with fastp, then " + MUTECT2,
                             sarek_sheet(tmp_path / "in"))
-    assert workflow.steps[0].tool == "cat_fastq"
+    assert all(s.tool != "cat_fastq" for s in workflow.steps)
+    trimmer = next(s for s in workflow.steps if s.tool == "fastp")
     aligner = next(s for s in workflow.steps if s.operation == "read_alignment")
-    assert ("lanes", "@lanes") not in aligner.params and not any(p.ref.lanes for p in aligner.inputs)
+    assert ("lanes", "@lanes") in trimmer.params and ("lanes", "@lanes") in aligner.params
+    assert [(p.name, p.ref.path, p.ref.lanes) for p in trimmer.inputs if p.ref.kind == "samplesheet"] == [
+        ("reads_1", "fastq_1", True), ("reads_2", "fastq_2", True)]
+    assert [(p.name, p.ref.path, p.ref.directory) for p in trimmer.outputs] == [
+        ("trimmed", "results/read_trimming/{sample}/{sample}_trimmed_lanes", True),
+        ("report", "results/read_trimming/{sample}/{sample}_fastp_lanes", True)]
+    reads = [p for p in aligner.inputs if p.ref.kind != "result" or "read_trimming" in p.ref.path]
+    assert [(p.name, p.ref.path) for p in reads] == [
+        ("reads_lanes", "results/read_trimming/{sample}/{sample}_trimmed_lanes")]
+    # the mates check guarding fastp reads every lane's pair; MultiQC reads the reports' folder
+    check = next(s for s in workflow.steps if s.kind == "check" and s.guards == trimmer.id)
+    assert all(p.ref.lanes for p in check.inputs)
+    multiqc = next(s for s in workflow.steps if s.tool == "multiqc")
+    assert "results/read_trimming/{sample}/{sample}_fastp_lanes" in {p.ref.path for p in multiqc.inputs}
+    assert not any(t.path.endswith(("fastp.json", "fastp.html")) for t in workflow.targets)
+    smk = SnakemakeGenerator(knowledge).files(workflow)
+    trim_rule = smk[f"workflow/rules/{trimmer.id}.smk"]
+    # the trimmed lanes are an intermediate as trimmed files are: temp() unless kept, published only on request
+    assert ('trimmed=intermediate(\n            directory("results/read_trimming/{sample}/{sample}_trimmed_lanes")'
+            "\n        ),") in trim_rule
+    assert 'report=directory("results/read_trimming/{sample}/{sample}_fastp_lanes"),' in trim_rule
+    assert '-o {output.trimmed:q}/"lane${{i}}_1.fastq.gz" -O {output.trimmed:q}/"lane${{i}}_2.fastq.gz"' in trim_rule
+    assert '--json {output.report:q}/"${{name}}.fastp.json"' in trim_rule
+    align_rule = smk[f"workflow/rules/{aligner.id}.smk"]
+    assert 'reads_1+=({input.reads_lanes:q}/"lane$i"_1.fastq.gz)' in align_rule
+    assert "bwa mem -t {threads} -K 100000000 -Y" in align_rule
+    emitted = NextflowGenerator(knowledge).emit(workflow, NO_OPTIONS)
+    assert emitted.problems == ()
+    fastp = emitted.files["modules/local/fastp/main.nf"]
+    assert "path(reads, stageAs: 'lane*/*')" in fastp and 'path("${prefix}_trimmed_lanes"), emit: trimmed' in fastp
+    assert "--json ${prefix}_fastp_lanes/${name}.fastp.json" in fastp
+    bwa = emitted.files["modules/local/bwa/mem/main.nf"]
+    assert "tuple val(meta), path(reads_lanes)" in bwa and "def fq" not in bwa
+    assert '"${reads_lanes}/lane${item[1]}${mate}.fastq.gz"' in bwa
+    assert "READ_ALIGNMENT (\n        READ_TRIMMING.out.trimmed," in emitted.files["workflows/bioplan.nf"]
+    config = emitted.files["conf/modules.config"]
+    block = config[config.index("withName: 'READ_TRIMMING' {"):]
+    assert "(!params.save_intermediate_fastq && ['_trimmed_lanes'].any {" in block[:block.index("\n    }")]
+
+
+def test_a_trimmer_outside_variant_calling_reads_the_concatenated_lanes(rnaseq_lanes):
+    """Quantification: fastp reads the concatenated lanes (a read group matters to no quantifier)."""
+    workflow = rnaseq_lanes[0]
+    trimmer = next(s for s in workflow.steps if s.tool == "fastp")
+    assert ("lanes", "@lanes") not in trimmer.params and workflow.steps[0].tool == "cat_fastq"
 
 
 def test_rnaseq_sheets_repeat_a_sample_on_several_rows(knowledge, tmp_path):

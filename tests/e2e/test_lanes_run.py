@@ -190,3 +190,58 @@ def test_the_nextflow_pipeline_merges_the_lanes_the_same(lanes_inputs, tmp_path)
     # the cohort summary: the pair's row, its records and the one passing (the planted SNV)
     table = next(workdir.glob("results/*/call_set_summary.tsv")).read_text().splitlines()
     assert table == ["pair\tvariants\tpassing", f"p1_tumour_vs_p1_normal\t{len(records)}\t1"]
+
+
+# --------------------------------------------------------------------------- fastp before BWA-MEM, per lane
+TRIM_QUERY = ("trim the reads with fastp, then call somatic variants with FreeBayes for each patient's tumour/normal "
+              "pair, without marking duplicates")
+
+
+def _assert_trimmed_per_lane(reports: Path, sample: str) -> None:
+    """fastp ran once per lane (sarek's FASTP per lane): one report per lane, named <sample>.<lane>, each
+    counting that lane's reads only (error-free pairs without adapters: every read kept)."""
+    import json
+
+    found = sorted(p.name for p in reports.glob("*.fastp.json"))
+    assert found == [f"{sample}.{lane}.fastp.json" for lane in LANE_DEPTH], found
+    for lane, depth in LANE_DEPTH.items():
+        summary = json.loads((reports / f"{sample}.{lane}.fastp.json").read_text())["summary"]
+        pairs = depth * GENOME_LENGTH // (2 * READ_LENGTH)
+        assert summary["before_filtering"]["total_reads"] == summary["after_filtering"]["total_reads"] == 2 * pairs
+
+
+def test_fastp_trims_each_lane_and_bwa_keeps_its_read_group(lanes_inputs, tmp_path):
+    """fastp before BWA-MEM in a variant pipeline: each lane trimmed apart, then aligned under its own read
+    group (were concatenated before fastp: one @RG per sample); MultiQC reads every lane's report."""
+    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "fastp", "multiqc", "snakemake")
+    workdir = tmp_path / "trimmed"
+    compile_request(TRIM_QUERY, lanes_inputs[0], str(workdir / "Snakefile"), force=True, validate=False)
+    run_ok(workdir)
+    assert not (workdir / "results" / "cat_fastq").exists()
+    for sample in ("p1_normal", "p1_tumour"):
+        _assert_trimmed_per_lane(workdir / "results" / "read_trimming" / sample / f"{sample}_fastp_lanes", sample)
+        _assert_one_read_group_per_lane(workdir / "results" / "read_alignment" / sample / f"{sample}.bam", sample)
+    general = (workdir / "results" / "qc_report_aggregation" / "multiqc_data" / "multiqc_general_stats.txt")
+    names = {line.split("\t")[0] for line in general.read_text().splitlines()[1:]}
+    # one row per lane, named after the lane's read 1 as fastp was given it (<sample>.<lane>_1)
+    assert {f"{s}.{lane}_1" for s in ("p1_normal", "p1_tumour") for lane in LANE_DEPTH} <= names, names
+    samples, records = _vcf(workdir)
+    snv = next(r for r in records if int(r[1]) == SOMATIC)
+    keys = snv[8].split(":")
+    assert {s: int(dict(zip(keys, v.split(":")))["DP"]) for s, v in zip(samples, snv[9:])} == lanes_inputs[1]
+
+
+def test_the_nextflow_pipeline_trims_each_lane_the_same(lanes_inputs, tmp_path):
+    from test_nextflow_run import nextflow_bin, run_nextflow
+
+    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "fastp", "multiqc")
+    nextflow_bin()
+    workdir = tmp_path / "nf_trimmed"
+    compile_request(TRIM_QUERY, lanes_inputs[0], str(workdir / "main.nf"), force=True, target="nextflow",
+                    validate=False)
+    proc = run_nextflow(workdir)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert proc.stdout.count("Submitted process > BIOPLAN:READ_TRIMMING (") == 2  # one per sample, lanes inside
+    for sample in ("p1_normal", "p1_tumour"):
+        _assert_trimmed_per_lane(next(workdir.glob(f"results/read_trimming/{sample}_fastp_lanes")), sample)
+        _assert_one_read_group_per_lane(next(workdir.glob(f"results/read_alignment/{sample}*.bam")), sample)

@@ -460,6 +460,10 @@ RECORD_EDAM_FORMATS = frozenset({"format_3016", "format_3020", "format_2572", "f
 KEPT_EDAM_FORMATS = TABLE_EDAM_FORMATS | RECORD_EDAM_FORMATS
 
 
+# a folder of these is an intermediate like a file of them (a sample's trimmed lanes: codegen/lanes.py)
+FASTQ_FOLDER_FORMATS = frozenset({"fastq", "fastq.gz"})
+
+
 def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[str]:
     """Output paths of the workflow's intermediates: files only later steps read, safe to delete.
 
@@ -468,7 +472,8 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
     annotation). Not intermediate: check sentinels (`ok` files gate steps and record what was
     checked); whatever a reference-scope step makes (aligner indexes, single-file ones like
     kallisto's too, databases, converted annotations: built once from references, reused by every
-    sample and by the next run); directories; a file its step indexes beside it (a sorted BAM with
+    sample and by the next run); directories, but for a folder of FASTQ (a sample's lanes trimmed apart,
+    codegen/lanes.py); a file its step indexes beside it (a sorted BAM with
     its .bai, a bgzipped VCF with its .tbi: an indexed file is a deliverable one opens in a viewer);
     tables and text (TABLE_EDAM_FORMATS); variant calls and alignments (RECORD_EDAM_FORMATS).
     Decided from the IR alone, never per tool."""
@@ -482,7 +487,8 @@ def intermediate_outputs(knowledge: Knowledge, workflow: Workflow) -> frozenset[
         for port in step.outputs:
             path = port.ref.path
             fmt = knowledge.formats.get(port.format)
-            if (port.ref.kind != "result" or port.ref.directory or path in targets or path not in read
+            if (port.ref.kind != "result" or (port.ref.directory and port.format not in FASTQ_FOLDER_FORMATS)
+                    or path in targets or path not in read
                     or any(other != path and other.startswith(path + ".") for other in paths)
                     or (fmt is not None and fmt.edam in KEPT_EDAM_FORMATS)):
                 continue

@@ -7,12 +7,17 @@ sheet row per lane. Two lowerings, as the nf-core pipelines do:
   `<sample>.<lane>`, SM and LB the sample, PL the platform), then merges the lanes' BAMs with
   `samtools merge` (all @RG lines kept): lane effects stay visible to duplicate marking and base
   recalibration, and the VCF still has one column per sample (SM). The mates check guarding it
-  checks every lane's pair.
+  checks every lane's pair. A trimmer of `PER_LANE_TRIMMERS` (fastp) between the sheet and that aligner,
+  whose trimmed reads only the aligner reads, trims each lane apart as sarek's FASTP does (one job per
+  sample, the lanes inside it): it writes a folder of the sample's trimmed lanes (`lane<i>_<mate>.fastq.gz`,
+  i the lane's place in the sheet; an intermediate like trimmed files) and a folder of the lanes' reports
+  (MultiQC's), and the aligner reads the folder (`reads_lanes`), each lane under its read group.
 - everything else (nf-core/rnaseq's CAT_FASTQ): the lanes' FASTQ files are concatenated mate by mate,
   in the sheet's lane order, by one per-sample step before any other step reads them; a read group
   matters to no quantifier. Steps that read the sheet's FASTQ columns (their checks included) read
-  the merged files instead. So does a trimmer between the lanes and a variant pipeline's aligner:
-  its reads are then one read group per sample.
+  the merged files instead. So does a trimmer between the lanes and a variant pipeline's aligner that
+  cannot trim per lane (or whose trimmed reads another step reads too): its reads are then one read
+  group per sample.
 
 Only the steps that read the sheet's rows per lane carry `FileRef.lanes`; each target lowers that
 (Snakemake: an input function over the sample's rows, and the `@lanes` param: the sample's lane
@@ -37,6 +42,11 @@ READ_GROUP_OPERATIONS = frozenset({"variant_calling", "somatic_variant_calling",
                                    "structural_variant_calling", "base_recalibration"})
 # the step param the per-lane aligner reads its sample's lane names from (each target lowers it)
 LANES_PARAM = ("lanes", "@lanes")
+# trimmers whose templates trim each lane apart (nf-core/sarek's FASTP per lane) into a folder of the sample's
+# trimmed lanes, `lane<i>_<mate>.fastq.gz` in sheet order, and their reports into another
+PER_LANE_TRIMMERS = frozenset({"fastp"})
+# the per-lane aligner's input of such a folder (its templates align each lane's files of it)
+TRIMMED_LANES_PORT = "reads_lanes"
 
 
 def _sheet_reads(port: IOPort) -> bool:
@@ -78,6 +88,45 @@ def _per_lane_aligners(workflow: Workflow) -> set[str]:
             if s.tool in PER_LANE_ALIGNERS and any(_sheet_reads(p) for p in s.inputs)}
 
 
+def _per_lane_trimmers(workflow: Workflow) -> dict[str, str]:
+    """{trimmer id: aligner id}: a trimmer of `PER_LANE_TRIMMERS` reading the sheet's FASTQ files whose
+    trimmed reads only a per-lane aligner reads, in a workflow that calls variants (sarek trims each lane,
+    then aligns it under its own read group)."""
+    if not any(s.operation in READ_GROUP_OPERATIONS for s in workflow.steps):
+        return {}
+    found = {}
+    for trimmer in workflow.steps:
+        if trimmer.tool not in PER_LANE_TRIMMERS or not any(_sheet_reads(p) for p in trimmer.inputs):
+            continue
+        trimmed = {p.ref.path for p in trimmer.outputs if p.port == "trimmed"}
+        readers = [s for s in workflow.steps if any(p.ref.kind == "result" and p.ref.path in trimmed
+                                                    for p in s.inputs)]
+        if len(readers) == 1 and readers[0].tool in PER_LANE_ALIGNERS:
+            found[trimmer.id] = readers[0].id
+    return found
+
+
+def _trimming_lanes(trimmer: WorkflowStep) -> WorkflowStep:
+    """The trimmer writing a folder of its sample's trimmed lanes (`trimmed`) and one of their reports
+    (`report`, which MultiQC reads), in place of one trimmed file per mate and one report."""
+    base = trimmer.outputs[0].ref.path.rsplit("/", 1)[0]
+    ports = {p.port: p for p in trimmer.outputs}
+    outputs = tuple(ports[port].model_copy(update={"name": port, "ref": ports[port].ref.model_copy(update={
+        "path": f"{base}/{{sample}}_{folder}", "directory": True})})
+        for port, folder in (("trimmed", "trimmed_lanes"), ("report", "fastp_lanes")))
+    return _reading_lanes(trimmer, True).model_copy(update={"outputs": outputs})
+
+
+def _aligning_trimmed_lanes(aligner: WorkflowStep, trimmer: WorkflowStep) -> WorkflowStep:
+    """The aligner reading the trimmer's folder of trimmed lanes where it read the trimmed mates."""
+    trimmed = {p.ref.path for p in trimmer.outputs if p.port == "trimmed"}
+    folder = next(p for p in _trimming_lanes(trimmer).outputs if p.port == "trimmed")
+    kept = tuple(p for p in aligner.inputs if not (p.ref.kind == "result" and p.ref.path in trimmed))
+    reads = IOPort(name=TRIMMED_LANES_PORT, port=TRIMMED_LANES_PORT, datatype=folder.datatype, format=folder.format,
+                   ref=folder.ref)
+    return aligner.model_copy(update={"inputs": (reads, *kept), "params": (*aligner.params, LANES_PARAM)})
+
+
 def _reading_lanes(step: WorkflowStep, aligner: bool) -> WorkflowStep:
     """A step reading every lane's file of the sheet's FASTQ columns (the aligner, with its lane names)."""
     inputs = tuple(p.model_copy(update={"ref": p.ref.model_copy(update={"lanes": True})})
@@ -107,12 +156,21 @@ def merge_lanes(knowledge: Knowledge, workflow: Workflow) -> Workflow:
         _refuse_plain_lanes(workflow)
         return workflow.model_copy(update={"steps": tuple(lanes if s is asked else s for s in workflow.steps)})
     aligners = _per_lane_aligners(workflow)
-    apart = {s.id for s in workflow.steps if s.id in aligners or (s.kind == "check" and s.guards in aligners)}
-    steps = tuple(_reading_lanes(s, s.id in aligners) if s.id in apart else s for s in workflow.steps)
+    trimmers = _per_lane_trimmers(workflow)
+    apart = {s.id for s in workflow.steps if s.id in aligners or s.id in trimmers
+             or (s.kind == "check" and (s.guards in aligners or s.guards in trimmers))}
+    steps = tuple(_trimming_lanes(s) if s.id in trimmers else _reading_lanes(s, s.id in aligners)
+                  if s.id in apart else s for s in workflow.steps)
+    by_id = {s.id: s for s in workflow.steps}
+    steps = tuple(next((_aligning_trimmed_lanes(s, by_id[t]) for t, a in trimmers.items() if a == s.id), s)
+                  for s in steps)
     columns = list(dict.fromkeys(p.ref.path for s in steps if s.id not in apart for p in s.inputs
                                  if _sheet_reads(p)))
-    if aligners:
-        workflow = workflow.model_copy(update={"steps": steps})
+    if aligners or trimmers:
+        # the trimmers' files that are no more (one trimmed file per mate, one report): their folders replace them
+        gone = {p.ref.path for s in workflow.steps if s.id in trimmers for p in s.outputs}
+        workflow = workflow.model_copy(update={"steps": steps,
+                                               "targets": tuple(t for t in workflow.targets if t.path not in gone)})
     if not columns:
         return workflow
     _refuse_plain_lanes(workflow)

@@ -24,6 +24,7 @@ import re
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 import jinja2
@@ -720,7 +721,10 @@ def unpublished_endings(knowledge: Knowledge, workflow: Workflow) -> dict[str, l
     intermediates = intermediate_outputs(knowledge, workflow)
 
     def endings(ports: Iterable[IOPort]) -> set[str]:
-        return {e for p in ports if p.format in knowledge.formats for e in knowledge.formats[p.format].extensions}
+        # a folder's ending is its name after the sample's (`<sample>_trimmed_lanes`: codegen/lanes.py)
+        return {e for p in ports if p.format in knowledge.formats for e in (
+            [PurePosixPath(p.ref.path).name.replace("{sample}", "")] if p.ref.directory
+            else knowledge.formats[p.format].extensions)}
 
     found = {}
     for step in workflow.steps:

@@ -182,8 +182,8 @@ class SnakemakeGenerator:
 
     def output_expr(self, port: IOPort, intermediate: bool = False) -> str:
         path = q(port.ref.path)
-        if port.ref.directory:
-            return f"directory({path})"
+        if port.ref.directory:  # a folder of FASTQ only later steps read is an intermediate too (ir.py)
+            return f"intermediate(directory({path}))" if intermediate else f"directory({path})"
         # intermediate(): temp() unless config keep_intermediates (rules/common.smk)
         return f"intermediate({path})" if intermediate else path
 
