@@ -639,9 +639,11 @@ def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers
         term = AbsentTerm(kind="analysis", id=family, text=norm[start:end], start=start, end=end)
         out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
     taken = [(a.start, a.end) for a in out if a.kind == "analysis"]
-    for start, end, setting in setting_matches(norm, knowledge):
-        # a setting inside a term of the knowledge or an analysis it lacks is that term's words
-        if not any(a <= start and end <= b for a, b in known_terms + taken):
+    settings = setting_matches(norm, knowledge)
+    for start, end, setting in settings:
+        # a setting inside a term of the knowledge, an analysis it lacks or a longer setting is that term's words
+        inside = [(a, b) for a, b, _ in settings if (a, b) != (start, end)]
+        if not any(a <= start and end <= b for a, b in known_terms + taken + inside):
             out.append(AbsentTerm(kind="setting", id=setting, text=norm[start:end], start=start, end=end))
     return sorted(out, key=lambda t: (t.start, t.end, t.kind, t.id))
 
