@@ -320,3 +320,21 @@ def test_two_levels_or_one_named_level_say_nothing():
     assert said("DE between KO and WT", {"WT": 2, "KO": 2}) == []
     assert said("DE of KO", {"WT": 2, "KO": 2, "HET": 2}) == []
     assert said("DE between ko and wt", {"WT": 2, "KO": 2, "HET": 2})  # case does not matter
+
+
+# ----------------------------------------------------------------------------- characters that draw nothing
+@pytest.mark.parametrize("invisible", ["\ufe00", "\ufe0f", "\u034f", "\u3164", "\uffa0", "\U000e0100"])
+def test_a_tool_name_with_a_character_that_draws_nothing_is_the_tool_it_shows(knowledge, invisible):
+    """Variation selectors, the combining grapheme joiner and Hangul fillers are printable (Mn, Lo), so they
+    survived the drop of format characters: 'sal\\ufe00mon' shows salmon and was read as 'sal' and 'mon'."""
+    from bioplan.request.parse import parse_request
+
+    request = parse_request(f"quantify the reads with sal{invisible}mon", knowledge)
+    plain = parse_request("quantify the reads with salmon", knowledge)
+    assert request.preferred_tools == plain.preferred_tools and request.operations == plain.operations
+    assert any(t.startswith("salmon") for t in request.preferred_tools) and not request.unrecognized
+    assert escape.request_text(f"sal{invisible}mon") == "salmon"  # as every emitted quote shows it
+
+
+def test_sample_ids_that_differ_only_in_a_character_that_draws_nothing_are_refused():
+    assert indistinguishable_names(["S1", "S1\ufe00", "S2"]) == [["S1", "S1\ufe00"]]

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from bioplan.codegen.ir import LANE, PATIENT, Workflow
 from bioplan.errors import AmbiguousInputError, UnreadableInputError
-from bioplan.request.text import as_latin_lookalikes
+from bioplan.request.text import as_latin_lookalikes, without_invisible
 
 
 def _fold(name: str) -> str:
@@ -34,9 +34,10 @@ def _fold(name: str) -> str:
 def _looks(name: str) -> str:
     """What a name shows: its NFKC form with the Cyrillic and Greek letters drawn like Latin ones as those
     (`сtrl_1` with a Cyrillic Es is `ctrl_1` to every reader of samples.tsv, though two folders: the request's
-    own lookalike table), without the spaces around it and trailing dots. Case is kept: `Μ` (Greek capital Mu)
+    own lookalike table), without characters that draw nothing (`S1` and `S1` with a variation selector) and
+    the spaces around it and trailing dots. Case is kept: `Μ` (Greek capital Mu)
     looks like `M`, its lower case `μ` like no Latin letter, so this is a relation of its own beside `_fold`."""
-    return as_latin_lookalikes(unicodedata.normalize("NFKC", name)).strip().rstrip(". ")
+    return as_latin_lookalikes(without_invisible(unicodedata.normalize("NFKC", name))).strip().rstrip(". ")
 
 
 def indistinguishable_names(names: list[str]) -> list[list[str]]:

@@ -98,13 +98,26 @@ def as_latin_lookalikes(text: str) -> str:
     return text.translate(_LOOKALIKES)
 
 
+# Characters that draw nothing but are no format characters (category Mn or Lo, so `str.isprintable()` keeps
+# them): variation selectors, the combining grapheme joiner, the Hangul fillers. `sal\ufe00mon` and
+# `sal\u3164mon` display as salmon; read as two words they made an unrecognised 'sal' and 'mon'.
+_INVISIBLE = frozenset([*map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0)),
+                        "\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"])
+
+
+def without_invisible(text: str) -> str:
+    """`text` without the format characters (Cf) and the other characters that draw nothing (`_INVISIBLE`)."""
+    return "".join(c for c in text if c not in _INVISIBLE and unicodedata.category(c) != "Cf")
+
+
 def plain_request(text: str) -> str:
     """The request as bioplan reads and shows it: `clean_request_text`, without the invisible format
     characters (zero-width spaces and joiners, soft hyphens, BOM, directional marks: `ST\u200bAR` displays
-    as STAR but was two words), and with the lookalike letters of a word mixing scripts read as the Latin
+    as STAR but was two words) and the others that draw nothing (variation selectors, Hangul fillers), and
+    with the lookalike letters of a word mixing scripts read as the Latin
     letters they show (`SТAR` with a Cyrillic Te). What a reader sees is then what bioplan planned: no
     homoglyph or invisible character makes a named tool silently vanish from the plan."""
-    text = "".join(c for c in clean_request_text(text) if unicodedata.category(c) != "Cf")
+    text = without_invisible(clean_request_text(text))
     text = _WORD.sub(_latin_lookalikes, text) if max(text, default="") > "\u036f" else text
     return re.sub(" {2,}", " ", text).strip()
 
