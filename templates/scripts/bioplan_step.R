@@ -157,19 +157,70 @@ read_counts <- function(path, samples) {
   if (anyDuplicated(genes)) fail("gene ids repeat in the first column of '", path, "', e.g. '", genes[duplicated(genes)][1], "'.")
   m <- suppressWarnings(vapply(samples, function(s) as.numeric(tab[[s]]), numeric(nrow(tab))))
   m <- matrix(m, nrow = nrow(tab), dimnames = list(genes, samples))
-  bad <- is.na(m) | m < 0 | abs(m - round(m)) > 1e-6
+  fractional <- !is.na(m) & abs(m - round(m)) > 1e-6
+  bad <- is.na(m) | m < 0 | fractional
+  if (any(fractional) && !any(is.na(m) | m < 0)) {
+    est <- estimated_counts(m, path)
+    if (est$estimated) {  # DESeq2's advice for estimated counts (nf-core/differentialabundance rounds them too)
+      message("WARNING: ", sum(fractional), " non-integer values read as estimated counts (", est$why,
+              "): rounded to whole numbers")
+      m <- round(m)
+      bad <- is.na(m)
+    }
+  }
   if (any(bad)) {
     at <- which(bad, arr.ind = TRUE)[1, ]
     fail("'", path, "' holds a value that is not a raw count: gene ", genes[at[1]], ", sample ", samples[at[2]],
          ", value '", tab[[samples[at[2]]]][at[1]], "'. Count-based DE needs non-negative integer counts ",
-         "(featureCounts, STAR, HTSeq or tximport counts), not TPM/FPKM/normalized values.")
+         "(featureCounts, STAR, HTSeq) or estimated counts (tximport's, nf-core/rnaseq's ",
+         "salmon.merged.gene_counts.tsv), not TPM/FPKM/normalized values.")
   }
   storage.mode(m) <- "integer"
   m
 }
 
+# The compiler's rule (compiler/bioplan/request/sniffers/columns.py estimated_counts), at run time: a matrix of
+# non-negative values, some not whole, holds estimated read counts (Salmon/kallisto/RSEM summed per gene by
+# tximport: nf-core/rnaseq's salmon.merged.gene_counts.tsv), which count-based DE takes rounded, or normalised
+# values (TPM/CPM/FPKM, log values, size-factor normalised counts). list(estimated, why).
+estimated_counts <- function(m, path) {
+  stem <- tolower(basename(path))
+  said <- regmatches(stem, regexpr("tpm|fpkm|rpkm|cpm|normali[sz]|vst|rlog|log2|log10|zscore|z_score|voom", stem))
+  if (length(said)) return(list(estimated = FALSE, why = paste0("the file name says '", said, "'")))
+  top <- max(m)
+  if (top < 100) return(list(estimated = FALSE, why = sprintf("values only up to %g: log-scale or normalised values", top)))
+  if (all(abs(colSums(m) - 1e6) <= 1e4)) return(list(estimated = FALSE, why = "every sample column sums to a million: TPM or CPM"))
+  for (j in seq_len(ncol(m))) {
+    nonzero <- m[m[, j] > 0, j]
+    unit <- if (length(nonzero) >= 20) min(nonzero) else 0
+    if (unit >= 0.01 && abs(unit - round(unit)) > 0.05 && mean(abs(nonzero / unit - round(nonzero / unit)) <= 0.02) >= 0.95) {
+      return(list(estimated = FALSE, why = sprintf("column '%s' holds whole multiples of %g: size-factor normalised counts",
+                                                   colnames(m)[j], unit)))
+    }
+  }
+  if (grepl("count|numreads", stem)) return(list(estimated = TRUE, why = paste0("the file name '", stem, "' says counts")))
+  nonzero <- m[m > 0]
+  fractional <- sum(abs(nonzero - round(nonzero)) > 0.01)
+  whole <- 1 - fractional / length(nonzero)
+  if (fractional >= 10 && whole >= 0.5) {
+    return(list(estimated = TRUE, why = sprintf("%.0f%% of the non-zero values are whole numbers", 100 * whole)))
+  }
+  list(estimated = FALSE, why = if (fractional >= 10) sprintf("only %.0f%% of the non-zero values are whole numbers", 100 * whole)
+                                else sprintf("%d fractional value(s) among whole numbers", fractional))
+}
+
+# Numeric columns of gene annotation, not samples (a gene's Length, a featureCounts Start/End, GC content): the
+# sniffer's rule (compiler/bioplan/request/sniffers/columns.py ANNOTATION_NUMBER_COLUMNS), by the whole name.
+ANNOTATION_NUMBER_COLUMNS <- c("length", "gene_length", "effective_length", "efflength", "start", "end", "strand",
+                               "chr", "chrom", "width", "gc", "gc_content")
+annotation_column <- function(names) {
+  normed <- gsub("[ -]", "_", tolower(trimws(gsub('"', "", names, fixed = TRUE))))
+  normed %in% ANNOTATION_NUMBER_COLUMNS
+}
+
 # A features x samples matrix of raw counts without a sample sheet (first column = gene or peak id):
-# at least 2 sample columns, unique ids, non-numeric columns (gene names) dropped with a warning, no
+# at least 2 sample columns, unique ids, non-numeric columns (gene names) dropped with a warning and numeric
+# annotation columns (Length, Start, End, GC: annotation_column) with a message, no
 # missing or negative value (`why` ends that error: what the step needs the counts for).
 read_count_table <- function(path, why = "") {
   tab <- read_table(path, "count matrix")
@@ -180,6 +231,10 @@ read_count_table <- function(path, why = "") {
   text_cols <- names(values)[vapply(values, function(v) all(is.na(v)), logical(1))]
   if (length(text_cols)) message("WARNING: dropping non-numeric columns: ", toString(text_cols))
   values <- values[setdiff(names(values), text_cols)]
+  annotation <- names(values)[annotation_column(names(values))]
+  if (length(annotation)) message("dropping numeric annotation columns (not samples): ", toString(annotation))
+  values <- values[setdiff(names(values), annotation)]
+  if (length(values) < 2) fail("'", path, "' needs at least 2 sample columns besides annotation columns.")
   m <- matrix(unlist(values, use.names = FALSE), nrow = length(genes), dimnames = list(genes, names(values)))
   bad <- is.na(m) | m < 0
   if (any(bad)) {

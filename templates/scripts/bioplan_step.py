@@ -134,6 +134,56 @@ def read_table(path, what):
     return table
 
 
+# Numeric columns of gene annotation, not samples (a gene's Length, a featureCounts Start/End, GC content): the
+# sniffer's rule (compiler/bioplan/request/sniffers/columns.py ANNOTATION_NUMBER_COLUMNS), by the whole name.
+ANNOTATION_NUMBER_COLUMNS = frozenset({"length", "gene_length", "effective_length", "efflength", "start", "end",
+                                       "strand", "chr", "chrom", "width", "gc", "gc_content"})
+
+
+def annotation_columns(names):
+    """The names among `names` of numeric annotation columns (ANNOTATION_NUMBER_COLUMNS)."""
+    normed = {n: str(n).strip().strip('"').lower().replace(" ", "_").replace("-", "_") for n in names}
+    return [n for n in names if normed[n] in ANNOTATION_NUMBER_COLUMNS]
+
+
+# --- estimated counts ------------------------------------------------------------------------------
+# The compiler's rule (compiler/bioplan/request/sniffers/columns.py estimated_counts), at run time: non-integer,
+# non-negative values are estimated read counts (Salmon/kallisto/RSEM summed per gene by tximport: nf-core/rnaseq's
+# salmon.merged.gene_counts.tsv), which count-based DE takes rounded, or normalised values it refuses.
+NORMALISED_NAME_RE = re.compile(r"tpm|fpkm|rpkm|cpm|normali[sz]|vst|rlog|log2|log10|zscore|z_score|voom")
+COUNT_NAME_RE = re.compile(r"count|numreads")
+
+
+def estimated_counts(values, path):
+    """(True, why) when `values` (a samples' DataFrame of numbers, some not whole, none negative) hold
+    estimated read counts; (False, what they look like) when normalised."""
+    stem = os.path.basename(str(path)).lower()
+    said = NORMALISED_NAME_RE.search(stem)
+    if said:
+        return False, f"the file name says '{said.group(0)}'"
+    top = float(values.max().max())
+    if top < 100:
+        return False, f"values only up to {top:g}: log-scale or normalised values"
+    if ((values.sum() - 1e6).abs() <= 1e4).all():
+        return False, "every sample column sums to a million: TPM or CPM"
+    for sample in values.columns:
+        nonzero = values[sample][values[sample] > 0]
+        unit = nonzero.min() if len(nonzero) >= 20 else 0.0
+        if unit >= 0.01 and abs(unit - round(unit)) > 0.05:
+            ratio = nonzero / unit
+            if ((ratio - ratio.round()).abs() <= 0.02).mean() >= 0.95:
+                return False, f"column '{sample}' holds whole multiples of {unit:g}: size-factor normalised counts"
+    if COUNT_NAME_RE.search(stem):
+        return True, f"the file name '{stem}' says counts"
+    nonzero = values.to_numpy()[values.to_numpy() > 0]
+    fractional = int((abs(nonzero - nonzero.round()) > 0.01).sum())
+    whole = 1 - fractional / len(nonzero)
+    if fractional >= 10 and whole >= 0.5:
+        return True, f"{whole:.0%} of the non-zero values are whole numbers"
+    return False, (f"only {whole:.0%} of the non-zero values are whole numbers" if fractional >= 10
+                   else f"{fractional} fractional value(s) among whole numbers")
+
+
 # Column names of DESeq2/edgeR/limma-style DE tables, mapped to the DESeq2 names.
 DE_COLUMNS = {
     "gene_id": ("gene_id", "gene", "geneid", "gene_ids", "id", "ensembl_gene_id", "ensembl_id", "symbol",

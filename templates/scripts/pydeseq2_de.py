@@ -9,7 +9,7 @@ else the first level alphabetically), test_level (None: first other level), alph
 """
 
 import bioplan_step
-from bioplan_step import LOG, fail, read_table
+from bioplan_step import LOG, estimated_counts, fail, read_table
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
@@ -54,12 +54,20 @@ def read_counts(path, samples):
         fail(f"gene ids repeat in the first column of '{path}', e.g. {genes[genes.duplicated()].iloc[0]!r}.")
     values = table[samples].apply(lambda col: pd.to_numeric(col.str.strip(), errors="coerce"))
     values.index = genes
-    bad = values.isna() | (values < 0) | ((values - values.round()).abs() > 1e-6)
+    fractional = (values - values.round()).abs() > 1e-6
+    bad = values.isna() | (values < 0) | fractional
+    if fractional.to_numpy().any() and not (values.isna() | (values < 0)).to_numpy().any():
+        estimated, because = estimated_counts(values, path)
+        if estimated:  # DESeq2's advice for estimated counts (nf-core/differentialabundance rounds them too)
+            LOG.warning("%d non-integer values read as estimated counts (%s): rounded to whole numbers",
+                        int(fractional.to_numpy().sum()), because)
+            bad = values.isna()
     if bad.to_numpy().any():
         gene, sample = bad.stack()[lambda s: s].index[0]
         fail(f"'{path}' holds a value that is not a raw count: gene {gene}, sample {sample}, value "
              f"{table.loc[genes == gene, sample].iloc[0]!r}. DESeq2 needs non-negative integer counts "
-             "(featureCounts, STAR, HTSeq or tximport counts), not TPM/FPKM/normalized values.")
+             "(featureCounts, STAR, HTSeq) or estimated counts (tximport's, nf-core/rnaseq's "
+             "salmon.merged.gene_counts.tsv), not TPM/FPKM/normalized values.")
     return values.round().astype("int64")
 
 

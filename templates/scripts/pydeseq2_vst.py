@@ -8,7 +8,7 @@ tximport) are rounded with a warning. Params: fit_type ("parametric" or "mean").
 """
 
 import bioplan_step
-from bioplan_step import LOG, fail, read_table
+from bioplan_step import LOG, annotation_columns, fail, read_table
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
@@ -27,6 +27,10 @@ def read_count_matrix(path):
     if text_cols:
         LOG.warning("dropping non-numeric columns: %s", ", ".join(text_cols))
         values = values.drop(columns=text_cols)
+    annotation = annotation_columns(list(values.columns))
+    if annotation:
+        LOG.info("dropping numeric annotation columns (not samples): %s", ", ".join(annotation))
+        values = values.drop(columns=annotation)
     if values.shape[1] < 2:
         fail(f"'{path}' has fewer than 2 numeric sample columns.")
     values.index = genes

@@ -334,6 +334,10 @@ def _column_sample(name: str) -> str:
 def _check_cohort(files: list[SniffedFile], notes: list[Notes], warnings: list[str]) -> None:
     sheets = [f for f in files if f.datatype == "sample_metadata"]
     matrices = [f for f in files if f.datatype in ("raw_count_matrix", "normalized_count_matrix")]
+    warnings.extend(f"{m.path}: estimated counts (Salmon/kallisto/RSEM via tximport, not whole numbers): the "
+                    "count-based steps (DESeq2, edgeR, limma-voom, the VST) round them to whole numbers first, as "
+                    "DESeq2's documentation advises for estimated counts"
+                    for m in matrices if m.fact("estimated_counts"))
     for sheet in sheets:
         if without_data := sheet.fact("rows_without_data"):
             warnings.append(f"{sheet.path}: {count_noun(len(without_data), 'row')} without data, "

@@ -73,3 +73,58 @@ class Column:
         col.paths = bool(present) and all(FASTQ_PATH_RE.search(v) for v in present)
         return col
 
+
+
+# --------------------------------------------------------------------------- estimated counts
+
+# a count matrix's file name saying normalised values (nf-core/rnaseq's salmon.merged.gene_tpm.tsv, DESeq2's
+# normalized_counts.tsv, a log2 CPM table), or counts (salmon.merged.gene_counts.tsv and its _length_scaled and
+# _scaled twins, rsem.merged.gene_counts.tsv, Salmon's NumReads, RSEM's expected_count, kallisto's est_counts)
+NORMALISED_NAME_RE = re.compile(r"tpm|fpkm|rpkm|cpm|normali[sz]|vst|rlog|log2|log10|zscore|z_score|voom")
+COUNT_NAME_RE = re.compile(r"count|numreads")
+_MIN_FRACTIONAL = 10  # a table of counts with a fraction or two is a typo or a test, not a quantifier's estimate
+
+
+def estimated_counts(values: list[list[float]], file_name: str, complete: bool) -> tuple[bool, str]:
+    """Whether a matrix's non-negative, not all whole values are estimated read counts (Salmon, kallisto or RSEM,
+    summed per gene by tximport: nf-core/rnaseq's salmon.merged.gene_counts.tsv), which count-based DE takes
+    rounded (DESeq2's advice for estimated counts, as nf-core/differentialabundance does), rather than normalised
+    values (TPM, CPM, FPKM, log or size-factor scaled counts); and why. `values`: the sample columns' numbers.
+    The same rule is in templates/scripts/bioplan_step.py and bioplan_step.R (run time)."""
+    stem = file_name.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if said := NORMALISED_NAME_RE.search(stem):
+        return False, f"the file name says '{said.group(0)}'"
+    flat = [x for col in values for x in col]
+    top = max(flat, default=0.0)
+    if top < 100:
+        return False, f"values only up to {top:g}: log-scale or normalised values, not read counts"
+    if complete and all(abs(sum(col) - 1e6) <= 1e4 for col in values):
+        return False, "every sample column sums to a million: TPM or CPM"
+    if scaled := _scaled_counts(values):
+        return False, scaled
+    if COUNT_NAME_RE.search(stem):
+        return True, f"the file name '{stem}' says counts, with values up to {top:g}"
+    nonzero = [x for x in flat if x > 0]
+    fractional = sum(abs(x - round(x)) > 0.01 for x in nonzero)
+    whole = 1 - fractional / len(nonzero)
+    if fractional >= _MIN_FRACTIONAL and whole >= 0.5:
+        return True, (f"{whole:.0%} of the non-zero values are whole numbers (to 0.01), up to {top:g}: reads "
+                      "that map to one gene stay whole in an estimate, never in TPM/CPM/FPKM")
+    return False, (f"only {whole:.0%} of the non-zero values are whole numbers" if fractional >= _MIN_FRACTIONAL
+                   else f"{fractional} fractional value(s) among whole numbers")
+
+
+def _scaled_counts(values: list[list[float]]) -> str | None:
+    """Size-factor normalised counts (DESeq2's counts(dds, normalized=TRUE)): a column whose values are whole
+    multiples of its smallest non-zero value, itself not whole (1 / the size factor)."""
+    for col in values:
+        nonzero = [x for x in col if x > 0]
+        if len(nonzero) < 20:
+            continue
+        unit = min(nonzero)
+        if unit < 0.01 or abs(unit - round(unit)) <= 0.05:
+            continue
+        multiples = sum(abs(x / unit - round(x / unit)) <= 0.02 for x in nonzero)
+        if multiples >= 0.95 * len(nonzero):
+            return f"a column's values are whole multiples of {unit:g}: size-factor normalised counts"
+    return None

@@ -40,6 +40,7 @@ from bioplan.request.sniffers.columns import (
     SAMPLE_COLUMNS,
     Column,
     annotation_number,
+    estimated_counts,
     norm_header,
     num,
 )
@@ -276,6 +277,34 @@ def _first_non_count(value_cols: list[Column], ids: Column) -> tuple[tuple[str, 
     return example, missing
 
 
+def _count_values(src: Source, value_cols: list[Column], ids: Column,
+                  complete: bool) -> tuple[str, list[Fact], int]:
+    """Raw counts (whole numbers), estimated counts (Salmon/kallisto/RSEM via tximport: not whole, read as raw
+    counts the count-based steps round) or normalised values: the datatype, the facts saying which (the first
+    one's evidence is the reading's), and the number of missing values."""
+    example, missing = _first_non_count(value_cols, ids)
+    if example is None:
+        why = f"integer values in all {len(value_cols)} numeric columns"
+        return "raw_count_matrix", [Fact(name="integer_counts", value=True, evidence=why),
+                                    Fact(name="read_counts", value=True, evidence=why)], missing
+    v, col, row = example
+    if (num(v) or 0.0) < 0:
+        why = f"negative values (e.g. {v} in column '{col}', row '{row}'): log-scale or centred, not read counts"
+        estimated = False
+    else:
+        numbers = [[x for x in map(num, c.values) if x is not None] for c in value_cols]
+        estimated, because = estimated_counts(numbers, src.shown, complete)
+        why = (f"non-integer values (e.g. {v} in column '{col}', row '{row}'): "
+               + (f"estimated read counts (Salmon/kallisto/RSEM via tximport; {because}), rounded to whole numbers "
+                  "by the count-based steps (DESeq2's advice for estimated counts)" if estimated
+                  else f"normalised, not read counts ({because})"))
+    facts = [Fact(name="integer_counts", value=False, evidence=why),
+             Fact(name="read_counts", value=estimated, evidence=why)]
+    if estimated:
+        facts.append(Fact(name="estimated_counts", value=True, evidence=why))
+    return ("raw_count_matrix" if estimated else "normalized_count_matrix"), facts, missing
+
+
 def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[str, str], complete: bool,
                   evidence: list[str], annotation: int | None) -> SniffedFile:
     ids = cols[0]
@@ -300,20 +329,10 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
             ["transpose it (e.g. pandas: df.T.to_csv(...)) so that gene ids are the first column"],
             expected="count matrix")
     n = len(value_cols)
-    example, missing = _first_non_count(value_cols, ids)
-    integer = example is None
-    if example is None:
-        why = f"integer values in all {n} numeric columns"
-        datatype = "raw_count_matrix"
-    else:
-        v, col, row = example
-        kind = "negative" if (num(v) or 0.0) < 0 else "non-integer"
-        why = f"{kind} values (e.g. {v} in column '{col}', row '{row}'): normalised, not raw counts"
-        datatype = "normalized_count_matrix"
-    evidence.append(why)
+    datatype, facts, missing = _count_values(src, value_cols, ids, complete)
+    evidence.append(facts[0].evidence)
     ns, share = id_namespace(ids.values[:2000], prefixes)
-    facts = [
-        Fact(name="integer_counts", value=integer, evidence=why),
+    facts += [
         Fact(name="id_namespace", value=ns,
              evidence=f"first column '{ids.name}' ids like {quote_list(ids.values, 3)}"
              + (f" ({share:.0%} {ns})" if ns != "unknown" else "")),
