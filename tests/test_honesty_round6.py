@@ -179,3 +179,58 @@ def test_a_peak_callers_q_value_is_no_de_filter(knowledge):
     result = _plan("call peaks with MACS2 at q-value 0.01", knowledge)
     assert [s.operation for s in result.plans[0].steps] == ["peak_calling"]
     assert _params(knowledge, result)["macs2_callpeak"]["qvalue"] == 0.01
+
+
+# --------------------------------------------------------------------------- normalisation, output and report formats
+
+
+@pytest.mark.parametrize(("query", "said"), [
+    ("normalise the counts to CPM", "edgeR TMM log-CPM does it"),
+    ("differential expression with edgeR using TMM normalisation", "edgeR (quasi-likelihood) does it"),
+    ("variance stabilising transformation (VST) of the counts", "DESeq2 VST does it"),
+])
+def test_a_normalisation_method_the_planned_tool_does_is_said_as_done(knowledge, query, said):
+    result = _plan(query, knowledge)
+    assert any(said in w for w in _warnings(result, "set from the request: ")), result.warnings
+    assert not _warnings(result, "not honoured: ")
+
+
+@pytest.mark.parametrize(("query", "value"), [
+    ("CPM normalized bigwig tracks from the ChIP-seq reads", "CPM"),
+    ("make RPKM normalised bigWig tracks from the ATAC-seq reads", "RPKM"),
+])
+def test_a_coverage_normalisation_reaches_bamcoverage(knowledge, query, value):
+    result = _plan(query, knowledge)
+    assert _params(knowledge, result)["bamcoverage"]["normalize_using"] == value
+
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("quantify RNA-seq with salmon and output TPM", "tpm"),
+    ("normalise the counts with TMM and then VST", "tmm"),
+    ("normalise the counts as FPKM", "fpkm"),
+])
+def test_a_normalisation_method_the_plan_does_not_run_is_said(knowledge, query, words):
+    result = _plan(query, knowledge)
+    assert any("normalisation method" in w and f"'{words}'" in w for w in _warnings(result, "not honoured: ")), \
+        result.warnings
+
+
+@pytest.mark.parametrize(("query", "said"), [
+    ("differential expression with DESeq2 and export the results as Excel", "'xlsx'"),
+    ("differential expression with DESeq2 and an HTML report", "'an html report'"),
+    ("call broad peaks with MACS2", "'call broad peaks'"),
+])
+def test_output_and_report_formats_no_tool_writes_are_said(knowledge, query, said):
+    result = _plan(query, knowledge)
+    assert any(said in w for w in _warnings(result, "not honoured: ")), result.warnings
+
+
+def test_an_output_format_a_conversion_writes_is_not_flagged(knowledge):
+    result = _plan("differential expression with DESeq2 and export the results as CSV", knowledge)
+    assert "table_to_csv" in [s.tool for s in result.plans[0].steps]
+    assert not _warnings(result, "not honoured: ")
+
+
+def test_multiqcs_html_report_is_a_report(knowledge):
+    result = _plan("run FastQC and MultiQC for an HTML report", knowledge)
+    assert not any("report format" in w for w in _warnings(result, "not honoured: "))

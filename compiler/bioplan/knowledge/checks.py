@@ -421,4 +421,5 @@ def _setting_problems(k: Knowledge) -> list[str]:
             out += [f"{where}/sets/{j}/tools: unknown tool {t!r}" for t in sp.tools if t not in k.tools]
             out += [f"{where}/sets/{j}/param: {k.tools[t].id} has no param {sp.param!r}" for t in sp.tools
                     if t in k.tools and sp.param not in k.tools[t].params]
+        out += [f"{where}/honoured_by: unknown tool {t!r}" for t in setting.honoured_by if t not in k.tools]
     return out

@@ -362,6 +362,10 @@ class RequestSetting(Frozen):
     # what the workflow does when no planned tool takes it (one sentence: the default, where to change it)
     instead: str
     sets: tuple[SettingParam, ...] = ()
+    # tools that do what the setting says with no param to set (CPM: edgeR CPM): honoured when planned
+    honoured_by: tuple[str, ...] = ()
+    # its words may also name an operation ("TPM" is count normalisation): read beside that term
+    over_terms: bool = False
 
 
 class Lexicon(Frozen):

@@ -640,10 +640,12 @@ def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers
         out.append(term.model_copy(update={"negated": _negated(norm, term, markers)}))
     taken = [(a.start, a.end) for a in out if a.kind == "analysis"]
     settings = setting_matches(norm, knowledge)
+    over_terms = {s.id for s in knowledge.lexicon.settings if s.over_terms}
     for start, end, setting in settings:
         # a setting inside a term of the knowledge, an analysis it lacks or a longer setting is that term's words
         inside = [(a, b) for a, b, _ in settings if (a, b) != (start, end)]
-        if not any(a <= start and end <= b for a, b in known_terms + taken + inside):
+        if not any(a <= start and end <= b for a, b in (taken + inside if setting in over_terms else
+                                                        known_terms + taken + inside)):
             out.append(AbsentTerm(kind="setting", id=setting, text=norm[start:end], start=start, end=end))
     return sorted(out, key=lambda t: (t.start, t.end, t.kind, t.id))
 

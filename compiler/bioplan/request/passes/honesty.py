@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from bioplan.errors import PartiallyUnderstoodError, UnknownToolError, UnsupportedAnalysisError
 from bioplan.knowledge.models import AbsentTool, Knowledge, RequestSetting, SettingParam
+from bioplan.knowledge.queries import is_subtype
 from bioplan.models import AbsentTerm, Plan, Request, RequestedSetting, TaskSpec
 from bioplan.request.parse import suggestions
 from bioplan.request.passes.draft import SpecDraft
@@ -194,7 +195,7 @@ def read_settings(draft: SpecDraft) -> SpecDraft:
                 value = setting_value(a.text, sp, knowledge.tools[tool].params.get(sp.param))
                 if value is not None:
                     params.setdefault(tool, {})[sp.param] = value
-        if params:
+        if params or entries[a.id].honoured_by:
             taken.append(RequestedSetting(id=a.id, text=a.text, params=params))
         else:
             stated.setdefault(a.id, []).append(a.text)
@@ -236,9 +237,28 @@ def settings_after_binding(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> 
     sets DESeq2 alpha 0.01"); one no planned tool takes is not honoured, said with what runs instead."""
     entries = {s.id: s for s in knowledge.lexicon.settings}
     planned = [t for t in dict.fromkeys(s.tool for s in plan.steps) if t in knowledge.tools]
-    notes = []
+    notes = _format_not_written(knowledge, spec, plan)
     for s in spec.settings:
         set_on = [f"{knowledge.tools[t].name} {p} {v}" for t in planned for p, v in s.params.get(t, {}).items()]
+        set_on += [f"{knowledge.tools[t].name} does it" for t in planned if t in entries[s.id].honoured_by]
         notes.append(f"set from the request: {entries[s.id].label} ('{s.text}'): " + ", ".join(set_on) if set_on
                      else not_honoured(entries[s.id], [s.text]))
     return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
+
+
+def _format_not_written(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> list[str]:
+    """The file format the request asks the result in ("as Excel") when no step making the result writes
+    it (no conversion step of the knowledge writes it from that data): said, with the formats written."""
+    fmt, target = spec.target_output.format, spec.target_output.semantic_type
+    makers = [s for s in plan.steps if s.tool in knowledge.tools and any(
+        d == target or is_subtype(knowledge, d, target) or is_subtype(knowledge, target, d)  # csv_export: result_table
+        for d in s.outputs.values())]
+    if not fmt or not makers:
+        return []
+    written = [p.format for s in makers for p in knowledge.tools[str(s.tool)].outputs.values()]
+    if any(fmt in f.split("|") for f in written):
+        return []
+    label = knowledge.formats[fmt].label if fmt in knowledge.formats else fmt
+    shown = ", ".join(dict.fromkeys(f for w in written for f in w.split("|")))
+    return [f"not honoured: the output format {label} ('{fmt}'): no tool of the plan writes "
+            f"{knowledge.datatypes[target].label.lower()} in it; the result is written as {shown}"]
