@@ -75,15 +75,36 @@ def _assay_of_named_tools(knowledge: Knowledge, request: Request) -> str | None:
     return next(iter(next(iter(named)))) if len(named) == 1 and len(next(iter(named))) == 1 else None
 
 
+def assay_of_own_steps(knowledge: Knowledge, request: Request) -> str | None:
+    """The assay the request's own steps imply when it names none: the one assay that two or more of its
+    steps (words all of whose readings belong to that assay alone) are made for, and that outnumbers
+    every other ("identify cell types, infer trajectories and differential expression" is single-cell:
+    cell types and trajectories are single-cell steps, so "differential expression" is read in single
+    cells). Steps for any assay, or for several, decide nothing."""
+    if any(knowledge.constraints[c].kind == "assay" for c in request.constraints):
+        return None
+    votes: dict[str, set[str]] = {}
+    for m in request.matches:
+        if m.kind != "operation" or m.negated:
+            continue
+        readings = [knowledge.operations[o].assays for o in (m.id, *m.alternatives)]
+        if all(len(a) == 1 for a in readings) and len({a[0] for a in readings}) == 1:
+            votes.setdefault(readings[0][0], set()).add(m.id)
+    ranked = sorted(votes.items(), key=lambda v: len(v[1]), reverse=True)
+    if not ranked or len(ranked[0][1]) < 2 or (len(ranked) > 1 and len(ranked[1][1]) >= len(ranked[0][1])):
+        return None
+    return ranked[0][0]
+
+
 def context_assay(knowledge: Knowledge, request: Request, files: Iterable[SniffedFile]) -> str | None:
-    """The assay the request says, else the inputs', else the named tools'."""
+    """The assay the request says, else the inputs', else the named tools', else its own steps'."""
     assays = [c for c in request.constraints if knowledge.constraints[c].kind == "assay"]
     if len(set(assays)) == 1:
         return assays[0]
     found = assay_of_files(knowledge, files)
     if found:
         return found[0]
-    return _assay_of_named_tools(knowledge, request)
+    return _assay_of_named_tools(knowledge, request) or assay_of_own_steps(knowledge, request)
 
 
 # ---------------------------------------------------------------------------------------- passes
@@ -91,8 +112,13 @@ def context_assay(knowledge: Knowledge, request: Request, files: Iterable[Sniffe
 
 def reparse_in_input_context(draft: SpecDraft) -> SpecDraft:
     """The inputs choose between readings of the words: phrases whose look-aheads ask for a
-    single-cell (or read, or variant) context see the assay and formats of the inputs too."""
+    single-cell (or read, or variant) context see the assay and formats of the inputs too (without
+    files, the assay the request's own unambiguous steps imply)."""
     context = input_context(draft.knowledge, draft.files)
+    if not context:
+        # without files, the assay the request's own steps imply is the context of its other words
+        own = assay_of_own_steps(draft.knowledge, draft.request)
+        context = normalize(draft.knowledge.constraints[own].label) if own else ""
     if not context:
         return draft
     return replace(draft, request=parse_request(draft.request.query, draft.knowledge, context=context))
