@@ -234,3 +234,29 @@ def test_an_output_format_a_conversion_writes_is_not_flagged(knowledge):
 def test_multiqcs_html_report_is_a_report(knowledge):
     result = _plan("run FastQC and MultiQC for an HTML report", knowledge)
     assert not any("report format" in w for w in _warnings(result, "not honoured: "))
+
+
+# --------------------------------------------------------------------------- Chinese phrasings
+
+
+@pytest.mark.parametrize(("query", "tool", "param", "value"), [
+    ("用DESeq2做差异表达分析，校正后p值小于0.01", "deseq2", "alpha", 0.01),
+    ("用DESeq2做差异表达分析，FDR 0.01", "deseq2", "alpha", 0.01),
+    ("用featureCounts定量，文库是反向链特异性的", "featurecounts", "strandedness", 2),
+    ("用featureCounts计数，非链特异性文库", "featurecounts", "strandedness", 0),
+    ("用Leiden聚类，分辨率0.8", "scanpy_leiden", "resolution", 0.8),
+    ("单细胞聚类，30个主成分", "scanpy_leiden", "n_comps", 30),
+])
+def test_chinese_settings_are_honoured(knowledge, query, tool, param, value):
+    result = _plan(query, knowledge)
+    assert _params(knowledge, result)[tool][param] == value
+    assert _warnings(result, "set from the request: ")
+
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("用featureCounts计数，链特异性文库", "链特异性"),
+    ("用bwa mem比对，16线程", "16线程"),
+])
+def test_chinese_settings_not_applied_are_said(knowledge, query, words):
+    result = _plan(query, knowledge)
+    assert any(f"'{words}'" in w for w in _warnings(result, "not honoured: ")), result.warnings
