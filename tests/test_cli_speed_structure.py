@@ -68,6 +68,8 @@ def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
     assert collected == {"planned": [True], "collections": []}, collected
     assert "bioplan" in imported and "click" in imported  # the probe saw the run's modules
     assert imported.isdisjoint(NOT_ON_THE_PLAN_PATH), sorted(imported & set(NOT_ON_THE_PLAN_PATH))
+    # `-i` goes straight to the short options: no NoSuchOption, whose constructor imports difflib
+    assert "difflib" not in imported
     # the interpreter's last collections skip what is alive at exit (cli._no_final_collections)
     frozen = int(runs[1].stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
     assert frozen > 0  # 0 without the freeze
@@ -152,6 +154,41 @@ def test_planning_the_bulk_example_imports_no_reads_single_cell_or_variant_reade
     assert found["wide_ranges_compiled"] == []
     # no genome build named or found in the inputs: the references catalog is not imported
     assert found["catalog"] is False
+
+
+def test_short_options_parse_as_click_parses_them_without_a_failed_long_match(monkeypatch):
+    import click.exceptions
+    from click.parser import _OptionParser
+
+    raised = []
+    init = click.exceptions.NoSuchOption.__init__
+    monkeypatch.setattr(click.exceptions.NoSuchOption, "__init__",
+                        lambda self, name, *a, **k: raised.append(name) or init(self, name, *a, **k))
+    argvs = [["q", "-i", "a.csv", "-ib.tsv", "--input", "c", "--input=d", "-i=e", "--json", "--top", "2"],
+             ["--emit=pddl", "-i", "a", "q", "--", "-i"]]
+    for argv in argvs:
+        ctx = click.Context(cli.plan)
+        ours = cli.plan.make_parser(ctx)
+        theirs = _OptionParser(ctx)
+        for param in cli.plan.get_params(ctx):
+            param.add_to_parser(theirs, ctx)
+        assert type(ours) is not _OptionParser
+        raised.clear()
+        got = ours.parse_args(list(argv))
+        assert raised == []  # 4 raised (and caught) by click's own parser for the first: one per `-i`
+        assert got == theirs.parse_args(list(argv))
+    # what no option matches is refused as click refuses it, close matches and all
+    for argv in (["-x"], ["--inptu", "a"], ["-jq"]):
+        errors = []
+        for parser in (cli.plan.make_parser(click.Context(cli.plan)), _OptionParser(click.Context(cli.plan))):
+            if type(parser) is _OptionParser:
+                for param in cli.plan.get_params(parser.ctx):
+                    param.add_to_parser(parser, parser.ctx)
+            try:
+                parser.parse_args(list(argv))
+            except click.exceptions.NoSuchOption as exc:
+                errors.append(exc.format_message())
+        assert len(errors) == 2 and errors[0] == errors[1], errors
 
 
 def test_is_cjk_answers_as_its_pattern_does():

@@ -18,6 +18,7 @@ import sys
 import threading
 
 import click
+from click.parser import _normalize_opt, _OptionParser, _ParsingState
 
 from bioplan import DEFAULT_MAX_HOPS
 from bioplan.codegen.generator import DEFAULT_TARGET, target_names
@@ -118,7 +119,33 @@ def _few_collections(command):
 _WHOLE_PROCESS = [False]
 
 
+class _ShortOptionsFirst(_OptionParser):
+    """click's parser, except that an argument no long option can match (`-i`) goes straight to the
+    short options. click tries it as a long option first and catches the `NoSuchOption`, whose
+    constructor imports `difflib` and looks for close matches among the long options: ~2 ms per
+    plan for nothing. The same arguments reach the same options: click's long match fails first
+    exactly when the name is not a long option, then tries the short ones unless the argument
+    starts with a two-character prefix (`--`)."""
+
+    def _process_opts(self, arg: str, state: _ParsingState) -> None:
+        name = _normalize_opt(arg.split("=", 1)[0], self.ctx)
+        if name not in self._long_opt and arg[:2] not in self._opt_prefixes:
+            self._match_short_opt(arg, state)
+            return
+        super()._process_opts(arg, state)
+
+
+class _Command(click.Command):
+    def make_parser(self, ctx: click.Context) -> _OptionParser:
+        parser = _ShortOptionsFirst(ctx)
+        for param in self.get_params(ctx):
+            param.add_to_parser(parser, ctx)
+        return parser
+
+
 class _CommandLine(click.Group):
+    command_class = _Command
+
     def main(self, args=None, *rest, **kwargs):
         _WHOLE_PROCESS.append(args is None)
         try:
