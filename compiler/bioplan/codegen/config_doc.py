@@ -25,6 +25,10 @@ class ConfigKey:
     meaning: str
 
 
+# The emitted config is read back with PyYAML's safe loader in C (libyaml) where PyYAML was built with
+# it: the same values as the pure-Python one (tests/test_yaml_loaders.py), 0.3 ms instead of 2-3 ms a compile
+CONFIG_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 _TOP_LEVEL = {
     "request": "The request this workflow was compiled from; kept for the record, no rule reads it.",
     "samples": "The sample sheet (tab-separated, one row per sample, validated by "
@@ -88,5 +92,5 @@ def _meaning(knowledge: Knowledge, workflow: Workflow, key: str) -> str:
 
 def config_keys(knowledge: Knowledge, workflow: Workflow, config_text: str) -> list[ConfigKey]:
     """One row per key of the emitted config, in the file's order."""
-    config = yaml.safe_load(config_text) or {}
+    config = yaml.load(config_text, Loader=CONFIG_LOADER) or {}
     return [ConfigKey(key, _default(value), _meaning(knowledge, workflow, key)) for key, value in _leaves(config)]
