@@ -338,3 +338,12 @@ def test_a_tool_name_with_a_character_that_draws_nothing_is_the_tool_it_shows(kn
 
 def test_sample_ids_that_differ_only_in_a_character_that_draws_nothing_are_refused():
     assert indistinguishable_names(["S1", "S1\ufe00", "S2"]) == [["S1", "S1\ufe00"]]
+
+
+def test_bidi_controls_in_markdown_text_are_shown_not_dropped_nor_obeyed():
+    """A condition column named U+202E alone was an empty cell of config/README.md (the control dropped);
+    kept, it would reverse what follows. It is shown as the escape a reader can look up."""
+    html = _gfm_html(escape.md("\u202e"))
+    assert "\\u202E" in html and "\u202e" not in html
+    assert escape.md("cond\u2066x") == "cond\\\\u2066x"
+    assert escape.md(escape.request_text("ST\u202eAR")) == "STAR"  # the request quote: as the plan read it

@@ -33,6 +33,7 @@ import functools
 import json
 import re
 import shlex
+import unicodedata
 from typing import Any
 
 import jinja2
@@ -220,8 +221,14 @@ def md_knowledge(value: Any) -> str:
     return _md_inline(value, links=True)
 
 
+# the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): shown as `\u202E`, never
+# dropped (a condition column named U+202E alone was an empty table cell) nor obeyed (they reorder what follows)
+_BIDI_CLASSES = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
 def _md_inline(value: Any, links: bool) -> str:
-    text = _MD_INLINE.sub(r"\\\1", clean_request_text(str(value)))
+    shown = "".join(f"\\u{ord(c):04X}" if unicodedata.bidirectional(c) in _BIDI_CLASSES else c for c in str(value))
+    text = _MD_INLINE.sub(r"\\\1", clean_request_text(shown))
     if not links:
         text = _MD_AUTOLINK.sub(_escape_autolink, text)
     return _MD_LINE_START.sub(_escape_block_start, text)
