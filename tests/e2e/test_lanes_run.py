@@ -221,6 +221,8 @@ def test_fastp_trims_each_lane_and_bwa_keeps_its_read_group(lanes_inputs, tmp_pa
     for sample in ("p1_normal", "p1_tumour"):
         _assert_trimmed_per_lane(workdir / "results" / "read_trimming" / sample / f"{sample}_fastp_lanes", sample)
         _assert_one_read_group_per_lane(workdir / "results" / "read_alignment" / sample / f"{sample}.bam", sample)
+        # the trimmed lanes are an intermediate: deleted once aligned (keep_intermediates keeps them)
+        assert not (workdir / "results" / "read_trimming" / sample / f"{sample}_trimmed_lanes").exists()
     general = (workdir / "results" / "qc_report_aggregation" / "multiqc_data" / "multiqc_general_stats.txt")
     names = {line.split("\t")[0] for line in general.read_text().splitlines()[1:]}
     # one row per lane, named after the lane's read 1 as fastp was given it (<sample>.<lane>_1)
