@@ -260,3 +260,44 @@ def test_chinese_settings_are_honoured(knowledge, query, tool, param, value):
 def test_chinese_settings_not_applied_are_said(knowledge, query, words):
     result = _plan(query, knowledge)
     assert any(f"'{words}'" in w for w in _warnings(result, "not honoured: ")), result.warnings
+
+
+# --------------------------------------------------------------------------- contrasts and tests
+
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("differential expression, contrast KO vs WT", "ko vs wt"),
+    ("differential expression of treated vs control samples", "treated vs control"),
+    ("differential expression with edgeR, tumor versus normal", "tumor versus normal"),
+])
+def test_a_contrast_against_a_control_is_what_the_de_tools_do(knowledge, query, words):
+    # the DE scripts take a control-like level (control, wt, normal, ...) as the reference by default
+    result = _plan(query, knowledge)
+    assert any(f"'{words}'" in w and "does it" in w for w in _warnings(result, "set from the request: "))
+
+
+def test_a_contrast_the_defaults_would_reverse_is_said(knowledge):
+    result = _plan("differential expression, contrast WT vs KO", knowledge)
+    notes = _warnings(result, "not honoured: ")
+    assert any("'wt vs ko'" in n and "reference_level" in n for n in notes), result.warnings
+
+
+def test_a_contrast_outside_de_is_no_de_setting(knowledge):
+    result = _plan("call CNVs with CNVkit, tumour vs normal", knowledge)
+    assert not any("contrast" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize(("query", "value"), [
+    ("find marker genes with the Wilcoxon test", "wilcoxon"),
+    ("find marker genes of the clusters with a t-test", "t-test"),
+    ("find marker genes of the clusters by logistic regression", "logreg"),
+])
+def test_a_marker_test_reaches_scanpy(knowledge, query, value):
+    result = _plan(query, knowledge)
+    assert _params(knowledge, result)["scanpy_rank_genes_groups"]["method"] == value
+    assert not set(result.spec.unrecognized) & {"wilcoxon", "test", "logistic", "regression"}
+
+
+def test_the_wald_test_is_deseq2s(knowledge):
+    result = _plan("differential expression with DESeq2 using the Wald test", knowledge)
+    assert any("DESeq2 does it" in w for w in _warnings(result, "set from the request: "))
