@@ -67,6 +67,12 @@ def test_differential_expression_among_single_cell_steps_is_not_bulk(query, know
     ("计算每个CpG位点的甲基化水平", "methylation_calling"),
     ("对比对结果进行甲基化状态提取", "methylation_calling"),
     ("Dereplicate the amplicon reads before denoising", "asv_inference"),
+    # second batch (held out): reads cleaned by what is removed, ChIP-seq's goal, Romance host removal
+    ("discard poor quality reads before mapping", "read_trimming"),
+    ("remove reads containing adapter sequence", "read_trimming"),
+    ("locate the genome-wide binding sites of the transcription factor", "peak_calling"),
+    ("eliminación de lecturas del huésped antes de la clasificación", "host_read_removal"),
+    ("décontamination de l'hôte puis classification", "host_read_removal"),
 ])
 def test_a_family_of_phrasings_names_the_step(query, operation, knowledge):
     assert operation in _ops(query, knowledge)
@@ -87,3 +93,17 @@ def test_dereplication_is_no_duplicate_marking(knowledge):
 def test_where_the_workflow_runs_is_no_instruction(query, knowledge):
     request = parse_request(query, knowledge)
     assert not request.unmatched_clauses, request.unmatched_clauses
+
+
+def test_binding_site_motifs_are_no_peak_calling_phrase(knowledge):
+    request = parse_request("discover the binding site motifs of the factor", knowledge)
+    assert not any(m.id == "peak_calling" and m.text.startswith("discover") for m in request.matches)
+
+
+@pytest.mark.parametrize("query", [
+    "limpeza das leituras com fastp ou Trimmomatic",
+    "classification avec Kraken2 ou Centrifuge",
+])
+def test_a_missing_tool_offered_with_ou_beside_a_known_one_is_not_refused(query, knowledge):
+    spec = _spec(query, knowledge)
+    assert spec.required_operations
