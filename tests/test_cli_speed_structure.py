@@ -191,6 +191,23 @@ def test_short_options_parse_as_click_parses_them_without_a_failed_long_match(mo
         assert len(errors) == 2 and errors[0] == errors[1], errors
 
 
+def test_the_cached_lexicon_index_holds_its_aliases_as_plain_tuples():
+    import pickle
+
+    from bioplan.request import lexicon
+
+    # a tuple of its fields: no attribute dict for each of the index's ~5,000 aliases to unpickle
+    term = lexicon.Term("tool", "star", "star aligner", 12.0)
+    assert isinstance(term, tuple) and not hasattr(term, "__dict__")
+    assert (term.kind, term.id, term.alias, term.weight) == tuple(term)
+    # pickled as the class and its field values: no field names, no state dict
+    data = pickle.dumps(term, protocol=pickle.HIGHEST_PROTOCOL)
+    assert pickle.loads(data) == term and b"alias" not in data and b"weight" not in data
+    # and the index builds its aliases as these (the disk cache pickles what it built)
+    assert lexicon._build_terms.__annotations__["return"] == "tuple[Term, ...]"
+    assert lexicon.LexiconIndex.__annotations__["terms"] == "tuple[Term, ...]"
+
+
 def test_is_cjk_answers_as_its_pattern_does():
     from bioplan.knowledge.words import cjk_pattern, is_cjk
 

@@ -14,7 +14,7 @@ from array import array
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from bioplan.knowledge.models import Aliases, Knowledge
 from bioplan.knowledge.words import is_cjk, normalize, singular
@@ -25,8 +25,11 @@ __all__ = ["TYPO_MIN_WORD", "Term", "absent_tool_matches", "alias_index", "build
            "unsupported_analysis_matches", "setting_matches"]
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):
+    """One alias of the knowledge. A named tuple, not a frozen dataclass: the disk-cached index holds
+    ~5,000 of them, and a tuple unpickles from its fields alone where a dataclass instance needs its
+    own attribute dict (~5 ms of every request; only the fields are ever read)."""
+
     kind: MatchKind  # operation | datatype | constraint | tool | format | motif
     id: str
     alias: str  # normalised
