@@ -346,4 +346,5 @@ def test_bidi_controls_in_markdown_text_are_shown_not_dropped_nor_obeyed():
     html = _gfm_html(escape.md("\u202e"))
     assert "\\u202E" in html and "\u202e" not in html
     assert escape.md("cond\u2066x") == "cond\\\\u2066x"
+    assert escape.md("\x1b") == "\\\\u001B" and escape.md("a\nb") == "a b"  # ESC shown; a line break a space
     assert escape.md(escape.request_text("ST\u202eAR")) == "STAR"  # the request quote: as the plan read it

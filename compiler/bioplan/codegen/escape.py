@@ -221,13 +221,15 @@ def md_knowledge(value: Any) -> str:
     return _md_inline(value, links=True)
 
 
-# the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): shown as `\u202E`, never
-# dropped (a condition column named U+202E alone was an empty table cell) nor obeyed (they reorder what follows)
+# the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the control characters
+# that are no space (ESC, DEL, C1): shown as `\u202E`, never dropped (a condition column named U+202E alone was an
+# empty table cell) nor obeyed (they reorder what follows); line breaks and tabs stay spaces (request normalisation)
 _BIDI_CLASSES = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 
 
 def _md_inline(value: Any, links: bool) -> str:
-    shown = "".join(f"\\u{ord(c):04X}" if unicodedata.bidirectional(c) in _BIDI_CLASSES else c for c in str(value))
+    shown = "".join(f"\\u{ord(c):04X}" if unicodedata.bidirectional(c) in _BIDI_CLASSES
+                    or (unicodedata.category(c) == "Cc" and not c.isspace()) else c for c in str(value))
     text = _MD_INLINE.sub(r"\\\1", clean_request_text(shown))
     if not links:
         text = _MD_AUTOLINK.sub(_escape_autolink, text)
