@@ -238,11 +238,14 @@ def settings_after_binding(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> 
     entries = {s.id: s for s in knowledge.lexicon.settings}
     planned = [t for t in dict.fromkeys(s.tool for s in plan.steps) if t in knowledge.tools]
     notes = _format_not_written(knowledge, spec, plan)
+    said: dict[tuple[str, str], list[str]] = {}  # one note per setting and outcome, with all its words
     for s in spec.settings:
         set_on = [f"{knowledge.tools[t].name} {p} {v}" for t in planned for p, v in s.params.get(t, {}).items()]
         set_on += [f"{knowledge.tools[t].name} does it" for t in planned if t in entries[s.id].honoured_by]
-        notes.append(f"set from the request: {entries[s.id].label} ('{s.text}'): " + ", ".join(set_on) if set_on
-                     else not_honoured(entries[s.id], [s.text]))
+        said.setdefault((s.id, ", ".join(set_on)), []).append(s.text)
+    for (i, taken), texts in said.items():
+        notes.append(f"set from the request: {entries[i].label} ({quoted(texts)}): {taken}" if taken
+                     else not_honoured(entries[i], texts))
     return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
 
 
