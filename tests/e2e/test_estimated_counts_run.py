@@ -130,3 +130,30 @@ def test_the_r_count_table_reader_drops_a_length_column(tmp_path):
     assert code == 0, said
     assert "dropping numeric annotation columns (not samples): Length" in said, said
     assert list(pd.read_csv(tmp_path / "vst.tsv", sep="\t").columns) == ["gene_id", *SAMPLES]
+
+
+def test_a_tximport_matrix_of_real_salmon_runs_is_read_and_deseq2_runs_on_it(tmp_path):
+    """tximport (R) merges the four IsoformSwitchAnalyzeR Salmon runs of tests/data/real_studies/ into
+    transcript-level estimated counts (99% of them not whole), written as nf-core/rnaseq names them: bioplan
+    reads them as read counts, and DESeq2 runs on them rounded."""
+    _r_ready("DESeq2", "tximport")
+    runs = ROOT / "tests" / "data" / "real_studies" / "isoformswitch_salmon"
+    names = ["data_cond1_rep1", "data_cond1_rep2", "data_cond2_rep1", "data_cond2_rep2"]
+    matrix = tmp_path / "salmon.merged.transcript_counts.tsv"
+    script = (f'suppressMessages(library(tximport)); s <- c({", ".join(repr(n) for n in names)}); '
+              f'f <- setNames(file.path("{runs}", s, "quant.sf.gz"), s); '
+              'm <- tximport(f, type = "salmon", txOut = TRUE)$counts; '
+              'write.table(data.frame(transcript_id = rownames(m), m, check.names = FALSE), '
+              f'"{matrix}", sep = "\\t", quote = FALSE, row.names = FALSE)')
+    proc = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    from bioplan.request.sniff import sniff_inputs
+
+    f = sniff_inputs([str(matrix)], {}).files[0]
+    assert (f.datatype, f.fact("estimated_counts"), f.fact("sample_names")) == ("raw_count_matrix", True, names)
+    sheet = tmp_path / "samples.tsv"
+    sheet.write_text("sample\tcondition\n" + "".join(f"{n}\t{n[5:10]}\n" for n in names))
+    code, said = run_step(tmp_path, "deseq2_de.R", {"counts": matrix, "samples": sheet},
+                          {"table": tmp_path / "de.tsv"}, {"condition_column": "condition", "alpha": 0.05})
+    assert code == 0 and "read as estimated counts" in said, said
+    assert len(pd.read_csv(tmp_path / "de.tsv", sep="\t")) == 300
