@@ -63,6 +63,9 @@ def _params(knowledge, result):
     ("filter variants with QUAL > 30 and depth at least 8", "bcftools_filter", "min_qual", 30),
     ("filter variants with QUAL > 30 and depth at least 8", "bcftools_filter", "min_depth", 8),
     ("call variants in a haploid bacterial genome with bcftools", "bcftools_call", "extra", "--ploidy 1"),
+    ("call variants with FreeBayes in a tetraploid potato", "freebayes", "extra", "--ploidy 4"),
+    ("call variants with GATK HaplotypeCaller in a hexaploid wheat", "gatk4_haplotypecaller", "extra",
+     "--sample-ploidy 6"),
     # reads and quantification
     ("trim adapters with cutadapt, minimum length 25", "cutadapt", "minimum_length", 25),
     ("classify reads with Kraken2 with a confidence of 0.1", "kraken2", "confidence", 0.1),
