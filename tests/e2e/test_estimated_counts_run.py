@@ -157,3 +157,18 @@ def test_a_tximport_matrix_of_real_salmon_runs_is_read_and_deseq2_runs_on_it(tmp
                           {"table": tmp_path / "de.tsv"}, {"condition_column": "condition", "alpha": 0.05})
     assert code == 0 and "read as estimated counts" in said, said
     assert len(pd.read_csv(tmp_path / "de.tsv", sep="\t")) == 300
+
+
+def test_the_python_count_table_reader_drops_a_length_column(tmp_path):
+    """pydeseq2_vst.py's reader without a sample sheet: 'Length' and 'GC content' are annotation, not samples."""
+    pytest.importorskip("pydeseq2")
+    counts = pd.read_csv(DATA / "salmon.merged.gene_counts.tsv", sep="\t")
+    counts.insert(2, "Length", [1000 + 7 * i for i in range(len(counts))])
+    counts.insert(3, "GC content", [0.4 + (i % 10) / 100 for i in range(len(counts))])
+    path = tmp_path / "gene_counts.tsv"
+    counts.to_csv(path, sep="\t", index=False)
+    code, said = run_step(tmp_path, "pydeseq2_vst.py", {"counts": path}, {"normalized": tmp_path / "vst.tsv"},
+                          {"fit_type": "parametric"})
+    assert code == 0, said
+    assert "dropping numeric annotation columns (not samples): Length, GC content" in said, said
+    assert list(pd.read_csv(tmp_path / "vst.tsv", sep="\t").columns) == ["gene_id", *SAMPLES]
