@@ -12,7 +12,8 @@ longest run, not the sum; they are compiled for one CPU per job (--max-threads 1
 profiles then cap every job at) so that two jobs share a 2-CPU node: the bulk DE runs of
 tests/test_slurm.py show multi-CPU jobs. By default the RNA-seq FASTQ class (one sample per
 condition) runs under Snakemake (per-sample jobs) and the single-cell class under Nextflow;
-BIOPLAN_SLURM_ALL=1 runs every class under both engines.
+BIOPLAN_SLURM_ALL=1 runs every class under both engines, BIOPLAN_SLURM_RUNS=class:target,... the
+runs named.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ CLASSES = ("rnaseq_fastq", "variants", "single_cell", "metagenomics")
 # the pairs run by default: a per-sample read pipeline under Snakemake (one job per sample and
 # rule, checks, an index, a cohort count), a cohort one under Nextflow
 DEFAULT_RUNS = (("rnaseq_fastq", "snakemake"), ("single_cell", "nextflow"))
-RUNS = tuple((c, t) for c in CLASSES for t in ("snakemake", "nextflow")) \
+# BIOPLAN_SLURM_RUNS=variants:snakemake,metagenomics:nextflow picks the runs by hand
+RUNS = tuple(tuple(r.split(":", 1)) for r in os.environ["BIOPLAN_SLURM_RUNS"].split(",")) \
+    if os.environ.get("BIOPLAN_SLURM_RUNS") else tuple((c, t) for c in CLASSES for t in ("snakemake", "nextflow")) \
     if os.environ.get("BIOPLAN_SLURM_ALL") == "1" else DEFAULT_RUNS
 ENTRY = {"snakemake": "Snakefile", "nextflow": "main.nf"}
 
