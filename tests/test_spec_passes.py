@@ -169,7 +169,7 @@ def test_settle_layout_from_the_mates_of_the_read_files(knowledge):
 
 
 def test_read_data_facts_decides_data_constraints_from_the_files(knowledge):
-    files = [sniffed("counts.tsv", "raw_count_matrix", integer_counts=False),
+    files = [sniffed("counts.tsv", "raw_count_matrix", read_counts=False),
              sniffed("sheet.csv", "sample_metadata", "csv", min_replicates=1),
              sniffed("genes.txt", "gene_list", "txt", id_namespace="entrez")]
     out = context.read_data_facts(draft(knowledge, "differential expression", files))
