@@ -604,10 +604,13 @@ def test_star_memory_follows_the_genome_of_the_organisms_build(workspace, knowle
     assert asked["genome_indexing"]["mem_mb"] == 4000 + round(10000 * 2.728)
     # + 1000 MB per GB of one sample's reads (through the trimming step), rounded up to 1 GB
     assert asked["read_alignment"]["mem_mb"] == 4000 + 1000 + round(9000 * 2.728)
+    # and their time limits likewise (runtime_per_gb_genome), so a bigger job is not killed at the old limit
+    assert asked["genome_indexing"]["runtime"] == 180 + round(20 * 2.728)
+    assert asked["read_alignment"]["runtime"] == 240 + 10 + round(5 * 2.728)
     from test_slurm import nextflow_step_resources
 
-    assert {k: v["mem_mb"] for k, v in nextflow_step_resources(nf.output_dir).items()
-            if k in ("genome_indexing", "read_alignment")} == {k: asked[k]["mem_mb"]
+    assert {k: (v["mem_mb"], v["runtime"]) for k, v in nextflow_step_resources(nf.output_dir).items()
+            if k in ("genome_indexing", "read_alignment")} == {k: (asked[k]["mem_mb"], asked[k]["runtime"])
                                                                for k in ("genome_indexing", "read_alignment")}
     genome_gb = (workspace / "data" / "rnaseq_fastq" / "genome.fa").stat().st_size / 1e9
     assert rule_requests(small.output_dir)["genome_indexing"]["mem_mb"] == 4000 + round(10000 * genome_gb)
