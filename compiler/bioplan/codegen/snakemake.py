@@ -23,7 +23,7 @@ from typing import Any
 
 import jinja2
 
-from bioplan import __version__
+from bioplan import __version__, cache
 from bioplan.codegen import escape, yaml_text
 from bioplan.codegen.common import (
     fetch_arguments,
@@ -455,14 +455,52 @@ def format_snakefile(source: str, name: str) -> str:
 def _snakefmt(source: str) -> str:
     """snakefmt's output for one source text, once per process: a function of the text alone, and the
     same rule text (FastQC's, MultiQC's, the versions rules) recurs across the compiles of one
-    process (`bioplan eval`, the test suite); Black is most of an emit."""
+    process (`bioplan eval`, the test suite); Black is most of an emit. Across processes (each
+    `bioplan compile`, the test workers) the on-disk cache remembers it (`_FORMAT_KIND`)."""
+    key = cache.content_key([_formatter_fingerprint().encode(), source.encode()])
+    remembered = cache.read(_FORMAT_KIND, key, str)
+    if remembered is not None:
+        return remembered
     from snakefmt import DEFAULT_LINE_LENGTH
     from snakefmt.parser.parser import Snakefile
 
     _shfmt_on_path()
     formatter = _formatter_class()(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH,
                                    sort_directives=True, format_shell=True)
-    return formatter.get_formatted()
+    formatted = formatter.get_formatted()  # a text snakefmt refuses raises: never remembered
+    cache.write(_FORMAT_KIND, key, formatted)
+    return formatted
+
+
+# snakefmt's output per source text in the on-disk cache (bioplan/cache.py: one file per key, written
+# atomically, read only from files and folders no other user can write): a cold compile formats ~10
+# files, ~0.1 s each (Black per directive, an shfmt process per shell block), and the same text recurs
+# in the next `bioplan compile` of the same request or tool. The key is the text and everything else
+# the output is a function of (`_formatter_fingerprint`).
+_FORMAT_KIND = "snakefmt"
+
+
+@functools.cache
+def _formatter_fingerprint() -> str:
+    """What snakefmt's output depends on besides the text: the snakefmt, Black and shfmt-py versions, the
+    shfmt binary found on PATH (its path, size and modification time: the one snakefmt runs), and the
+    source of this module (the options above and the Black memo)."""
+    import os
+    import shutil
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "absent"
+
+    _shfmt_on_path()
+    shfmt = shutil.which("shfmt")
+    stat = os.stat(shfmt) if shfmt else None
+    binary = f"{os.path.realpath(shfmt)}:{stat.st_size}:{stat.st_mtime_ns}" if shfmt and stat else "absent"
+    versions = [f"{name}={installed(name)}" for name in ("snakefmt", "black", "shfmt-py")]
+    return "\0".join([*versions, binary, cache.source_fingerprint((__name__,))])
 
 
 # Black's output per piece of code snakefmt hands it (a directive's value, a run: block), shared by
