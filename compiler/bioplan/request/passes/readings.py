@@ -75,12 +75,13 @@ def _assay_of_named_tools(knowledge: Knowledge, request: Request) -> str | None:
     return next(iter(next(iter(named)))) if len(named) == 1 and len(next(iter(named))) == 1 else None
 
 
-def assay_of_own_steps(knowledge: Knowledge, request: Request) -> str | None:
+def assay_of_own_steps(knowledge: Knowledge, request: Request, at_least: int = 2) -> str | None:
     """The assay the request's own steps imply when it names none: the one assay that two or more of its
     steps (words all of whose readings belong to that assay alone) are made for, and that outnumbers
     every other ("identify cell types, infer trajectories and differential expression" is single-cell:
     cell types and trajectories are single-cell steps, so "differential expression" is read in single
-    cells). Steps for any assay, or for several, decide nothing."""
+    cells). Steps for any assay, or for several, decide nothing. With `at_least=1` one such step is
+    enough: it reads the overlapping words of its neighbours ("比对" beside methylation calls)."""
     if any(knowledge.constraints[c].kind == "assay" for c in request.constraints):
         return None
     votes: dict[str, set[str]] = {}
@@ -91,7 +92,7 @@ def assay_of_own_steps(knowledge: Knowledge, request: Request) -> str | None:
         if all(len(a) == 1 for a in readings) and len({a[0] for a in readings}) == 1:
             votes.setdefault(readings[0][0], set()).add(m.id)
     ranked = sorted(votes.items(), key=lambda v: len(v[1]), reverse=True)
-    if not ranked or len(ranked[0][1]) < 2 or (len(ranked) > 1 and len(ranked[1][1]) >= len(ranked[0][1])):
+    if not ranked or len(ranked[0][1]) < at_least or (len(ranked) > 1 and len(ranked[1][1]) >= len(ranked[0][1])):
         return None
     return ranked[0][0]
 
@@ -220,6 +221,36 @@ def _assay_made_readings(knowledge: Knowledge, ops: list[Match], assay: str | No
     return replace_by
 
 
+def _assay_of_one_step(knowledge: Knowledge, request: Request, ops: list[Match]) -> str | None:
+    """The assay one step made for it alone implies (`assay_of_own_steps` with one vote), unless the words
+    of such a step are also read as another step ("quality control of ... vcf": the words are shared)."""
+    one = assay_of_own_steps(knowledge, request, at_least=1)
+    voters = [m for m in ops if all(knowledge.operations[o].assays == (one,) for o in (m.id, *m.alternatives))]
+    shared = any(n.start < m.end and m.start < n.end for m in voters for n in ops if n not in voters)
+    return None if shared else one
+
+
+def _assay_steps_inside(knowledge: Knowledge, request: Request, ops: list[Match], assay: str | None) -> dict[str, str]:
+    """In an assay, an any-assay reading of words that hold a whole alias of one of the assay's own steps
+    of the same kind (reading the same data) gives way to that step: "与参考基因组比对" beside methylation
+    calls is bisulfite alignment, as "比对" alone is, though the longer "基因组比对" matched first."""
+    if not assay:
+        return {}
+    own = [o for o in knowledge.operations.values() if assay in o.assays]
+    replace_by: dict[str, str] = {}
+    for m in ops:
+        generic = [knowledge.operations[o] for o in dict.fromkeys((m.id, *m.alternatives))]
+        if any(op.assays for op in generic):
+            continue
+        words = request.normalized[m.start:m.end]
+        reads = {p.datatype for op in generic for p in op.inputs.values() if not p.optional}
+        found = [o.id for o in own if reads & {p.datatype for p in o.inputs.values() if not p.optional}
+                 and any(has_word(words, normalize(a)) for a in (*o.aliases.en, *o.aliases.zh))]
+        if len(found) == 1:
+            replace_by.update((op.id, found[0]) for op in generic)
+    return replace_by
+
+
 def resolve_readings(draft: SpecDraft) -> SpecDraft:
     """Anchors from the request, with words of several readings ("QC", "normalize") resolved by
     context: of the operations one phrase can name, keep the one that fits the assay (said, or
@@ -243,9 +274,15 @@ def resolve_readings(draft: SpecDraft) -> SpecDraft:
         for o in options:
             if o not in replace_by and fit(o) == fit(best) and own_kind(o) < own_kind(best):
                 replace_by[o] = best
-    for reading, better in _assay_made_readings(knowledge, ops, context_assay(knowledge, request, files), fit).items():
+    # without an assay said or given, one step made for one assay alone (methylation calling) reads the
+    # words its neighbours share with that assay's own steps ("比对" beside methylation calls is bisulfite
+    # alignment)
+    assay = context_assay(knowledge, request, files) or _assay_of_one_step(knowledge, request, ops)
+    for reading, better in _assay_made_readings(knowledge, ops, assay, fit).items():
         replace_by.setdefault(reading, better)
-    anchors = [replace_by.get(op, op) for op in request.operations] + named_pipeline_steps(knowledge, request)
+    inside = _assay_steps_inside(knowledge, request, ops, assay)
+    anchors = [replace_by.get(op, op) for op in request.operations]
+    anchors = [inside.get(op, op) for op in anchors] + named_pipeline_steps(knowledge, request)
     return replace(draft, anchors=tuple(dict.fromkeys(anchors)))
 
 
