@@ -57,6 +57,14 @@ STOPWORDS = frozenset({
     "find", "perform", "doing", "done", "let", "lets", "via", "step", "steps", "first", "finally", "final",
 })
 
+# function words of Spanish, Portuguese, French and German: a typo window never holds one ("de filtrer",
+# French "to filter", is no typo of the DE-filter tool "de filter"; "la trimming" of nothing)
+FOREIGN_FUNCTION_WORDS = frozenset({
+    "de", "del", "da", "das", "do", "dos", "des", "du", "la", "le", "les", "el", "los", "las", "lo", "un", "une",
+    "una", "um", "uma", "y", "e", "et", "o", "ou", "en", "em", "no", "na", "nos", "nas", "con", "com", "por",
+    "para", "pour", "que", "qui", "sur", "au", "aux", "al", "se", "es", "est", "der", "die", "den", "dem", "und",
+    "mit", "von", "zu", "zum", "zur", "im", "ist", "ein", "eine", "einen", "auf", "aus",
+})
 _FUZZY_MIN_SCORE = 88.0
 _FUZZY_MIN_WORD = 7  # shorter words are too often real words to be corrected as typos
 _NEGATION_WINDOW = 28  # characters before a term in which a "not"/"不要" negates it
@@ -283,6 +291,8 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
                 continue  # not adjacent in the text
             text = " ".join(singular(w[0]) for w in window)
             if len(text) < 5 or (size == 1 and text in common):
+                continue
+            if any(w[0] in FOREIGN_FUNCTION_WORDS for w in window):
                 continue
             if any(s <= window[0][1] and window[-1][2] <= e for s, e in explained):
                 continue
