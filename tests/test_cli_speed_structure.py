@@ -208,6 +208,50 @@ def test_the_cached_lexicon_index_holds_its_aliases_as_plain_tuples():
     assert lexicon.LexiconIndex.__annotations__["terms"] == "tuple[Term, ...]"
 
 
+def test_an_id_column_is_read_once_per_namespace_until_one_fits(monkeypatch):
+    import itertools
+    import random
+
+    from bioplan.request.sniffers import base
+
+    def answer_reading_every_namespace(values, prefixes):  # the answer before the early return
+        vals = [v for v in values if v]
+        if not vals:
+            return "unknown", 0.0
+        find = base._prefix_finder(prefixes)
+        shares = {"ensembl": sum(bool(base._ENSEMBL_GENE_RE.match(v)) or find(v) is not None for v in vals) / len(vals),
+                  "entrez": sum(bool(base._ENTREZ_RE.match(v)) for v in vals) / len(vals),
+                  "symbol": sum(bool(base._SYMBOL_RE.match(v)) and not v.isdigit() and len(v) <= 40
+                                for v in vals) / len(vals)}
+        fit = [name for name in shares if shares[name] >= 0.9]
+        return (fit[0], shares[fit[0]]) if fit else ("unknown", max(shares.values()))
+
+    prefixes = {"ENSMUSG": "mouse", "FBgn": "fly", "": "entrez"}
+    pool = ["ENSMUSG00000001038", "ENSG00000141510.4", "FBgn0000008", "7157", "TP53", "Actb", "", "a b", "12345678901",
+            "x" * 41, "ENSMUSG1"]
+    rng = random.Random(10)
+    columns = [list(c) for n in (1, 2, 3) for c in itertools.product(pool, repeat=n)]
+    columns += [[rng.choice(pool[:k]) for _ in range(rng.randint(5, 40))] for k in range(1, 12) for _ in range(30)]
+    columns += [[pool[0]] * 9 + [pool[4]], [pool[0]] * 8 + [pool[4]] * 2, [pool[3]] * 9 + ["TP53"]]  # 0.9 and below
+    for values in columns:
+        assert base.id_namespace(values, prefixes) == answer_reading_every_namespace(values, prefixes), values
+    # Ensembl ids: the Entrez and symbol patterns are not run over the column
+    ran = []
+
+    class Counted:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def match(self, value):
+            ran.append(value)
+            return self.pattern.match(value)
+
+    monkeypatch.setattr(base, "_ENTREZ_RE", Counted(base._ENTREZ_RE))
+    monkeypatch.setattr(base, "_SYMBOL_RE", Counted(base._SYMBOL_RE))
+    assert base.id_namespace([f"ENSMUSG{i:011d}" for i in range(500)], {}) == ("ensembl", 1.0)
+    assert ran == []
+
+
 def test_is_cjk_answers_as_its_pattern_does():
     from bioplan.knowledge.words import cjk_pattern, is_cjk
 

@@ -105,15 +105,18 @@ def id_namespace(values: Sequence[str], prefixes: Mapping[str, str]) -> tuple[st
         return "unknown", 0.0
     n = len(vals)
     find = _prefix_finder(prefixes)
-    shares = {
-        "ensembl": sum(bool(_ENSEMBL_GENE_RE.match(v)) or find(v) is not None for v in vals) / n,
-        "entrez": sum(bool(_ENTREZ_RE.match(v)) for v in vals) / n,
-        "symbol": sum(bool(_SYMBOL_RE.match(v)) and not v.isdigit() and len(v) <= 40 for v in vals) / n,
+    fits: dict[str, Callable[[str], bool]] = {
+        "ensembl": lambda v: bool(_ENSEMBL_GENE_RE.match(v)) or find(v) is not None,
+        "entrez": lambda v: bool(_ENTREZ_RE.match(v)),
+        "symbol": lambda v: bool(_SYMBOL_RE.match(v)) and not v.isdigit() and len(v) <= 40,
     }
-    for name in ("ensembl", "entrez", "symbol"):  # most specific first
-        if shares[name] >= 0.9:
-            return name, shares[name]
-    return "unknown", max(shares.values())
+    shares = []
+    for name, fit in fits.items():  # most specific first; the first that fits answers, unread the rest
+        share = sum(map(fit, vals)) / n
+        if share >= 0.9:
+            return name, share
+        shares.append(share)
+    return "unknown", max(shares)
 
 
 def _organism_of(ids: Sequence[str], prefixes: Mapping[str, str],
