@@ -5,6 +5,7 @@ rule check_reference_genome:
         ok="results/checks/check_reference_genome.ok",
     log:
         "logs/checks/check_reference_genome.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -14,7 +14,7 @@ rule ambient_rna_removal:
     threads: 4
     resources:
         mem_mb=lambda wildcards, attempt: 24000 * attempt,
-        runtime=lambda wildcards, attempt: 480 * attempt,
+        runtime=lambda wildcards, attempt: 720 * attempt,
     params:
         epochs=config["params"]["cellbender_removebackground"]["epochs"],
         fpr=config["params"]["cellbender_removebackground"]["fpr"],

@@ -13,6 +13,7 @@ process DEEPVARIANT_RUNDEEPVARIANT {
     tuple val(meta), path("${prefix}.deepvariant.g.vcf.gz"), emit: gvcf
     tuple val(meta), path("${prefix}.deepvariant.g.vcf.gz.tbi"), emit: tbi
     tuple val(meta), path("${prefix}.deepvariant.vcf.gz"), emit: vcf
+    tuple val(meta), path("${prefix}.deepvariant.vcf.gz.tbi"), emit: vcf_tbi
     tuple val("${task.process}"), val('deepvariant'), eval('{ run_deepvariant --version | sed \'s/^.*version //; s/ .*$//\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_deepvariant, topic: versions
 
     when:
@@ -45,6 +46,6 @@ process DEEPVARIANT_RUNDEEPVARIANT {
     """
     echo "" | gzip > ${prefix}.deepvariant.g.vcf.gz
     echo "" | gzip > ${prefix}.deepvariant.vcf.gz
-    touch ${prefix}.deepvariant.g.vcf.gz.tbi
+    touch ${prefix}.deepvariant.g.vcf.gz.tbi ${prefix}.deepvariant.vcf.gz.tbi
     """
 }

@@ -7,6 +7,7 @@ rule gvcf_calling:
         gvcf="results/gvcf_calling/{sample}/{sample}.deepvariant.g.vcf.gz",
         tbi="results/gvcf_calling/{sample}/{sample}.deepvariant.g.vcf.gz.tbi",
         vcf="results/gvcf_calling/{sample}/{sample}.deepvariant.vcf.gz",
+        vcf_tbi="results/gvcf_calling/{sample}/{sample}.deepvariant.vcf.gz.tbi",
     log:
         "logs/gvcf_calling/{sample}.log",
     benchmark:

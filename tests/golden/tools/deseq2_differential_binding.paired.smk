@@ -5,6 +5,7 @@ rule check_replicates:
         ok="results/checks/check_replicates.ok",
     log:
         "logs/checks/check_replicates.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -14,7 +14,7 @@ rule protein_database_build:
     threads: 4
     resources:
         mem_mb=lambda wildcards, attempt: 10000 * attempt,
-        runtime=lambda wildcards, attempt: 120 * attempt,
+        runtime=lambda wildcards, attempt: 150 * attempt,
     params:
         extra=config["params"]["diamond_makedb"]["extra"],
     shell:

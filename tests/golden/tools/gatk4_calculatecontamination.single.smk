@@ -1,7 +1,7 @@
 rule contamination_estimation:
     input:
         bams=expand(
-            "results/duplicate_marking/{sample}/{sample}.markdup.bam", sample=SAMPLES
+            "results/base_recalibration/{sample}/{sample}.recal.bam", sample=SAMPLES
         ),
         genome=config["inputs"]["reference_genome"],
         common_sites=config["references"]["known_variant_sites"],

@@ -5,6 +5,7 @@ rule check_vcf_filter_fields:
         ok="results/checks/check_vcf_filter_fields.ok",
     log:
         "logs/checks/check_vcf_filter_fields.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -5,6 +5,7 @@ rule check_gene_annotation_read_counting:
         ok="results/checks/check_gene_annotation_read_counting.ok",
     log:
         "logs/checks/check_gene_annotation_read_counting.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -1,6 +1,6 @@
 process KALLISTO_INDEX {
     tag 'transcriptome_indexing'
-    label 'process_low'
+    label 'process_single'
 
     conda "${moduleDir}/environment.yml"
     container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?

@@ -6,6 +6,7 @@ rule check_paired_end_reads:
         ok="results/checks/check_paired_end_reads.ok",
     log:
         "logs/checks/check_paired_end_reads.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -29,6 +30,7 @@ rule check_reference_genome:
         ok="results/checks/check_reference_genome.ok",
     log:
         "logs/checks/check_reference_genome.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -53,6 +55,7 @@ rule check_gene_annotation:
         ok="results/checks/check_gene_annotation.ok",
     log:
         "logs/checks/check_gene_annotation.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

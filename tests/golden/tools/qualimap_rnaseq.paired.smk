@@ -5,6 +5,7 @@ rule check_gene_annotation_rnaseq_alignment_qc:
         ok="results/checks/check_gene_annotation_rnaseq_alignment_qc.ok",
     log:
         "logs/checks/check_gene_annotation_rnaseq_alignment_qc.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -5,6 +5,7 @@ rule check_gene_annotation:
         ok="results/checks/check_gene_annotation.ok",
     log:
         "logs/checks/check_gene_annotation.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

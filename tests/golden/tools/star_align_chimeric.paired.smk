@@ -6,6 +6,7 @@ rule check_paired_end_reads:
         ok="results/checks/check_paired_end_reads/{sample}.ok",
     log:
         "logs/checks/check_paired_end_reads/{sample}.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -41,7 +42,7 @@ rule chimeric_read_alignment:
     threads: 8
     resources:
         mem_mb=lambda wildcards, attempt: 33000 * attempt,
-        runtime=lambda wildcards, attempt: 240 * attempt,
+        runtime=lambda wildcards, attempt: 250 * attempt,
     params:
         extra=config["params"]["star_align_chimeric"]["extra"],
     shell:

@@ -15,7 +15,7 @@ rule chimeric_read_alignment:
     threads: 8
     resources:
         mem_mb=lambda wildcards, attempt: 33000 * attempt,
-        runtime=lambda wildcards, attempt: 240 * attempt,
+        runtime=lambda wildcards, attempt: 250 * attempt,
     params:
         extra=config["params"]["star_align_chimeric"]["extra"],
     shell:

@@ -9,7 +9,8 @@ include { BIOPLAN_CHECK_REFERENCE_GENOME as CHECK_REFERENCE_GENOME } from '../mo
 include { BIOPLAN_CHECK_VCF_FILTER_FIELDS as CHECK_VCF_FILTER_FIELDS } from '../modules/local/bioplan/check_vcf_filter_fields/main'
 include { GFFREAD_GTF as ANNOTATION_FORMAT_CONVERSION } from '../modules/local/gffread/gtf/main'
 include { MULTIQC as QC_REPORT_AGGREGATION } from '../modules/local/multiqc/main'
-include { SNPEFF as VARIANT_ANNOTATION } from '../modules/local/snpeff/main'
+include { SNPEFF_BUILD as VARIANT_ANNOTATION_BUILD_DB } from '../modules/local/snpeff/build/main'
+include { SNPEFF_SNPEFF as VARIANT_ANNOTATION } from '../modules/local/snpeff/snpeff/main'
 include { TABIX_BGZIPTABIX as VARIANT_ANNOTATION_BGZIP } from '../modules/local/tabix/bgziptabix/main'
 include { VARIANT_SUMMARYTABLE as VARIANT_SUMMARY } from '../modules/local/variant/summarytable/main'
 
@@ -46,8 +47,7 @@ workflow BIOPLAN {
         ANNOTATION_FORMAT_CONVERSION.out.annotation
     )
 
-    VARIANT_ANNOTATION (
-        VARIANT_FILTERING.out.vcf,
+    VARIANT_ANNOTATION_BUILD_DB (
         ch_reference_genome
             .combine(CHECK_REFERENCE_GENOME.out.ok)
             .map { f, _ok -> f }
@@ -59,6 +59,11 @@ workflow BIOPLAN {
             .combine(CHECK_GENE_ANNOTATION.out.ok)
             .map { f, _ok -> f }
             .first()
+    )
+
+    VARIANT_ANNOTATION (
+        VARIANT_FILTERING.out.vcf,
+        VARIANT_ANNOTATION_BUILD_DB.out.database
     )
 
     VARIANT_ANNOTATION_BGZIP (

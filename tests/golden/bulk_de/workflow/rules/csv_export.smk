@@ -7,6 +7,7 @@ rule csv_export:
         "logs/csv_export.log",
     benchmark:
         "benchmarks/csv_export.tsv"
+    localrule: True
     conda:
         "../envs/table_to_csv.yaml"
     container:

@@ -7,6 +7,7 @@ rule gene_filtering:
         "logs/gene_filtering.log",
     benchmark:
         "benchmarks/gene_filtering.tsv"
+    localrule: True
     conda:
         "../envs/de_filter.yaml"
     container:

@@ -8,6 +8,7 @@ rule gene_id_conversion:
         "logs/gene_id_conversion.log",
     benchmark:
         "benchmarks/gene_id_conversion.tsv"
+    localrule: True
     conda:
         "../envs/idmap_table.yaml"
     container:

@@ -5,6 +5,7 @@ rule check_entrez_id:
         ok="results/checks/check_entrez_id.ok",
     log:
         "logs/checks/check_entrez_id.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -8,6 +8,7 @@ rule pathway_merge:
         "logs/pathway_merge.log",
     benchmark:
         "benchmarks/pathway_merge.tsv"
+    localrule: True
     conda:
         "../envs/merge_pathway_tables.yaml"
     container:

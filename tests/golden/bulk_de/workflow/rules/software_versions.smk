@@ -4,6 +4,7 @@ rule versions_bioconductor_deseq2:
         "results/pipeline_info/versions/bioconductor-deseq2.yml",
     log:
         "logs/versions/bioconductor-deseq2.log",
+    localrule: True
     conda:
         "../envs/deseq2.yaml"
     container:
@@ -27,6 +28,7 @@ rule versions_gseapy:
         "results/pipeline_info/versions/gseapy.yml",
     log:
         "logs/versions/gseapy.log",
+    localrule: True
     conda:
         "../envs/gseapy_enrich_go.yaml"
     container:
@@ -50,6 +52,7 @@ rule versions_pandas:
         "results/pipeline_info/versions/pandas.yml",
     log:
         "logs/versions/pandas.log",
+    localrule: True
     conda:
         "../envs/de_filter.yaml"
     container:
@@ -78,6 +81,7 @@ rule software_versions:
         multiqc="results/pipeline_info/software_versions_mqc_versions.yml",
     log:
         "logs/software_versions.log",
+    localrule: True
     conda:
         "../envs/software_versions.yaml"
     container:

@@ -10,6 +10,7 @@ rule abundance_table_merge:
         "logs/abundance_table_merge.log",
     benchmark:
         "benchmarks/abundance_table_merge.tsv"
+    localrule: True
     conda:
         "../envs/merge_kraken_reports.yaml"
     container:

@@ -6,6 +6,7 @@ rule check_paired_end_reads:
         ok="results/checks/check_paired_end_reads/{sample}.ok",
     log:
         "logs/checks/check_paired_end_reads/{sample}.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:

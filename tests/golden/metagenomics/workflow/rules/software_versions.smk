@@ -4,6 +4,7 @@ rule versions_bowtie2:
         "results/pipeline_info/versions/bowtie2.yml",
     log:
         "logs/versions/bowtie2.log",
+    localrule: True
     conda:
         "../envs/bowtie2_build.yaml"
     container:
@@ -27,6 +28,7 @@ rule versions_kraken2:
         "results/pipeline_info/versions/kraken2.yml",
     log:
         "logs/versions/kraken2.log",
+    localrule: True
     conda:
         "../envs/kraken2_build_custom.yaml"
     container:
@@ -50,6 +52,7 @@ rule versions_multiqc:
         "results/pipeline_info/versions/multiqc.yml",
     log:
         "logs/versions/multiqc.log",
+    localrule: True
     conda:
         "../envs/multiqc.yaml"
     container:
@@ -73,6 +76,7 @@ rule versions_pandas:
         "results/pipeline_info/versions/pandas.yml",
     log:
         "logs/versions/pandas.log",
+    localrule: True
     conda:
         "../envs/merge_kraken_reports.yaml"
     container:
@@ -96,6 +100,7 @@ rule versions_scipy:
         "results/pipeline_info/versions/scipy.yml",
     log:
         "logs/versions/scipy.log",
+    localrule: True
     conda:
         "../envs/da_clr_welch.yaml"
     container:
@@ -126,6 +131,7 @@ rule software_versions:
         multiqc="results/pipeline_info/software_versions_mqc_versions.yml",
     log:
         "logs/software_versions.log",
+    localrule: True
     conda:
         "../envs/software_versions.yaml"
     container:

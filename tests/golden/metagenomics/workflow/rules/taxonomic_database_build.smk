@@ -15,7 +15,7 @@ rule taxonomic_database_build:
     threads: 8
     resources:
         mem_mb=lambda wildcards, attempt: 12000 * attempt,
-        runtime=lambda wildcards, attempt: 240 * attempt,
+        runtime=lambda wildcards, attempt: 300 * attempt,
     params:
         kmer_len=config["params"]["kraken2_build_custom"]["kmer_len"],
         minimizer_len=config["params"]["kraken2_build_custom"]["minimizer_len"],

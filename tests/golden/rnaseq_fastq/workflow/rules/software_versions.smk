@@ -4,6 +4,7 @@ rule versions_fastp:
         "results/pipeline_info/versions/fastp.yml",
     log:
         "logs/versions/fastp.log",
+    localrule: True
     conda:
         "../envs/fastp.yaml"
     container:
@@ -27,6 +28,7 @@ rule versions_fastqc:
         "results/pipeline_info/versions/fastqc.yml",
     log:
         "logs/versions/fastqc.log",
+    localrule: True
     conda:
         "../envs/fastqc.yaml"
     container:
@@ -50,6 +52,7 @@ rule versions_multiqc:
         "results/pipeline_info/versions/multiqc.yml",
     log:
         "logs/versions/multiqc.log",
+    localrule: True
     conda:
         "../envs/multiqc.yaml"
     container:
@@ -73,6 +76,7 @@ rule versions_star:
         "results/pipeline_info/versions/star.yml",
     log:
         "logs/versions/star.log",
+    localrule: True
     conda:
         "../envs/star_genome_generate.yaml"
     container:
@@ -96,6 +100,7 @@ rule versions_subread:
         "results/pipeline_info/versions/subread.yml",
     log:
         "logs/versions/subread.log",
+    localrule: True
     conda:
         "../envs/featurecounts.yaml"
     container:
@@ -126,6 +131,7 @@ rule software_versions:
         multiqc="results/pipeline_info/software_versions_mqc_versions.yml",
     log:
         "logs/software_versions.log",
+    localrule: True
     conda:
         "../envs/software_versions.yaml"
     container:

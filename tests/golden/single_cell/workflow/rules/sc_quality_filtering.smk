@@ -14,7 +14,7 @@ rule sc_quality_filtering:
     threads: 1
     resources:
         mem_mb=lambda wildcards, attempt: 12000 * attempt,
-        runtime=lambda wildcards, attempt: 30 * attempt,
+        runtime=lambda wildcards, attempt: 50 * attempt,
     params:
         nmads=config["params"]["scanpy_qc"]["nmads"],
         min_genes=config["params"]["scanpy_qc"]["min_genes"],

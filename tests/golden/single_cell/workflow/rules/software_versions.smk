@@ -4,6 +4,7 @@ rule versions_gseapy:
         "results/pipeline_info/versions/gseapy.yml",
     log:
         "logs/versions/gseapy.log",
+    localrule: True
     conda:
         "../envs/gseapy_marker_enrich.yaml"
     container:
@@ -27,6 +28,7 @@ rule versions_scanpy:
         "results/pipeline_info/versions/scanpy.yml",
     log:
         "logs/versions/scanpy.log",
+    localrule: True
     conda:
         "../envs/scanpy_qc.yaml"
     container:
@@ -54,6 +56,7 @@ rule software_versions:
         multiqc="results/pipeline_info/software_versions_mqc_versions.yml",
     log:
         "logs/software_versions.log",
+    localrule: True
     conda:
         "../envs/software_versions.yaml"
     container:

@@ -4,6 +4,7 @@ rule versions_bcftools:
         "results/pipeline_info/versions/bcftools.yml",
     log:
         "logs/versions/bcftools.log",
+    localrule: True
     conda:
         "../envs/bcftools_filter.yaml"
     container:
@@ -27,6 +28,7 @@ rule versions_gffread:
         "results/pipeline_info/versions/gffread.yml",
     log:
         "logs/versions/gffread.log",
+    localrule: True
     conda:
         "../envs/gffread_gtf.yaml"
     container:
@@ -50,6 +52,7 @@ rule versions_multiqc:
         "results/pipeline_info/versions/multiqc.yml",
     log:
         "logs/versions/multiqc.log",
+    localrule: True
     conda:
         "../envs/multiqc.yaml"
     container:
@@ -73,6 +76,7 @@ rule versions_python:
         "results/pipeline_info/versions/python.yml",
     log:
         "logs/versions/python.log",
+    localrule: True
     conda:
         "../envs/variant_summary_table.yaml"
     container:
@@ -96,8 +100,9 @@ rule versions_snpeff:
         "results/pipeline_info/versions/snpeff.yml",
     log:
         "logs/versions/snpeff.log",
+    localrule: True
     conda:
-        "../envs/snpeff.yaml"
+        "../envs/snpeff_build.yaml"
     container:
         "docker://quay.io/biocontainers/snpeff:5.1--hdfd78af_2"
     threads: 1
@@ -119,6 +124,7 @@ rule versions_tabix:
         "results/pipeline_info/versions/tabix.yml",
     log:
         "logs/versions/tabix.log",
+    localrule: True
     conda:
         "../envs/tabix_bgziptabix.yaml"
     container:
@@ -150,6 +156,7 @@ rule software_versions:
         multiqc="results/pipeline_info/software_versions_mqc_versions.yml",
     log:
         "logs/software_versions.log",
+    localrule: True
     conda:
         "../envs/software_versions.yaml"
     container:

@@ -5,6 +5,7 @@ rule check_reference_genome:
         ok="results/checks/check_reference_genome.ok",
     log:
         "logs/checks/check_reference_genome.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -29,6 +30,7 @@ rule check_gene_annotation:
         ok="results/checks/check_gene_annotation.ok",
     log:
         "logs/checks/check_gene_annotation.log",
+    retries: 0
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -45,44 +47,10 @@ rule check_gene_annotation:
         "../scripts/check_gene_annotation.py"
 
 
-rule variant_annotation_build_db:
-    input:
-        genome=config["inputs"]["reference_genome"],
-        annotation="results/annotation_format_conversion/annotation.gtf",
-        check_reference_genome="results/checks/check_reference_genome.ok",
-        check_gene_annotation="results/checks/check_gene_annotation.ok",
-    output:
-        db=directory("results/variant_annotation/snpeff_db"),
-    log:
-        "logs/variant_annotation.build_db.log",
-    conda:
-        "../envs/snpeff.yaml"
-    container:
-        "docker://quay.io/biocontainers/snpeff:5.1--hdfd78af_2"
-    threads: 1
-    resources:
-        mem_mb=lambda wildcards, attempt: 8000 * attempt,
-        runtime=lambda wildcards, attempt: 240 * attempt,
-    params:
-        genome_name=config["params"]["snpeff"]["genome_name"],
-        extra=config["params"]["snpeff"]["extra"],
-    shell:
-        'db={output.db:q}/data/{params.genome_name:q}; mkdir -p "$db"'
-        " && case {input.genome:q} in *.gz) gzip -cd {input.genome:q} ;;"
-        ' *) cat {input.genome:q} ;; esac > "$db/sequences.fa"'
-        " && case {input.annotation:q} in *.gz) gzip -cd {input.annotation:q} ;;"
-        ' *) cat {input.annotation:q} ;; esac > "$db/genes.gtf"'
-        " && printf 'data.dir = ./data/\\n%s.genome : %s\\n'"
-        " {params.genome_name:q} {params.genome_name:q} > {output.db:q}/snpEff.config"
-        " && snpEff -Xmx$(({resources.mem_mb} * 4 / 5))m build -gtf22 -noCheckCds"
-        " -noCheckProtein -v -c {output.db:q}/snpEff.config {params.genome_name:q}"
-        " > {log:q} 2>&1"
-
-
 rule variant_annotation:
     input:
         vcf="results/variant_filtering/filtered.vcf.gz",
-        db=rules.variant_annotation_build_db.output.db,
+        db="results/variant_annotation_build_db/snpeff_db",
     output:
         vcf=intermediate("results/variant_annotation/annotated.vcf"),
         html="results/variant_annotation/snpeff_summary.html",
@@ -100,11 +68,11 @@ rule variant_annotation:
         mem_mb=lambda wildcards, attempt: 8000 * attempt,
         runtime=lambda wildcards, attempt: 240 * attempt,
     params:
-        genome_name=config["params"]["snpeff"]["genome_name"],
         extra=config["params"]["snpeff"]["extra"],
     shell:
         # Keep the VCF from ##fileformat on: Debian's snpEff wrapper may echo its arguments.
-        "snpEff -Xmx$(({resources.mem_mb} * 4 / 5))m ann -nodownload"
+        "genome_name=$(sed -n 's/\\.genome : .*$//p' {input.db:q}/snpEff.config | sed -n 1p)"
+        " && snpEff -Xmx$(({resources.mem_mb} * 4 / 5))m ann -nodownload"
         " -c {input.db:q}/snpEff.config -stats {output.html:q} -csvStats {output.csv:q}"
-        " {params.extra} {params.genome_name:q} {input.vcf:q} 2> {log:q}"
+        ' {params.extra} "$genome_name" {input.vcf:q} 2> {log:q}'
         " | awk 'p += /^##fileformat=/' > {output.vcf:q}"

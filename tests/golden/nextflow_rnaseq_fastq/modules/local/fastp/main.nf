@@ -9,7 +9,6 @@ process FASTP {
 
     input:
     tuple val(meta), path(reads)
-
     output:
     tuple val(meta), path("${prefix}_trimmed*.fastq.gz"), emit: trimmed
     tuple val(meta), path("${prefix}.fastp.json"), emit: report
