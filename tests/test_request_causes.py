@@ -70,3 +70,95 @@ def test_no_typo_reading_across_a_foreign_function_word(query, knowledge):
 ])
 def test_typos_of_english_words_are_still_read(query, operation, knowledge):
     assert ("operation", operation, "fuzzy") in _matches(query, knowledge)
+
+
+def _tools(query, knowledge):
+    request = parse_request(query, knowledge)
+    tools = {m.id: m.offered_beside for m in request.matches if m.kind == "tool"}
+    return tools, {a.id: a.alternative_to for a in request.absent if a.kind == "tool"}
+
+
+@pytest.mark.parametrize(("query", "first", "offered"), [
+    # two tools of one step joined by "/" are alternatives, as "or" makes them: the first runs
+    ("align the reads with STAR/HISAT2 and count them", "star", "hisat2"),
+    ("align with BWA / Bowtie2 and call peaks with MACS2", "bwa_index", "bowtie2"),
+])
+def test_tools_of_one_step_joined_by_a_slash_are_alternatives(query, first, offered, knowledge):
+    tools, _ = _tools(query, knowledge)
+    assert tools[first] is None
+    assert tools[offered] == first
+
+
+@pytest.mark.parametrize(("query", "absent", "beside"), [
+    ("map the reads (BWA-MEM2 / minimap2)", "bwa_mem2", "minimap2_align"),
+    ("trim the adapters with fastp/Trimmomatic", "trimmomatic", "fastp"),
+])
+def test_a_missing_tool_joined_to_a_known_one_of_its_step_is_offered(query, absent, beside, knowledge):
+    _, absent_tools = _tools(query, knowledge)
+    assert absent_tools[absent] == beside
+
+
+@pytest.mark.parametrize(("query", "absent"), [
+    ("annotate the variants with ANNOVAR and SnpEff", "annovar"),  # no marker, no slash, no list
+    ("tools used (FastQC, STAR, ANNOVAR)", "annovar"),  # a list of tools of other steps
+    # a list without a marker names tools to run, as the refusal conventions read "Peak calling (SEACR, MACS2)"
+    ("annotate the variants (SnpEff, VEP, ANNOVAR)", "annovar"),
+    ("PCR duplicate detection (Sambamba MarkDup)", "sambamba"),
+    ("trim with fastp, then align with BWA-MEM2", "bwa_mem2"),
+])
+def test_a_missing_tool_not_offered_as_an_alternative_stays_missing(query, absent, knowledge):
+    _, absent_tools = _tools(query, knowledge)
+    assert absent_tools[absent] is None
+
+
+@pytest.mark.parametrize(("query", "tools"), [
+    # two tools of two steps joined by "/" are a pipeline of both, neither hidden nor offered
+    ("profile the community with Kraken2/Bracken", {"kraken2", "bracken"}),
+    ("classify the reads using Kraken2 / Bracken", {"kraken2", "bracken"}),
+])
+def test_tools_of_two_steps_joined_are_a_pipeline_of_both(query, tools, knowledge):
+    found, _ = _tools(query, knowledge)
+    assert tools <= set(found)
+    assert all(found[t] is None for t in tools)
+
+
+def test_kraken2_bracken_or_a_missing_profiler_runs_kraken2_and_bracken(knowledge):
+    spec = _spec("Profile the microbial community from shotgun reads using Kraken2/Bracken or MetaPhlAn 4", knowledge)
+    assert {"taxonomic_classification", "abundance_estimation"} <= set(spec.required_operations)
+
+
+def _absent_analyses(query, knowledge):
+    return {a.id for a in parse_request(query, knowledge).absent if a.kind == "analysis"}
+
+
+@pytest.mark.parametrize("query", [
+    # "AS event(s)" is alternative splicing (rMATS, SUPPA), refused by name
+    "I want all the AS events in each sample",
+    "list the differential AS events between knockout and control",
+    "count every AS event detected by rMATS",
+])
+def test_as_events_are_alternative_splicing(query, knowledge):
+    assert "alternative_splicing" in _absent_analyses(query, knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    "call variants as well as events of copy number",
+    "these are counted as events in the log",
+    "such as events of recombination",
+])
+def test_as_before_events_in_prose_is_no_splicing(query, knowledge):
+    assert "alternative_splicing" not in _absent_analyses(query, knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    "Add copy number to somatic exome workflow",
+    "please include somatic copy number in the tumour pipeline",
+    "estimate copy number from the exome alignments",
+])
+def test_a_copy_number_result_added_is_copy_number_calling(query, knowledge):
+    assert "copy_number_calling" in {m.id for m in parse_request(query, knowledge).matches if m.kind == "operation"}
+
+
+def test_copy_number_segments_given_are_no_step(knowledge):
+    ops = {m.id for m in parse_request("plot the copy number segments", knowledge).matches if m.kind == "operation"}
+    assert "copy_number_calling" not in ops

@@ -459,14 +459,16 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
     explained = [(p.start, p.end) for p in phrase_hits]
     fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge, explained), knowledge)
     exclude_markers = sorted(lexicon_words(knowledge, "exclude_markers"))  # normalised once, with the lexicon
-    marked = _mark_negated(norm, sorted(exact + fuzzy, key=lambda m: (m.start, m.end)), exclude_markers)
-    absent = _absent_terms(norm, marked, knowledge, exclude_markers)
+    slashed = slash_joined(text)
+    marked = _mark_negated(norm, sorted(_split_joined_names(norm, exact, knowledge, slashed) + fuzzy,
+                                        key=lambda m: (m.start, m.end)), exclude_markers)
+    absent = _absent_terms(norm, marked, knowledge, exclude_markers, slashed)
     # a phrase stands under the same negation as a word ("without marking duplicates")
     marked = _with_phrase_hits(_outside_absent_tools(marked, absent),
                                _mark_negated(norm, phrase_hits, exclude_markers))
     marked, absent = _output_readings(norm, marked, absent, knowledge)
     marked = _offered_alternatives(norm, _without_steps_describing_the_input(
-        norm, _without_words_of_datatype_phrases(marked)), knowledge)
+        norm, _without_words_of_datatype_phrases(marked)), knowledge, slashed)
     marked = _references_named(norm, _file_contents(norm, marked), knowledge)
     addresses = _addresses(text, norm)
     named_in_addresses = [m for m in marked if _inside(m, addresses)]
@@ -626,7 +628,8 @@ def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
     return sorted(kept, key=lambda m: (m.start, m.end, m.kind)), kept_absent
 
 
-def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers: list[str]) -> list[AbsentTerm]:
+def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers: list[str],
+                  slashed: frozenset[tuple[str, str]] = frozenset()) -> list[AbsentTerm]:
     """Tools and analysis families the request names that bioplan lacks.
 
     A tool of the knowledge matching the same words wins (the list only names what is missing);
@@ -642,7 +645,7 @@ def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers
         term = AbsentTerm(kind="tool", id=tool_id, text=norm[start:end], start=start, end=end)
         out.append(term.model_copy(update={"negated": _negated(norm, term, markers),
                                            "alternative_to": _offered_with(norm, term, absent_tools[tool_id].operations,
-                                                                           matches, knowledge)}))
+                                                                           matches, knowledge, slashed)}))
     for start, end, family in unsupported_analysis_matches(norm, knowledge):
         if any(a <= start and end <= b for a, b in known_terms):
             continue
@@ -667,11 +670,20 @@ def _sentence(norm: str, pos: int) -> tuple[int, int]:
 
 
 def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matches: list[Match],
-                  knowledge: Knowledge) -> str | None:
+                  knowledge: Knowledge, slashed: frozenset[tuple[str, str]] = frozenset()) -> str | None:
     """The tool of the knowledge a missing tool is offered beside as an alternative for the same
-    operation ("Salmon or Kallisto", "short-read: Bowtie2; long-read: Minimap2"), if any."""
+    operation ("Salmon or Kallisto", "short-read: Bowtie2; long-read: Minimap2"), if any; or for the same
+    kind of step (EDAM operation) when the two are written joined by "/" ("BWA-MEM2 / minimap2")."""
     start, end = _sentence(norm, term.start)
     sentence = norm[start:end]
+    edams = {knowledge.operations[o].edam for o in operations if o in knowledge.operations} - {None}
+    for m in matches:
+        if m.kind == "tool" and not m.negated and (_joined_by_slash(norm, term.end, m.start, slashed)
+                                                   or _joined_by_slash(norm, m.end, term.start, slashed)):
+            same = [t for t in (m.id, *m.alternatives) if knowledge.tools[t].implements in operations
+                    or knowledge.operations[knowledge.tools[t].implements].edam in edams]
+            if same:
+                return same[0]
     markers = lexicon_words(knowledge, "alternative_markers")
     if not any((w in sentence) if is_cjk(w) else re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", sentence)
                for w in markers):
@@ -683,6 +695,12 @@ def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matc
     return None
 
 
+def _steps(knowledge: Knowledge, m: Match) -> set[str]:
+    """The operations a tool name's tools implement (two tools joined by "/" are alternatives only for one
+    step: "Kraken2/Bracken" classifies then re-estimates abundance, both of EDAM's taxonomic classification)."""
+    return {knowledge.tools[t].implements for t in (m.id, *m.alternatives)}
+
+
 def _step_kinds(knowledge: Knowledge, m: Match) -> set[str]:
     """The EDAM operations a tool name's tools do (DADA2 assignTaxonomy and Kraken2 both classify
     taxonomically, operation_3460)."""
@@ -690,7 +708,64 @@ def _step_kinds(knowledge: Knowledge, m: Match) -> set[str]:
     return {e for e in edams if e}
 
 
-def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
+# two names written joined by "/" ("Kraken2/Bracken", "BWA-MEM2 / minimap2"): the slash is a space once
+# normalised, so the pairs are read from the request as written, by the words on either side
+_SLASH = re.compile(r"([^\s/()\[\],;:]+)\s*/\s*(?=([^\s/()\[\],;:]+))")
+_EDGE = "()[]{},;:.!?'\""
+
+
+def slash_joined(text: str) -> frozenset[tuple[str, str]]:
+    """The (last word before, first word after) pairs of the request's "/" joins, normalised."""
+    pairs = set()
+    for m in _SLASH.finditer(text):
+        left, right = normalize(m.group(1)).split(" "), normalize(m.group(2)).split(" ")
+        if left[-1] and right[0]:
+            pairs.add((left[-1].strip(_EDGE), right[0].strip(_EDGE)))
+    return frozenset(pairs)
+
+
+def _joined_by_slash(norm: str, end: int, start: int, slashed: frozenset[tuple[str, str]]) -> bool:
+    """True when the words ending at `end` and starting at `start` were written joined by "/"."""
+    if end > start or norm[end:start].strip():
+        return False
+    left, right = norm[:end].split(" ")[-1].strip(_EDGE), norm[start:].split(" ")[0].strip(_EDGE)
+    return (left, right) in slashed
+
+
+def _split_joined_names(norm: str, matches: list[Match], knowledge: Knowledge,
+                        slashed: frozenset[tuple[str, str]]) -> list[Match]:
+    """A tool alias made of two tools' names of different steps written joined by "/" ("Kraken2/Bracken",
+    an alias of Bracken) names both: the pipeline of the two, neither hidden behind the other ("Bismark
+    Bowtie2", one tool's name, stays one)."""
+    tool_aliases: dict[str, str] = {}
+    for t in lexicon_index(knowledge).latin_terms:
+        if t.kind == "tool":
+            tool_aliases.setdefault(t.alias, t.id)
+    out: list[Match] = []
+    for m in matches:
+        words = norm[m.start:m.end].split(" ")
+        split = None
+        if m.kind == "tool" and len(words) > 1:
+            for i in range(1, len(words)):
+                left, right = tool_aliases.get(" ".join(words[:i])), tool_aliases.get(" ".join(words[i:]))
+                cut = m.start + len(" ".join(words[:i]))
+                if left and right and left != right and _joined_by_slash(norm, cut, cut + 1, slashed) and \
+                        knowledge.tools[left].implements != knowledge.tools[right].implements:
+                    split = (i, left, right)
+                    break
+        if split is None:
+            out.append(m)
+            continue
+        i, left, right = split
+        cut = m.start + len(" ".join(words[:i]))
+        out.append(m.model_copy(update={"id": left, "text": norm[m.start:cut], "end": cut, "alternatives": ()}))
+        out.append(m.model_copy(update={"id": right, "text": norm[cut + 1:m.end], "start": cut + 1,
+                                        "alternatives": ()}))
+    return out
+
+
+def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge,
+                          slashed: frozenset[tuple[str, str]] = frozenset()) -> list[Match]:
     """A known tool offered after an alternative marker as another way to do the step of a tool named
     before it in the sentence ("Taxonomical classification using DADA2; alternatives are SINTAX,
     Kraken2, and QIIME2"; "Salmon or kallisto"): the first runs; the offered one is no preference,
@@ -704,9 +779,10 @@ def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge)
             between = norm[first.end:later.start]
             if not (start <= first.start and first.end <= later.start) or first.id == later.id:
                 continue
-            if _step_kinds(knowledge, first) & _step_kinds(knowledge, later) and any(
+            if _step_kinds(knowledge, first) & _step_kinds(knowledge, later) and (any(
                     (w in between) if is_cjk(w) else re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", between)
-                    for w in markers):
+                    for w in markers) or (_joined_by_slash(norm, first.end, later.start, slashed)
+                                          and _steps(knowledge, first) & _steps(knowledge, later))):
                 offered[(later.start, later.end)] = first.id
                 break
     offered.update(_alternative_routes(norm, matches, knowledge))
