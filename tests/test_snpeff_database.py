@@ -110,3 +110,16 @@ def test_a_requested_build_is_the_one_the_annotation_reads(knowledge, workspace)
     annotate = next(s for s in workflow.steps if s.tool == "snpeff")
     assert ids.index(builds[0].id) < ids.index(annotate.id)
     assert {p.port: p.ref for p in annotate.inputs if p.port != "vcf"} == {"db": builds[0].outputs[0].ref}
+
+
+def test_the_checks_moved_with_the_sources_guard_the_build(compiled):
+    """A check the build reads runs before the build, so it names the build as the step it guards (the DAG's
+    check -> guarded step edge, the READMEs' "guards" lines and the check's guarded_step param), never the
+    annotation step that no longer reads it."""
+    workflow = compiled[0]
+    build = next(s for s in workflow.steps if s.tool == "snpeff_build")
+    annotate = next(s for s in workflow.steps if s.tool == "snpeff")
+    gated = {p.port for p in build.inputs if p.port.startswith("check_")}
+    checks = {s.id: s for s in workflow.steps if s.kind == "check"}
+    assert gated and {checks[c].guards for c in gated} == {build.id}
+    assert not any(c.guards == annotate.id for c in checks.values() if c.id in gated)

@@ -44,6 +44,13 @@ def _gates_of(workflow: Workflow, step: WorkflowStep, sources: list[IOPort]) -> 
             and all((c.ref.kind, c.ref.path) in paths for c in checks[p.port].inputs)]
 
 
+def _regated(step: WorkflowStep, moved_checks: set[str], build_id: str) -> WorkflowStep:
+    """A check whose gate moved to the build step guards the build now (it runs before the build)."""
+    if step.kind == "check" and step.id in moved_checks:
+        return step.model_copy(update={"guards": build_id})
+    return step
+
+
 def build_annotation_databases(knowledge: Knowledge, workflow: Workflow) -> Workflow:
     """The workflow with each database-building annotator's build as a step of its own (unchanged when
     there is none)."""
@@ -54,14 +61,18 @@ def build_annotation_databases(knowledge: Knowledge, workflow: Workflow) -> Work
         planned = next((s for s in workflow.steps if s.tool == BUILDERS[annotator.tool or ""] and
                         {(p.port, p.ref) for p in s.inputs if p.port in SOURCE_PORTS} ==
                         {(p.port, p.ref) for p in sources}), None)
-        build = planned or _build_step(knowledge, workflow, annotator, sources, gates)
+        build = (planned.model_copy(update={"inputs": (*planned.inputs, *(
+            g for g in gates if g.port not in {p.port for p in planned.inputs}))})
+            if planned else _build_step(knowledge, workflow, annotator, sources, gates))
         database = build.outputs[0]
         reads = IOPort(name=DATABASE_PORT, port=DATABASE_PORT, datatype=database.datatype, format=database.format,
                        ref=database.ref)
         moved = {id(p) for p in (*sources, *gates)}
         annotated = annotator.model_copy(update={"inputs": (
             *(p for p in annotator.inputs if id(p) not in moved), reads)})
-        steps = list(workflow.steps)
+        steps = [_regated(s, {g.port for g in gates}, build.id) for s in workflow.steps]
+        if planned:
+            steps[steps.index(planned)] = build
         at = steps.index(annotator)
         steps[at:at + 1] = [] if planned else [build]
         # after the build (Nextflow calls a process before reading its output)

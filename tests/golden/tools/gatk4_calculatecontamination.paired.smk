@@ -1,7 +1,7 @@
 rule contamination_estimation:
     input:
         bams=expand(
-            "results/base_recalibration/{sample}/{sample}.recal.bam", sample=SAMPLES
+            "results/duplicate_marking/{sample}/{sample}.markdup.bam", sample=SAMPLES
         ),
         genome=config["inputs"]["reference_genome"],
         common_sites=config["references"]["known_variant_sites"],

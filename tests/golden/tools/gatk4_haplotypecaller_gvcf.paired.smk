@@ -1,6 +1,6 @@
 rule gvcf_calling:
     input:
-        bam="results/base_recalibration/{sample}/{sample}.recal.bam",
+        bam="results/duplicate_marking/{sample}/{sample}.markdup.bam",
         genome=config["inputs"]["reference_genome"],
         check_reference_genome="results/checks/check_reference_genome.ok",
     output:

@@ -1,7 +1,7 @@
 rule somatic_variant_calling:
     input:
         bams=expand(
-            "results/base_recalibration/{sample}/{sample}.recal.bam", sample=SAMPLES
+            "results/duplicate_marking/{sample}/{sample}.markdup.bam", sample=SAMPLES
         ),
         genome=config["inputs"]["reference_genome"],
         check_reference_genome="results/checks/check_reference_genome.ok",

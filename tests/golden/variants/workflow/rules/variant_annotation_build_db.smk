@@ -1,3 +1,52 @@
+rule check_reference_genome:
+    input:
+        genome=config["inputs"]["reference_genome"],
+    output:
+        ok="results/checks/check_reference_genome.ok",
+    log:
+        "logs/checks/check_reference_genome.log",
+    retries: 0
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
+    params:
+        constraint="requires_reference_genome",
+        guarded_step="variant_annotation",
+        datatypes={"genome": "reference_genome"},
+    script:
+        "../scripts/check_reference_genome.py"
+
+
+rule check_gene_annotation:
+    input:
+        genome=config["inputs"]["reference_genome"],
+        annotation="results/annotation_format_conversion/annotation.gtf",
+    output:
+        ok="results/checks/check_gene_annotation.ok",
+    log:
+        "logs/checks/check_gene_annotation.log",
+    retries: 0
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
+    params:
+        constraint="requires_gene_annotation",
+        guarded_step="variant_annotation",
+        datatypes={"annotation": "gene_annotation", "genome": "reference_genome"},
+    script:
+        "../scripts/check_gene_annotation.py"
+
+
 rule variant_annotation_build_db:
     input:
         genome=config["inputs"]["reference_genome"],
