@@ -192,3 +192,24 @@ def write_fastq(path: Path, mate: int, reads: int = 4, length: int = 40, gz: boo
     else:
         path.write_text(text)
     return str(path)
+
+
+def fastq_pairs(base: Path, samples: list[str]) -> list[str]:
+    """Paired FASTQ files of each sample (in its own folder, so names differing only in case or
+    normalisation can sit side by side on any file system)."""
+    return [write_fastq(base / f"run{i}" / f"{sample}_R{mate}.fastq.gz", mate)
+            for i, sample in enumerate(samples) for mate in (1, 2)]
+
+
+def planning_refusal(knowledge, query: str, inputs: list[str], workdir: Path):
+    """The BioplanError that planning or synthesizing the request's first plan raises (fails if none)."""
+    import pytest
+
+    from bioplan.codegen.ir import synthesize
+    from bioplan.compile import plan_request
+    from bioplan.errors import BioplanError
+
+    with pytest.raises(BioplanError) as err:
+        result = plan_request(query, inputs, knowledge)
+        synthesize(knowledge, result.spec, result.plans[0], workdir=str(workdir))
+    return err.value

@@ -33,27 +33,12 @@ from bioplan.codegen.names import (
     overlong_names,
 )
 from bioplan.compile import plan_request
-from bioplan.errors import BioplanError
-from helpers import write_fastq
+from helpers import fastq_pairs, planning_refusal
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 TRIM = "trim the reads with fastp"
-
-
-def _pairs(base: Path, samples: list[str]) -> list[str]:
-    """Paired FASTQ files of each sample (in its own folder, so names differing only in case or
-    normalisation can sit side by side on any file system)."""
-    return [write_fastq(base / f"run{i}" / f"{sample}_R{mate}.fastq.gz", mate)
-            for i, sample in enumerate(samples) for mate in (1, 2)]
-
-
-def _refusal(knowledge, query: str, inputs: list[str], workdir: Path) -> BioplanError:
-    with pytest.raises(BioplanError) as err:
-        result = plan_request(query, inputs, knowledge)
-        synthesize(knowledge, result.spec, result.plans[0], workdir=str(workdir))
-    return err.value
 
 
 # ----------------------------------------------------------------------------- ids that look the same
@@ -65,14 +50,14 @@ def _refusal(knowledge, query: str, inputs: list[str], workdir: Path) -> Bioplan
     ("S1", "S1."),                  # a trailing dot: Windows drops it from file names
 ], ids=["nfc_nfd", "case", "fullwidth", "trailing_space", "trailing_dot"])
 def test_sample_ids_a_reader_or_file_system_cannot_tell_apart_are_refused(knowledge, tmp_path, first, second):
-    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [first, second]), tmp_path / "out")
+    err = planning_refusal(knowledge, TRIM, fastq_pairs(tmp_path / "in", [first, second]), tmp_path / "out")
     assert err.code == "ambiguous_input"
     assert repr(first) in err.message and repr(second) in err.message
     assert any("rename" in h for h in err.hints)
 
 
 def test_distinct_sample_ids_still_compile(knowledge, tmp_path):
-    result = plan_request(TRIM, _pairs(tmp_path / "in", ["S1", "S2", "caf\u00e9"]), knowledge)
+    result = plan_request(TRIM, fastq_pairs(tmp_path / "in", ["S1", "S2", "caf\u00e9"]), knowledge)
     workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
     assert [r["sample"] for r in workflow.samples] == ["S1", "S2", "caf\u00e9"]
 
@@ -116,7 +101,7 @@ def _cohort(base: Path, rows: list[tuple[str, str, str]]) -> list[str]:
     base.mkdir(parents=True, exist_ok=True)
     (base / "samples.tsv").write_text("patient\tsample\tstatus\n" + "".join("\t".join(r) + "\n" for r in rows))
     (base / "genome.fa").write_text(">chr1\n" + "ACGT" * 50 + "\n")
-    return [*_pairs(base, [r[1] for r in rows]), str(base / "samples.tsv"), str(base / "genome.fa")]
+    return [*fastq_pairs(base, [r[1] for r in rows]), str(base / "samples.tsv"), str(base / "genome.fa")]
 
 
 @pytest.mark.parametrize("normal", ["p1_n,p2_t", "p1 n"], ids=["comma", "space"])
@@ -125,7 +110,7 @@ def test_a_normal_named_with_the_list_separator_is_refused(knowledge, tmp_path, 
     'p1_n,p2_t' put the tumour p2_t into the normal reference, a normal 'p1 n' matched no BAM and was
     called as a tumour."""
     rows = [("p1", "p1_t", "1"), ("p1", normal, "0"), ("p2", "p2_t", "1"), ("p2", "p2_n", "0")]
-    err = _refusal(knowledge, COHORT, _cohort(tmp_path / "in", rows), tmp_path / "out")
+    err = planning_refusal(knowledge, COHORT, _cohort(tmp_path / "in", rows), tmp_path / "out")
     assert err.code == "unreadable_input"
     assert repr(normal) in err.message and "normal_samples" in err.message
     assert any("rename" in h for h in err.hints)
@@ -135,7 +120,8 @@ def test_a_normal_named_with_the_list_separator_is_refused(knowledge, tmp_path, 
 def test_a_sample_id_too_long_for_a_file_name_is_refused_at_compile_time(knowledge, tmp_path):
     # the FASTQ's own name fits in 255 bytes; STAR's <sample>.Log.final.out beside it does not
     sample = "S" * 240
-    err = _refusal(knowledge, "align the reads with STAR", _pairs(tmp_path / "in", [sample]), tmp_path / "out")
+    err = planning_refusal(knowledge, "align the reads with STAR", fastq_pairs(tmp_path / "in", [sample]),
+                           tmp_path / "out")
     assert err.code == "unreadable_input"
     assert "255" in err.message and sample[:20] in err.message and ".Log.final.out" in err.message
     assert any("rename" in h for h in err.hints)
@@ -143,7 +129,7 @@ def test_a_sample_id_too_long_for_a_file_name_is_refused_at_compile_time(knowled
 
 def test_a_long_sample_id_that_fits_compiles(knowledge, tmp_path):
     sample = "S" * 120
-    result = plan_request("align the reads with STAR", _pairs(tmp_path / "in", [sample]), knowledge)
+    result = plan_request("align the reads with STAR", fastq_pairs(tmp_path / "in", [sample]), knowledge)
     workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
     assert workflow.samples[0]["sample"] == sample
 
@@ -177,7 +163,7 @@ def test_the_nextflow_sheet_schema_refuses_ids_compile_refuses(knowledge, tmp_pa
 
     from bioplan.codegen.nextflow import NextflowGenerator
 
-    result = plan_request(TRIM, _pairs(tmp_path / "in", ["S1"]), knowledge)
+    result = plan_request(TRIM, fastq_pairs(tmp_path / "in", ["S1"]), knowledge)
     workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
     schema = json.loads(NextflowGenerator(knowledge).input_schema(workflow))
     pattern = schema["items"]["properties"]["sample"]["pattern"]

@@ -33,8 +33,8 @@ from bioplan.codegen.crate import crate_metadata
 from bioplan.codegen.ir import synthesize
 from bioplan.codegen.names import indistinguishable_names, refuse_id_syntax
 from bioplan.compile import compile_request, plan_request
-from bioplan.errors import BioplanError, UnreadableInputError
-from helpers import deadline, write_fastq
+from bioplan.errors import UnreadableInputError
+from helpers import deadline, fastq_pairs, planning_refusal, write_fastq
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -115,25 +115,13 @@ def test_the_crate_describes_the_request_as_the_readme_shows_it(knowledge, tmp_p
 
 
 # ----------------------------------------------------------------------------- lookalike sample ids
-def _pairs(base: Path, samples: list[str]) -> list[str]:
-    return [write_fastq(base / f"run{i}" / f"{sample}_R{mate}.fastq.gz", mate)
-            for i, sample in enumerate(samples) for mate in (1, 2)]
-
-
-def _refusal(knowledge, query: str, inputs: list[str], workdir: Path) -> BioplanError:
-    with pytest.raises(BioplanError) as err:
-        result = plan_request(query, inputs, knowledge)
-        synthesize(knowledge, result.spec, result.plans[0], workdir=str(workdir))
-    return err.value
-
-
 @pytest.mark.parametrize(("first", "second"), [
     ("ctrl_1", "\u0441trl_1"),         # Cyrillic es
     ("CAP1", "\u0421\u0410\u0420\u0031"),  # wholly Cyrillic capitals
     ("AB_2", "\u0391\u0392_2"),        # Greek capitals
 ], ids=["cyrillic_in_latin", "cyrillic_word", "greek"])
 def test_sample_ids_that_differ_only_in_lookalike_letters_are_refused(knowledge, tmp_path, first, second):
-    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [first, second]), tmp_path / "out")
+    err = planning_refusal(knowledge, TRIM, fastq_pairs(tmp_path / "in", [first, second]), tmp_path / "out")
     assert err.code == "ambiguous_input"
     assert repr(first) in err.message and repr(second) in err.message
     assert f"U+{ord(next(c for c in second if not c.isascii())):04X}" in err.message  # the letter that differs, named
@@ -158,7 +146,7 @@ def test_words_of_other_scripts_that_look_different_stay_distinct():
 # ----------------------------------------------------------------------------- '%' in ids (SLURM log paths)
 @pytest.mark.parametrize("sample", ["S%j", "A%u_1", "x%%y"])
 def test_a_sample_id_sbatch_would_read_as_a_log_pattern_is_refused(knowledge, tmp_path, sample):
-    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [sample, "S2"]), tmp_path / "out")
+    err = planning_refusal(knowledge, TRIM, fastq_pairs(tmp_path / "in", [sample, "S2"]), tmp_path / "out")
     assert isinstance(err, UnreadableInputError) and err.code == "unreadable_input"
     assert repr(sample) in err.message and "slurm_logs" in err.message and f"(from '{sample}_R" in err.message
     assert any("without '%'" in h for h in err.hints)
@@ -174,7 +162,7 @@ def test_patient_and_lane_ids_with_a_percent_are_refused_too():
 # ----------------------------------------------------------------------------- markup in ids (HTML reports)
 @pytest.mark.parametrize("sample", ["S<img src=x onerror=alert(1)>", "S<script>x", "a>b"])
 def test_a_sample_id_the_qc_reports_html_would_read_as_markup_is_refused(knowledge, tmp_path, sample):
-    err = _refusal(knowledge, TRIM, _pairs(tmp_path / "in", [sample, "S2"]), tmp_path / "out")
+    err = planning_refusal(knowledge, TRIM, fastq_pairs(tmp_path / "in", [sample, "S2"]), tmp_path / "out")
     assert err.code == "unreadable_input" and repr(sample) in err.message and "MultiQC" in err.message
     assert any("without '<' or '>'" in h for h in err.hints)
 
@@ -302,7 +290,6 @@ def test_a_comparison_named_by_levels_of_a_sheet_of_more_is_said(knowledge, tmp_
                                                                                         "KO", "KO"]), knowledge)
     said = [w for w in result.spec.warnings if "3 levels" in w]
     assert len(said) == 1 and "WT, KO" in said[0] and "reference_level" in said[0]
-
 
 
 def test_two_levels_or_one_named_level_say_nothing():
