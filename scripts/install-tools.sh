@@ -34,6 +34,7 @@ PACKAGES=(
     macs                            # ChIP/ATAC-seq peak calling: MACS2 callpeak (binary macs2)
     bedtools                        # ChIP/ATAC-seq: consensus peaks (merge), blacklist filtering (intersect -v)
     r-base-core r-bioc-deseq2       # DESeq2 (Rscript)
+    r-bioc-edger                    # edgeR (quasi-likelihood DE, TMM log-CPM; brings limma for limma-voom)
     r-bioc-tximport                 # tximport: transcript estimates (Salmon, kallisto, RSEM) to gene counts
     r-bioc-variantannotation        # real public data for tests/test_real_data.py: 1000 Genomes chr22.vcf.gz
     r-bioc-rtracklayer r-bioc-rsamtools  # real files for tests/test_real_data.py: UCSC tracks (BED, bigWig, ...), TopHat BED, .fai

@@ -213,3 +213,23 @@ def planning_refusal(knowledge, query: str, inputs: list[str], workdir: Path):
         result = plan_request(query, inputs, knowledge)
         synthesize(knowledge, result.spec, result.plans[0], workdir=str(workdir))
     return err.value
+
+
+def require_r_packages(*packages: str) -> None:
+    """Skip when Rscript or one of the R packages (and jsonlite, which the step scripts' runner reads
+    its parameters with) is missing; under CI=true, where scripts/install-tools.sh installs them, fail."""
+    import shutil
+
+    import pytest
+
+    def missing(message: str) -> None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{message}; scripts/install-tools.sh installs them")
+        pytest.skip(message)
+
+    if shutil.which("Rscript") is None:
+        missing("Rscript is not installed")
+    names = ", ".join(f'"{p}"' for p in ("jsonlite", *packages))
+    probe = f"quit(status = !all(vapply(c({names}), requireNamespace, logical(1), quietly = TRUE)))"
+    if subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode != 0:
+        missing(f"R packages {', '.join(packages)} are not installed")

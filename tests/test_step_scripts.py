@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import require_r_packages
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "templates" / "scripts"
 RUNNER_PY = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
@@ -657,7 +659,6 @@ def test_harmony_integration_runs_the_clustering_steps_pca(step, tmp_path, cells
     assert_failed(run, "too few cells or genes", "two.h5ad", "(2 cells, 40 genes)")
 
 
-
 def test_single_cell_extras_refuse_what_they_cannot_use(step, tmp_path, cells):
     """Scrublet, pseudobulk DE, CellTypist and PAGA (issue 18): each bad input is one message naming it."""
     anndata = pytest.importorskip("anndata")
@@ -706,13 +707,6 @@ def test_single_cell_extras_refuse_what_they_cannot_use(step, tmp_path, cells):
     assert_failed(run, "neither a neighbour graph", "run the clustering step first")
 
 # --- R scripts (bin/bioplan_run.R, as the Nextflow target runs them) -------------------------------
-def _r_ready(*packages: str) -> None:
-    if shutil.which("Rscript") is None:
-        pytest.skip("Rscript is not installed")
-    names = ", ".join(f'"{p}"' for p in ("jsonlite", *packages))
-    probe = f"quit(status = !all(vapply(c({names}), requireNamespace, logical(1), quietly = TRUE)))"
-    if subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode != 0:
-        pytest.skip(f"R packages {', '.join(packages)} are not installed")
 
 
 def run_r(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict, rule: str = "step") -> StepRun:
@@ -724,7 +718,7 @@ def run_r(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict
 
 @heavy
 def test_deseq2_de_r(tmp_path):
-    _r_ready("DESeq2")
+    require_r_packages("DESeq2")
     counts, samples = write(tmp_path / "counts.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
     params = {"condition_column": "condition", "alpha": 0.05}
     run = run_r(tmp_path, "deseq2_de.R", {"counts": counts, "samples": samples}, {"table": tmp_path / "de.tsv"}, params)
@@ -748,7 +742,7 @@ ATAC_PEAK_COUNTS = tsv([["peak_id", "ctrl_1", "ctrl_2", "treated_1", "treated_2"
 
 @heavy
 def test_deseq2_vst_r(tmp_path):
-    _r_ready("DESeq2")
+    require_r_packages("DESeq2")
     counts = write(tmp_path / "counts.tsv", ATAC_PEAK_COUNTS)
     run = run_r(tmp_path, "deseq2_vst.R", {"counts": counts}, {"normalized": tmp_path / "vst.tsv"},
                 {"fit_type": "parametric", "blind": True})
@@ -770,7 +764,7 @@ def test_deseq2_vst_r(tmp_path):
 def test_edger_cpm_r(tmp_path):
     """TMM-normalised log-CPM (edgeR) on the shared count-table reader: a gene-name column is dropped with a
     warning, values are log2 CPM (the opened peak highest in the treated samples), negative counts fail."""
-    _r_ready("edgeR")
+    require_r_packages("edgeR")
     named = "\n".join(f"{line}\t{'name' if i == 0 else f'g{i}'}" for i, line in
                       enumerate(ATAC_PEAK_COUNTS.strip().split("\n"))) + "\n"
     counts = write(tmp_path / "counts.tsv", named)
@@ -791,7 +785,7 @@ def test_edger_cpm_r(tmp_path):
 
 @heavy
 def test_tximport_counts_r(tmp_path):
-    _r_ready("tximport")
+    require_r_packages("tximport")
     gtf = write(tmp_path / "genes.gtf", "".join(
         f'chr1\tsrc\ttranscript\t1\t100\t.\t+\t.\tgene_id "{g}"; transcript_id "{t}";\n'
         for t, g in (("T1", "G1"), ("T2", "G1"), ("T3", "G2"))))

@@ -18,6 +18,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from helpers import require_r_packages
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,15 +29,6 @@ RUNNER_PY = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
 DATA = ROOT / "tests" / "data" / "real_round4b"
 SAMPLES = ["X1O", "X2O", "X3O", "P11_1", "P11_2", "P11_3"]
 TREATED = SAMPLES[3:]
-
-
-def _r_ready(*packages: str) -> None:
-    if shutil.which("Rscript") is None:
-        pytest.skip("Rscript is not installed")
-    names = ", ".join(f'"{p}"' for p in ("jsonlite", *packages))
-    probe = f"quit(status = !all(vapply(c({names}), requireNamespace, logical(1), quietly = TRUE)))"
-    if subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode != 0:
-        pytest.skip(f"R packages {', '.join(packages)} are not installed")
 
 
 def run_step(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict,
@@ -81,7 +74,7 @@ PARAMS = {"condition_column": "condition", "reference_level": "control", "test_l
 
 
 def test_deseq2_r_rounds_estimated_counts_and_finds_the_planted_genes(tmp_path, planted):
-    _r_ready("DESeq2")
+    require_r_packages("DESeq2")
     counts, sheet, genes = planted
     code, said = run_step(tmp_path, "deseq2_de.R", {"counts": counts, "samples": sheet},
                           {"table": tmp_path / "de.tsv"}, PARAMS)
@@ -120,7 +113,7 @@ def test_the_precondition_check_passes_estimates_and_fails_tpm(tmp_path, planted
 
 def test_the_r_count_table_reader_drops_a_length_column(tmp_path):
     """read_count_table (bioplan_step.R) without a sample sheet: 'Length' is annotation, not a sample."""
-    _r_ready("DESeq2")
+    require_r_packages("DESeq2")
     counts = pd.read_csv(DATA / "salmon.merged.gene_counts.tsv", sep="\t")
     counts.insert(2, "Length", [1000 + 7 * i for i in range(len(counts))])
     path = tmp_path / "gene_counts.tsv"
@@ -136,7 +129,7 @@ def test_a_tximport_matrix_of_real_salmon_runs_is_read_and_deseq2_runs_on_it(tmp
     """tximport (R) merges the four IsoformSwitchAnalyzeR Salmon runs of tests/data/real_studies/ into
     transcript-level estimated counts (99% of them not whole), written as nf-core/rnaseq names them: bioplan
     reads them as read counts, and DESeq2 runs on them rounded."""
-    _r_ready("DESeq2", "tximport")
+    require_r_packages("DESeq2", "tximport")
     runs = ROOT / "tests" / "data" / "real_studies" / "isoformswitch_salmon"
     names = ["data_cond1_rep1", "data_cond1_rep2", "data_cond2_rep1", "data_cond2_rep2"]
     matrix = tmp_path / "salmon.merged.transcript_counts.tsv"
