@@ -344,7 +344,8 @@ class SniffOnce:
     """Each input file read by the sniffers once while this is entered (`with sniffs:`), however many
     compiles name it (the named-tool cases all read the example's reads). Sniffing is deterministic
     and its findings frozen; the key is the file (real path, inode, size, modification time) and the
-    readers' context (the knowledge's organism prefixes and format signatures)."""
+    readers' whole context (the knowledge's organism prefixes and format signatures, the datatypes the
+    request expects and the other inputs)."""
 
     def __init__(self):
         self.found: dict[tuple, Any] = {}
@@ -361,7 +362,10 @@ class SniffOnce:
         self._patch.stop()
 
     def sniff(self, guarded, path: str, ctx):
-        key = (path, _stamp(path), tuple(sorted(ctx.prefixes.items())), ctx.signatures)
+        # the request's expectations and the other inputs settle some readings (a FASTA a tree is built
+        # from is a sequence set; a report beside the data it describes), so they are part of the key
+        expected = tuple(tuple(sorted(level.items())) for level in ctx.expected)
+        key = (path, _stamp(path), tuple(sorted(ctx.prefixes.items())), ctx.signatures, expected, ctx.inputs)
         if key not in self.found:
             self.found[key] = guarded(path, ctx)
         return self.found[key]

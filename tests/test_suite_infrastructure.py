@@ -82,3 +82,29 @@ def test_the_fast_tier_does_not_import_modules_of_integration_runs_only(markexpr
     for path in (E2E_DIR, ROOT / "tests" / "test_nextflow_run.py", ROOT / "tests" / "test_wheel.py"):
         assert pytest_ignore_collect(path, config) is (True if skipped else None), (path, markexpr)
     assert pytest_ignore_collect(ROOT / "tests" / "test_compile.py", config) is None
+
+
+def test_sniff_once_reads_a_file_again_when_the_request_expects_other_data(tmp_path):
+    """SniffOnce's memo holds a finding per file AND per context: a FASTA a tree is built from is a
+    sequence set, the same FASTA beside a kallisto request a transcriptome; a memo keyed on the file
+    alone gave the second compile of one test process the first one's reading (CI: the phylogenetics
+    cases' transcripts.fa made the kallisto and RSEM cases fetch a catalog transcriptome)."""
+    from bioplan.request.sniffers.base import Context
+    from conftest import SniffOnce
+
+    fasta = tmp_path / "transcripts.fa"
+    fasta.write_text(">t1\nACGT\n")
+    calls: list[tuple] = []
+
+    def guarded(path, ctx):
+        calls.append((path, ctx.expected, ctx.inputs))
+        return len(calls)
+
+    memo = SniffOnce()
+    tree = Context(prefixes={}, expected=({"sequence_set": "tree inference reads it"},), inputs=(str(fasta),))
+    quant = Context(prefixes={}, expected=({"transcriptome": "kallisto reads it"},), inputs=(str(fasta),))
+    assert memo.sniff(guarded, str(fasta), tree) == 1
+    assert memo.sniff(guarded, str(fasta), tree) == 1  # the same context: read once
+    assert memo.sniff(guarded, str(fasta), quant) == 2  # another expectation: read again
+    beside = Context(prefixes={}, expected=quant.expected, inputs=(str(fasta), str(tmp_path / "genes.gtf")))
+    assert memo.sniff(guarded, str(fasta), beside) == 3  # other inputs beside it: read again
