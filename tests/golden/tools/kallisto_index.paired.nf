@@ -1,6 +1,6 @@
 process KALLISTO_INDEX {
     tag 'transcriptome_indexing'
-    label 'process_single'
+    label 'process_low'
 
     conda "${moduleDir}/environment.yml"
     container "${ workflow.containerEngine == 'singularity' && !task.ext.singularity_pull_docker_container ?

@@ -1,6 +1,6 @@
 rule transcriptome_indexing:
     input:
-        transcriptome=config["references"]["transcriptome"],
+        transcriptome=config["inputs"]["transcriptome"],
     output:
         index="results/transcriptome_indexing/transcripts.idx",
     log:
@@ -13,8 +13,8 @@ rule transcriptome_indexing:
         "docker://quay.io/biocontainers/kallisto:0.48.0--h15996b6_2"
     threads: 1
     resources:
-        mem_mb=lambda wildcards, attempt: 4000 * attempt,
-        runtime=lambda wildcards, attempt: 60 * attempt,
+        mem_mb=lambda wildcards, attempt: 8000 * attempt,
+        runtime=lambda wildcards, attempt: 75 * attempt,
     params:
         kmer=config["params"]["kallisto_index"]["kmer"],
         extra=config["params"]["kallisto_index"]["extra"],

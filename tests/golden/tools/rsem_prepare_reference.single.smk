@@ -1,6 +1,6 @@
 rule transcriptome_indexing:
     input:
-        transcriptome=config["references"]["transcriptome"],
+        transcriptome=config["inputs"]["transcriptome"],
     output:
         index=directory("results/transcriptome_indexing/rsem"),
     log:
@@ -13,8 +13,8 @@ rule transcriptome_indexing:
         "docker://community.wave.seqera.io/library/rsem_star:5acb4e8c03239c32"
     threads: 4
     resources:
-        mem_mb=lambda wildcards, attempt: 16000 * attempt,
-        runtime=lambda wildcards, attempt: 120 * attempt,
+        mem_mb=lambda wildcards, attempt: 32000 * attempt,
+        runtime=lambda wildcards, attempt: 150 * attempt,
     params:
         aligner=config["params"]["rsem_prepare_reference"]["aligner"],
         extra=config["params"]["rsem_prepare_reference"]["extra"],
