@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
+import logging
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,18 @@ def _argv(script: str, tmp_path: Path, inputs: dict, outputs: dict, params: dict
     return argv + ["--params", str(params_file), "--log", str(tmp_path / f"{rule}.log"), "--rule", rule]
 
 
+def _restream_library_loggers() -> None:
+    """A library logger that keeps its own stream handler (anndata's, bound to sys.stderr when anndata was
+    first imported) points at this test's stderr: an earlier test's captured stream is closed by now, and
+    logging to it prints '--- Logging error ---' with a traceback, which no real run (one process per step,
+    one stderr) can show."""
+    for logger in [logging.getLogger(), *(v for v in logging.Logger.manager.loggerDict.values()
+                                          if isinstance(v, logging.Logger))]:
+        for handler in logger.handlers:
+            if type(handler) is logging.StreamHandler and getattr(handler.stream, "closed", False):
+                handler.stream = sys.stderr  # not setStream(): it flushes the closed stream first
+
+
 @pytest.fixture
 def step(tmp_path, capfd):
     """step(script, inputs, outputs, params) runs one step script in this process and returns
@@ -70,6 +83,7 @@ def step(tmp_path, capfd):
     def run(script: str, inputs: dict, outputs: dict, params: dict | None = None, rule: str = "step") -> StepRun:
         smk = RUNNER.build_snakemake(RUNNER.parse_args(_argv(script, tmp_path, inputs, outputs, params or {}, rule)))
         saved, saved_path = (sys.stdout, sys.stderr, sys.excepthook), list(sys.path)
+        _restream_library_loggers()
         code = 0
         try:
             RUNNER.run_script(str(SCRIPTS / script), smk)
