@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from test_step_scripts import _r_ready, assert_failed, read_tsv, run_r, write
+from helpers import require_r_packages
+from test_step_scripts import assert_failed, read_tsv, run_r, write
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +31,7 @@ def test_dss_dmr_one_sample_per_condition(tmp_path):
     """Without replicates DSS tests on the smoothed neighbours: the 12 CpGs the knockout gained are one
     DMR with a positive difference (knockout minus control); a sheet missing a sample, no smoothing
     without replicates, and fewer than the 50 CpGs DSS needs are one-line errors."""
-    _r_ready("DSS")
+    require_r_packages("DSS")
     background = [(8 + i % 5, 12 - i % 5 + i % 3) for i in range(60)]
     gained = background[:14] + [(18 + i % 2, 1 + i % 3) for i in range(12)] + background[26:]
     lost = background[::-1][:14] + [(1 + i % 2, 18 + i % 3) for i in range(12)] + background[::-1][26:]
