@@ -220,16 +220,12 @@ def require_r_packages(*packages: str) -> None:
     its parameters with) is missing; under CI=true, where scripts/install-tools.sh installs them, fail."""
     import shutil
 
-    import pytest
-
-    def missing(message: str) -> None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{message}; scripts/install-tools.sh installs them")
-        pytest.skip(message)
+    from conftest import skip_or_fail_in_ci
 
     if shutil.which("Rscript") is None:
-        missing("Rscript is not installed")
+        skip_or_fail_in_ci("Rscript is not installed (scripts/install-tools.sh installs it)")
     names = ", ".join(f'"{p}"' for p in ("jsonlite", *packages))
     probe = f"quit(status = !all(vapply(c({names}), requireNamespace, logical(1), quietly = TRUE)))"
     if subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode != 0:
-        missing(f"R packages {', '.join(packages)} are not installed")
+        skip_or_fail_in_ci(f"R packages {', '.join(packages)} are not installed "
+                           "(scripts/install-tools.sh installs them)")
