@@ -88,9 +88,14 @@ def test_property_a_name_and_its_case_or_normalisation_variant_are_one_sample(na
 
 @SETTINGS
 @given(names=st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_.", min_size=1, max_size=8),
-                      unique=True, max_size=12))
+                      unique_by=lambda name: name.rstrip("."), max_size=12))
 def test_property_lowercase_ascii_names_never_clash(names):
+    # trailing dots are not part of a name (Windows drops them): 'a' and 'a.' clash, and are kept apart above
     assert indistinguishable_names(names) == []
+
+
+def test_names_differing_only_in_trailing_dots_clash():
+    assert indistinguishable_names(["s1", "s1.", "s2"]) == [["s1", "s1."]]
 
 
 # ----------------------------------------------------------------------------- list separators
