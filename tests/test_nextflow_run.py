@@ -32,7 +32,7 @@ import yaml
 
 from bioplan.codegen.provenance import package_name
 from bioplan.knowledge.load import load_knowledge
-from conftest import REFERENCE_CLASSES, ROOT
+from conftest import REFERENCE_CLASSES, ROOT, skip_or_fail_in_ci
 from helpers import snakemake_rule_graph_edges
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
@@ -50,12 +50,6 @@ TRACE_CONFIG = "trace.fields = 'task_id,hash,name,process,tag,status,exit,submit
 VERSION = re.compile(r"^[0-9]+(\.[0-9]+)+[a-z]?$")
 
 
-def _skip_or_fail(message: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 def nextflow_bin() -> str:
     """The Nextflow launcher: $BIOPLAN_NEXTFLOW, .venv/bin, the install prefix, then PATH."""
     prefix = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bioplan" / f"nextflow-{NXF_VERSION}"
@@ -64,7 +58,7 @@ def nextflow_bin() -> str:
     for candidate in candidates:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
-    _skip_or_fail(f"no Nextflow runtime; {INSTALL_HINT}")
+    skip_or_fail_in_ci(f"no Nextflow runtime; {INSTALL_HINT}")
 
 
 def run_nextflow(workdir: Path, *args: str) -> subprocess.CompletedProcess:
