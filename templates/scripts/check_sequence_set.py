@@ -2,7 +2,8 @@
 
 Runs before the multiple sequence alignment (requires_three_sequences: at least three) and the tree inference
 (requires_four_sequences: three have one unrooted topology, and IQ-TREE refuses to bootstrap fewer than four).
-Reads every input whose datatype is sequence_set or multiple_sequence_alignment (plain or gzip FASTA). The tree
+Reads every input whose datatype is sequence_set or multiple_sequence_alignment (plain or gzip FASTA; an alignment
+also as PHYLIP with its names apart from the residues, or Clustal, as the tree tools read them). The tree
 tools cut a sequence name at its first space and refuse two sequences of one name (IQ-TREE stops, FastTree stops
 on a duplicate), so every name (the header's first word) must be unique; an empty sequence cannot be aligned. On
 success writes the `ok` sentinel with the number of sequences and the length range; on failure names the file,
@@ -10,6 +11,7 @@ the sequences at fault and what to do, and exits 1.
 """
 
 import gzip
+import re
 import zlib
 
 import bioplan_step
@@ -19,6 +21,39 @@ bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/biopla
 
 MINIMUM = {"requires_three_sequences": 3, "requires_four_sequences": 4}
 READS = ("sequence_set", "multiple_sequence_alignment")
+PHYLIP_HEAD = re.compile(rb"^\s*\d+\s+\d+\s*$")
+
+
+def letters(residues):
+    """The residues of an aligned row besides its gaps."""
+    return len(residues) - residues.count(b"-") - residues.count(b".")
+
+
+def read_aligned(lines):
+    """[(name, length, line)] of a PHYLIP ('ntaxa nchar', a name and residues per row, later blocks appended in
+    turn) or Clustal alignment ('CLUSTAL' head, blocks of 'name residues' rows), in file order."""
+    rows = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
+    head = rows[0][1].split()
+    records = {}
+    if head[0] == b"CLUSTAL":
+        seen = {}  # a name's rows in the current block: a name twice in one block is two sequences of one name
+        for number, line in enumerate(lines, 1):
+            words = line.split()
+            if not line.strip() or line[:1].isspace():
+                seen = {} if not line.strip() else seen
+                continue
+            if number > rows[0][0] and len(words) >= 2:
+                key = (words[0], seen.get(words[0], 0))
+                seen[words[0]] = key[1] + 1
+                rec = records.setdefault(key, [words[0].decode("utf-8", "replace"), 0, number])
+                rec[1] += letters(words[1])
+        return list(records.values())
+    ntaxa = int(head[0])
+    records = [[line.split()[0].decode("utf-8", "replace"), letters(b"".join(line.split()[1:])), number]
+               for number, line in rows[1:ntaxa + 1]]
+    for i, (_, line) in enumerate(rows[ntaxa + 1:] if len(records) == ntaxa else []):
+        records[i % ntaxa][1] += letters(b"".join(line.split()))
+    return records
 
 
 def read_headers(path):
@@ -27,6 +62,11 @@ def read_headers(path):
         opener = gzip.open if handle.read(2) == b"\x1f\x8b" else open
     records = []
     try:
+        with opener(path, "rb") as handle:
+            first = next((ln for ln in handle if ln.strip()), b"")
+        if first.startswith(b"CLUSTAL") or PHYLIP_HEAD.match(first):
+            with opener(path, "rb") as handle:
+                return read_aligned(handle.read().splitlines())
         with opener(path, "rb") as handle:
             for number, line in enumerate(handle, 1):
                 if line.startswith(b">"):

@@ -1,0 +1,126 @@
+"""Real files, round 5: multiple sequence alignments in Clustal and PHYLIP (tests/data/real_round5/msa, README).
+
+Before round 5 every Clustal and PHYLIP alignment was refused by name ("bioplan reads an alignment as aligned FASTA
+only"), though IQ-TREE reads both and FastTree reads PHYLIP. Now an alignment in a form the tree tools read is the
+multiple sequence alignment a requested tree is inferred from (formats `phylip` and `clustal`; FastTree is kept
+off Clustal by its port formats, with a conversion hint when it is named); the forms they misread (tried here with
+Debian's IQ-TREE 2.0.7 and FastTree 2.1.11, the e2e test below) are refused saying which form it is and the command
+that converts it; any alignment a request builds no tree from is refused as before, saying to ask for its tree.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError
+from bioplan.request.sniff import sniff_inputs
+from test_step_scripts import step  # noqa: F401  (the fixture that runs a step script in-process)
+
+MSA = Path(__file__).parent / "data" / "real_round5" / "msa"
+TREE = "build a maximum likelihood phylogenetic tree from this alignment"
+
+# file, format, sequences, alphabet
+READ = [
+    ("iqtree_example.phy", "phylip", 17, "nucleotide"),  # IQ-TREE's example: one line per sequence, 1998 columns
+    ("hennigian.phy", "phylip", 10, "nucleotide"),  # names padded to ten columns with spaces
+    ("interlaced2.phy", "phylip", 4, "protein"),  # interleaved blocks, the later ones without names
+    ("opuntia.aln", "clustal", 7, "nucleotide"),  # ClustalW 1.81, with its conservation lines
+]
+# file, what the refusal says, what its hint says
+REFUSED = [
+    ("muscle.aln", "starts with MUSCLE's head line, not 'CLUSTAL'", "sed '1s/.*/CLUSTAL/'"),
+    ("sequential.phy", "sequential PHYLIP with each sequence wrapped over several lines", "'phylip-sequential'"),
+    ("paml_alignment.phylip", "does not hold 5 distinctly named sequences of 222 columns", "aligned FASTA"),
+    ("fasttree_test.phylip.gz", "gzip-compressed PHYLIP multiple sequence alignment", "gunzip -k"),
+]
+STRICT = Path(__file__).parent / "data" / "real_studies" / "biopython" / "horses.phy"  # names glued to residues
+
+
+def _tools(result) -> list[str]:
+    return [s.tool for s in result.plans[0].steps]
+
+
+@pytest.mark.parametrize("name, fmt, n, alphabet", READ)
+def test_alignments_the_tree_tools_read_are_the_alignment_of_the_tree(knowledge, name, fmt, n, alphabet):
+    result = plan_request(TREE, [str(MSA / name)], knowledge=knowledge)
+    assert [(i.datatype, i.format) for i in result.spec.inputs] == [("multiple_sequence_alignment", fmt)]
+    assert _tools(result) == ["iqtree"]  # no realignment
+    assert f"{alphabet}_sequences" in result.spec.constraint_ids
+    assert any("read as multiple_sequence_alignment" in e for e in result.spec.inputs[0].evidence)
+    f = sniff_inputs([str(MSA / name)], {}, expected=[{"multiple_sequence_alignment": "a tree is inferred"}]).files[0]
+    assert f.fact("n_sequences") == n and f.fact("sequence_alphabet") == alphabet
+
+
+def test_fasttree_reads_phylip_but_not_clustal(knowledge):
+    result = plan_request("infer the phylogeny with FastTree", [str(MSA / "hennigian.phy")], knowledge=knowledge)
+    assert _tools(result) == ["fasttree"]
+    with pytest.raises(BioplanError) as e:
+        plan_request("infer the phylogeny with FastTree", [str(MSA / "opuntia.aln")], knowledge=knowledge)
+    assert e.value.code == "unsatisfiable" and "fasttree.alignment reads aligned_fasta/phylip" in e.value.message
+    assert any("AlignIO.convert('FILE.aln', 'clustal'" in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name, said, hint", [*REFUSED, (STRICT, "strict interleaved PHYLIP", "'phylip'")])
+def test_forms_the_tree_tools_misread_are_refused_with_the_conversion(knowledge, name, said, hint):
+    with pytest.raises(BioplanError) as e:
+        plan_request(TREE, [str(MSA / name)], knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and said in e.value.message
+    assert any(hint in h for h in e.value.hints)
+
+
+@pytest.mark.parametrize("name", ["hennigian.phy", "opuntia.aln"])
+def test_an_alignment_no_tree_is_built_from_is_refused_saying_to_ask_for_one(knowledge, name):
+    with pytest.raises(BioplanError) as e:
+        plan_request("functional annotation of these sequences with DIAMOND", [str(MSA / name)], knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and "multiple sequence alignment" in e.value.message
+    assert any("ask for its tree" in h for h in e.value.hints)
+
+
+def _check(step, tmp_path, path):  # noqa: F811  (step: the fixture)
+    params = {"constraint": "requires_four_sequences", "guarded_step": "phylogenetic_tree_inference",
+              "datatypes": {"alignment": "multiple_sequence_alignment"}}
+    return step("check_sequence_set.py", {"alignment": str(path)}, {"ok": tmp_path / "ok"}, params)
+
+
+# ungapped lengths as Biopython 1.80 counts them (AlignIO, phylip-relaxed and clustal)
+@pytest.mark.parametrize("name, said", [("hennigian.phy", "10 sequences, 40-40 letters"),
+                                        ("interlaced2.phy", "4 sequences, 112-131 letters"),
+                                        ("opuntia.aln", "7 sequences, 146-156 letters")])
+def test_the_run_time_check_reads_phylip_and_clustal(step, tmp_path, name, said):  # noqa: F811
+    run = _check(step, tmp_path, MSA / name)
+    assert run.code == 0, run.log
+    assert said in (tmp_path / "ok").read_text()
+
+
+def test_the_run_time_check_refuses_three_sequences_and_a_repeated_name(step, tmp_path):  # noqa: F811
+    three = tmp_path / "three.phy"  # the first three of IQ-TREE's example
+    three.write_text("3 1998\n" + "".join((MSA / "iqtree_example.phy").read_text().splitlines(True)[1:4]))
+    run = _check(step, tmp_path, three)
+    assert run.code == 1 and "holds 3 sequence(s)" in run.terminal
+    twice = tmp_path / "twice.aln"  # opuntia with its second sequence renamed as the first
+    lines = (MSA / "opuntia.aln").read_text().replace("gi|6273284|gb|AF191658.1|AF191",
+                                                      "gi|6273285|gb|AF191659.1|AF191")
+    twice.write_text(lines)
+    run = _check(step, tmp_path, twice)
+    assert run.code == 1 and "names several sequences alike" in run.terminal
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name, read", [*((r[0], True) for r in READ), *((r[0], False) for r in REFUSED[:3]),
+                                        (STRICT, False)])
+def test_iqtree_reads_what_is_read_and_misreads_what_is_refused(tmp_path, name, read):
+    """Debian's IQ-TREE 2 on each fixture, as the emitted rule calls it: what bioplan reads, it reads; what bioplan
+    refuses for its form, it stops on (the gzip file is left out: refused for its compression alone)."""
+    iqtree = shutil.which("iqtree2") or shutil.which("iqtree")
+    if iqtree is None:
+        pytest.skip("IQ-TREE is not installed")
+    src = shutil.copy(MSA / name, tmp_path)
+    run = subprocess.run([iqtree, "-s", src, "-m", "JC" if "phy" in str(name) and name != "interlaced2.phy"
+                          else "MFP", "-fast", "-T", "1", "-seed", "1", "--prefix", str(tmp_path / "t")],
+                         capture_output=True, text=True, timeout=300)
+    assert (run.returncode == 0 and (tmp_path / "t.treefile").exists()) is read, run.stdout[-2000:]
