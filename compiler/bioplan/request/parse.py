@@ -143,14 +143,7 @@ def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple
         pattern = lexicon_pattern(rule.pattern, text_and_context, knowledge)
         if pattern is None:
             continue
-        # context look-arounds anchor at the start; the intent words are group "m" when present
-        group = "m" if "m" in pattern.groupindex else 0
-        for m in pattern.finditer(text_and_context):
-            start, end = m.span(group)
-            if start < 0:
-                start, end = m.span(0)
-            if end > len(norm):
-                continue
+        for start, end in _rule_spans(pattern, norm, text_and_context[len(norm):]):
             text = norm[start:end]
             for op in rule.operations:
                 found.append(Match(kind="operation", id=op, text=text, start=start, end=end, how="phrase"))
@@ -161,6 +154,30 @@ def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple
                 constraints.append(c)
                 found.append(Match(kind="constraint", id=c, text=text, start=start, end=end, how="phrase"))
     return found, target, constraints
+
+
+def _rule_spans(pattern: re.Pattern[str], norm: str, context: str) -> list[tuple[int, int]]:
+    """Where a phrase rule's intent words (group "m" when present) are in the request. A rule whose
+    context look-ahead anchors at the start matches once per text, so each occurrence found is masked
+    and the rule run again over the masked text, the original behind it keeping the context whole:
+    "Data Normalization: Normalize the data" of single cells is two single-cell normalisation words,
+    not one and a bulk one."""
+    group = "m" if "m" in pattern.groupindex else 0
+
+    def span(m: re.Match[str]) -> tuple[int, int]:
+        return m.span(group) if m.start(group) >= 0 else m.span()
+    if not pattern.pattern.startswith("^"):
+        return [sp for sp in map(span, pattern.finditer(norm + context)) if sp[1] <= len(norm)]
+    spans: list[tuple[int, int]] = []
+    masked = norm
+    while len(spans) < 50:
+        m = pattern.search(masked + context + _CONTEXT_SEPARATOR + norm)
+        if m is None or span(m)[1] > len(norm):
+            break
+        start, end = span(m)
+        spans.append((start, end))
+        masked = masked[:start] + "~" * max(end - start, 1) + masked[start + max(end - start, 1):]
+    return spans
 
 
 def _phrase_vocabulary(knowledge: Knowledge) -> tuple[str, ...]:
@@ -785,10 +802,13 @@ def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge,
                                           and _steps(knowledge, first) & _steps(knowledge, later))):
                 offered[(later.start, later.end)] = first.id
                 break
-    offered.update(_alternative_routes(norm, matches, knowledge))
-    return [m.model_copy(update={"offered_beside": offered[(m.start, m.end)]}) if m.kind in ("tool", "operation")
-            and (m.start, m.end) in offered else m for m in matches
-            if not (m.kind == "operation" and (m.start, m.end) in offered
+    # a route's offer is the first step's words, a tool's the first tool's id: each marks its own kind of
+    # match ("HaplotypeCaller or Mutect2": Mutect2 the tool is offered beside HaplotypeCaller the tool)
+    routes = _alternative_routes(norm, matches, knowledge)
+    by_kind = {"tool": offered, "operation": {**offered, **routes}}
+    return [m.model_copy(update={"offered_beside": by_kind[m.kind][(m.start, m.end)]}) if m.kind in by_kind
+            and (m.start, m.end) in by_kind[m.kind] else m for m in matches
+            if not (m.kind == "operation" and (m.start, m.end) in by_kind["operation"]
                     and any(t.kind == "tool" and (t.start, t.end) == (m.start, m.end) for t in matches))]
 
 
