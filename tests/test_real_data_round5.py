@@ -124,3 +124,29 @@ def test_iqtree_reads_what_is_read_and_misreads_what_is_refused(tmp_path, name, 
                           else "MFP", "-fast", "-T", "1", "-seed", "1", "--prefix", str(tmp_path / "t")],
                          capture_output=True, text=True, timeout=300)
     assert (run.returncode == 0 and (tmp_path / "t.treefile").exists()) is read, run.stdout[-2000:]
+
+
+SHEETS = Path(__file__).parent / "data" / "real_round5" / "sheets"
+COUNTS = Path(__file__).parent / "data" / "real_round4b" / "salmon.merged.gene_counts.tsv"
+
+
+def test_a_sample_sheet_with_a_line_break_inside_a_quoted_cell_is_a_sample_sheet(knowledge):
+    """Excel's CSV (BOM, CRLF rows) of a sheet whose notes hold a line break (Alt+Enter in a cell: a quoted field
+    with a bare LF) was 'a one-column file whose values are not gene ids': its rows were cut at the break. Now the
+    quoted field joins its lines, as csv.reader, pandas and R's read.csv read it."""
+    f = sniff_inputs([str(SHEETS / "excel_notes.csv")], {}).files[0]
+    assert (f.datatype, f.format) == ("sample_metadata", "csv")
+    assert f.fact("samples") == ["X1O", "X2O", "X3O", "P11_1", "P11_2", "P11_3"]
+    assert f.fact("replicates") == {"control": 3, "P11": 3}
+    result = plan_request("differential expression with DESeq2 between P11 and control",
+                          [str(COUNTS), str(SHEETS / "excel_notes.csv")], knowledge=knowledge)
+    assert _tools(result) == ["deseq2"]
+
+
+def test_a_stray_quote_joins_no_lines(tmp_path):
+    """A lone '"' (5" in a cell) opens no field across the rest of the file: the rows stay rows."""
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("sample,condition,notes\n" + "".join(f"S{i},{'a' if i % 2 else 'b'},ok\n" for i in range(30))
+                     .replace("S1,a,ok", 'S1,a,5" tube'))
+    f = sniff_inputs([str(sheet)], {}).files[0]
+    assert f.datatype == "sample_metadata" and len(f.fact("samples")) == 30

@@ -93,7 +93,28 @@ def _read_table_lines(src: Source) -> tuple[list[str], list[str], bool]:
             body.append(line)
             if len(body) >= _TABLE_ROWS:
                 break
-    return comments, body, reader.complete and len(body) < _TABLE_ROWS
+    return comments, _join_quoted(body), reader.complete and len(body) < _TABLE_ROWS
+
+
+_QUOTED_LINES = 20  # a quoted field spans at most this many lines (else the quote is a stray '"': 5" in a cell)
+
+
+def _join_quoted(lines: list[str]) -> list[str]:
+    """The lines as records: a quoted field holding a line break (Excel writes one for Alt+Enter in a cell, a
+    sample sheet's notes) joins its lines into one record, as csv.reader reads them; a quote left open for more
+    than _QUOTED_LINES lines is a stray one and joins nothing."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        record, j = lines[i], i + 1
+        if record.count('"') % 2:
+            while j < len(lines) and j - i <= _QUOTED_LINES and record.count('"') % 2:
+                record, j = record + "\n" + lines[j], j + 1
+            if record.count('"') % 2:
+                record, j = lines[i], i + 1
+        out.append(record)
+        i = j
+    return out
 
 
 def _within_cell_budget(src: Source, body: list[str], delim: str, complete: bool) -> tuple[list[str], bool]:
