@@ -70,6 +70,9 @@ def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
     assert imported.isdisjoint(NOT_ON_THE_PLAN_PATH), sorted(imported & set(NOT_ON_THE_PLAN_PATH))
     # `-i` goes straight to the short options: no NoSuchOption, whose constructor imports difflib
     assert "difflib" not in imported
+    # the cache keys hash with the interpreter's own SHA-256 (bioplan.cache.sha256) and an unchanged
+    # knowledge base is not hashed again (knowledge.load._stamp): OpenSSL's hashlib is not loaded (~4 ms)
+    assert "hashlib" not in imported and "_hashlib" not in imported
     # the interpreter's last collections skip what is alive at exit (cli._no_final_collections)
     frozen = int(runs[1].stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
     assert frozen > 0  # 0 without the freeze

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import os
 import shutil
 import stat
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bioplan import __version__
+from bioplan.cache import sha256
 from bioplan.codegen.generator import (
     DEFAULT_TARGET,
     EmitOptions,
@@ -519,7 +519,7 @@ def _output_lock(out_dir: Path, out_real: Path) -> Iterator[None]:
 def _lock_name(name: str) -> str:
     """`.<name>.bioplan.lock`, or a digest of the name where that would exceed a file name's 255 bytes."""
     if len(name.encode("utf-8", "surrogateescape")) > 200:
-        name = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        name = sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return f".{name or 'root'}.bioplan.lock"
 
 
