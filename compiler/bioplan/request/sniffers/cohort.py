@@ -26,6 +26,10 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
     warnings: list[str] = []
     undecided: list[tuple[str, AmbiguousInputError]] = []
     for p in paths:
+        fileset = _plink_fileset_of(p, paths)
+        if fileset is not None:  # a .bim/.fam (.pvar/.psam) given beside its .bed (.pgen): read with it
+            warnings.append(f"{p} is read as part of the PLINK fileset {fileset}")
+            continue
         try:
             sniffed, notes = ctx.sniff(p)
         except AmbiguousInputError as exc:
@@ -77,6 +81,16 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
             warnings.append(f"{path} is given {times} times")
     return InputProfile(files=tuple(files), warnings=tuple(warnings))
 
+
+
+_PLINK_PARTS = {".bim": ".bed", ".fam": ".bed", ".pvar": ".pgen", ".psam": ".pgen"}  # genotypes.COMPANIONS
+
+
+def _plink_fileset_of(path: str, paths: Sequence[str]) -> str | None:
+    """The PLINK genotype file among `paths` a .bim/.fam/.pvar/.psam is a companion of (same prefix), else None."""
+    stem, ext = os.path.splitext(path)
+    genotypes = _PLINK_PARTS.get(ext.lower())
+    return next((q for q in paths if genotypes and os.path.abspath(q) == os.path.abspath(stem + genotypes)), None)
 
 
 _MTX_PARTS = ("barcodes.tsv", "features.tsv", "genes.tsv")  # single_cell.MTX_PARTS (a test keeps them equal)

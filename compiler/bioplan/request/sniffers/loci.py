@@ -8,8 +8,8 @@ Read: Bismark cytosine reports (chromosome, position, strand, methylated, unmeth
 no header), whatever their name. Refused by name, each saying what to give instead: copy-number bins and
 segments (CNVkit .cnr/.cnn/.cns, SEG files of DNAcopy/CBS, GATK DenoiseReadCounts/ModelSegments/CollectReadCounts
 tables), allele counts at SNPs (GATK CollectAllelicCounts, TitanCNA), samtools pileups (mpileup, legacy pileup -c),
-DSS's methylation counts, PLINK files (text per-variant output with a CHR SNP header, .bim, .fam; the binary .bed by
-its magic bytes, which the text readers took for a semicolon-separated table), Picard interval lists, and any other
+DSS's methylation counts, PLINK text files on their own (per-variant output with a CHR SNP header, a .bim or .fam
+without its .bed: the genotypes are read through the .bed, `genotypes`), Picard interval lists, and any other
 table whose header starts with a chromosome column and a position column."""
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ DSS_HINT = ("bioplan's differential methylation (DSS) reads Bismark coverage fil
             "{print $1,$2,$2,100*$4/$3,$4,$3-$4}' FILE > SAMPLE.bismark.cov and give those with a sample sheet")
 PILEUP_HINT = ("a pileup is an intermediate of variant callers; give the alignments it was made from (BAM, with the "
                "reference genome FASTA) and ask for variant calling")
-PLINK_HINT = ("bioplan does not do genotype association studies (PLINK, GWAS); it calls, filters and annotates "
-              "variants from reads: give the reads or alignments, or the calls as VCF (plink --recode vcf)")
+PLINK_HINT = ("a genome-wide association study reads the PLINK fileset through its genotype file: give the .bed (its "
+              ".bim and .fam beside it) or the .pgen (its .pvar and .psam beside it), with a phenotype table whose "
+              "header starts FID IID; PLINK's association results are an output, not an input")
 
 
 def _fields(line: str) -> list[str]:
@@ -184,22 +185,6 @@ def _read_cytosine_report(src: Source) -> SniffedFile:
 LOCUS_TABLES = FileSniffer("tables of genomic positions (cytosine reports read; copy-number, allele-count, DSS and "
                            "PLINK tables refused)", ("bismark_cytosine_report",), ("cytosine_report",),
                            lambda src, ctx: _kind(src) is not None, _read)
-
-
-# --------------------------------------------------------------------------- binary PLINK genotypes
-
-PLINK_BED_MAGIC = b"\x6c\x1b\x01"
-
-
-def _refuse_plink_bed(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
-    raise unreadable(src.shown, "is a PLINK binary genotype file (.bed with its .bim and .fam; not a BED interval "
-                     "file: it starts with PLINK's magic bytes 6c 1b 01), which bioplan does not take as an input",
-                     [PLINK_HINT], expected="a recognised input")
-
-
-PLINK_BED = FileSniffer("PLINK binary genotypes (.bed; refused)", (), (),
-                        lambda src, ctx: src.compression is None and src.head.startswith(PLINK_BED_MAGIC),
-                        _refuse_plink_bed)
 
 
 # --------------------------------------------------------------------------- tables under a SAM header
