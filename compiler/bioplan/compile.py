@@ -53,10 +53,10 @@ from bioplan.request.passes.honesty import settings_after_binding
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.spec import build_spec
 from bioplan.signals import deferred_signals
-from bioplan.validate.check_result import CheckResult
 
 if TYPE_CHECKING:
     from bioplan.codegen.ir import Workflow
+    from bioplan.validate.check_result import CheckResult  # a compile's checks: not imported by `bioplan plan`
 
 
 def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
