@@ -10,8 +10,9 @@
 #   bash scripts/slurm-local.sh purge    # down, then remove its state, database and configs
 #
 # The cluster: one node (this host, its CPUs, its memory less a margin for the OS), partition
-# `debug`, account `ci` holding root (and $SUDO_USER), cluster `bioplan`. Job comments are kept
-# in accounting: the Snakemake SLURM executor puts the rule name there, which the tests read.
+# `debug` (and `short`: the same node under a 30 min time limit), account `ci` holding root (and
+# $SUDO_USER), cluster `bioplan`. Job comments are kept in accounting: the Snakemake SLURM
+# executor puts the rule name there, which the tests read.
 # State, logs, PID files and the MariaDB data live in $BIOPLAN_SLURM_DIR (default
 # /tmp/bioplan-slurm); MariaDB listens on 127.0.0.1:$BIOPLAN_SLURM_DB_PORT (default 3307), apart
 # from any system database. SLURM's client tools read /etc/slurm, so the configs go there; a
@@ -23,6 +24,7 @@ STATE=${BIOPLAN_SLURM_DIR:-/tmp/bioplan-slurm}
 DB_PORT=${BIOPLAN_SLURM_DB_PORT:-3307}
 CLUSTER=bioplan
 PARTITION=debug
+SHORT_PARTITION=short
 ACCOUNT=ci
 USERS=$(printf '%s\n' root "${SUDO_USER:-}" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 DB_NAME=slurm_acct_db
@@ -183,6 +185,8 @@ AccountingStoreFlags=job_comment
 JobCompType=jobcomp/none
 $(node_line)
 PartitionName=$PARTITION Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+# the same node under a 30 min time limit: a job asking for more stays PENDING (PartitionTimeLimit) forever
+PartitionName=$SHORT_PARTITION Nodes=ALL MaxTime=30 State=UP
 EOF
     write_config "$SLURMDBD_CONF" 600 slurm:slurm <<EOF && CONFIG_CHANGED=1
 $MARK

@@ -279,21 +279,52 @@ def test_dry_run_lowers_requests_to_the_caps(compiled, tmp_path):
         assert {f"mem_mb={want['mem_mb']}", f"runtime={want['runtime']}"} <= set(resources), (rule, resources)
 
 
-def _resource_limits(pipeline: Path) -> str:
-    block = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", (pipeline / "nextflow.config").read_text(), re.S).group(1)
-    return block
+def _max_params(pipeline: Path) -> str:
+    """The params block of nextflow.config up to max_time: nf-core's max_cpus, max_memory and max_time,
+    which the slurm profile's resourceLimits read."""
+    params = (pipeline / "nextflow.config").read_text().split("\nparams {\n", 1)[1].split("\n}\n", 1)[0]
+    head, tail = params.split("    max_time = ", 1)
+    return head + "    max_time = " + tail.split("\n")[0]
 
 
 def test_limits_become_nextflow_resource_limits(compiled):
-    block = _resource_limits(compiled["nextflow", "all"])
-    assert "process.resourceLimits = [cpus: 2, memory: 22900.MB, time: 10.h]" in block
-    assert "TODO" not in block.split("process.maxRetries")[1].split("executor.queueSize")[0]
-    partial = _resource_limits(compiled["nextflow", "some"])
-    assert "process.resourceLimits = [cpus: 8, memory: 256.GB, time: 90.min]" in partial
-    assert "// TODO: memory: placeholders (not given to bioplan compile)" in partial
-    none = _resource_limits(compiled["nextflow", "none"])
-    assert re.search(r"// TODO: your largest node .*\n.*--max-threads N --max-mem-mb MB --max-runtime MINUTES\n"
-                     r" +process.resourceLimits = \[cpus: 32, memory: 256.GB, time: 72.h\]", none)
+    """The limits are nf-core's params (`--max_cpus 2` on the command line overrides them) and the slurm
+    profile's resourceLimits read them; not given, placeholders marked TODO."""
+    block = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", (compiled["nextflow", "all"] / "nextflow.config").read_text(),
+                      re.S).group(1)
+    assert ("process.resourceLimits = [cpus: params.max_cpus as int, memory: params.max_memory as MemoryUnit, "
+            "time: params.max_time as Duration]") in block
+    full = _max_params(compiled["nextflow", "all"])
+    assert full.endswith("    max_cpus = 2\n    max_memory = '22900.MB'\n    max_time = '10.h'") and "TODO" not in full
+    partial = _max_params(compiled["nextflow", "some"])
+    assert partial.endswith("    max_cpus = 8\n    max_memory = '256.GB'\n    max_time = '90.min'")
+    assert "// TODO: max_memory: placeholders (not given to bioplan compile)" in partial
+    none = _max_params(compiled["nextflow", "none"])
+    assert none.endswith("// TODO: max_cpus, max_memory, max_time: placeholders (not given to bioplan compile); or run "
+                         "with --max_cpus N --max_memory '64.GB' --max_time '24.h'\n    max_cpus = 32\n"
+                         "    max_memory = '256.GB'\n    max_time = '72.h'"), none
+
+
+def test_nextflow_fit_check_holds_every_submitted_process(compiled):
+    """main.nf's SLURM fit check (before any submission under -profile slurm) holds the first-attempt request of
+    every process the slurm profile submits, the same as conf/base.config's, over the profile's attempts, and names
+    the partition compiled for (none: the cluster's default, sinfo's '*')."""
+    from test_slurm import _nextflow_slurm_block, nextflow_step_resources
+
+    for name in ("all", "none"):
+        pipeline = compiled["nextflow", name]
+        main = (pipeline / "main.nf").read_text()
+        listed = {p.lower(): {"threads": int(c), "mem_mb": int(m), "runtime": int(t)}
+                  for p, c, m, t in re.findall(r"^        \['(\w+)', (\d+), (\d+), (\d+)\],$", main, re.M)}
+        block = _nextflow_slurm_block(pipeline)
+        local = {p.lower() for names in re.findall(r"withName: '([\w|]+)' \{\n\s+executor = 'local'", block)
+                 for p in names.split("|")}
+        asked = nextflow_step_resources(pipeline)
+        assert local and listed == {p: r for p, r in asked.items() if p not in local}, (listed, asked, local)
+        retries = int(re.search(r"process\.maxRetries = (\d+)", block)[1])
+        assert f"    def attempts = {retries + 1}\n" in main
+        assert f"    def partition = '{PARTITION}'\n" in main
+        assert re.search(r"validateParameters\(\)\n    checkClusterFit\(\)\n", main)
 
 
 @pytest.mark.slow
@@ -538,10 +569,11 @@ def test_a_step_needing_more_memory_than_any_node_is_refused_at_compile(campus, 
     with PlanOnce(), pytest.raises(ClusterTooSmallError) as err:
         _compile_on(campus, monkeypatch, workspace, knowledge, tmp_path / "wf", max_mem_mb=6000)
     assert err.value.code == "cluster_too_small"
-    assert "differential_expression (deseq2) needs 8000 MB" in err.value.message
+    assert ("differential_expression (deseq2; Nextflow process DIFFERENTIAL_EXPRESSION) needs 8000 MB"
+            in err.value.message)
     assert "one node offers (6000 MB, --max-mem-mb)" in err.value.message
-    assert err.value.details["steps"] == [{"step": "differential_expression", "tool": "deseq2", "mem_mb": 8000,
-                                           "threads": 4, "offered_mem_mb": 6000}]
+    assert err.value.details["steps"] == [{"step": "differential_expression", "process": "DIFFERENTIAL_EXPRESSION",
+                                           "tool": "deseq2", "mem_mb": 8000, "threads": 4, "offered_mem_mb": 6000}]
     assert err.value.hints[0].startswith("to resolve, name a partition with bigger nodes")
     assert not (tmp_path / "wf").exists()
 

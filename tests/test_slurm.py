@@ -320,14 +320,16 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     --export=ALL) on the local cluster: every process one SLURM job, found in sacct by the job id
     Nextflow recorded, COMPLETED, asking the partition and account given at compile time and the
     same CPUs, memory and time as the Snakemake target's rule of the same step (capped at this
-    node by resourceLimits); the results right."""
+    node by resourceLimits: compiled without the node's limits, given as nf-core's --max_cpus and
+    --max_memory on the command line); the results right."""
     from test_nextflow_run import nextflow_bin, read_trace  # here: the fast tier never imports it
 
     start = time.time()
     limits = {"max_threads": slurm_node["cpus"], "max_mem_mb": slurm_node["mem_mb"]}
     pipelines = {target: compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / target / entry),
                                          target=target, knowledge=knowledge, validate=False, partition=PARTITION,
-                                         account=ACCOUNT, **limits).output_dir
+                                         account=ACCOUNT, read_sinfo=False,
+                                         **(limits if target == "snakemake" else {})).output_dir
                  for target, entry in (("nextflow", "main.nf"), ("snakemake", "Snakefile"))}
     wanted = rule_requests(pipelines["snakemake"])
     pipeline = pipelines["nextflow"]
@@ -335,8 +337,10 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
                NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
     since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
-    proc = subprocess.run([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config"], cwd=pipeline,
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
+    caps = ["--max_cpus", str(slurm_node["cpus"]), "--max_memory", f"{slurm_node['mem_mb']}.MB"]
+    proc = subprocess.run([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config", *caps],
+                          cwd=pipeline, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=RUN_TIMEOUT)
     log = pipeline / ".nextflow.log"
     assert proc.returncode == 0, proc.stdout[-5000:] + (log.read_text(errors="replace")[-4000:] if log.exists() else "")
     trace = read_trace(pipeline / "results" / "pipeline_info" / "execution_trace.txt")
@@ -372,6 +376,57 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     print(f"nextflow slurm test: {time.time() - start:.0f} s")
 
 
+SHORT = "short"  # scripts/slurm-local.sh: the same node under a 30 min time limit
+
+
+@pytest.mark.slurm
+def test_nextflow_job_no_node_takes_is_refused_not_left_pending(slurm_node, workspace, knowledge, tmp_path):
+    """A job asking for more than its partition offers stays PENDING forever (SLURM's own answer, shown
+    with sbatch first): `nextflow run . -profile slurm` of a pipeline compiled for partition `short`
+    without the partition's limits (the time placeholder, 72 h, caps nothing there) stops before any
+    submission, naming each process above the 30 min limit and nf-core's --max_time that fixes it; no job
+    of the run reaches SLURM."""
+    from test_nextflow_run import nextflow_bin
+
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
+    job = _run(["sbatch", "--parsable", "-p", SHORT, "-A", ACCOUNT, "--time", "60", "--wrap", "true"], timeout=60)
+    assert job.returncode == 0, job.stderr
+    try:
+        for _ in range(40):
+            reason = _run(["squeue", "-h", "-j", job.stdout.strip(), "-o", "%T %r"], timeout=60).stdout.split()
+            if reason[1:] == ["PartitionTimeLimit"]:
+                break
+            time.sleep(0.5)
+        assert reason == ["PENDING", "PartitionTimeLimit"], reason
+    finally:
+        _run(["scancel", job.stdout.strip()], timeout=60)
+    pipeline = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "nf" / "main.nf"),
+                               target="nextflow", knowledge=knowledge, validate=False, partition=SHORT,
+                               account=ACCOUNT, read_sinfo=False).output_dir
+    asked = nextflow_step_resources(pipeline)
+    env = dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
+    proc = subprocess.run([nextflow_bin(), "run", ".", "-profile", "slurm"], cwd=pipeline, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
+    assert proc.returncode != 0, proc.stdout[-4000:]
+    assert f"ask for more than a node of SLURM partition '{SHORT}' offers" in proc.stdout, proc.stdout[-4000:]
+    assert "the 30 min time limit" in proc.stdout and "--max_time '30.min'" in proc.stdout, proc.stdout[-4000:]
+    named = set(re.findall(r"^  (\w+): .*\d+ min > the 30 min time limit$", proc.stdout, re.M))
+    # every process SLURM runs whose time at the last of its 3 attempts is above 30 min (DE: 60 min at the first)
+    over = {p.upper() for p, r in asked.items() if r["runtime"] * 3 > 30 and p in rule_requests_of_nextflow(pipeline)}
+    assert "DIFFERENTIAL_EXPRESSION" in named and named == over, (named, over, proc.stdout[-4000:])
+    assert "Submitted process" not in proc.stdout, proc.stdout[-4000:]
+    sacct = _run(["sacct", "-X", "-P", "-n", "-S", since, "-o", "JobName"], timeout=60).stdout.split()
+    assert not [name for name in sacct if name.startswith("nf-")], sacct
+
+
+def rule_requests_of_nextflow(pipeline: Path) -> set[str]:
+    """The processes the slurm profile submits (every one but its local-executor steps)."""
+    block = _nextflow_slurm_block(pipeline)
+    local = {p.lower() for names in re.findall(r"withName: '([\w|]+)' \{\n\s+executor = 'local'", block)
+             for p in names.split("|")}
+    return set(nextflow_step_resources(pipeline)) - local
+
+
 @pytest.mark.slurm
 def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, workspace, knowledge, tmp_path):
     """The emitted conf/base.config's retry on SLURM: a job ended as a whole by the scheduler (as its
@@ -389,9 +444,12 @@ def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, wo
     pipeline = tmp_path / "killed"
     (pipeline / "conf").mkdir(parents=True)
     shutil.copy(compiled.output_dir / "conf" / "base.config", pipeline / "conf" / "base.config")
-    slurm = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", (compiled.output_dir / "nextflow.config").read_text(), re.S)
-    (pipeline / "nextflow.config").write_text(
-        "includeConfig 'conf/base.config'\nprofiles {\n    slurm {\n" + slurm[1] + "\n    }\n}\n")
+    config = (compiled.output_dir / "nextflow.config").read_text()
+    slurm = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", config, re.S)
+    caps = re.findall(r"^    max_(?:cpus|memory|time) = .*$", config, re.M)
+    (pipeline / "nextflow.config").write_text(  # the params the profile's resourceLimits read, then the profile
+        "params {\n" + "\n".join(caps) + "\n}\nincludeConfig 'conf/base.config'\nprofiles {\n    slurm {\n"
+        + slurm[1] + "\n    }\n}\n")
     (pipeline / "slurm_test.config").write_text(  # -c: applied after the profile's polling settings
         NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '5 sec'")
         + f"trace.enabled = true\ntrace.file = '{pipeline}/trace.txt'\n")
@@ -559,8 +617,15 @@ def test_nextflow_slurm_profile_values(emitted):
     assert settings["process.clusterOptions"] == "'--account=ci'"
     assert int(settings["executor.queueSize"]) >= 10
     assert re.fullmatch(r"'\d+ ?/ ?\d* ?(sec|s|min|m)'", settings["executor.submitRateLimit"]), settings
-    limits = dict(re.findall(r"(\w+): ([\w.]+)", settings["process.resourceLimits"]))
-    assert set(limits) == {"cpus", "memory", "time"} and limits["memory"].endswith(".GB"), limits
+    # nf-core's options: resourceLimits from params.max_cpus, max_memory and max_time (--max_cpus N on the
+    # command line), placeholders marked TODO when bioplan compile was not given the node's limits
+    assert settings["process.resourceLimits"] == ("[cpus: params.max_cpus as int, memory: params.max_memory as "
+                                                  "MemoryUnit, time: params.max_time as Duration]")
+    params = (emitted["nextflow", "given"] / "nextflow.config").read_text().split("\nprofiles {")[0]
+    assert re.search(r"^    max_cpus = 32\n    max_memory = '256.GB'\n    max_time = '72.h'$", params, re.M), params
+    assert "// TODO: max_cpus, max_memory, max_time: placeholders" in params
+    schema = json.loads((emitted["nextflow", "given"] / "nextflow_schema.json").read_text())
+    assert set(schema["$defs"]["max_job_request_options"]["properties"]) == {"max_cpus", "max_memory", "max_time"}
     assert int(settings["process.maxRetries"]) >= 1
     assert "apptainer.cacheDir" in settings and "singularity.cacheDir" in settings
     # resources come by label and attempt from conf/base.config, capped by resourceLimits

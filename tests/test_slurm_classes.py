@@ -214,8 +214,9 @@ def test_nextflow_class_runs_on_slurm(runs, name, slurm_node):
     block = _slurm_block(pipeline)
     local = {p.lower() for names in re.findall(r"withName: '([\w|]+)' \{\n\s+executor = 'local'", block)
              for p in names.split("|")}
-    cpus = re.search(r"process\.resourceLimits = \[cpus: (\d+),", block)
-    assert cpus, block
+    assert "process.resourceLimits = [cpus: params.max_cpus as int," in block, block
+    cpus = re.search(r"^    max_cpus = (\d+)$", (pipeline / "nextflow.config").read_text(), re.M)
+    assert cpus, "no params.max_cpus in nextflow.config"
     trace = read_trace(pipeline / "results" / "pipeline_info" / "execution_trace.txt")
     assert trace and all(row["status"] == "COMPLETED" for row in trace), trace
     on_slurm = [row for row in trace if row["process"].rsplit(":", 1)[-1].lower() not in local]

@@ -7,9 +7,12 @@ source): a limit given above what P's largest node offers is refused (such a job
 forever), a limit not given is taken from P (said in a note), and a P that sinfo does not list among
 the partitions it does list is refused (its jobs would be rejected at every submission). Without
 `sinfo`, or where it lists no partition at all, the flags alone count. Then each step's first
-request is held to the limits: memory beyond one node is refused (`cluster_too_small`: lowered to
-the cap the job would only be killed for memory), CPUs and time beyond them are capped by both
-targets' profiles (a slower job; a time limit the partition enforces anyway).
+request is held to the limits: memory beyond one node is refused (`cluster_too_small`, naming the
+Snakemake rule and the Nextflow process: lowered to the cap the job would only be killed for memory),
+CPUs and time beyond them are capped by both targets' profiles (a slower job; a time limit the
+partition enforces anyway): Snakemake's max-threads and resources, Nextflow's resourceLimits from
+nf-core's params.max_cpus, max_memory and max_time. At run time each target checks its jobs against
+the partition's nodes again before submitting any (slurm_guard.py; main.nf's checkClusterFit).
 """
 
 from __future__ import annotations
@@ -116,9 +119,11 @@ def refuse_misfits(workflow: Workflow, source: str) -> None:
     over = [s for s in workflow.steps if s.mem_mb > workflow.max_mem_mb]
     if not over:
         return
-    steps: list[dict[str, Any]] = [{"step": s.id, "tool": s.tool, "mem_mb": s.mem_mb, "threads": s.threads,
-                                    "offered_mem_mb": workflow.max_mem_mb} for s in over]
-    named = "; ".join(f"{s.id} ({s.tool or 'check'}) needs {s.mem_mb} MB" for s in over)
+    # each named as both targets name it: the Snakemake rule and the Nextflow process (the step's id, upper case)
+    steps: list[dict[str, Any]] = [{"step": s.id, "process": s.id.upper(), "tool": s.tool, "mem_mb": s.mem_mb,
+                                    "threads": s.threads, "offered_mem_mb": workflow.max_mem_mb} for s in over]
+    named = "; ".join(f"{s.id} ({s.tool or 'check'}; Nextflow process {s.id.upper()}) needs {s.mem_mb} MB"
+                      for s in over)
     raise ClusterTooSmallError(
         f"{len(over)} step(s) need more memory than one node offers ({workflow.max_mem_mb} MB, {source}): {named}. "
         "Lowered to the cap, their jobs would be killed for memory at every attempt",
@@ -127,5 +132,6 @@ def refuse_misfits(workflow: Workflow, source: str) -> None:
          "or, if one of the nodes has more memory, give it with --max-mem-mb",
          "or, if you know the step needs less for your data, compile without the memory limit (no --max-mem-mb; "
          "with --partition also --no-sinfo) and lower the step in profiles/slurm/config.yaml, set-resources: "
-         "<rule>: mem_mb (Nextflow: withName '<STEP>' memory in conf/base.config)"],
+         "<rule>: mem_mb (Nextflow: withName '<PROCESS>' memory in conf/base.config; its --max_memory caps every "
+         "process at a node)"],
         {"steps": steps, "max_mem_mb": workflow.max_mem_mb, "source": source})

@@ -58,6 +58,20 @@ _SAFE_NAME = re.compile(r"^(?!-)(?!.*/-)[A-Za-z0-9._+\-/]+$")
 # the entry workflow's channel of the versions table MultiQC shows (the `*_mqc_versions.yml` it reads)
 _VERSIONS_TAKE = "ch_software_versions"
 _LABELS = ("process_single", "process_low", "process_medium", "process_high")
+# nf-core's max_cpus, max_memory and max_time (the slurm profile's resourceLimits), with nf-core's patterns
+MAX_JOB_REQUEST_OPTIONS = {
+    "title": "Max job request options", "type": "object",
+    "description": "The most one job may ask for under -profile slurm: one node of your partition and its time limit.",
+    "properties": {
+        "max_cpus": {"type": "integer", "minimum": 1, "description": "CPUs of one node (sinfo %c)."},
+        "max_memory": {"type": "string", "pattern": r"^\d+(\.\d+)?\.?\s*(K|M|G|T)?B$",
+                       "description": "Memory of one node, such as '64.GB' (sinfo %m, in MB)."},
+        "max_time": {"type": "string", "pattern": r"^(\d+\.?\s*(s|m|h|d|day|min)\s*)+$",
+                     "description": "The partition's time limit, such as '24.h' (sinfo %l)."},
+    },
+}
+# the attempts of a job under -profile slurm (its process.maxRetries + 1): main.nf's fit check holds the last one
+SLURM_ATTEMPTS = 3
 
 
 def groovy_str(text: str) -> str:
@@ -177,6 +191,7 @@ class NextflowGenerator:
     def __init__(self, knowledge):
         self.knowledge = knowledge
         self._producers: dict[str, WorkflowStep] = {}  # output path -> step, set per workflow
+        self._cluster: dict[str, Any] = {}  # the emit options a template sees, set per workflow
         self.env = escape.template_environment(str(templates_dir()))
 
     # ------------------------------------------------------------------ the Generator protocol
@@ -423,8 +438,15 @@ class NextflowGenerator:
             calls=calls, emits=emits)
         main = self.env.get_template("skeleton/nextflow/main.nf.j2").render(
             version=__version__, workflow=workflow, take=take, channels=self.entry_channels(workflow, take),
-            reporter_versions=reporter_versions)
+            reporter_versions=reporter_versions, slurm_requests=self.slurm_requests(workflow),
+            slurm_attempts=SLURM_ATTEMPTS, cluster_partition=self._cluster.get("partition"))
         return main, wf, uses
+
+    def slurm_requests(self, workflow: Workflow) -> list[tuple[str, int, int, int]]:
+        """(process, CPUs, memory in MB, time in minutes) at the first attempt of every process the slurm profile
+        submits (local steps run beside Nextflow): main.nf's fit check holds them to the partition's nodes."""
+        return [(self.prepare(workflow, s).alias, s.threads, s.mem_mb, s.runtime)
+                for s in workflow.steps if not s.local]
 
     def gated_arguments(self, args: list[tuple[str, str, Channel]], gates: list[WorkflowStep]) -> list[str]:
         """A call's channel arguments, each waiting for the precondition checks of its files: the
@@ -548,6 +570,7 @@ class NextflowGenerator:
         escape.refuse_broken_slurm_settings(options)
         workflow = escape.mark_user_text(workflow)
         self._producers = {p.ref.path: s for s in workflow.steps for p in s.outputs}
+        self._cluster = escape.mark_options(options)
         files: dict[str, str] = {}
         for s in workflow.steps:
             d = self.module_dir(s)
@@ -572,7 +595,7 @@ class NextflowGenerator:
         for runner in ("bioplan_run.py", "bioplan_run.R"):
             files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
         ctx = dict(version=__version__, workflow=workflow, knowledge=self.knowledge,
-                   request=escape.request_text(workflow.query), cluster=escape.mark_options(options),
+                   request=escape.request_text(workflow.query), cluster=self._cluster, slurm_attempts=SLURM_ATTEMPTS,
                    intermediates=intermediate_outputs(self.knowledge, workflow),
                    unpublished=unpublished_endings(self.knowledge, workflow),
                    steps=[self.prepare(workflow, s) for s in workflow.steps])
@@ -674,9 +697,10 @@ class NextflowGenerator:
                                          "properties": inputs},
                 "reference_options": {"title": "Inputs and references", "type": "object", "properties": refs},
                 "tool_options": {"title": "Tool parameters", "type": "object", "properties": tools},
+                "max_job_request_options": MAX_JOB_REQUEST_OPTIONS,
             },
             "allOf": [{"$ref": "#/$defs/input_output_options"}, {"$ref": "#/$defs/reference_options"},
-                      {"$ref": "#/$defs/tool_options"}],
+                      {"$ref": "#/$defs/tool_options"}, {"$ref": "#/$defs/max_job_request_options"}],
         }
         return json.dumps(schema, indent=4) + "\n"
 
