@@ -167,13 +167,37 @@ def pytest_configure(config):
     knowledge and the compiles of its tests, and the collector took 7 % of the named-tool compiles' CPU
     (1.5 of 20.9 CPU-s; 0.8 now); cycles still go, within 50,000 allocations."""
     gc.set_threshold(50_000, 20, 20)
-    wait_guard.register(config, fast_tier=not _may_select_e2e(config.getoption("markexpr", "")))
+    fast_tier = not _may_select_e2e(config.getoption("markexpr", ""))
+    wait_guard.register(config, fast_tier=fast_tier)
+    if fast_tier:
+        _temp_in_memory(config)
     # A machine may set PYTHONDONTWRITEBYTECODE (this one does): then each test process parses and
     # compiles every test module (pytest's assertion rewriting) and every bioplan module again on
     # every run, 2.2 of the 4.5 CPU-s a worker spends collecting the fast tier. The test processes
     # keep Python's usual __pycache__/ (ignored by git); the environment variable stays, so the tools
     # and emitted workflows the tests start write no bytecode where they did not before.
     sys.dont_write_bytecode = False
+
+
+# The fast tier's temporary folders (tmp_path, the workspace, the compiled workflows) in memory when the
+# machine has a tmpfs with room: its tests write ~15,000 small files (every compile writes its whole
+# tree), which on this machine's ext4 disk cost 2-8 CPU-s of kernel time (the more, the busier the disk)
+# and seconds of waiting for it, next to nothing on tmpfs (a run's kernel time fell from 8-16 to 6 CPU-s).
+# pytest's --basetemp or PYTEST_DEBUG_TEMPROOT, when given, choose instead; the e2e tiers (workflow
+# runs, indexes, wheels) keep the disk.
+MEMORY_TEMP = Path("/dev/shm")
+MEMORY_TEMP_ROOM = 4 << 30  # bytes free on the tmpfs, well above a fast run's ~200 MB (3 runs are kept)
+
+
+def _temp_in_memory(config, root: Path = MEMORY_TEMP) -> None:
+    if config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT"):  # xdist workers get --basetemp
+        return
+    try:
+        if not (os.access(root, os.W_OK | os.X_OK) and shutil.disk_usage(root).free >= MEMORY_TEMP_ROOM):
+            return
+    except OSError:
+        return
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = str(root)  # read when pytest first makes its base folder
 
 
 @pytest.hookimpl(trylast=True)
