@@ -46,7 +46,7 @@ def table_ids(path):
     rows = {}
     for line in lines[1:]:
         f = fields(line)
-        rows[f[nid - 1]] = f[nid:]
+        rows[tuple(f[:nid])] = f[nid:]  # (FID, IID) or (IID,): PLINK matches both ids when both files have FIDs
     filled = [name for i, name in enumerate(header[nid:]) if any(len(r) > i and r[i] not in MISSING
                                                                 for r in rows.values())]
     if not filled:
@@ -55,7 +55,8 @@ def table_ids(path):
 
 
 def genotyped(path):
-    """The IIDs of the genotyped individuals: the .psam (or .fam) beside the genotype file."""
+    """The (FID, IID) of the genotyped individuals, FID None when the .psam has none: the .psam (or .fam) beside
+    the genotype file."""
     real = os.path.realpath(path)
     stem, ext = os.path.splitext(real)
     beside = stem + (".psam" if ext == ".pgen" else ".fam")
@@ -67,22 +68,34 @@ def genotyped(path):
     if ext == ".pgen" and lines and lines[0].startswith("#"):
         header = fields(lines[0])
         column = header.index("IID") if "IID" in header else 0
-        return [fields(ln)[column] for ln in lines[1:]]
-    return [fields(ln)[1] for ln in lines]  # .fam, or a header-less .psam: FID IID ...
+        has_fid = header[0] == "#FID"
+        return [(fields(ln)[0] if has_fid else None, fields(ln)[column]) for ln in lines[1:]]
+    return [tuple(fields(ln)[:2]) for ln in lines]  # .fam, or a header-less .psam: FID IID ...
+
+
+def key(sample, nid):
+    """How PLINK matches a genotyped individual to a table row: FID and IID when both have FIDs, else the IID."""
+    fid, iid = sample
+    return (fid, iid) if nid == 2 and fid is not None else (iid,)
 
 
 def main():
     (_, table_path), = inputs_of("phenotype_table", "phenotypes")[:1]
     (_, geno_path), = inputs_of("qc_genotype_set", "genotypes")[:1]
     columns, rows = table_ids(table_path)
-    samples = genotyped(geno_path)
+    nid = len(next(iter(rows), ("",)))
+    if nid == 2 and not any(fid is not None for fid, _ in genotyped(geno_path)):
+        rows = {(ids[1],): values for ids, values in rows.items()}  # the genotypes have no FIDs: IIDs alone
+        nid = 1
+    samples = [key(s, nid) for s in genotyped(geno_path)]
     shared = [s for s in samples if s in rows]
     if len(shared) < MINIMUM:
         check_failed(f"{len(shared)} of the {len(samples)} genotyped individuals of '{geno_path}' are in the phenotype "
-                     f"table '{table_path}' (ids such as {samples[:3]} against {list(rows)[:3]}); the test needs at "
-                     f"least {MINIMUM}. Give the table the IIDs of the .fam/.psam.")
-    only_geno = [s for s in samples if s not in rows]
-    only_table = [s for s in rows if s not in set(samples)]
+                     f"table '{table_path}' (ids such as {[' '.join(s) for s in samples[:3]]} against "
+                     f"{[' '.join(r) for r in list(rows)[:3]]}); the test needs at least {MINIMUM}. Give the table the "
+                     f"FIDs and IIDs of the .fam/.psam.")
+    only_geno = [" ".join(s) for s in samples if s not in rows]
+    only_table = [" ".join(s) for s in rows if s not in set(samples)]
     if only_geno:
         LOG.warning("%d genotyped individuals have no phenotype row and are left out: %s", len(only_geno),
                     ", ".join(only_geno[:20]))
