@@ -151,3 +151,91 @@ def test_what_bioplan_does_is_not_refused_as_those_analyses(query, knowledge):
 def test_asking_for_a_script_or_program_leaves_nothing_not_understood(query, knowledge):
     request = parse_request(query, knowledge)
     assert not {"suggest", "script", "program", "advise"} & set(request.unrecognized)
+
+
+# ---------------------------------------------------------------- after the second batch (r8b.*)
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("pour commencer une analyse différentielle d'expression entre les deux lignées", "differential_expression"),
+    ("un análisis diferencial de expresión entre tejidos", "differential_expression"),
+    ("faire le comptage des reads pour chaque gène", "read_counting"),
+    ("el conteo de lecturas por gen se hizo después del alineamiento", "read_counting"),
+    ("la reconstrucción de un genoma bacteriano a partir de lecturas cortas", "genome_assembly"),
+    ("a montagem do genoma e depois a anotação do mesmo", "genome_annotation"),
+    ("先对测序数据的fastq进行过滤,再比对到参考基因组", "read_trimming"),
+])
+def test_second_batch_romance_and_chinese_steps(query, operation, knowledge):
+    assert operation in _ops(query, knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    # a reference genome is no genome built here; variants filtered are no reads cleaned
+    "la construcción de un genoma de referencia no es parte del análisis",
+    "对vcf文件进行变异过滤",
+])
+def test_second_batch_rules_stay_in_their_scope(query, knowledge):
+    ops = _ops(query, knowledge)
+    assert "genome_assembly" not in ops
+    assert "read_trimming" not in ops
+
+
+def _anchors(query, knowledge):
+    return set(build_spec(parse_request(query, knowledge), InputProfile(), knowledge).required_operations)
+
+
+@pytest.mark.parametrize(("query", "done", "todo"), [
+    # what was done to the data, said after it (a step or the tool that ran it)
+    ("my BAM files which were deduplicated with MarkDuplicates and indexed; call SNPs with FreeBayes",
+     "duplicate_marking", "variant_calling"),
+    ("I have fastq files that were already trimmed, please align them with STAR", "read_trimming", "read_alignment"),
+    # a step said done with 'already'
+    ("the reads are already aligned; count them per gene with featureCounts", "read_alignment", "read_counting"),
+    ("genes with fold changes and differential expression already computed: run GSEA", "differential_expression",
+     "gsea"),
+])
+def test_a_step_said_done_is_not_run_again(query, done, todo, knowledge):
+    anchors = _anchors(query, knowledge)
+    assert todo in anchors
+    assert done not in anchors
+
+
+@pytest.mark.parametrize(("query", "todo"), [
+    # the same words asking for the step are still the step
+    ("find genes that are differentially expressed between treated and control", "differential_expression"),
+    ("I already have BAM files and want to mark duplicates", "duplicate_marking"),
+    ("align the reads that are in the fastq files to the genome", "read_alignment"),
+])
+def test_a_step_asked_for_beside_those_words_still_runs(query, todo, knowledge):
+    assert todo in _anchors(query, knowledge)
+
+
+def _constraints(query, knowledge):
+    return {m.id for m in parse_request(query, knowledge).matches if m.kind == "constraint"}
+
+
+@pytest.mark.parametrize("query", [
+    "se obtienen archivos FASTQ y se alinean al genoma para llamar variantes",
+    "os dados se referem a amostras de RNA-seq: expressão diferencial",
+    "la qualité se mesure avec FastQC avant l'alignement",
+])
+def test_a_lower_case_se_is_a_romance_pronoun_not_single_end(query, knowledge):
+    assert "single_end_reads" not in _constraints(query, knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    "align the SE reads with STAR",
+    "these are se reads, 50 bp, align them with HISAT2",
+    "RNA-seq SE50 data: differential expression",
+])
+def test_single_end_said_as_se_is_still_single_end(query, knowledge):
+    assert "single_end_reads" in _constraints(query, knowledge)
+
+
+@pytest.mark.parametrize(("query", "present"), [
+    ("then add functional information to the called variants", True),
+    ("assign gene annotations to the filtered SNPs", True),
+    # information added to the genes or the peaks is no variant annotation
+    ("add functional information to the differentially expressed genes", False),
+])
+def test_information_added_to_variants_is_variant_annotation(query, present, knowledge):
+    assert ("variant_annotation" in _ops(query, knowledge)) is present

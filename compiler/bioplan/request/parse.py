@@ -432,7 +432,8 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
         norm, exact = known.norm, list(known.exact)
     else:
         norm = normalize(text)
-        exact = _without_a_preposition_de(text, norm, _select(_exact_matches(norm, knowledge), knowledge))
+        exact = _without_a_pronoun_se(text, norm, _without_a_preposition_de(
+            text, norm, _select(_exact_matches(norm, knowledge), knowledge)))
     phrases = _phrases(norm, exact, knowledge, context)
     if known is not None and phrases == known.phrases:
         return known.request
@@ -459,6 +460,20 @@ def _without_a_preposition_de(text: str, norm: str, matches: list[Match]) -> lis
         return (m.kind == "operation" and norm[m.start:m.end] == "de" and not upper and not _DE_NOUNS.match(norm, m.end)
                 and not _DE_VERBS.search(norm, 0, m.start))
     return [m for m in matches if not preposition(m)]
+
+
+# single-end said in lower case: "se reads", "se50", "se library"
+_SE_LAYOUT = re.compile(r" ?(reads?\b|librar|data\b|sequenc|mode\b|layout|fastq|\d)")
+
+
+def _without_a_pronoun_se(text: str, norm: str, matches: list[Match]) -> list[Match]:
+    """A lower-case "se" is the Spanish, Portuguese or French pronoun ("se obtienen archivos FASTQ",
+    "se describe"), not single-end reads, unless reads, a library or a read length follow it; "SE" written
+    in capitals anywhere in the request keeps its reading."""
+    if re.search(r"(?<![A-Za-z])SE(?![a-z])", text):
+        return matches
+    return [m for m in matches if not (m.kind == "constraint" and norm[m.start:m.end] == "se"
+                                       and not _SE_LAYOUT.match(norm, m.end))]
 
 
 def _phrases(norm: str, exact: list[Match], knowledge: Knowledge, context: str) -> _Phrases:
@@ -828,8 +843,29 @@ def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list
         if hit:
             off = max(0, d.start - 80)
             spans.append((off + hit.start("mods"), off + hit.end("mods")))
+    # "BAM files which are sorted, markduplicates and index": what was done to the data, said after it,
+    # a step or the tool that ran it; "differential expressions already calculated": a step done
+    after = [hit.span("mods") for hit in _DESCRIBED_AFTER.finditer(norm)]
+
+    def done(m: Match) -> bool:
+        return m.how in ("exact", "alias", "fuzzy", "phrase") and (
+            any(a <= m.start and m.end <= b for a, b in after) or bool(_ALREADY_BEFORE.search(norm[:m.start]))
+            or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60])))
     return [m for m in matches if not (m.kind == "operation" and m.how in ("exact", "alias", "fuzzy")
-                                       and any(a <= m.start and m.end <= b for a, b in spans))]
+                                       and any(a <= m.start and m.end <= b for a, b in spans))
+            and not (m.kind in ("operation", "tool") and done(m))]
+
+
+# the data, then what was done to it ("*.bam files which are sorted, markduplicates and index")
+# (files the user has, not a methods section's "Reads that were identified as PCR duplicates were discarded")
+_DESCRIBED_AFTER = re.compile(r"\b(bams?|crams?|sams?|fastqs?|vcfs?|files?)"
+                              r" (which|that) (are|were|have been|has been|had been|is|was)"
+                              r" (?P<mods>((?!\b(please|then|want|wants|need|needs|now|next|i|we|you|so|to)\b)"
+                              r"[^.;!?]){1,80})")
+# a step said done: "differential expressions already calculated", "already aligned reads"
+_ALREADY_AFTER = re.compile(r"^( [a-z]+)?( (were|was|are|is|have|has|had|been))* (already|previously)( been)?"
+                            r" [a-z]+(ed|en|one|un)\b")
+_ALREADY_BEFORE = re.compile(r"\b(already|previously)( been)? $")
 
 
 _OR_ONLY = re.compile(r"^\s*(or|and/or|/|或|或者)\s*$")
