@@ -10,6 +10,7 @@ that converts it; any alignment a request builds no tree from is refused as befo
 
 from __future__ import annotations
 
+import gzip
 import shutil
 import subprocess
 from pathlib import Path
@@ -150,3 +151,56 @@ def test_a_stray_quote_joins_no_lines(tmp_path):
                      .replace("S1,a,ok", 'S1,a,5" tube'))
     f = sniff_inputs([str(sheet)], {}).files[0]
     assert f.datatype == "sample_metadata" and len(f.fact("samples")) == 30
+
+
+SEARCH, ARRAYS, INDEXES = (Path(__file__).parent / "data" / "real_round5" / d for d in ("search", "arrays", "indexes"))
+
+
+@pytest.mark.parametrize("path, said", [
+    (SEARCH / "psl_34_001.psl", "BLAT/pslx alignments in PSL format (psLayout)"),
+    (SEARCH / "pslx_34_004.pslx", "BLAT/pslx alignments in PSL format (psLayout)"),
+    (SEARCH / "psl_34_001.nohead.psl", "PSL format without its header (blat -noHead)"),
+    (SEARCH / "tab_30_hmmscan_001.out", "HMMER's per-sequence hits table"),
+    (SEARCH / "domtab_30_hmmscan_004.out", "HMMER's per-domain hits table"),
+    (SEARCH / "text_30_hmmscan_006.out.gz", "HMMER hmmscan's text report"),
+    (SEARCH / "exn_22_o_vulgar_fshifts2.exn", "Exonerate's alignment report"),
+    (SEARCH / "output010.m10", "FASTA suite search report"),
+    (SEARCH / "needle_overhang.txt.gz", "EMBOSS pairwise alignment report"),
+    (MSA / "vSysLab_Ganaspidium_multistate.nex", "a NEXUS file"),
+    (MSA / "W_prot.msf", "a GCG MSF multiple sequence alignment"),
+    (ARRAYS / "affy_v3_example.CEL", "an Affymetrix CEL file (microarray probe intensities; text, version 3)"),
+    (ARRAYS / "affy_v4_example.CEL", "an Affymetrix CEL file (microarray probe intensities)"),
+    (INDEXES / "mini.2.ht2", "one file of a HISAT2 genome index (.2.ht2)"),
+    (INDEXES / "mini.2.bt2", "one file of a Bowtie2 genome index (.2.bt2)"),
+    (INDEXES / "mini.rev.2.bt2", "one file of a Bowtie2 genome index (.rev.2.bt2)"),
+    (INDEXES / "mini.fa.pac", "one file of a BWA genome index (.pac)"),
+    (INDEXES / "mini.fa.bwt", "one file of a BWA genome index (.bwt)"),
+])
+def test_search_reports_arrays_and_index_files_are_refused_by_name(knowledge, path, said):
+    """Each was 'a one-column file whose values are not gene ids', 'a table separated by spaces' or 'binary data of
+    a type bioplan does not know'; now each refusal names the file's kind and what to give instead."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("differential expression with DESeq2", [str(path)], knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and said in e.value.message, e.value.message
+    assert e.value.hints and "bioplan recognises" not in e.value.hints[0]
+
+
+def test_a_diamond_database_is_the_database_of_the_search(knowledge):
+    """DIAMOND's test database (diamond makedb, by its magic number) was 'binary data of a type bioplan does not
+    know'; now it is the protein database DIAMOND blastx searches, and no database is built."""
+    contigs = Path(__file__).parent / "data" / "real" / "megahit" / "A_1" / "final.contigs.fa"
+    result = plan_request("annotate the contigs with DIAMOND blastx",
+                          [str(contigs), str(INDEXES / "C2.faa.diamond.dmnd")], knowledge=knowledge)
+    assert ("protein_database", "diamond_db") in [(i.datatype, i.format) for i in result.spec.inputs]
+    assert "diamond_blastx" in _tools(result) and "diamond_makedb" not in _tools(result)
+
+
+def test_a_gzipped_diamond_database_is_refused_saying_to_decompress_it(knowledge, tmp_path):
+    """DIAMOND reads its database uncompressed only (the package's test folder keeps four gzipped)."""
+    gz = tmp_path / "C2.faa.diamond.dmnd.gz"
+    gz.write_bytes(gzip.compress((INDEXES / "C2.faa.diamond.dmnd").read_bytes()))
+    contigs = Path(__file__).parent / "data" / "real" / "megahit" / "A_1" / "final.contigs.fa"
+    with pytest.raises(BioplanError) as e:
+        plan_request("annotate the contigs with DIAMOND blastx", [str(contigs), str(gz)], knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and "gzip-compressed DIAMOND protein database" in e.value.message
+    assert any("gunzip -k" in h for h in e.value.hints)

@@ -41,3 +41,58 @@ def _refuse(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 
 BLAST_TABULAR = FileSniffer("BLAST/DIAMOND tabular hits (outfmt 6/7; refused)", (), (),
                             lambda src, ctx: _kind(src) is not None, _refuse)
+
+
+# --------------------------------------------------------------------------- other search and alignment reports
+# (Biopython's SearchIO test files; each was 'a one-column file whose values are not gene ids' or 'a table
+# separated by spaces'): what each is, and what bioplan reads instead
+_PSL_FIELDS = 21  # matches ... tStarts; PSLX adds qSeq and tSeq
+_REPORT_HEADS = (
+    ("psLayout version", "BLAT/pslx alignments in PSL format (psLayout)"),
+    ("# hmmscan ::", "HMMER hmmscan's text report"), ("# hmmsearch ::", "HMMER hmmsearch's text report"),
+    ("# phmmer ::", "HMMER phmmer's text report"), ("# jackhmmer ::", "HMMER jackhmmer's text report"),
+    ("# nhmmer ::", "HMMER nhmmer's text report"),
+    ("Command line: [exonerate", "Exonerate's alignment report"),
+    ("########################################", "an EMBOSS pairwise alignment report (needle/water)"),
+)
+_FASTA_M10_RE = re.compile(r"^#\s*(?:\S*/)?(?:fast[afmsxy]|ssearch|tfast[xy]|ggsearch|glsearch)\d+\s+-")
+_HMMER_TABLE_RE = re.compile(r"^#\s+target name\s+accession\s+(?:tlen\s+)?query name")
+
+
+def _psl_row(line: str) -> bool:
+    fields = line.rstrip("\t").split("\t")
+    return len(fields) in (_PSL_FIELDS, _PSL_FIELDS + 2) and all(f.isdigit() for f in fields[:8]) \
+        and fields[8] in ("+", "-", "++", "+-", "-+", "--") and fields[18].rstrip(",").replace(",", "").isdigit()
+
+
+def report_kind(src: Source) -> str | None:
+    lines = [ln for ln in src.text_lines[:12] if ln.strip()]
+    if any(_FIELDS_RE.match(ln) for ln in src.text_lines[:40]):
+        return None  # BLAST's tabular form with comments (BLAST+ -outfmt 7, FASTA -m 8C): BLAST_TABULAR's
+    first = lines[0] if lines else ""
+    said = next((what for head, what in _REPORT_HEADS if first.startswith(head)), None)
+    if said and "EMBOSS" in said and not any(ln.startswith("# Program:") for ln in lines[:3]):
+        said = None
+    if said is None and any(_HMMER_TABLE_RE.match(ln) for ln in lines[:3]):
+        said = "HMMER's per-" + ("domain" if any("#  of" in ln for ln in lines[:3]) else "sequence") + \
+            " hits table (--tblout/--domtblout)"
+    if said is None and _FASTA_M10_RE.match(first):
+        said = "a FASTA suite search report (fasta36/ssearch, -m 10 or text output)"
+    if said is None and lines and all(_psl_row(ln) for ln in lines[:5]):
+        said = "BLAT alignments in PSL format without its header (blat -noHead)"
+    return said
+
+
+def _refuse_report(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    said = report_kind(src) or ""
+    hint = ("give the sequences the search started from (FASTA or reads) and ask for the analysis bioplan plans "
+            "on them (e.g. DIAMOND blastx for protein hits), or use the report as it is")
+    if "PSL" in said:
+        hint = ("give the sequences (FASTA or reads) and ask for their alignment, or convert the PSL to BED "
+                "(pslToBed) where an interval file is wanted")
+    raise unreadable(src.shown, f"is {said}, a search or alignment result no step of bioplan reads", [hint],
+                     expected="a recognised input")
+
+
+SEARCH_REPORTS = FileSniffer("BLAT PSL, HMMER, Exonerate, FASTA-suite and EMBOSS alignment reports (refused)", (),
+                             (), lambda src, ctx: report_kind(src) is not None, _refuse_report)

@@ -56,6 +56,11 @@ def _kind(src: Source) -> str | None:
         return "a Newick phylogenetic tree"
     if first.startswith("# STOCKHOLM"):
         return "a Stockholm multiple sequence alignment (HMMER, Pfam, Rfam)"
+    if first.upper().startswith("#NEXUS"):
+        return "a NEXUS file (TAXA, CHARACTERS/DATA or TREES blocks: PAUP*, MrBayes, MEGA)"
+    if first.startswith(("!!AA_MULTIPLE_ALIGNMENT", "!!NA_MULTIPLE_ALIGNMENT", "PileUp")) \
+            or any(" MSF: " in f" {ln}" and "Check:" in ln for ln in src.text_lines[:20]):
+        return "a GCG MSF multiple sequence alignment"
     m = _PHYLIP_HEAD_RE.match(first)
     if m and int(m.group(1)) >= 2:
         rows = [ln for ln in src.text_lines[1:8] if ln.strip()]
@@ -195,7 +200,7 @@ def _alignment_facts(aln: _Alignment, complete: bool) -> tuple[Fact, ...]:
 
 def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     kind = _kind(src) or ""
-    if "tree" in kind:
+    if kind.endswith("tree"):
         raise unreadable(src.shown, f"is {kind}, which bioplan does not read (no step of bioplan takes a tree)",
                          ["give the sequences the tree was built from as FASTA"], expected="a recognised input")
     phylip, clustal = "PHYLIP" in kind, "Clustal" in kind

@@ -3,6 +3,7 @@ unknown binary data."""
 
 from __future__ import annotations
 
+import re
 import zipfile
 
 from bioplan.models import SniffedFile
@@ -70,6 +71,10 @@ _R_OBJECT_FIX = ("bioplan cannot look inside R objects: export the data it holds
                  "(zellkonverter::writeH5AD), a DESeq2 or SummarizedExperiment object's counts as a table "
                  "(write.table(assay(x), 'counts.tsv', sep = '\\t', quote = FALSE))")
 
+_CEL = "an Affymetrix CEL file (microarray probe intensities), which bioplan does not read"
+_CEL_FIX = ("bioplan plans sequencing analyses, not microarrays: normalise the arrays in R (oligo::rma(oligo::"
+            "read.celfiles(FILES)) or affy::rma) and analyse the expression matrix with limma there")
+
 # binary formats of genome browsers, named so the refusal says what the file is and what to give instead
 _KNOWN_BINARY = (
     (b"\xeb\xf2\x89\x87", "a bigBed file (binary BED intervals)", "convert it to BED (bigBedToBed) and give that"),
@@ -87,6 +92,10 @@ _KNOWN_BINARY = (
      "rtracklayer::export(GenomicFeatures::asGFF(AnnotationDbi::loadDb(FILE)), 'genes.gff3'))"),
     (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Excel 97-2003 workbook (.xls) or another Microsoft OLE2 document",
      _SHEET_FIX),
+    # Affymetrix GeneChip intensities: the binary CEL of version 4 (magic 64, version 4) and Command Console's
+    # generic (Calvin) CEL; the text CEL of version 3 is refused by ARRAY_TEXT
+    (b"\x40\x00\x00\x00\x04\x00\x00\x00", _CEL, _CEL_FIX),
+    (b"\x3b\x01\x00\x00\x00", _CEL + " (Command Console generic format)", _CEL_FIX),
     # mudata/muon write HDF5 after a 512-byte user block naming the format
     (b"MuData (format-version=", "a MuData multimodal container (.h5mu), which bioplan does not read",
      "give the modality to analyse as AnnData (in Python: mudata.read_h5mu(FILE)['rna'].write_h5ad('rna.h5ad')) "
@@ -126,16 +135,38 @@ _INDEX_KINDS = {".tbi": "tabix index", ".csi": "CSI index", ".bai": "BAM index",
                 ".fai": "FASTA index (samtools faidx)"}
 
 
+# the files of an aligner's index: the workflow builds its own index from the genome (a given one is not read)
+_ALIGNER_INDEX_RE = re.compile(r"\.(?:(?:rev\.)?[1-8]\.(ht2l?|bt2l?)|(amb|ann|bwt|pac)|(ebwtl?))$")
+_ALIGNER_NAMES = {"ht2": "HISAT2", "ht2l": "HISAT2 (large)", "bt2": "Bowtie2", "bt2l": "Bowtie2 (large)",
+                  "amb": "BWA", "ann": "BWA", "bwt": "BWA", "pac": "BWA", "ebwt": "Bowtie 1", "ebwtl": "Bowtie 1"}
+
+
 def _index_suffix(src: Source) -> str | None:
-    return next((s for s in INDEX_SUFFIXES if src.name.lower().endswith(s)), None)
+    return next((s for s in INDEX_SUFFIXES if src.name.lower().endswith(s)), None) \
+        or (m.group(0) if (m := _ALIGNER_INDEX_RE.search(src.name.lower())) and looks_binary(src.head) else None)
 
 
 def _refuse_index(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     suffix = _index_suffix(src)
     assert suffix is not None  # claimed by _index_suffix
+    if suffix not in _INDEX_KINDS:
+        m = _ALIGNER_INDEX_RE.search(suffix)
+        aligner = _ALIGNER_NAMES.get(next((g for g in m.groups() if g), "") if m else "", "an aligner's")
+        raise unreadable(src.shown, f"is one file of a {aligner} genome index ({suffix}), which bioplan does not "
+                         "read: the workflow builds the aligner's index itself", [
+                             "give the genome FASTA the index was built from (and the GTF for a spliced aligner)"])
     raise unreadable(src.shown, f"is a {_INDEX_KINDS[suffix]}, read only beside the data file it indexes",
                      ["give the data file it indexes (the index is found next to it)"])
 
 
-INDEX = FileSniffer("index files on their own (.tbi, .csi, .bai, .crai, .fai; refused, read beside their data)", (), (),
+INDEX = FileSniffer("index files on their own (.tbi, .csi, .bai, .crai, .fai; refused, read beside their data; "
+                    "aligner index files, refused)", (), (),
                     lambda src, ctx: _index_suffix(src) is not None, _refuse_index)
+
+
+def _refuse_text_cel(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    raise unreadable(src.shown, f"is {_CEL.replace('intensities)', 'intensities; text, version 3)')}", [_CEL_FIX])
+
+
+ARRAY_TEXT = FileSniffer("Affymetrix text CEL files (refused)", (), (),
+                         lambda src, ctx: src.first_line.strip() == "[CEL]", _refuse_text_cel)

@@ -121,9 +121,13 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
     Declared("flatfiles", "FLAT_FILES", lambda src: src.first_line.startswith(("LOCUS", "ID   ", "^"))
              or src.first_line.lstrip().startswith("<?xml") or not src.first_line.strip()),
+    Declared("hits", "SEARCH_REPORTS", lambda src: src.first_line.startswith(("psLayout", "#", "Command line: [")) or
+             src.first_line.count("\t") in (20, 22)),
     Declared("hits", "BLAST_TABULAR", lambda src: src.first_line.startswith("#") or src.first_line.count("\t") >= 11
              or not src.first_line.strip()),
+    Declared("refusals", "ARRAY_TEXT", lambda src: src.first_line.startswith("[CEL]")),
     Declared("msa", "MSA", lambda src: "alignment" in src.first_line or "CLUSTAL" in src.first_line
+             or src.first_line.startswith(("!!", "PileUp")) or "MSF:" in src.first_line
              or src.first_line.lstrip()[:1] in ("#", "(") or src.first_line[:1] in " 0123456789"
              or src.first_line.startswith(("a score=", "track ")) or src.first_line.strip() == "a"),
     Declared("abundance", "ABUNDANCE"),

@@ -18,6 +18,7 @@ from bioplan.request.sniffers.base import (
     Source,
     compressed_fact,
     compression_evidence,
+    unreadable,
 )
 
 
@@ -67,6 +68,10 @@ def _matching(src: Source, ctx: Context) -> FormatSignature | None:
 def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     sig = _matching(src, ctx)
     assert sig is not None  # claimed by _matching
+    if sig.magic is not None and src.compression:
+        # a binary format known by its magic bytes is read in place by its tools (a DIAMOND database, a bigWig)
+        raise unreadable(src.shown, f"is a gzip-compressed {sig.label}, which its tools read uncompressed only",
+                         [f"decompress it (gunzip -k {src.shown}) and give the uncompressed file"])
     said = []
     if sig.magic is not None:
         said.append(f"starts with {sig.magic!r}")
