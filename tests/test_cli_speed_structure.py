@@ -77,6 +77,8 @@ def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
     assert "hashlib" not in imported and "_hashlib" not in imported
     # json is imported when a command prints JSON (cli._dumps), not for the text report (~1.5 ms)
     assert "json" not in imported
+    # the caches are read by the C unpickler alone (bioplan.cache); only a compile locks its output
+    assert "pickle" not in imported and "fcntl" not in imported
     # the interpreter's last collections skip what is alive at exit (cli._no_final_collections)
     frozen = int(runs[1].stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
     assert frozen > 0  # 0 without the freeze

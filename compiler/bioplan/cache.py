@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import pickle
 import tempfile
 from collections.abc import Iterable
 from functools import cache
@@ -19,6 +18,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from bioplan import __version__
+
+try:  # the C unpickler alone: `pickle`, the module around it, is ~0.8 ms of importing that a read does not need
+    from _pickle import load as _unpickle
+except ImportError:  # pragma: no cover - an interpreter without the accelerator
+    from pickle import load as _unpickle
 
 try:  # the interpreter's own SHA-256: hashlib's digests without loading OpenSSL (~4 ms of every CLI call)
     from _sha256 import sha256
@@ -80,7 +84,7 @@ def read(kind: str, key: str, expected: type[T]) -> T | None:
         with path.open("rb") as fh:
             if not _only_ours(os.fstat(fh.fileno())):
                 return None
-            value = pickle.load(fh)
+            value = _unpickle(fh)
     except Exception:  # absent, truncated, or pickled by code that no longer exists: rebuilt
         return None
     return value if isinstance(value, expected) else None
@@ -88,6 +92,8 @@ def read(kind: str, key: str, expected: type[T]) -> T | None:
 
 def write(kind: str, key: str, value: object) -> None:
     """Store `value` under (kind, key) atomically; an unwritable cache directory is not an error."""
+    import pickle  # only a cache miss writes
+
     path = cache_file(kind, key)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

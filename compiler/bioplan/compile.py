@@ -11,7 +11,6 @@ by name in the registry (which imports a generator's module only when a workflow
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import shutil
 import stat
@@ -524,6 +523,8 @@ def _lock_name(name: str) -> str:
 
 
 def _acquire_lock(lock: Path, out_dir: Path) -> int:
+    import fcntl  # only a compile locks its output (not imported by `bioplan plan`)
+
     while True:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
