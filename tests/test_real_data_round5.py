@@ -204,3 +204,22 @@ def test_a_gzipped_diamond_database_is_refused_saying_to_decompress_it(knowledge
         plan_request("annotate the contigs with DIAMOND blastx", [str(contigs), str(gz)], knowledge=knowledge)
     assert e.value.code == "unreadable_input" and "gzip-compressed DIAMOND protein database" in e.value.message
     assert any("gunzip -k" in h for h in e.value.hints)
+
+
+REGIONS = Path(__file__).parent / "data" / "real_round5" / "regions"
+
+
+def test_a_region_list_is_refused_with_a_conversion_to_bed_that_works(knowledge, tmp_path):
+    """freebayes' example q.regions ('q:0-5000', its --region notation, counted from 0) was read as a list of gene
+    symbols; now it is refused as regions, and the hint's command writes a BED file bioplan reads as intervals."""
+    with pytest.raises(BioplanError) as e:
+        plan_request("gene set enrichment analysis", [str(REGIONS / "q.regions")], knowledge=knowledge)
+    assert e.value.code == "unreadable_input" and "a list of genomic regions" in e.value.message
+    command = e.value.hints[0].split("give the regions as a BED file: ", 1)[1].split(" (", 1)[0]
+    subprocess.run(command, shell=True, check=True, cwd=tmp_path)  # noqa: S602  (the hint's own shell command)
+    assert (tmp_path / "regions.bed").read_text().splitlines() == ["q\t0\t5000", "q\t5000\t10000", "q\t10000\t12356"]
+    one_based = tmp_path / "one_based.txt"  # samtools' notation counts from 1: BED's start is one less
+    one_based.write_text("chr1:1,001-2,000\nchr2:5-9\n")
+    with pytest.raises(BioplanError) as e:
+        sniff_inputs([str(one_based)], {})
+    assert "'{print $1, $2 - 1, $3}'" in e.value.hints[0]

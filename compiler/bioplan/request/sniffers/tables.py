@@ -4,6 +4,7 @@ calls, gene id mappings, sample sheets, one-column gene lists and GMT gene set l
 from __future__ import annotations
 
 import csv
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -601,6 +602,24 @@ _LIST_DATATYPES = {"ensembl": "ensembl_gene_list", "entrez": "entrez_gene_list",
 
 
 
+_REGION_RE = re.compile(r"^[\w.|*-]+:\d[\d,]*-\d[\d,]*$")  # samtools' chr:start-end (no gene id holds a ':')
+
+
+def _refuse_region_list(src: Source, values: list[str]) -> None:
+    """A one-column list of regions ('q:0-5000', freebayes' and samtools' --region notation) was read as gene
+    symbols."""
+    sample = values[:2000]
+    if sample and sum(bool(_REGION_RE.match(v)) for v in sample) >= 0.9 * len(sample):
+        # samtools' regions count from 1 (BED's start is start - 1), freebayes' from 0 as BED does: a start of 0 says so
+        zero = any(_REGION_RE.match(v) and v.rsplit(":", 1)[1].split("-")[0] == "0" for v in sample)
+        start, base = ("$2", "they count from 0, as BED does") if zero else ("$2 - 1", "samtools' regions count "
+                                                                              "from 1, BED from 0")
+        raise unreadable(src.shown, f"is a list of genomic regions ({quote_list(values, 3)}: chr:start-end, as "
+                         "samtools, bcftools and freebayes --region read them), not gene ids", [
+                             f"give the regions as a BED file: tr -d , < {src.shown} | awk -F'[:-]' -v OFS='\\t' "
+                             f"'{{print $1, {start}, $3}}' > regions.bed ({base})"], expected="gene list")
+
+
 def _sniff_gene_list(src: Source, values: list[str], fmt: str, prefixes: Mapping[str, str],
                      complete: bool) -> SniffedFile:
     values = [v.strip().strip('"') for v in values if v.strip()]
@@ -610,6 +629,7 @@ def _sniff_gene_list(src: Source, values: list[str], fmt: str, prefixes: Mapping
         head_ns, _ = id_namespace(values[:1], prefixes)
         if norm_header(values[0]) in GENE_HEADERS or (rest_ns in ("ensembl", "entrez") and head_ns != rest_ns):
             header, values = values[0], values[1:]
+    _refuse_region_list(src, values)
     ns, share = id_namespace(values[:2000], prefixes)
     if ns == "unknown" or not values:
         example = quote_list(values, 3)
