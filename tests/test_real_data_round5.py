@@ -166,6 +166,10 @@ SEARCH, ARRAYS, INDEXES = (Path(__file__).parent / "data" / "real_round5" / d fo
     (SEARCH / "exn_22_o_vulgar_fshifts2.exn", "Exonerate's alignment report"),
     (SEARCH / "output010.m10", "FASTA suite search report"),
     (SEARCH / "needle_overhang.txt.gz", "EMBOSS pairwise alignment report"),
+    (SEARCH / "last_contigs.genome.tab", "LAST alignments in its tabular form"),
+    (Path(__file__).parent / "data" / "real_round5" / "intervals" / "v3.0.0.primer.bed",
+     "an amplicon primer scheme (ARTIC/PrimalScheme primer BED"),  # was 'peaks or a blacklist?'
+
     (MSA / "vSysLab_Ganaspidium_multistate.nex", "a NEXUS file"),
     (MSA / "W_prot.msf", "a GCG MSF multiple sequence alignment"),
     (ARRAYS / "affy_v3_example.CEL", "an Affymetrix CEL file (microarray probe intensities; text, version 3)"),

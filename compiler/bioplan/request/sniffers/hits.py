@@ -53,6 +53,7 @@ _REPORT_HEADS = (
     ("# phmmer ::", "HMMER phmmer's text report"), ("# jackhmmer ::", "HMMER jackhmmer's text report"),
     ("# nhmmer ::", "HMMER nhmmer's text report"),
     ("Command line: [exonerate", "Exonerate's alignment report"),
+    ("# LAST version", "LAST alignments in its tabular form (lastal -f TAB, or MAF)"),
     ("########################################", "an EMBOSS pairwise alignment report (needle/water)"),
 )
 _FASTA_M10_RE = re.compile(r"^#\s*(?:\S*/)?(?:fast[afmsxy]|ssearch|tfast[xy]|ggsearch|glsearch)\d+\s+-")
@@ -87,9 +88,9 @@ def _refuse_report(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     said = report_kind(src) or ""
     hint = ("give the sequences the search started from (FASTA or reads) and ask for the analysis bioplan plans "
             "on them (e.g. DIAMOND blastx for protein hits), or use the report as it is")
-    if "PSL" in said:
-        hint = ("give the sequences (FASTA or reads) and ask for their alignment, or convert the PSL to BED "
-                "(pslToBed) where an interval file is wanted")
+    if "PSL" in said or "LAST" in said:
+        hint = "give the sequences (FASTA or reads) and ask for their alignment" + (
+            ", or convert the PSL to BED (pslToBed) where an interval file is wanted" if "PSL" in said else "")
     raise unreadable(src.shown, f"is {said}, a search or alignment result no step of bioplan reads", [hint],
                      expected="a recognised input")
 

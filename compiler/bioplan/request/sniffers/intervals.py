@@ -201,12 +201,21 @@ def _refuse_other(src: Source, iv: Intervals) -> None:
                       "around the intron, its read count in the score), which bioplan does not take as an input",
                       ["give the alignments (BAM) the junctions were found in: bioplan counts reads and assembles "
                        "transcripts from them"])
+    if iv.width >= 6 and sum(bool(_PRIMER_NAME_RE.search(r[3])) for r in iv.rows if len(r) > 3) >= 0.9 * len(iv.rows):
+        raise _refuse(src, f"is an amplicon primer scheme (ARTIC/PrimalScheme primer BED: {iv.rows[0][3]!r} and the "
+                      "other _LEFT/_RIGHT primers with their pool), which bioplan does not read: it has no "
+                      "primer-trimming step for tiled-amplicon sequencing", [
+                          "run a pipeline made for amplicon sequencing with it (nf-core/viralrecon --primer_bed), or "
+                          f"trim the primers from the alignments first (ivar trim -b {src.shown}) and give the trimmed "
+                          "alignments (BAM)"])
     if _bedpe_shape(iv) and not _peak_shape(iv, 10):
         raise _refuse(src, "is BEDPE (two intervals per line: chrom1, start1, end1, chrom2, start2, end2), which "
                       "bioplan does not take as an input", ["give single-interval BED, narrowPeak or bedGraph files"])
 
 
 _JUNCTION_NAME_RE = re.compile(r"^JUNC\d+$")
+# PrimalScheme's primer names: <scheme>_<amplicon>_LEFT|RIGHT, with _alt / _1 / _2 variants
+_PRIMER_NAME_RE = re.compile(r"_\d+_(?:LEFT|RIGHT)(?:_(?:alt)?\d*)?$", re.IGNORECASE)
 
 
 def _junction_bed(iv: Intervals) -> bool:
