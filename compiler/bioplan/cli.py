@@ -21,7 +21,7 @@ import click
 from click.parser import _normalize_opt, _OptionParser, _ParsingState
 
 from bioplan import DEFAULT_MAX_HOPS
-from bioplan.codegen.generator import DEFAULT_TARGET, target_names
+from bioplan.codegen import DEFAULT_TARGET, target_names
 from bioplan.errors import BioplanError, Interrupted
 
 

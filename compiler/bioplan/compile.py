@@ -23,14 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bioplan import __version__
 from bioplan.cache import sha256
-from bioplan.codegen.generator import (
-    DEFAULT_TARGET,
-    EmitOptions,
-    Generator,
-    generator_class,
-    make_generator,
-    target_names,
-)
+from bioplan.codegen import DEFAULT_TARGET, target_names
 from bioplan.errors import (
     BioplanError,
     InvalidKnowledgeError,
@@ -54,8 +47,20 @@ from bioplan.request.spec import build_spec
 from bioplan.signals import deferred_signals
 
 if TYPE_CHECKING:
+    from bioplan.codegen.generator import Generator
     from bioplan.codegen.ir import Workflow
     from bioplan.validate.check_result import CheckResult  # a compile's checks: not imported by `bioplan plan`
+
+
+def generator_class(target: str) -> type[Generator]:
+    """`codegen.generator.generator_class`, imported on first use: `bioplan plan` loads no generator code."""
+    from bioplan.codegen import generator
+
+    return generator.generator_class(target)
+
+
+def make_generator(target: str, knowledge: Knowledge) -> Generator:
+    return generator_class(target)(knowledge)
 
 
 def organism_prefixes(knowledge: Knowledge) -> dict[str, str]:
@@ -256,6 +261,7 @@ def emit_files(knowledge: Knowledge, result: PlanResult, plan: Plan, target: str
 def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: Plan, workdir: Path,
           cluster: dict[str, Any] | None) -> tuple[Workflow, dict]:
     from bioplan.codegen.crate import CRATE_FILE, crate_metadata
+    from bioplan.codegen.generator import EmitOptions
     from bioplan.codegen.ir import synthesize
 
     cluster = cluster or {}

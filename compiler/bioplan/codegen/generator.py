@@ -6,7 +6,7 @@ structural checks it runs on its own output while emitting, and the pre-check ru
 files before they are installed. `compile.py` looks generators up here by name and never
 branches on a target.
 
-The registry names each generator's class by import path, so this module stays light:
+The registry (`bioplan.codegen.REGISTRY`) names each generator's class by import path, so this module stays light:
 `bioplan plan` imports compile.py, and the generators (Jinja, the templates) load only when a
 workflow is emitted.
 """
@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from bioplan.codegen import DEFAULT_TARGET as DEFAULT_TARGET  # the registry, re-exported here
+from bioplan.codegen import REGISTRY as REGISTRY
+from bioplan.codegen import target_names as target_names
 from bioplan.errors import TargetUnsupportedError
 
 if TYPE_CHECKING:
@@ -70,20 +73,6 @@ class Generator(Protocol):
     def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted: ...
 
     def precheck(self, staged: Path, workflow: Workflow, output_dir: Path) -> CheckResult | None: ...
-
-
-# target name -> "module:class"; the first is the default target
-REGISTRY: dict[str, str] = {
-    "snakemake": "bioplan.codegen.snakemake:SnakemakeGenerator",
-    "nextflow": "bioplan.codegen.nextflow:NextflowGenerator",
-}
-
-
-DEFAULT_TARGET = next(iter(REGISTRY))
-
-
-def target_names() -> tuple[str, ...]:
-    return tuple(REGISTRY)
 
 
 def generator_class(target: str) -> type[Generator]:
