@@ -301,9 +301,85 @@ def _run_lock(run_dir: Path, name: str):
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_cache(tmp_path_factory):
     # tests never read a knowledge cache left by another checkout; the run's workers share one
-    cache = _run_dir(tmp_path_factory) / "cache"
+    run_dir = _run_dir(tmp_path_factory)
+    cache = run_dir / "cache"
     cache.mkdir(exist_ok=True)
     os.environ["BIOPLAN_CACHE_DIR"] = str(cache)
+    kept = _kept_cache_dir(run_dir)
+    if kept is not None:
+        with _run_lock(run_dir, "kept_cache"):
+            if not (cache / ".kept").exists():
+                _prune_kept(kept)
+                _copy_entries(kept, cache / "bioplan")
+                (cache / ".kept").touch()
+    yield
+    if kept is not None:
+        _copy_entries(cache / "bioplan", kept)
+
+
+# Two caches outlive the run, in pytest's folder of this user's runs (pytest-of-<user>/, beside the
+# numbered run folders it keeps three of): snakefmt's output per emitted text (codegen/snakemake.py
+# `_FORMAT_KIND`: keyed by the text, the snakefmt, Black and shfmt versions and the formatting code)
+# and Jinja's compiled templates (codegen/template_cache.py: a folder per environment code and Jinja
+# version, each entry checked against its template's source). Both give a warm run the very bytes a
+# cold run makes: an edited template, rule text or formatter is a miss, and a text snakefmt refuses is
+# never remembered. The fast tier formats ~630 texts, 11-13 of its ~88 CPU-s when cold. The knowledge,
+# its indexes and their stamps stay the run's own (validated once per run).
+KEPT_CACHES = ("snakefmt-", "templates-")
+KEPT_CACHE_LIMIT = 5000  # entries; past it the kept cache starts afresh (old templates' texts pile up)
+
+
+def _kept_cache_dir(run_dir: Path) -> Path | None:
+    """pytest-of-<user>/bioplan-kept-cache when the run's folder is one of pytest's numbered ones
+    (not a --basetemp given elsewhere)."""
+    return run_dir.parent / "bioplan-kept-cache" if run_dir.parent.name.startswith("pytest-of-") else None
+
+
+def _prune_kept(kept: Path) -> None:
+    if kept.is_dir() and sum(1 for _ in kept.iterdir()) > KEPT_CACHE_LIMIT:
+        shutil.rmtree(kept, ignore_errors=True)
+
+
+def _copy_entries(source: Path, dest: Path) -> None:
+    """The entries of KEPT_CACHES in `source` that `dest` lacks, hard-linked (same file system) or
+    copied, each atomically; folders (the templates') entry by entry. Only costs time when it fails."""
+    try:
+        names = [p for p in source.iterdir() if p.name.startswith(KEPT_CACHES)]
+        dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return
+    for path in names:
+        if path.is_dir():
+            _copy_entries_of(path, dest / path.name)
+        elif not (dest / path.name).exists():
+            _link_or_copy(path, dest / path.name)
+
+
+def _copy_entries_of(source: Path, dest: Path) -> None:
+    try:
+        dest.mkdir(mode=0o700, exist_ok=True)
+        present = {p.name for p in dest.iterdir()}
+        for path in source.iterdir():
+            if path.is_file() and not path.name.startswith(".") and path.name not in present:
+                _link_or_copy(path, dest / path.name)
+    except OSError:
+        pass
+
+
+def _link_or_copy(path: Path, dest: Path) -> None:
+    try:
+        os.link(path, dest)
+        return
+    except FileExistsError:
+        return
+    except OSError:
+        pass
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}")
+    try:
+        shutil.copy2(path, tmp)
+        os.replace(tmp, dest)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
