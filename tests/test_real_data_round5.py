@@ -167,6 +167,9 @@ SEARCH, ARRAYS, INDEXES = (Path(__file__).parent / "data" / "real_round5" / d fo
     (SEARCH / "output010.m10", "FASTA suite search report"),
     (SEARCH / "needle_overhang.txt.gz", "EMBOSS pairwise alignment report"),
     (SEARCH / "last_contigs.genome.tab", "LAST alignments in its tabular form"),
+    (Path(__file__).parent / "data" / "real_round5" / "tables" / "hg38.tab",
+     "a chromosome sizes table (columns 'chrom', 'size', 'circular'"),  # was 'a count matrix or a sample sheet?'
+
     (Path(__file__).parent / "data" / "real_round5" / "intervals" / "v3.0.0.primer.bed",
      "an amplicon primer scheme (ARTIC/PrimalScheme primer BED"),  # was 'peaks or a blacklist?'
 

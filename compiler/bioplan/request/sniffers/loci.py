@@ -36,6 +36,7 @@ _CHROM = {"chr", "chrom", "chromosome", "contig", "seqnames", "seqname", "seqid"
           "chrom_name", "chromosome_name", "#chromosome"}
 _POS = {"pos", "position", "start", "bp", "loc.start", "chromstart", "chrom_start", "start_position", "begin",
         "start_pos"}
+_SIZE = {"size", "length", "len", "seqlength", "seqlengths", "chrom_size", "chromsize", "chrom_length"}
 _END = {"end", "stop", "chromend", "chrom_end", "end_position", "end_pos"}
 _COUNT_RE = re.compile(r"^(?:n?ref|alt|nref)_?count$")
 _ALLELE_RE = re.compile(r"^(?:[ACGTN]+|[ID]|[0-4]|\.|-)$", re.IGNORECASE)  # PLINK also codes alleles 1-4
@@ -89,6 +90,10 @@ def _named(header: list[str]) -> tuple[str, str, str] | None:
     if h[:2] == ["chr", "snp"]:
         return (f"PLINK per-variant output (columns {quote_list(header, 4)}: association tests, allele frequencies "
                 "or genotype counts)", "plink", PLINK_HINT)
+    if h[0] in _CHROM and len(h) >= 2 and h[1] in _SIZE:
+        return (f"a chromosome sizes table (columns {quote_list(header, 3)}: UCSC chromInfo, GenomeInfoDb's "
+                "seqinfo)", "sizes", "bioplan derives chromosome sizes from the reference genome FASTA (samtools "
+                "faidx): give the genome FASTA instead")
     # a chromosome column first, a position second (an id column first may be a count matrix's gene ids)
     positional = h[0] in _CHROM and h[1] in _POS
     if positional and len(h) > 2 and h[2] in _END:
