@@ -239,3 +239,14 @@ def test_single_end_said_as_se_is_still_single_end(query, knowledge):
 ])
 def test_information_added_to_variants_is_variant_annotation(query, present, knowledge):
     assert ("variant_annotation" in _ops(query, knowledge)) is present
+
+
+@pytest.mark.parametrize(("query", "present"), [
+    # Harmony, scVI and BBKNN integrate single cells: the clustering after them is of cells
+    ("integrate the samples with Harmony, then clustering and UMAP", True),
+    ("run scVI to remove the batch effect before clustering", True),
+    ("do batch correction with BBKNN prior to clustering", True),
+    ("hierarchical clustering of the RNA-seq samples", False),
+])
+def test_clustering_after_a_single_cell_integration_tool_is_cell_clustering(query, present, knowledge):
+    assert ("cell_clustering" in _ops(query, knowledge)) is present
