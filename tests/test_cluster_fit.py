@@ -327,6 +327,38 @@ def test_nextflow_fit_check_holds_every_submitted_process(compiled):
         assert re.search(r"validateParameters\(\)\n    checkClusterFit\(\)\n", main)
 
 
+def test_checks_of_one_step_are_one_cluster_job(compiled):
+    """The precondition checks of one step share a Snakemake group (checks_<step>) and the SLURM profile puts up
+    to one node's CPUs of them (at most 4) in one job; with one CPU per job (--max-threads 1) each stays its own."""
+    from test_slurm import check_groups
+
+    want = {"checks_differential_expression": {"check_raw_integer_counts", "check_replicates"},
+            "checks_kegg_enrichment": {"check_entrez_id"}}
+    for name, size in (("all", 2), ("some", 4), ("none", 2)):
+        wf = compiled["snakemake", name]
+        assert check_groups(wf) == want, name
+        profile = yaml.safe_load((wf / "profiles" / "slurm" / "config.yaml").read_text())
+        assert profile["group-components"] == [f"{g}={size}" for g in sorted(want)], (name, profile)
+    # only checks are grouped: every tool step is its own job
+    rules = "".join(p.read_text() for p in (compiled["snakemake", "all"] / "workflow" / "rules").glob("*.smk"))
+    assert rules.count("    group:\n") == 3
+    from bioplan.codegen.snakemake import check_group
+
+    check = SimpleNamespace(kind="check", guards="differential_expression")
+    assert check_group(SimpleNamespace(max_threads=None), check) == "checks_differential_expression"
+    assert check_group(SimpleNamespace(max_threads=1), check) is None  # a job of one CPU: each check its own job
+    assert check_group(SimpleNamespace(max_threads=8), SimpleNamespace(kind="tool", guards=None)) is None
+
+
+def test_the_watcher_names_a_group_job_after_its_group():
+    """A group job's comment is 'rule_<group>_<its rules>': the pending watcher counts it as the run's own."""
+    guard = _load_guard()
+    groups = frozenset({"checks_de"})
+    assert guard.rule_of("rule_checks_de_check_a_check_b", {"de", "check_a", "check_b"}, groups) == "checks_de"
+    assert guard.rule_of("rule_checks_de_check_a_check_b", {"de", "check_a", "check_b"}) is None
+    assert guard.rule_of("rule_de", {"de"}, groups) == "de"
+
+
 @pytest.mark.slow
 def test_nextflow_configs_with_limits_pass_the_strict_parser(compiled, nf_lint):
     proc = nf_lint(*(compiled["nextflow", name] / "nextflow.config" for name in ("all", "some", "none")))
@@ -647,7 +679,8 @@ def test_star_memory_follows_the_genome_of_the_organisms_build(workspace, knowle
     genome_gb = (workspace / "data" / "rnaseq_fastq" / "genome.fa").stat().st_size / 1e9
     assert rule_requests(small.output_dir)["genome_indexing"]["mem_mb"] == 4000 + round(10000 * genome_gb)
     assert {s["step"] for s in err.value.details["steps"]} == {"genome_indexing", "read_alignment"}
-    assert "genome_indexing (star_genome_generate) needs 31280 MB" in err.value.message
+    assert ("genome_indexing (star_genome_generate; Nextflow process GENOME_INDEXING) needs 31280 MB"
+            in err.value.message)
 
 
 def test_a_per_sample_job_counts_its_own_samples_input(workspace, knowledge, tmp_path):

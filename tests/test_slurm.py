@@ -121,6 +121,29 @@ def rule_requests(workdir: Path, local: bool = False) -> dict[str, dict[str, int
     return requests
 
 
+def check_groups(workdir: Path) -> dict[str, set[str]]:
+    """Each group of the emitted rules (the checks of one step) and its rules."""
+    groups: dict[str, set[str]] = {}
+    for smk in (workdir / "workflow" / "rules").glob("*.smk"):
+        for rule, group in re.findall(r"^rule (\w+):\n(?:    .*\n|        .*\n)*?    group:\n        \"(\w+)\"",
+                                      smk.read_text(), re.M):
+            groups.setdefault(group, set()).add(rule)
+    return groups
+
+
+def job_rules(comment: str, rules, groups: dict[str, set[str]]) -> list[str]:
+    """The rules a SLURM job of the plugin ran, from its comment: 'rule_<rule>[_wildcards_<...>]', or a group
+    job's 'rule_<group>_<its rules, sorted, joined by _>'."""
+    for group, members in groups.items():
+        if comment.startswith(f"rule_{group}_"):
+            ran = [r for r in sorted(members) if f"_{r}_" in f"_{comment.removeprefix(f'rule_{group}')}_"]
+            assert "_".join(ran) == comment.removeprefix(f"rule_{group}_"), (comment, members)
+            return ran
+    named = [r for r in rules if comment == f"rule_{r}" or comment.startswith(f"rule_{r}_wildcards_")]
+    assert named, f"the comment {comment!r} names no rule"
+    return [max(named, key=len)]
+
+
 def independent_of(workdir: Path, rule: str) -> set[str]:
     """The rules that do not need `rule`'s output, directly or through others (snakemake's rule
     graph: an edge a -> b means b reads what a writes)."""
@@ -257,18 +280,28 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
     run_failing = SnakemakeRun(failing, write_test_profile(failing, **failing_settings), tmp_path / "failing.log")
     run = SnakemakeRun(workdir, write_test_profile(workdir, **test_settings), tmp_path / "run.log")
 
-    # 1. The whole workflow through SLURM: every rule one job, with its own CPUs, memory and time.
+    # 1. The whole workflow through SLURM: every rule one job, with its own CPUs, memory and time, but the
+    # two checks of the DE step: one job (their group), side by side, one CPU and its memory each.
     code, text, run_id = run.finish()
     assert code == 0, text[-5000:]
+    groups = check_groups(workdir)
+    assert groups == {"checks_differential_expression": {"check_raw_integer_counts", "check_replicates"},
+                      "checks_kegg_enrichment": {"check_entrez_id"}}, groups
     by_rule: dict[str, list[dict[str, str]]] = {}
-    for job in sacct_jobs(run_id, run.since):
-        by_rule.setdefault(job["Comment"].removeprefix("rule_"), []).append(job)
+    jobs = sacct_jobs(run_id, run.since)
+    for job in jobs:
+        for rule in job_rules(job["Comment"], requests, groups):
+            by_rule.setdefault(rule, []).append(job)
     assert sorted(by_rule) == sorted(requests), f"rules in sacct {sorted(by_rule)} vs workflow {sorted(requests)}"
+    assert len(jobs) == len(requests) - 1, jobs  # the DE step's two checks in one job
     for rule, rule_jobs in by_rule.items():
         assert len(rule_jobs) == 1, rule_jobs
         job = rule_jobs[0]
         assert (job["State"], job["ExitCode"]) == ("COMPLETED", "0:0"), job
-        check_job(job, requests[rule], attempt=1, cpus=slurm_node["cpus"])
+        together = job_rules(job["Comment"], requests, groups)
+        check_job(job, {"threads": sum(requests[r]["threads"] for r in together),
+                        "mem_mb": sum(requests[r]["mem_mb"] for r in together),
+                        "runtime": max(requests[r]["runtime"] for r in together)}, attempt=1, cpus=slurm_node["cpus"])
         assert f"submitted with SLURM jobid {job['JobID']} " in text, rule
 
     # ... with the right results: every planted DE gene significant, only the planted sets enriched.
@@ -295,7 +328,7 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
         check_job(job, de, attempt=attempt, cpus=1)
     # what ran beside it is what does not need its output: the checks and the software versions
     # table (each package's version job and their merge), never a step downstream of DE
-    ran = {j["Comment"].removeprefix("rule_") for j in jobs if j not in failed}
+    ran = {r for j in jobs if j not in failed for r in job_rules(j["Comment"], requests, check_groups(failing))}
     assert {"check_raw_integer_counts", "check_replicates"} <= ran, jobs
     assert ran <= independent_of(workdir, "differential_expression"), jobs
     print(f"slurm test: {time.time() - start:.0f} s (run {run.seconds:.0f} s, failing run {run_failing.seconds:.0f} s)")
@@ -591,10 +624,14 @@ def test_dry_run_with_the_slurm_profile_requests_the_rules_resources(emitted, tm
     text = proc.stdout + proc.stderr
     assert proc.returncode == 0, text[-3000:]
     assert "workflow specific profile profiles/default" in text
+    # the DE step's two checks: one group job (the profile's group-components), their rules inside it
+    group = re.search(r"\] Group job checks_differential_expression .*?\n(.*?)\n\[", text, re.S)
+    assert group and text.count("Group job checks_differential_expression ") == 1, text[-3000:]
+    assert re.findall(r"^    rule (\w+):", group[1], re.M) == ["check_raw_integer_counts", "check_replicates"]
     for rule, want in rule_requests(wf).items():
-        block = re.search(rf"rule {rule}:\n(?:    .*\n)*?    resources: (.*)", text)
+        block = re.search(rf"^( *)rule {rule}:\n(?:\1    .*\n)*?\1    resources: (.*)", text, re.M)
         assert block, rule
-        resources = block.group(1).split(", ")
+        resources = block.group(2).split(", ")
         assert {f"mem_mb={want['mem_mb']}", f"runtime={want['runtime']}", "slurm_partition=debug",
                 "slurm_account=ci"} <= set(resources), (rule, resources)
 

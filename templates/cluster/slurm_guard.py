@@ -343,9 +343,11 @@ def never_clears(job: QueuedJob, partitions: dict[str, Partition], anything_runn
     return None
 
 
-def rule_of(comment: str, rules: set[str]) -> str | None:
-    """The rule a job of the plugin runs: its comment is 'rule_<name>' or 'rule_<name>_wildcards_<...>'."""
+def rule_of(comment: str, rules: set[str], groups: frozenset[str] = frozenset()) -> str | None:
+    """The rule a job of the plugin runs: its comment is 'rule_<name>' or 'rule_<name>_wildcards_<...>';
+    a group job's (the checks of one step) 'rule_<group>_<its rules>', named after the group."""
     names = [r for r in rules if comment == f"rule_{r}" or comment.startswith(f"rule_{r}_wildcards_")]
+    names += [g for g in groups if comment.startswith(f"rule_{g}_")]
     return max(names, key=len) if names else None
 
 
@@ -369,10 +371,11 @@ class Watcher:
     workdir: str
     since: str  # ISO time of the run's start: jobs submitted before belong to an earlier run
     seen: dict[tuple[str, str], int] = field(default_factory=dict)
+    groups: frozenset[str] = frozenset()  # the rules' groups: a group job is named after its group
 
     def ours(self, job: QueuedJob) -> bool:
         return (os.path.normpath(job.workdir) == os.path.normpath(self.workdir) and job.submit_time >= self.since
-                and rule_of(job.comment, self.rules) is not None)
+                and rule_of(job.comment, self.rules, self.groups) is not None)
 
     def look(self, jobs: list[QueuedJob], partitions: dict[str, Partition]) -> list[Stuck]:
         """Record one look at the queue (all of the user's jobs); the jobs stuck on every one of
@@ -386,7 +389,8 @@ class Watcher:
             key = (job.jobid, kind)
             seen[key] = self.seen.get(key, 0) + 1
             if seen[key] >= CONFIRM_POLLS:
-                stuck.append(Stuck(job, rule_of(job.comment, self.rules), kind, why(kind, job, partitions)))
+                rule = rule_of(job.comment, self.rules, self.groups)
+                stuck.append(Stuck(job, rule, kind, why(kind, job, partitions)))
         self.seen = seen
         return stuck
 
@@ -450,7 +454,8 @@ def start(workflow, logger) -> None:
     if found:
         raise WorkflowError(fit_message(found, partitions))
     watcher = Watcher({r.name for r in workflow.rules}, str(workflow.workdir_init),
-                      time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 1)))
+                      time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 1)),
+                      groups=frozenset(str(r.group) for r in workflow.rules if isinstance(r.group, str)))
     threading.Thread(target=_watch, args=(watcher, workflow, logger, partitions, WorkflowError),
                      name="bioplan-slurm-watcher", daemon=True).start()
 

@@ -101,6 +101,15 @@ def container_uri(image: str) -> str:
     return f"docker://{image}"
 
 
+def check_group(workflow: Workflow, step: WorkflowStep) -> str | None:
+    """A precondition check's group: the checks of one step are one cluster job (the SLURM profile's
+    `group-components` says how many), side by side on one CPU each, unless a job has one CPU
+    (--max-threads 1): then each stays its own job."""
+    if step.kind != "check" or not step.guards or (workflow.max_threads or 2) < 2:
+        return None
+    return f"checks_{step.guards}"
+
+
 class PreparedStep:
     """The `step` object a tool template sees (see templates/README.md)."""
 
@@ -233,6 +242,7 @@ class SnakemakeGenerator:
             check_script=q(f"../scripts/{step.script}") if step.script else None,
             constraint=step.constraint,
             guards=step.guards,
+            group=check_group(workflow, step),
         )
 
     def template_name(self, step: WorkflowStep) -> str:
