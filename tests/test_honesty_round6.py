@@ -92,11 +92,13 @@ def test_without_a_setting_the_defaults_stay(knowledge):
     assert not _warnings(result, "set from the request: ") and not _warnings(result, "not honoured: ")
 
 
-def test_a_fold_change_without_a_filter_step_is_said(knowledge):
+def test_a_fold_change_without_a_filter_step_is_set_on_the_test(knowledge):
+    # round 7: DESeq2 tests against it (lfcThreshold); it was said as not honoured before
     result = _plan("differential expression with DESeq2 and a log2 fold change above 2", knowledge)
-    assert "de_filter" not in _params(knowledge, result)
+    params = _params(knowledge, result)
+    assert "de_filter" not in params and params["deseq2"]["lfc_threshold"] == 2.0
     assert any("fold-change threshold" in w and "'log2 fold change above 2'" in w
-               for w in _warnings(result, "not honoured: ")), result.warnings
+               for w in _warnings(result, "set from the request: ")), result.warnings
 
 
 def test_a_setting_no_planned_tool_takes_is_not_honoured_and_said(knowledge):
@@ -268,21 +270,17 @@ def test_chinese_settings_not_applied_are_said(knowledge, query, words):
 # --------------------------------------------------------------------------- contrasts and tests
 
 
-@pytest.mark.parametrize(("query", "words"), [
-    ("differential expression, contrast KO vs WT", "ko vs wt"),
-    ("differential expression of treated vs control samples", "treated vs control"),
-    ("differential expression with edgeR, tumor versus normal", "tumor versus normal"),
+@pytest.mark.parametrize(("query", "words", "reference"), [
+    ("differential expression, contrast KO vs WT", "ko vs wt", "wt"),
+    ("differential expression of treated vs control samples", "treated vs control", "control"),
+    ("differential expression with edgeR, tumor versus normal", "tumor versus normal", "normal"),
+    ("differential expression, contrast WT vs KO", "wt vs ko", "wt"),
 ])
-def test_a_contrast_against_a_control_is_what_the_de_tools_do(knowledge, query, words):
-    # the DE scripts take a control-like level (control, wt, normal, ...) as the reference by default
+def test_a_contrast_is_set_on_the_de_tools(knowledge, query, words, reference):
+    # round 7 (tests/test_honesty_round7.py): the levels are set, the control-like one as the reference
     result = _plan(query, knowledge)
-    assert any(f"'{words}'" in w and "does it" in w for w in _warnings(result, "set from the request: "))
-
-
-def test_a_contrast_the_defaults_would_reverse_is_said(knowledge):
-    result = _plan("differential expression, contrast WT vs KO", knowledge)
-    notes = _warnings(result, "not honoured: ")
-    assert any("'wt vs ko'" in n and "reference_level" in n for n in notes), result.warnings
+    assert any(f"'{words}'" in w and f"reference_level {reference}" in w
+               for w in _warnings(result, "set from the request: ")), result.warnings
 
 
 def test_a_contrast_outside_de_is_no_de_setting(knowledge):

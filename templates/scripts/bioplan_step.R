@@ -245,9 +245,19 @@ read_count_table <- function(path, why = "") {
   m
 }
 
+# the level `value` names in any case or spelling of its letters and digits ('wt' is 'WT', 'wild type' is 'wild_type')
+same_level <- function(value, levels) {
+  if (is.null(value) || value %in% levels) return(value)
+  key <- function(x) gsub("[^a-z0-9]", "", tolower(x))
+  hits <- levels[key(levels) == key(value)]
+  if (length(hits) == 1) hits else value
+}
+
 choose_levels <- function(levels, reference, test) {
   levels <- sort(unique(levels), method = "radix")
   if (length(levels) < 2) fail("the condition column has a single level (", toString(levels), "); two groups are needed.")
+  reference <- same_level(reference, levels)
+  test <- same_level(test, levels)
   if (is.null(reference)) {
     named <- levels[tolower(levels) %in% REFERENCE_NAMES]
     reference <- if (length(named)) named[1] else levels[1]

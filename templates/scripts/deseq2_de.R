@@ -5,7 +5,9 @@
 # baseMean, log2FoldChange, lfcSE, stat, pvalue, padj (Wald test of test_level vs reference_level,
 # independent filtering, Cook's outlier handling), sorted by padj (NA last) then gene_id.
 # Params: condition_column, reference_level (NULL: control/ctrl/untreated/wt/... if present, else
-# the first level alphabetically), test_level (NULL: the first other level), alpha.
+# the first level alphabetically), test_level (NULL: the first other level), alpha, lfc_threshold
+# (results(lfcThreshold =): with a threshold above 0 the Wald test asks whether |log2FC| exceeds it,
+# altHypothesis greaterAbs, as DESeq2's vignette advises over filtering the estimates).
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
@@ -19,7 +21,11 @@ main <- function() {
   threads <- as.integer(snakemake@threads)
   if (threads > 1) BiocParallel::register(BiocParallel::MulticoreParam(threads))
   dds <- DESeq(dds, parallel = threads > 1)
-  res <- results(dds, contrast = c("condition", de$test_code, levels(de$group)[1]), alpha = alpha)
+  lfc <- as.numeric(param("lfc_threshold", 0))
+  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
+  if (lfc > 0) message(sprintf("testing |log2FoldChange| > %g (lfcThreshold, altHypothesis greaterAbs)", lfc))
+  res <- results(dds, contrast = c("condition", de$test_code, levels(de$group)[1]), alpha = alpha,
+                 lfcThreshold = lfc, altHypothesis = "greaterAbs")
   out <- data.frame(
     gene_id = rownames(res), baseMean = res$baseMean, log2FoldChange = res$log2FoldChange,
     lfcSE = res$lfcSE, stat = res$stat, pvalue = res$pvalue, padj = res$padj,

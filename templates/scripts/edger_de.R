@@ -1,12 +1,13 @@
 # edgeR quasi-likelihood differential expression (Snakemake script).
 #
 # filterByExpr -> TMM (calcNormFactors) -> estimateDisp -> glmQLFit (robust, needs statmod) -> glmQLFTest of
-# test_level vs reference_level. Output table (tsv) in the bioplan DE layout: gene_id, baseMean
+# test_level vs reference_level, or glmTreat (TREAT: is |log2FC| above lfc_threshold?) when lfc_threshold > 0. Output table (tsv) in the bioplan DE layout: gene_id, baseMean
 # (mean TMM-normalised count), log2FoldChange (logFC), lfcSE (NA: the QL F-test has none), stat
 # (signed sqrt(F): sign(logFC) * sqrt(F), usable for ranking), pvalue, padj (BH FDR), plus logCPM
-# and F. Genes removed by filterByExpr are kept with NA statistics. Sorted by padj then gene_id.
+# and F. Genes removed by filterByExpr are kept with NA statistics. Sorted by padj then gene_id. With
+# glmTreat, stat is the signed normal quantile of the p-value and F is NA.
 # Params: condition_column, reference_level, test_level, alpha (only for the log summary),
-# filter (apply filterByExpr), robust (robust QL prior).
+# filter (apply filterByExpr), robust (robust QL prior), lfc_threshold (log2; 0: the QL F-test).
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
@@ -29,7 +30,14 @@ main <- function() {
   }
   fit <- glmQLFit(y, design, robust = robust)
   coef <- paste0("group", de$test_code)
-  tt <- topTags(glmQLFTest(fit, coef = coef), n = Inf, sort.by = "none")$table
+  lfc <- as.numeric(param("lfc_threshold", 0))
+  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
+  if (lfc > 0) message(sprintf("testing |log2FoldChange| > %g (glmTreat)", lfc))
+  tested <- if (lfc > 0) glmTreat(fit, coef = coef, lfc = lfc) else glmQLFTest(fit, coef = coef)
+  tt <- topTags(tested, n = Inf, sort.by = "none")$table
+  if (lfc > 0) tt$F <- NA_real_
+  stat <- if (lfc > 0) sign(tt$logFC) * qnorm(tt$PValue / 2, lower.tail = FALSE) else sign(tt$logFC) * sqrt(tt$F)
+  names(stat) <- rownames(tt)
 
   eff <- y$samples$lib.size * y$samples$norm.factors
   norm <- sweep(de$counts, 2, eff / exp(mean(log(eff))), "/")
@@ -37,7 +45,7 @@ main <- function() {
   idx <- match(genes, rownames(tt))
   out <- data.frame(
     gene_id = genes, baseMean = rowMeans(norm), log2FoldChange = tt$logFC[idx], lfcSE = NA_real_,
-    stat = sign(tt$logFC[idx]) * sqrt(tt$F[idx]), pvalue = tt$PValue[idx], padj = tt$FDR[idx],
+    stat = unname(stat[idx]), pvalue = tt$PValue[idx], padj = tt$FDR[idx],
     logCPM = tt$logCPM[idx], F = tt$F[idx], stringsAsFactors = FALSE
   )
   write_de_table(out, snakemake@output[["table"]], as.numeric(param("alpha", 0.05)))

@@ -1,11 +1,12 @@
 # limma-voom differential expression (Snakemake script).
 #
 # filterByExpr -> TMM -> voom -> lmFit -> eBayes; moderated t-test of test_level vs
-# reference_level. Output table (tsv) in the bioplan DE layout: gene_id, baseMean (mean
+# reference_level (treat/topTreat when lfc_threshold > 0: is |log2FC| above it? B is then NA). Output table (tsv) in the bioplan DE layout: gene_id, baseMean (mean
 # TMM-normalised count), log2FoldChange (logFC), lfcSE (posterior SE of logFC), stat (moderated t),
 # pvalue, padj (BH), plus AveExpr (mean log2-CPM) and B. Genes removed by filterByExpr are kept with
 # NA statistics. Sorted by padj then gene_id.
-# Params: condition_column, reference_level, test_level, alpha (only for the log summary), filter.
+# Params: condition_column, reference_level, test_level, alpha (only for the log summary), filter,
+# lfc_threshold (log2; 0: the moderated t-test).
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
@@ -24,9 +25,18 @@ main <- function() {
   y <- calcNormFactors(y)
   design <- model.matrix(~group, data = data.frame(group = de$group))
   v <- voom(y, design)
-  fit <- eBayes(lmFit(v, design))
+  lfc <- as.numeric(param("lfc_threshold", 0))
+  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
   coef <- paste0("group", de$test_code)
-  tt <- topTable(fit, coef = coef, number = Inf, sort.by = "none")
+  if (lfc > 0) {
+    message(sprintf("testing |log2FoldChange| > %g (treat)", lfc))
+    fit <- treat(lmFit(v, design), lfc = lfc)
+    tt <- topTreat(fit, coef = coef, number = Inf, sort.by = "none")
+    tt$B <- NA_real_
+  } else {
+    fit <- eBayes(lmFit(v, design))
+    tt <- topTable(fit, coef = coef, number = Inf, sort.by = "none")
+  }
   se <- (sqrt(fit$s2.post) * fit$stdev.unscaled[, coef])[rownames(tt)]
 
   eff <- y$samples$lib.size * y$samples$norm.factors

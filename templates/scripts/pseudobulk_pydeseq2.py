@@ -74,19 +74,30 @@ def cell_groups(adata, cluster_key, labels_path):
     return clusters.map(lambda c: mapping.get(c, f"cluster {c}")).to_numpy()
 
 
+def same_level(value, levels):
+    """The condition `value` names, in any case or spelling of its letters and digits ('wt' is 'WT')."""
+    if value is None or value in levels:
+        return value
+    def key(text):
+        return "".join(ch for ch in str(text).casefold() if ch.isalnum())
+    hits = [lvl for lvl in levels if key(lvl) == key(value)]
+    return hits[0] if len(hits) == 1 else value
+
+
 def choose_levels(levels):
-    """(reference, test) of the condition column, as the bulk DE step chooses them."""
+    """(reference, test) of the condition column, as the bulk DE step chooses them (a level named in any case or
+    spelling of its letters and digits is that level)."""
     levels = sorted(levels)
     if len(levels) < 2:
         fail(f"obs[{condition_key!r}] holds one condition {levels}: two are needed for a comparison.")
-    reference = text_param("reference_level", None)
+    reference = same_level(text_param("reference_level", None), levels)
     if reference is None:
         named = [lvl for lvl in levels if lvl.lower() in REFERENCE_NAMES]
         reference = named[0] if named else levels[0]
     elif reference not in levels:
         fail(f"params.{TOOL}.reference_level {reference!r} is not a condition of obs[{condition_key!r}] ({levels}).")
     others = [lvl for lvl in levels if lvl != reference]
-    test = text_param("test_level", None)
+    test = same_level(text_param("test_level", None), levels)
     if test is None:
         test = others[0]
         if len(others) > 1:

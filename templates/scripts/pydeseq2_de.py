@@ -5,7 +5,9 @@ Inputs: counts (genes x samples, first column = gene id, tsv/csv), samples (tsv/
 log2FoldChange, lfcSE, stat, pvalue, padj for test_level vs reference_level, sorted by padj
 (NA last) then gene_id.
 Params: condition_column, reference_level (None: control/ctrl/untreated/wt/... if present,
-else the first level alphabetically), test_level (None: first other level), alpha.
+else the first level alphabetically), test_level (None: first other level), alpha, lfc_threshold
+(log2; above 0 the Wald test asks whether |log2FC| exceeds it, DESeq2's lfcThreshold). A level named
+in another case or spelling ('wt' for 'WT', 'wild type' for 'wild_type') is that level.
 """
 
 import bioplan_step
@@ -71,10 +73,21 @@ def read_counts(path, samples):
     return values.round().astype("int64")
 
 
+def same_level(value, levels):
+    """The level `value` names, in any case or spelling of its letters and digits ('wt' is 'WT')."""
+    if value is None or value in levels:
+        return value
+    def key(text):
+        return "".join(ch for ch in str(text).casefold() if ch.isalnum())
+    hits = [lvl for lvl in levels if key(lvl) == key(value)]
+    return hits[0] if len(hits) == 1 else value
+
+
 def choose_levels(levels, reference, test):
     levels = sorted(levels)
     if len(levels) < 2:
         fail(f"the condition column has a single level {levels}; two groups are needed for a comparison.")
+    reference, test = same_level(reference, levels), same_level(test, levels)
     if reference is None:
         named = [lvl for lvl in levels if lvl.lower() in REFERENCE_NAMES]
         reference = named[0] if named else levels[0]
@@ -112,7 +125,13 @@ def main():
     except TypeError:
         dds = DeseqDataSet(design_factors="condition", ref_level=["condition", codes[reference]], **common)
     dds.deseq2()
+    lfc = float(getattr(params, "lfc_threshold", 0) or 0)
+    if not lfc >= 0:
+        fail(f"lfc_threshold must be a log2 fold change >= 0, not {lfc}.")
     contrast = dict(contrast=["condition", codes[test], codes[reference]], alpha=float(params.alpha), quiet=True)
+    if lfc > 0:  # the Wald test asks whether |log2FC| exceeds the threshold (DESeq2's lfcThreshold)
+        LOG.info("testing |log2FoldChange| > %g (lfc_null, alt_hypothesis greaterAbs)", lfc)
+        contrast.update(lfc_null=lfc, alt_hypothesis="greaterAbs")
     try:
         stats = DeseqStats(dds, n_cpus=threads, **contrast)
     except TypeError:  # PyDESeq2 versions without n_cpus on DeseqStats

@@ -422,4 +422,9 @@ def _setting_problems(k: Knowledge) -> list[str]:
             out += [f"{where}/sets/{j}/param: {k.tools[t].id} has no param {sp.param!r}" for t in sp.tools
                     if t in k.tools and sp.param not in k.tools[t].params]
         out += [f"{where}/honoured_by: unknown tool {t!r}" for t in setting.honoured_by if t not in k.tools]
+        if setting.levels is not None:  # the contrast reader reads the levels from groups a and b
+            out += [f"{where}/patterns/{j}: a contrast's pattern needs groups 'a' and 'b'"
+                    for j, pattern in enumerate(setting.patterns) if "(?P<a>" not in pattern or "(?P<b>" not in pattern]
+            if {sp.level for sp in setting.sets} != {"reference", "test"}:
+                out.append(f"{where}/sets: a contrast sets a 'reference' and a 'test' level param")
     return out

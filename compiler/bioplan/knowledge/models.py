@@ -348,6 +348,17 @@ class SettingParam(Frozen):
     scale: Literal["number", "fraction", "log2"] = "number"
     minimum: float | None = None
     maximum: float | None = None
+    # a contrast's level (the setting's `levels`): the reference or the tested level the words name
+    level: Literal["reference", "test"] | None = None
+
+
+class ContrastWords(Frozen):
+    """How a contrast's words name the condition column's levels ("KO against WT", "compare mutant to wild type")."""
+
+    # level names read as the reference when the words name one (the control-like levels)
+    reference: tuple[str, ...]
+    # words naming one level ("wt", "wild type", "wildtype"), each group one level of a sample sheet
+    aliases: tuple[tuple[str, ...], ...] = ()
 
 
 class RequestSetting(Frozen):
@@ -366,6 +377,11 @@ class RequestSetting(Frozen):
     honoured_by: tuple[str, ...] = ()
     # its words may also name an operation ("TPM" is count normalisation): read beside that term
     over_terms: bool = False
+    # a contrast: its patterns name two levels in groups `a` and `b`, set as the `level` params
+    levels: ContrastWords | None = None
+    # said when a planned tool of a step another tool honours it for does not ("TMM" beside DESeq2's own
+    # size factors); None: "<tool> does not take it"
+    unlike: str | None = None
 
 
 class Lexicon(Frozen):

@@ -187,7 +187,8 @@ def settle_library(draft: SpecDraft) -> SpecDraft:
     knowledge = draft.knowledge
     said = single("library preparation", _requested(knowledge, draft.request, "library"), "request")
     library = _agreed(knowledge, said, _library_of_files(knowledge, draft.files),
-                      "the reads are {} (their read names say so)", "correct the request, or give the reads it names")
+                      "the inputs show {} (the reads' names, the sequences' letters or the phenotype's values say so)",
+                      "correct the request, or give the inputs it names")
     if not library:
         return draft
     draft = draft.constrain("library", _value(knowledge, library), library)
@@ -221,10 +222,16 @@ def read_data_facts(draft: SpecDraft) -> SpecDraft:
     return replace(draft, data_facts=facts).warn(*notes, *_levels_the_request_names(draft))
 
 
+def _contrasts(draft: SpecDraft) -> set[str]:
+    return {s.id for s in draft.knowledge.lexicon.settings if s.levels is not None}
+
+
 def _levels_the_request_names(draft: SpecDraft) -> list[str]:
     """A comparison the request names by its levels ("between KO and WT") in a sample sheet of more than two:
     the differential step compares one level against a reference chosen at run time (a control-like level,
     then the first other one: HET against WT), whatever the request named, unless the config sets them. Said."""
+    if any(s.params and s.id in _contrasts(draft) for s in draft.settings):
+        return []  # the request's contrast set the levels (passes/contrast.py)
     words = set(re.findall(r"[^\W_]+", draft.request.query.casefold()))
     notes = []
     for f in draft.files:

@@ -18,6 +18,7 @@ from bioplan.knowledge.models import AbsentTool, Knowledge, RequestSetting, Sett
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import AbsentTerm, Plan, Request, RequestedSetting, TaskSpec
 from bioplan.request.parse import suggestions
+from bioplan.request.passes.contrast import read_contrast
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.readings import quoted
 
@@ -186,8 +187,14 @@ def read_settings(draft: SpecDraft) -> SpecDraft:
     entries = {s.id: s for s in knowledge.lexicon.settings}
     taken: list[RequestedSetting] = []
     stated: dict[str, list[str]] = {}
+    notes: list[str] = []
     for a in draft.request.absent:
         if a.kind != "setting" or a.negated:
+            continue
+        if entries[a.id].levels is not None:  # a contrast: the levels it names, against the sample sheet's
+            levels, said = read_contrast(draft, a, entries[a.id])
+            taken += [RequestedSetting(id=a.id, text=a.text, params=levels)] if levels else []
+            notes += said
             continue
         params: dict[str, dict[str, float | int | str]] = {}
         for sp in entries[a.id].sets:
@@ -200,7 +207,7 @@ def read_settings(draft: SpecDraft) -> SpecDraft:
         else:
             stated.setdefault(a.id, []).append(a.text)
     draft = replace(draft, settings=draft.settings + tuple(taken))
-    return draft.warn(*(not_honoured(entries[i], texts) for i, texts in stated.items()))
+    return draft.warn(*notes, *(not_honoured(entries[i], texts) for i, texts in stated.items()))
 
 
 def not_honoured(entry: RequestSetting, texts: list[str]) -> str:
@@ -246,7 +253,20 @@ def settings_after_binding(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> 
     for (i, taken), texts in said.items():
         notes.append(f"set from the request: {entries[i].label} ({quoted(texts)}): {taken}" if taken
                      else not_honoured(entries[i], texts))
+        notes += _not_taken_beside(knowledge, entries[i], texts, planned) if taken else []
     return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
+
+
+def _not_taken_beside(knowledge: Knowledge, entry: RequestSetting, texts: list[str], planned: list[str]) -> list[str]:
+    """A setting one planned tool takes, beside a planned tool of a step another tool takes it for, which does
+    not ("normalise with TMM and run DESeq2": edgeR's TMM log-CPM is normalised by TMM, DESeq2's test by its own
+    size factors): said, with the entry's `unlike`, never left to look honoured for both."""
+    takers = {t for sp in entry.sets for t in sp.tools} | set(entry.honoured_by)
+    steps = {knowledge.tools[t].implements for t in takers}
+    ops = knowledge.operations
+    return [f"not honoured by {knowledge.tools[t].name} ({ops[knowledge.tools[t].implements].label.lower()}): "
+            f"{entry.label} ({quoted(texts)}): {entry.unlike or knowledge.tools[t].name + ' does not take it'}"
+            for t in planned if t not in takers and knowledge.tools[t].implements in steps]
 
 
 def _format_not_written(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> list[str]:

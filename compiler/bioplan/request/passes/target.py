@@ -74,8 +74,10 @@ def use_existing_clustering(draft: SpecDraft) -> SpecDraft:
 
 # "from FASTQ files", "starting from the BAMs": the data named after these words is where the
 # workflow starts, never the result it asks for
-_SOURCE_MARKER = re.compile(r"\b(from|starting with|start with|given|out of)"
-                            r"( (the|my|our|your|these|those|raw|\w+ed))*\s*$")
+# data named after these is what to start from, not the result ("variants from FASTQ files", "直接用reads比":
+# honesty round 7, the reads to use were the requested result)
+_SOURCE_MARKER = re.compile(r"(\b(from|starting with|start with|given|out of|use|using)"
+                            r"( (the|my|our|your|these|those|raw|\w+ed))*|用|使用|利用|基于|根据|从)\s*$")
 
 
 def _mentioned_as_source(request: Request, datatype: str) -> bool:
@@ -175,6 +177,10 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
         if not draft.anchors and draft.target and leads_to(knowledge, _RAW_READS, draft.target):
             # "identifies somatic variants within whole exome sequencing data": a result named, no step
             needed = [_RAW_READS]
+    assumed = [d for d in dict.fromkeys(needed) if d not in mentioned]
+    labels = ", ".join(knowledge.datatypes[d].label.lower() for d in assumed)
+    draft = draft.warn(f"no input files were given: the plan assumes {labels} as input (what its first steps "
+                       "read); to plan from other data, give it with -i FILE") if assumed else draft
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
 
 

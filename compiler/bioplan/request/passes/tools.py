@@ -121,15 +121,53 @@ def format_named_tools(knowledge: Knowledge, request: Request) -> list[str]:
     return out
 
 
-def _package_sibling(knowledge: Knowledge, tool_id: str, anchors: tuple[str, ...]) -> str:
-    """The named tool, or the tool of the same package (same conda pins) that does a requested
-    operation when the named one does none: "call peaks per sample with MACS2" is MACS2 per replicate."""
-    tool = knowledge.tools[tool_id]
+# what ends a clause (not a comma: "normalization (edgeR, DESeq2)" lists one step's tools): a tool named alone
+# in its own clause ("normalise and run DESeq2") is no tool for another clause's step
+_CLAUSE_END = re.compile(r"[;.]|\b(and|then|followed by|after that|afterwards)\b|然后|之后|接着|随后|最后|再")
+_NAMED_WITH = re.compile(r"\b(with|using|by|via|through|in)\b")
+
+
+def _clause(request: Request, m: Match, kind: str) -> list[Match]:
+    """The other matches of `kind` in the match's clause (between the marks that end a clause around it)."""
+    text = request.normalized
+    start = max((e.end() for e in _CLAUSE_END.finditer(text, 0, m.start)), default=0)
+    end = next((e.start() for e in _CLAUSE_END.finditer(text, m.end)), len(text))
+    return [o for o in request.matches if o.kind == kind and not o.negated and o is not m
+            and start <= o.start and o.end <= end]
+
+
+def _clause_steps(request: Request, m: Match) -> set[str]:
+    """The operations named in the tool's clause."""
+    return {o for op in _clause(request, m, "operation") for o in (op.id, *op.alternatives)}
+
+
+def _sibling_for_a_named_step(knowledge: Knowledge, request: Request, m: Match, family: list[str]
+                              ) -> tuple[list[str], set[str]]:
+    """(the family's tools doing the step another tool's words name before it in the clause, "... with/using"
+    the named one; those other tools): "VST with PyDESeq2" is PyDESeq2's VST, not DESeq2's VST beside
+    PyDESeq2's test."""
+    named = {t: x.id for x in _clause(request, m, "tool")
+             if x.end <= m.start and _NAMED_WITH.search(request.normalized[x.end:m.start])
+             for t in family if knowledge.tools[t].implements == knowledge.tools[x.id].implements}
+    return list(named), set(named.values()) - set(named)
+
+
+def _package_sibling(knowledge: Knowledge, request: Request, m: Match, anchors: tuple[str, ...]
+                     ) -> tuple[str, set[str]]:
+    """(the named tool, or the tool of the same package (same conda pins) that does a requested operation
+    when the named one does none; the tools it stands in for). Not when the tool is named alone in its
+    clause: "call peaks per sample with MACS2" is MACS2 per replicate; "normalise and run DESeq2" runs
+    DESeq2 (the test), not its VST; "VST with DESeq2" is DESeq2's VST, whatever tool the bare "VST" names."""
+    tool = knowledge.tools[m.id]
     if tool.implements in anchors:
-        return tool_id
-    siblings = [t.id for t in knowledge.tools.values() if t.id != tool_id and t.implements in anchors
-                and t.software.conda == tool.software.conda]
-    return siblings[0] if len(siblings) == 1 else tool_id
+        return m.id, set()
+    package = [t.id for t in knowledge.tools.values() if t.id != m.id and t.software.conda == tool.software.conda]
+    others: set[str] = set()
+    if _clause_steps(request, m):
+        siblings = [t for t in package if knowledge.tools[t].implements in anchors]
+    else:
+        siblings, others = _sibling_for_a_named_step(knowledge, request, m, package)
+    return (siblings[0], others) if len(siblings) == 1 else (m.id, set())
 
 
 def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, ...],
@@ -139,20 +177,30 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
     operation and adds no operation."""
     out: list[str] = []
     notes: list[str] = []
+    displaced: set[str] = set()
     for m in request.matches:
         if m.kind != "tool" or m.negated or m.offered_beside or (m.start, m.end) in skip:
             continue
         family = [m.id, *m.alternatives]
         if len(family) == 1:
-            out.append(_package_sibling(knowledge, m.id, anchors))
+            tool, others = _package_sibling(knowledge, request, m, anchors)
+            out, displaced = out + [tool], displaced | others
             continue
         chosen = [t for t in family if knowledge.tools[t].implements in anchors]
+        alone = not chosen and not _clause_steps(request, m)
+        if alone:  # "VST with DESeq2": the step another tool's words in the clause name
+            chosen, others = _sibling_for_a_named_step(knowledge, request, m, family)
+            displaced |= others
         # a package name ("star", "samtools") with none of its operations requested means the
         # tool that carries the name itself ("STAR" the aligner, not its index builder)
         own = [t for t in family if normalize(m.text) in _own_names(knowledge, t)]
         # a name one of them carries itself ("MACS2" beside the shared package name "macs") means that one
         own_chosen = [t for t in chosen if normalize(m.text) in _own_names(knowledge, t)]
-        if chosen:
+        if chosen and len(own) == 1 and own[0] not in chosen and not alone and not _clause_steps(request, m):
+            # named alone in its own clause, the name is its own tool, not a sibling for another clause's
+            # step ("normalise and run DESeq2": DESeq2's test, beside the normalisation)
+            out += own
+        elif chosen:
             out += own_chosen if len(own_chosen) == 1 else chosen
         elif len(own) == 1:
             out += own
@@ -160,7 +208,7 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
             notes.append(f"'{m.text}' names several tools ({', '.join(family)}) and none does a requested "
                          "operation; it was not used")
     out += format_named_tools(knowledge, request)
-    return [t for t in dict.fromkeys(out) if t not in request.excluded_tools], notes
+    return [t for t in dict.fromkeys(out) if t not in request.excluded_tools and t not in displaced], notes
 
 
 def _misplaced_error(knowledge: Knowledge, misplaced: list[tuple[Match, str]]) -> UnknownToolError:
