@@ -187,8 +187,10 @@ def json_value(value: Any) -> str:
 
 
 # CommonMark (and GFM): a backslash before ASCII punctuation makes it literal. Escaped: what
-# opens inline markup (emphasis, code, links, HTML, entities, strike-through, table cells) ...
-_MD_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
+# opens inline markup (emphasis, code, links, HTML, entities, strike-through, table cells, and GitHub's
+# math: `$...$`, `$$...$$` render as MathJax, where `\color`, `\huge`, `\text` draw any words in any size
+# and colour over the README; GitHub documents `\$` as a literal dollar sign) ...
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>&|~$])")
 # ... and what opens a block at the start of a line (heading, list, quote, ordered list)
 _MD_LINE_START = re.compile(r"^([#+\-=>]|\d+(?=[.)]))")
 
@@ -221,15 +223,22 @@ def md_knowledge(value: Any) -> str:
     return _md_inline(value, links=True)
 
 
-# the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the control characters
-# that are no space (ESC, DEL, C1): shown as `\u202E`, never dropped (a condition column named U+202E alone was an
-# empty table cell) nor obeyed (they reorder what follows); line breaks and tabs stay spaces (request normalisation)
+# the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), the invisible directional
+# marks (LRM U+200E, RLM U+200F, ALM U+061C: a strong direction of their own that reorders the digits and
+# punctuation around them, 'results/\u200f1.2/x' draws as another path) and the control characters that are no
+# space (ESC, DEL, C1): shown as `\u202E`, never dropped (a condition column named U+202E alone was an empty table
+# cell) nor obeyed (they reorder what follows); line breaks and tabs stay spaces (request normalisation)
 _BIDI_CLASSES = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+_DIRECTIONAL_MARKS = frozenset("\u200e\u200f\u061c")
+
+
+def _shown_escaped(char: str) -> bool:
+    return (unicodedata.bidirectional(char) in _BIDI_CLASSES or char in _DIRECTIONAL_MARKS
+            or (unicodedata.category(char) == "Cc" and not char.isspace()))
 
 
 def _md_inline(value: Any, links: bool) -> str:
-    shown = "".join(f"\\u{ord(c):04X}" if unicodedata.bidirectional(c) in _BIDI_CLASSES
-                    or (unicodedata.category(c) == "Cc" and not c.isspace()) else c for c in str(value))
+    shown = "".join(f"\\u{ord(c):04X}" if _shown_escaped(c) else c for c in str(value))
     text = _MD_INLINE.sub(r"\\\1", clean_request_text(shown))
     if not links:
         text = _MD_AUTOLINK.sub(_escape_autolink, text)

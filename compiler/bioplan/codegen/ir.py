@@ -195,14 +195,16 @@ def _ext(fmt: str) -> str:
 
 def _rel(path: str, workdir: str | None) -> str:
     """`path` as the workflow names it: relative to its directory (absolute when far outside it), and
-    never starting with '-' (a file of that name inside -o would reach tools as an option)."""
+    never starting with '-' (a file of that name inside -o would reach tools as an option) nor with what a
+    spreadsheet opening samples.tsv or samplesheet.csv runs as a formula ('=', '+', '@': a folder '=cmd'
+    inside -o; CSV injection, refused in sample ids): such a path is written './-x', './=cmd/...'."""
     if workdir is None:
         rel = path
     else:
         absolute = os.path.abspath(path)
         rel = os.path.relpath(absolute, os.path.abspath(workdir))
         rel = absolute if rel.startswith(".." + os.sep + ".." + os.sep + ".." + os.sep) else rel
-    return os.path.join(".", rel) if rel.startswith("-") else rel
+    return os.path.join(".", rel) if rel.startswith(("-", *SPREADSHEET_FORMULA_STARTS)) else rel
 
 
 def _input_stems(step: PlanStep, ports: Mapping[str, Any], out_ports: Mapping[str, list[IOPort]]) -> dict[str, str]:

@@ -161,20 +161,49 @@ ID_SYNTAX: dict[str, str] = {
 }
 
 
+# The SLURM executor (snakemake-executor-plugin-slurm 2.8, its jobstep plugin) runs each job's snakemake command
+# through a shell, naming the job's wildcards as a Python repr (`--target-jobs 'rule:sample=<id>'`, an id holding a
+# ',' put in '"' first): single quotes, unless the id holds a "'", then double quotes, where '$(...)', '${...}' and
+# backticks are commands ("x'$(touch X)" ran touch), and an id holding both a "'" and a ',' gets both quotes, so
+# repr escapes the "'" with a backslash the shell does not read inside single quotes and the rest of the id is shell
+# code. profiles/slurm passes that command as a script (slurm-pass-command-as-script), never in sbatch
+# --wrap="...", where '$' and backticks in any id ran on the submitting host ('S$(touch PWNED)' did).
+SLURM_QUOTE, SLURM_QUOTED_SYNTAX = "'", "$`,"
+
+
+def _syntax_in(name: str) -> str | None:
+    """The ID_SYNTAX characters (or the quote and the characters SLURM's quoting breaks on) `name` holds."""
+    found = next((chars for chars in ID_SYNTAX if any(c in name for c in chars)), None)
+    if found is None and SLURM_QUOTE in name and any(c in name for c in SLURM_QUOTED_SYNTAX):
+        return SLURM_QUOTE + SLURM_QUOTED_SYNTAX
+    return found
+
+
+def _syntax_reason(chars: str) -> str:
+    if chars in ID_SYNTAX:
+        return ID_SYNTAX[chars]
+    return ("run on SLURM (profiles/slurm), each job's command names its sample quoted as Python quotes it, in "
+            "double quotes when the id holds a \"'\", where '$(...)' and backticks are commands, and with a \"'\" "
+            "the shell reads as the quote's end when it also holds a ',': the rest of the id would run as commands")
+
+
 def refuse_id_syntax(values: Mapping[str, list[str]], source: Mapping[str, str]) -> None:
-    """An id holding a character of ID_SYNTAX (a sample, patient or lane: each a wildcard of the jobs and a
-    name in the reports) is refused at compile time, naming the id, the file it came from and why."""
+    """An id holding a character of ID_SYNTAX, or a "'" beside a character of SLURM_QUOTED_SYNTAX (a sample, patient
+    or lane: each a wildcard of the jobs and a name in the reports) is refused at compile time, naming the id, the
+    file it came from and why."""
     found = [(key, name, chars) for key, names in values.items() for name in names
-             for chars in ID_SYNTAX if any(c in name for c in chars)]
+             if (chars := _syntax_in(name)) is not None]
     if not found:
         return
     key, name, chars = found[0]
     where = f" (from {os.path.basename(source[name])!r})" if name in source else ""
-    shown = " or ".join(f"'{c}'" for c in chars)
+    shown = " or ".join(f"'{c}'" for c in chars) if chars in ID_SYNTAX else \
+        "a \"'\" beside " + " or ".join(f"'{c}'" for c in SLURM_QUOTED_SYNTAX)
+    fix = f"without {shown}" if chars in ID_SYNTAX else "without the \"'\" (or without '$', '`' and ',')"
     raise UnreadableInputError(
-        f"the {key} id {name!r}{where} holds {shown}: " + ID_SYNTAX[chars].replace("{name}", name)
+        f"the {key} id {name!r}{where} holds {shown}: " + _syntax_reason(chars).replace("{name}", name)
         + (f" ({len(found) - 1} more such id(s))" if len(found) > 1 else ""),
-        [f"to resolve, rename the {key} without {shown} (in the input files' names or the sample sheet)"],
+        [f"to resolve, rename the {key} {fix} (in the input files' names or the sample sheet)"],
         {key: name, "characters": chars})
 
 

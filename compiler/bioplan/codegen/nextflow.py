@@ -689,7 +689,9 @@ class NextflowGenerator:
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://example.org/bioplan/nextflow_schema.json",
             "title": "bioplan pipeline parameters",
-            "description": str(escape.request_text(workflow.query)),
+            # nf-core's tools render a schema's descriptions as Markdown (`nf-core pipelines schema docs`, the
+            # launch page): the request as the READMEs quote it, markup escaped and web addresses no links
+            "description": escape.md(escape.request_text(workflow.query)),
             "type": "object",
             "$defs": {
                 "input_output_options": {"title": "Input/output options", "type": "object",

@@ -83,12 +83,14 @@ SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # A sample name of config/samples.tsv (edited by hand after compiling): no character that would leave its
 # folder, end a line or field, open a wildcard, add read-group fields or start a spreadsheet formula
 # (codegen/ir.py unusable_sample_name), or that the SLURM logs or the HTML reports read as syntax ('%', '<', '>':
-# codegen/names.py ID_SYNTAX)
-SAMPLE_NAME_PATTERN = r'^(?![-=+@])(?!\.\.?$)[^/\\"{}<>%\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z'
+# codegen/names.py ID_SYNTAX), nor a "'" beside '$', '`' or ',' (the SLURM executor's quoting: SLURM_QUOTED_SYNTAX)
+SAMPLE_NAME_PATTERN = (r'^(?![-=+@])(?!\.\.?$)(?!.*\'.*[$`,])(?!.*[$`,].*\')'
+                       r'[^/\\"{}<>%\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z')
 
-# A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option
-# (any other character is a file name's: the compile writes what it was given, see codegen/ir.py _rel)
-SHEET_PATH_PATTERN = r"^(?!-)"
+# A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option, and a leading
+# '=', '+' or '@' is a formula to a spreadsheet opening the sheet (any other character is a file name's: the compile
+# writes what it was given, './' before those, see codegen/ir.py _rel)
+SHEET_PATH_PATTERN = r"^(?![-=+@])"
 
 
 def shell_word_params(template_source: str) -> frozenset[str]:
