@@ -12,10 +12,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from bioplan import __version__
 
@@ -24,13 +24,21 @@ try:  # the C unpickler alone: `pickle`, the module around it, is ~0.8 ms of imp
 except ImportError:  # pragma: no cover - an interpreter without the accelerator
     from pickle import load as _unpickle
 
-try:  # the interpreter's own SHA-256: hashlib's digests without loading OpenSSL (~4 ms of every CLI call)
-    from _sha256 import sha256
-except ImportError:  # pragma: no cover - Python 3.12 names it _sha2; a build without either has hashlib's
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found, no-redef]
-    except ImportError:
-        from hashlib import sha256  # type: ignore[assignment]
+
+def _builtin_sha256() -> Callable[..., Any]:
+    """The interpreter's own SHA-256 (`_sha256`; `_sha2` from Python 3.12): hashlib's digests without
+    loading OpenSSL, whose import is ~4 ms of every CLI call; hashlib's where neither is built in."""
+    for name in ("_sha256", "_sha2"):
+        try:
+            return cast(Callable[..., Any], importlib.import_module(name).sha256)
+        except (ImportError, AttributeError):
+            continue
+    from hashlib import sha256 as openssl_sha256  # pragma: no cover
+
+    return openssl_sha256  # pragma: no cover
+
+
+sha256 = _builtin_sha256()
 
 CACHE_DIR_ENV = "BIOPLAN_CACHE_DIR"
 

@@ -154,6 +154,10 @@ class _CommandLine(click.Group):
     command_class = _Command
 
     def main(self, args=None, *rest, **kwargs):
+        if args is None:  # the whole process: bioplan's module-level patterns built from their programs
+            from bioplan.patterns import serve
+
+            serve()
         _WHOLE_PROCESS.append(args is None)
         try:
             return super().main(args, *rest, **kwargs)
