@@ -44,7 +44,6 @@ EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.ge
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 TRIM = "trim the reads with fastp"
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _gfm_html(markdown: str) -> str:
@@ -171,14 +170,10 @@ def _refused(name: str) -> bool:
     return False
 
 
-def test_the_slurm_profile_passes_each_job_as_a_script(tmp_path):
+def test_a_job_passed_as_a_script_carries_a_command_in_its_sample_as_data(tmp_path):
     """In sbatch --wrap="..." a sample 'S$(touch PWNED)' ran `touch` on the submitting host (a real cluster: the
-    file appeared at the first submission); as a script, the id is one quoted word."""
-    from snakemake_executor_plugin_slurm import ExecutorSettings
-
-    template = (ROOT / "templates" / "skeleton" / "snakemake" / "profile_slurm.yaml.j2").read_text()
-    assert re.search(r"^slurm-pass-command-as-script: true$", template, re.M)
-    assert "pass_command_as_script" in ExecutorSettings.__dataclass_fields__
+    file appeared at the first submission); as a script, as profiles/slurm passes it (the emitted profile's test
+    below; test_slurm.py holds its settings to the pinned plugin's), the id is one quoted word."""
     name = "S$(touch PWNED)"
     assert not _refused(name)
     assert _run_as_script(name, tmp_path).splitlines() == ["--target-jobs", f"read_trimming:sample={name}"]
@@ -264,3 +259,60 @@ def test_inputs_are_matched_to_their_files_as_before(knowledge, monkeypatch):
                                                "/d/quant2/x.fq.gz", "/d/sheet_named.fq.gz"]
     profile = compile_module.sniff_with_declarations(knowledge, ["/d/quant"], {})
     assert [f.path for f in profile.files][:2] == ["/d/quant/s1/quant.sf", "/d/quant/s2/quant.sf"]
+
+
+# ----------------------------------------------------------------------------- the profile, YAML, the RO-Crate
+def test_the_emitted_slurm_profile_passes_jobs_as_scripts(knowledge, trimming):
+    import yaml
+
+    from bioplan.codegen.generator import EmitOptions
+    from bioplan.codegen.snakemake import SnakemakeGenerator
+
+    profile = yaml.safe_load(SnakemakeGenerator(knowledge).profile_slurm(
+        escape.mark_user_text(trimming), EmitOptions(partition="debug")))
+    assert profile["executor"] == "slurm" and profile["slurm-pass-command-as-script"] is True
+
+
+YAML_SYNTAX = ["<<: *a", "&a x", "*a", "!!python/object/apply:os.system ['touch X']", "? x\n: y", "%YAML 1.1",
+               "no", "~", "0o17", "1e3", "--- x", "{a: 1}", "[1, 2]", "'x'", "@x", "`x`", "|\n  x"]
+
+
+@pytest.mark.parametrize("text", YAML_SYNTAX)
+def test_yaml_syntax_in_user_text_is_a_string_of_the_config(knowledge, trimming, text):
+    """Tags, anchors, aliases, merge keys, directives, YAML 1.1 booleans and octals in the request or the condition
+    column load back, with PyYAML and Snakemake's own config loader, as the very strings (never an object, a
+    reference or another type)."""
+    import yaml
+    from snakemake.common.configfile import _load_configfile
+
+    from bioplan.codegen.snakemake import SnakemakeGenerator
+
+    workflow = trimming.model_copy(update={"query": f"{TRIM} {text}", "condition_column": text})
+    config_text = SnakemakeGenerator(knowledge).config(escape.mark_user_text(workflow))
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bioplan_r6_config_{os.getpid()}.yaml"
+    path.write_text(config_text, encoding="utf-8")
+    try:
+        for config in (yaml.safe_load(config_text), _load_configfile(str(path))):
+            assert config["request"] == escape.request_text(f"{TRIM} {text}")
+            assert config["condition_column"] == text
+    finally:
+        path.unlink()
+
+
+def test_a_request_cannot_reach_the_crates_context_or_its_entities(knowledge, trimming):
+    """The RO-Crate is JSON-LD: the request is a string value of the root's name and description, never a key,
+    an `@context` or an entity of the graph, whatever JSON it holds."""
+    from bioplan.codegen.crate import crate_metadata
+
+    def crate(query: str) -> dict:
+        return json.loads(crate_metadata(knowledge, trimming.model_copy(update={"query": query}),
+                                         {"workflow/Snakefile": ""}, "snakemake", "workflow/Snakefile"))
+
+    hostile = (TRIM + ' ", "@context": {"@vocab": "https://evil.example/"}, "@graph": [{"@id": "#x"}], "x": "'
+               '\u2028 </script><script>alert(1)</script> {"@id": "https://evil.example/"}')
+    benign, attacked = crate(TRIM), crate(hostile)
+    assert attacked["@context"] == benign["@context"]
+    assert [e["@id"] for e in attacked["@graph"]] == [e["@id"] for e in benign["@graph"]]
+    assert [sorted(e) for e in attacked["@graph"]] == [sorted(e) for e in benign["@graph"]]
+    root = next(e for e in attacked["@graph"] if e["@id"] == "./")
+    assert root["description"] == escape.md(escape.request_text(hostile))
