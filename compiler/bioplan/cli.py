@@ -154,10 +154,11 @@ class _CommandLine(click.Group):
     command_class = _Command
 
     def main(self, args=None, *rest, **kwargs):
-        if args is None:  # the whole process: bioplan's module-level patterns built from their programs
-            from bioplan.patterns import serve
+        if args is None:  # the whole process: bioplan's patterns and dataclass methods from earlier runs' work
+            from bioplan import dataclass_code, patterns
 
-            serve()
+            patterns.serve()
+            dataclass_code.serve()
         _WHOLE_PROCESS.append(args is None)
         try:
             return super().main(args, *rest, **kwargs)
