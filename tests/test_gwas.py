@@ -104,6 +104,17 @@ def test_regenie_substituted_runs_plink2_glm(knowledge, tmp_path):
     assert any("regenie" in d.lower() for d in result.spec.deviations)
 
 
+def test_a_vcf_of_genotypes_is_read_into_plink_first(knowledge, tmp_path):
+    _, table = _cohort(tmp_path)
+    vcf = tmp_path / "cohort.vcf"
+    vcf.write_text("##fileformat=VCFv4.2\n##contig=<ID=1>\n##FORMAT=<ID=GT,Number=1,Type=String,Description=\"GT\">\n"
+                   "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\t" + "\t".join(f"per{i}" for i in range(20))
+                   + "\n" + "".join(f"1\t{p}\tsnp{p}\tA\tG\t.\t.\t.\tGT\t" + "\t".join("0/1" for _ in range(20)) + "\n"
+                                     for p in range(1, 6)))
+    result = plan_request(GWAS, [str(vcf), table], knowledge=knowledge)
+    assert [s.tool for s in result.plans[0].steps][:2] == ["plink2_import", "plink2_qc"]
+
+
 # ------------------------------------------------------------------------------------------------ sniffing
 def test_a_real_plink_fileset_is_read_through_its_bed(knowledge):
     """r-bioc-snpstats' sample.bed (120 individuals, 20 SNPs) with its .bim/.fam beside it."""
@@ -186,6 +197,16 @@ def test_a_phenotype_column_the_test_cannot_use_stops_the_step(tmp_path, header,
     table.write_text(header + "\n" + "\n".join(rows) + "\n")
     proc = _awk("mode=pheno", f"column={column}", f"want={want}", f"out={tmp_path / 'p.tsv'}", str(table))
     assert proc.returncode == 1 and said in proc.stderr, proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("awk") is None, reason="no awk")
+def test_the_fids_are_dropped_for_genotypes_without_them(tmp_path):
+    """A VCF's individuals have IIDs alone: PLINK 2 matches a table of FIDs to none of them."""
+    table = tmp_path / "t.tsv"
+    table.write_text("FID\tIID\tt\nf1\ta\t1\nf2\tb\t2\n")
+    proc = _awk("mode=pheno", "column=", "want=auto", "iid_only=1", f"out={tmp_path / 'p.tsv'}", str(table))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "p.tsv").read_text() == "#IID\tt\na\t1\nb\t2\n"
 
 
 @pytest.mark.skipif(shutil.which("awk") is None, reason="no awk")

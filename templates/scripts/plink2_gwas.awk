@@ -10,6 +10,8 @@
 #       prints the covariate file: the table's ids, the first N principal components of EIGENVEC (matched by
 #       IID), then the covariates (empty LIST: every table column but the ids and the phenotype)
 #
+# iid_only=1 (both modes) writes the IIDs alone: the genotypes' .psam has no FIDs (a VCF's samples), and PLINK 2
+# matches a file of FIDs to no individual then.
 # A table it cannot use stops it with exit status 1 and a message on stderr naming the file and the fix.
 # The table's header starts FID IID, #FID IID, #IID or IID (PLINK's id columns); fields split on tabs when the
 # header has one, else on blanks.
@@ -55,12 +57,13 @@ function read_header(line, file) {
 }
 
 function id_header(   s) {
-    s = nid == 2 ? "#FID\tIID" : "#IID"
+    s = nid == 2 && !iid_only ? "#FID\tIID" : "#IID"
     return s
 }
 
 function ids(arr) {
-    return nid == 2 ? arr[1] "\t" arr[2] : arr[1]
+    if (nid == 2) return iid_only ? arr[2] : arr[1] "\t" arr[2]
+    return arr[1]
 }
 
 mode == "pheno" && FNR == 1 { read_header($0, FILENAME); next }

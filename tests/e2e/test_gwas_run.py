@@ -167,3 +167,18 @@ def test_a_table_of_other_individuals_stops_before_the_test(tmp_path):
     assert "precondition 'requires_phenotyped_genotypes'" in proc.stdout
     assert "0 of the 800 genotyped individuals" in proc.stdout
     assert not list((workdir / "results").rglob("*association.glm.tsv"))  # the test never ran
+
+
+def test_a_vcf_of_genotypes_is_read_into_plink_first(case_control, tmp_path):
+    """The same cohort as a multi-sample VCF (plink2 --export vcf, sample names the IIDs): plink2 --vcf --make-pgen,
+    then the same test, the same p-values; the table's FIDs are dropped (the VCF's individuals have none)."""
+    inputs, snakemake_dir = case_control
+    vcf = tmp_path / "cohort"
+    subprocess.run(["plink2", "--bfile", inputs[0][:-4], "--export", "vcf", "bgz", "id-paste=iid", "--out", str(vcf)],
+                   check=True, capture_output=True, env=env())
+    workdir = tmp_path / "snakemake"
+    result = compile_to([f"{vcf}.vcf.gz", inputs[-1]], workdir)
+    assert [s.tool for s in result.plan.steps][:2] == ["plink2_import", "plink2_qc"]
+    run_ok(workdir)
+    ours = {r["ID"]: r["P"] for r in results(workdir)}
+    assert ours == {r["ID"]: r["P"] for r in results(snakemake_dir)}
