@@ -72,6 +72,8 @@ MAX_JOB_REQUEST_OPTIONS = {
 }
 # the attempts of a job under -profile slurm (its process.maxRetries + 1): main.nf's fit check holds the last one
 SLURM_ATTEMPTS = 3
+# (CPUs, memory in MB, time in minutes) of a reference download (process_single in conf/base.config)
+FETCH_REQUEST = (1, 6 * 1024, 4 * 60)
 
 
 def groovy_str(text: str) -> str:
@@ -445,8 +447,10 @@ class NextflowGenerator:
     def slurm_requests(self, workflow: Workflow) -> list[tuple[str, int, int, int]]:
         """(process, CPUs, memory in MB, time in minutes) at the first attempt of every process the slurm profile
         submits (local steps run beside Nextflow): main.nf's fit check holds them to the partition's nodes."""
-        return [(self.prepare(workflow, s).alias, s.threads, s.mem_mb, s.runtime)
-                for s in workflow.steps if not s.local]
+        steps = [(self.prepare(workflow, s).alias, s.threads, s.mem_mb, s.runtime)
+                 for s in workflow.steps if not s.local]
+        # the downloads of --fetch true: nf-core's process_single label (conf/base.config)
+        return steps + [(f"FETCH_{r.key.upper()}", *FETCH_REQUEST) for r in workflow.references if r.downloads]
 
     def gated_arguments(self, args: list[tuple[str, str, Channel]], gates: list[WorkflowStep]) -> list[str]:
         """A call's channel arguments, each waiting for the precondition checks of its files: the
