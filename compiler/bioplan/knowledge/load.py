@@ -342,5 +342,34 @@ def load_knowledge(extra_dirs: list[Path] | None = None, use_cache: bool = True)
         knowledge = build_knowledge(roots, templates, digest)
     _MEMO[digest] = knowledge
     if use_cache:
-        disk_cache.write("knowledge", digest, knowledge)
+        disk_cache.write("knowledge", digest, _shared(knowledge))
     return knowledge
+
+
+def _shared(knowledge: Knowledge) -> Knowledge:
+    """A copy of `knowledge` in which equal parts are one object: ~600 of its ~3,000 frozen models repeat
+    another (the same port, software or resources in several tools), and each is one object less to
+    unpickle in every CLI call (~1.2 ms of the ~8 ms). Equal means the same pickled state (fields and
+    which were set); the models are frozen, so sharing one changes nothing a reader can see."""
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(knowledge, protocol=pickle.HIGHEST_PROTOCOL))
+    seen: dict[tuple[type, bytes], BaseModel] = {}
+
+    def one(value: Any) -> Any:
+        if isinstance(value, BaseModel):
+            fields = value.__dict__
+            for name, field in fields.items():
+                fields[name] = one(field)
+            return seen.setdefault((type(value), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)), value)
+        if type(value) is dict:
+            return {k: one(v) for k, v in value.items()}
+        if type(value) is list:
+            return [one(v) for v in value]
+        if type(value) is tuple:
+            return tuple(one(v) for v in value)
+        return value
+
+    for name, field in copy.__dict__.items():
+        copy.__dict__[name] = one(field)
+    return copy
