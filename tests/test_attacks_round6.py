@@ -39,6 +39,7 @@ from bioplan.codegen.snakemake import SAMPLE_NAME_PATTERN, SHEET_PATH_PATTERN
 from bioplan.compile import plan_request
 from bioplan.errors import UnreadableInputError
 from helpers import deadline, fastq_pairs, planning_refusal, write_fastq
+from test_slurm import slurm_node  # noqa: F401  (the local cluster, for the `slurm` test below)
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -316,3 +317,27 @@ def test_a_request_cannot_reach_the_crates_context_or_its_entities(knowledge, tr
     assert [sorted(e) for e in attacked["@graph"]] == [sorted(e) for e in benign["@graph"]]
     root = next(e for e in attacked["@graph"] if e["@id"] == "./")
     assert root["description"] == escape.md(escape.request_text(hostile))
+
+
+# ----------------------------------------------------------------------------- on a real SLURM cluster
+@pytest.mark.slurm
+def test_a_command_in_a_sample_id_stays_data_on_a_real_slurm_cluster(knowledge, tmp_path, slurm_node):
+    """The emitted workflow under its own profiles/slurm (the test's copy only checks job states sooner and finds the
+    tools on PATH): the sample 'S$(touch PWNED)' is trimmed like any other and nothing runs (under the plugin's
+    default --wrap submission, touch ran on this host at the first sbatch call)."""
+    import yaml
+
+    from bioplan.compile import compile_request
+    from test_slurm import ACCOUNT, INIT_SECONDS, PARTITION, SnakemakeRun, write_test_profile
+
+    name = "S$(touch PWNED)"
+    workdir = compile_request(TRIM, fastq_pairs(tmp_path / "in", [name, "S2"]), str(tmp_path / "wf"),
+                              knowledge=knowledge, validate=False, partition=PARTITION, account=ACCOUNT,
+                              max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"]).output_dir
+    profile = write_test_profile(workdir, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS})
+    assert yaml.safe_load((profile / "config.yaml").read_text())["slurm-pass-command-as-script"] is True
+    code, text, _ = SnakemakeRun(workdir, profile, tmp_path / "run.log").finish()
+    assert code == 0, text[-5000:]
+    assert f"rule_read_trimming/{name}/" in text  # its job was a SLURM job
+    assert [p for p in (workdir / "results").rglob("*") if name in p.name], "no result of the sample"
+    assert not list(tmp_path.rglob("PWNED")) and not (Path.home() / "PWNED").exists()
