@@ -11,8 +11,10 @@ that converts it; any alignment a request builds no tree from is refused as befo
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,28 @@ def test_a_region_list_is_refused_with_a_conversion_to_bed_that_works(knowledge,
     with pytest.raises(BioplanError) as e:
         sniff_inputs([str(one_based)], {})
     assert "'{print $1, $2 - 1, $3}'" in e.value.hints[0]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", ["hennigian.phy", "opuntia.aln"])
+def test_a_phylip_or_clustal_alignment_runs_through_the_emitted_workflow(tmp_path, name):
+    """The compiled Snakefile on Biopython's relaxed PHYLIP test file and ClustalW's alignment, with Debian's
+    iqtree2: the run-time check counts the sequences of the alignment as given, IQ-TREE reads it unconverted, and
+    the tree holds every sequence of it."""
+    from bioplan.compile import compile_request
+    from conftest import skip_or_fail_in_ci
+
+    bin_dir = Path(sys.executable).parent
+    for tool in ("iqtree2", "snakemake"):
+        if shutil.which(tool, path=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}") is None:
+            skip_or_fail_in_ci(f"{tool} is not installed")
+    workdir = tmp_path / "wf"
+    result = compile_request(TREE, [str(MSA / name)], str(workdir / "Snakefile"), force=True)
+    assert [s.tool for s in result.plan.steps] == ["iqtree"]
+    run = subprocess.run([str(bin_dir / "snakemake"), "--cores", "2"], cwd=workdir, capture_output=True, text=True,
+                         timeout=900, env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"})
+    assert run.returncode == 0, run.stderr[-4000:]
+    n = {"hennigian.phy": 10, "opuntia.aln": 7}[name]
+    assert f"{n} sequences" in (workdir / "results/checks/check_four_sequences.ok").read_text()
+    tree = (workdir / "results/phylogenetic_tree_inference/tree.treefile").read_text()
+    assert tree.strip().endswith(";") and tree.count(",") == n - 1  # n leaves of one unrooted tree
