@@ -54,6 +54,17 @@ def test_a_gwas_is_qc_pca_association_and_plots(knowledge, tmp_path):
     assert "read_qc" not in _ops(result) and "sample_pca" not in _ops(result)  # QC and PCA of genotypes
 
 
+@pytest.mark.parametrize("query", [
+    "QC the genotypes with PLINK and compute the principal components",
+    "LD pruning and PCA of the genotypes for population structure",
+    "用PLINK对基因型数据做质控，再计算主成分看群体结构",
+])
+def test_pca_of_genotypes_is_population_structure_not_sample_pca(knowledge, tmp_path, query):
+    result = plan_request(query, _cohort(tmp_path)[:1], knowledge=knowledge)
+    assert _ops(result) == ["genotype_qc", "genotype_pca"]
+    assert result.spec.unrecognized == ()  # every word understood: no "principal", "components" left over
+
+
 def test_the_settings_are_set_on_the_tools_that_take_them(knowledge, tmp_path):
     result = plan_request(GWAS + ", --geno 0.05 and --mind 0.03", _cohort(tmp_path), knowledge=knowledge)
     workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
