@@ -22,7 +22,7 @@ from bioplan.models import (
     TargetOutput,
     TaskSpec,
 )
-from bioplan.request.passes import anchors, context, honesty, individuals, parts, readings, target, tools
+from bioplan.request.passes import anchors, context, honesty, individuals, parts, readings, target, tools, unknown_names
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import workflow_type
 
@@ -39,6 +39,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     honesty.note_offered_alternatives,
     honesty.refuse_unsupported_analyses,
     honesty.refuse_absent_tools,
+    unknown_names.refuse_unknown_names,
     honesty.refuse_not_understood,
     honesty.read_settings,
     context.settle_organism,
