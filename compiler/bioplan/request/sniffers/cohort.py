@@ -25,11 +25,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
     deferred: list[tuple[str, BioplanError]] = []
     warnings: list[str] = []
     undecided: list[tuple[str, AmbiguousInputError]] = []
-    for p in paths:
-        fileset = _plink_fileset_of(p, paths)
-        if fileset is not None:  # a .bim/.fam (.pvar/.psam) given beside its .bed (.pgen): read with it
-            warnings.append(f"{p} is read as part of the PLINK fileset {fileset}")
-            continue
+    for p in _without_plink_parts(paths, warnings):
         try:
             sniffed, notes = ctx.sniff(p)
         except AmbiguousInputError as exc:
@@ -84,6 +80,18 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
 
 
 _PLINK_PARTS = {".bim": ".bed", ".fam": ".bed", ".pvar": ".pgen", ".psam": ".pgen"}  # genotypes.COMPANIONS
+
+
+def _without_plink_parts(paths: Sequence[str], warnings: list[str]) -> list[str]:
+    """The paths less the .bim/.fam (.pvar/.psam) given beside their .bed (.pgen): read with it, said."""
+    kept = []
+    for p in paths:
+        fileset = _plink_fileset_of(p, paths)
+        if fileset is None:
+            kept.append(p)
+        else:
+            warnings.append(f"{p} is read as part of the PLINK fileset {fileset}")
+    return kept
 
 
 def _plink_fileset_of(path: str, paths: Sequence[str]) -> str | None:
