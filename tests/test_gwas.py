@@ -126,6 +126,26 @@ def test_a_vcf_of_genotypes_is_read_into_plink_first(knowledge, tmp_path):
     assert [s.tool for s in result.plans[0].steps][:2] == ["plink2_import", "plink2_qc"]
 
 
+@pytest.mark.parametrize("target, files", [
+    ("snakemake", ["workflow/rules/genotype_qc.smk", "workflow/rules/association_test.smk",
+                   "workflow/scripts/plink2_gwas.awk", "workflow/scripts/check_gwas_samples.py",
+                   "workflow/scripts/gwas_plots.py"]),
+    ("nextflow", ["modules/local/plink2/qc/main.nf", "modules/local/plink2/glm/main.nf", "bin/plink2_gwas.awk",
+                  "bin/check_gwas_samples.py", "bin/gwas_plots.py"]),
+])
+def test_both_targets_are_emitted(knowledge, tmp_path, target, files):
+    """The templates render (no run, no dry run: the e2e module runs them); the settings reach the config."""
+    from bioplan.compile import compile_request
+
+    out = tmp_path / target
+    compile_request(GWAS, _cohort(tmp_path / "data"), str(out / ("main.nf" if target == "nextflow" else "Snakefile")),
+                    target=target, validate=False, knowledge=knowledge)
+    missing = [f for f in files if not (out / f).is_file()]
+    assert not missing, sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    if target == "snakemake":
+        assert "hwe: 1.0e-06" in (out / "config/config.yaml").read_text()
+
+
 # ------------------------------------------------------------------------------------------------ sniffing
 def test_a_real_plink_fileset_is_read_through_its_bed(knowledge):
     """r-bioc-snpstats' sample.bed (120 individuals, 20 SNPs) with its .bim/.fam beside it."""
