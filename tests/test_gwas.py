@@ -284,3 +284,26 @@ def test_the_check_passes_a_table_of_the_genotyped(step, tmp_path):  # noqa: F81
 def test_the_check_stops_a_table_plink_cannot_match(step, tmp_path, table, said):  # noqa: F811
     run = _check(step, tmp_path, table, PSAM)
     assert run.code == 1 and said in run.terminal, run.terminal
+
+
+def test_the_plots_and_lambda_of_the_association_results(step, tmp_path):  # noqa: F811
+    """Uniform p-values over three chromosomes (X among them) give lambda 1; the planted hit heads the top list."""
+    rows = ["#CHROM\tPOS\tID\tREF\tALT\tA1\tTEST\tOBS_CT\tOR\tLOG(OR)_SE\tZ_STAT\tP\tERRCODE"]
+    n = 301
+    for i in range(n):
+        chrom = ("1", "2", "X")[i % 3]
+        p = 1e-12 if i == 150 else (i + 0.5) / n
+        rows.append(f"{chrom}\t{1000 + i}\tv{i}\tA\tG\tG\tADD\t500\t1.1\t0.1\t1\t{p:.6g}\t.")
+    rows.append("1\t5\tcov\tA\tG\tG\tPC1\t500\t1\t0.1\t1\t1e-30\t.")  # a covariate's row: not a variant's test
+    table = tmp_path / "assoc.glm.tsv"
+    table.write_text("\n".join(rows) + "\n")
+    outputs = {"summary": tmp_path / "summary.tsv", "manhattan": tmp_path / "m.png", "qq": tmp_path / "q.png"}
+    run = step("gwas_plots.py", {"results": table}, outputs, {"genome_wide": 5e-8, "suggestive": 1e-5, "top": 3})
+    assert run.code == 0, run.log
+    text = outputs["summary"].read_text()
+    stats = dict(line.split("\t") for line in text.split("\n\n")[0].splitlines()[1:])
+    assert abs(float(stats["lambda_gc"]) - 1.0) < 0.02 and stats["variants_tested"] == str(n)
+    assert stats["variants_p_below_5e-08"] == "1"
+    top = text.split("\n\n")[1].splitlines()
+    assert top[1].split("\t")[:4] == ["1", "1", "1150", "v150"] and len(top) == 4
+    assert all(outputs[k].read_bytes()[:4] == b"\x89PNG" for k in ("manhattan", "qq"))
