@@ -179,6 +179,7 @@ SEARCH, ARRAYS, INDEXES = (Path(__file__).parent / "data" / "real_round5" / d fo
     (MSA / "W_prot.msf", "a GCG MSF multiple sequence alignment"),
     (ARRAYS / "affy_v3_example.CEL", "an Affymetrix CEL file (microarray probe intensities; text, version 3)"),
     (ARRAYS / "affy_v4_example.CEL", "an Affymetrix CEL file (microarray probe intensities)"),
+    (Path(__file__).parent / "data" / "real_round5" / "reads" / "example.qual", "a FASTA quality file (.qual"),
     (INDEXES / "mini.2.ht2", "one file of a HISAT2 genome index (.2.ht2)"),
     (INDEXES / "mini.2.bt2", "one file of a Bowtie2 genome index (.2.bt2)"),
     (INDEXES / "mini.rev.2.bt2", "one file of a Bowtie2 genome index (.rev.2.bt2)"),

@@ -442,6 +442,9 @@ class _FastaScan:
     complete: bool = False
 
 
+_QUAL_LINE_RE = re.compile(rb"^\d{1,2}(?:\s+\d{1,2})+$")  # '26 26 18 26': phred scores, not residues
+
+
 def _scan_fasta(src: Source) -> _FastaScan:
     """Headers, lengths and a sample of the letters, up to the byte budget; malformed lines are errors."""
     lines = Lines(src, _FASTA_BUDGET)
@@ -464,6 +467,14 @@ def _scan_fasta(src: Source) -> _FastaScan:
                              f"not a valid FASTA file: line {lines.lineno} comes before the first '>' header",
                              ["a FASTA file starts with a '>name' line followed by sequence lines"], expected="FASTA")
         bad = line.translate(None, _FASTA_ALLOWED)
+        if bad and _QUAL_LINE_RE.match(line):
+            raise unreadable(src.shown, "is a FASTA quality file (.qual: each base's phred score as numbers under a "
+                             "'>name' header, 454/Sanger style), which bioplan does not read",
+                             ["give the reads as FASTQ: join it with its FASTA (Biopython: python3 -c \"from Bio "
+                              "import SeqIO; from Bio.SeqIO import QualityIO; SeqIO.write(QualityIO."
+                              f"PairedFastaQualIterator(open('READS.fasta'), open('{src.shown}')), 'reads.fastq', "
+                              "'fastq')\")"],
+                             expected="FASTA")
         if bad:
             raise unreadable(src.shown, f"not a valid FASTA file: line {lines.lineno} holds characters that are not "
                              f"sequence letters ({decode(bad[:10])!r})",
