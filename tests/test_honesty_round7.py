@@ -127,6 +127,15 @@ def test_a_level_the_sheet_lacks_is_said_by_name(knowledge, tmp_path, query, mis
     assert not any("compared levels" in w for w in _warnings(result, "set from the request: "))
 
 
+def test_a_second_contrast_is_said_not_set(knowledge):
+    result = _plan("differential expression with DESeq2: KO vs WT, and HET vs WT", knowledge)
+    params = _params(knowledge, result)["deseq2"]
+    assert (params["test_level"], params["reference_level"]) == ("ko", "wt")
+    notes = [w for w in _warnings(result, "not honoured: ") if "compared levels" in w]
+    assert len(notes) == 1 and "'het vs wt'" in notes[0] and "'ko vs wt'" in notes[0], result.warnings
+    assert len([w for w in _warnings(result, "set from the request: ") if "compared levels" in w]) == 1
+
+
 @pytest.mark.parametrize("query", [
     "compare salmon vs kallisto for differential expression",  # tools, not levels
     "differential expression vs differential splicing",

@@ -357,6 +357,8 @@ class ContrastWords(Frozen):
 
     # level names read as the reference when the words name one (the control-like levels)
     reference: tuple[str, ...]
+    # a regular expression the request must match for its words to be a contrast (a differential analysis named)
+    context: str | None = None
     # words naming one level ("wt", "wild type", "wildtype"), each group one level of a sample sheet
     aliases: tuple[tuple[str, ...], ...] = ()
 

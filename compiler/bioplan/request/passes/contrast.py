@@ -71,6 +71,8 @@ def read_contrast(draft: SpecDraft, term: AbsentTerm, entry: RequestSetting
     (None, []) when the words name no levels."""
     assert entry.levels is not None
     words = _named_words(draft, term, entry)
+    if entry.levels.context and not re.search(entry.levels.context, draft.request.normalized):
+        words = None  # "tumour vs normal" beside copy-number calling: no differential step's contrast
     if words is None:
         return None, []
     a, b = words

@@ -193,7 +193,11 @@ def read_settings(draft: SpecDraft) -> SpecDraft:
             continue
         if entries[a.id].levels is not None:  # a contrast: the levels it names, against the sample sheet's
             levels, said = read_contrast(draft, a, entries[a.id])
-            taken += [RequestedSetting(id=a.id, text=a.text, params=levels)] if levels else []
+            first = next((s for s in taken if s.id == a.id), None)
+            if levels and first:  # one contrast per differential step: the first named is set
+                said = [f"not honoured: {entries[a.id].label} ('{a.text}'): the differential step compares one "
+                        f"pair of levels, set from '{first.text}'; compile again with this contrast for it"]
+            taken += [RequestedSetting(id=a.id, text=a.text, params=levels)] if levels and not first else []
             notes += said
             continue
         params: dict[str, dict[str, float | int | str]] = {}
