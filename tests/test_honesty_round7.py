@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ from helpers import require_r_packages
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER_R = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.R"
+RUNNER_PY = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
 DE_TOOLS = ("deseq2", "pydeseq2", "edger", "limma_voom")
 
 
@@ -75,6 +77,7 @@ def _study(tmp_path: Path, levels: tuple[str, str]) -> list[str]:
     ("compare mutant to wild type with DESeq2 differential expression", "mutant", "wild type"),
     ("differential expression with DESeq2, tumour compared with normal", "tumour", "normal"),
     ("differential expression with DESeq2, day7 vs day0", "day7", "day0"),  # neither control-like: the second
+    ("用DESeq2做差异表达分析，KO vs WT", "ko", "wt"),
 ])
 def test_the_compared_levels_are_set_on_the_de_step(knowledge, query, test, reference):
     result = _plan(query, knowledge)
@@ -303,3 +306,25 @@ def test_the_de_scripts_test_against_the_threshold_and_take_the_levels(tmp_path,
     # testing against |log2FC| > 1 never gives a smaller p-value than testing against 0
     both = [g for g in plain if plain[g][5] != "NA" and thresholded[g][5] != "NA"]
     assert both and all(float(thresholded[g][5]) >= float(plain[g][5]) - 1e-12 for g in both)
+
+
+@pytest.mark.e2e
+def test_pydeseq2_tests_against_the_threshold_and_takes_the_levels(tmp_path):
+    pytest.importorskip("pydeseq2")
+    inputs = _study(tmp_path, ("WT", "KO"))
+    tables = {}
+    for lfc in (0.0, 1.0):
+        params = tmp_path / f"params{lfc}.json"
+        params.write_text(json.dumps({"condition_column": "condition", "alpha": 0.05, "reference_level": "wt",
+                                      "test_level": "ko", "lfc_threshold": lfc}))
+        table, log = tmp_path / f"de{lfc}.tsv", tmp_path / f"step{lfc}.log"
+        argv = [sys.executable, str(RUNNER_PY), str(ROOT / "templates" / "scripts" / "pydeseq2_de.py"), "--input",
+                f"counts={inputs[0]}", "--input", f"samples={inputs[1]}", "--output", f"table={table}", "--params",
+                str(params), "--log", str(log), "--rule", "step", "--threads", "1"]
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr + log.read_text()
+        assert "contrast condition: KO vs WT" in log.read_text()
+        assert ("testing |log2FoldChange| > 1" in log.read_text()) == (lfc > 0)
+        tables[lfc] = {r.split("\t")[0]: r.split("\t") for r in table.read_text().splitlines()[1:]}
+    both = [g for g in tables[0.0] if tables[0.0][g][5] != "NA" and tables[1.0][g][5] != "NA"]
+    assert both and all(float(tables[1.0][g][5]) >= float(tables[0.0][g][5]) - 1e-12 for g in both)
