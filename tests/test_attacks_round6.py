@@ -115,7 +115,8 @@ def test_property_markdown_text_holds_no_math_and_no_direction(text):
 @given(start=st.sampled_from(["-", *SPREADSHEET_FORMULA_STARTS]), rest=st.text(alphabet="abc/=+@-. ", max_size=12))
 def test_property_no_path_of_the_workflow_starts_like_a_formula_or_an_option(start, rest):
     written = _rel(f"/wf/{start}{rest}", "/wf")
-    assert written.startswith("./") and os.path.normpath(written) == os.path.normpath(f"{start}{rest}")
+    assert not written.startswith(("-", *SPREADSHEET_FORMULA_STARTS)), written
+    assert os.path.normpath(os.path.join("/wf", written)) == os.path.normpath(f"/wf/{start}{rest}")  # the same file
 
 
 @pytest.mark.parametrize("folder", ["=cmd", "+x", "@SUM(A1)", "-rf"])
@@ -341,3 +342,36 @@ def test_a_command_in_a_sample_id_stays_data_on_a_real_slurm_cluster(knowledge, 
     assert f"rule_read_trimming/{name}/" in text  # its job was a SLURM job
     assert [p for p in (workdir / "results").rglob("*") if name in p.name], "no result of the sample"
     assert not list(tmp_path.rglob("PWNED")) and not (Path.home() / "PWNED").exists()
+
+
+# ----------------------------------------------------------------------------- the filters no property held yet
+_LINE_ENDS = ["\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "*/", "/*", "#", "'"]
+
+
+@SETTINGS
+@given(text=st.lists(st.one_of(st.sampled_from(_LINE_ENDS), st.characters(exclude_categories=("Cs",))),
+                     max_size=16).map("".join))
+def test_property_a_comment_stays_one_comment_line(text):
+    """`comment` (knowledge text only, never user text) keeps any text on its one comment line: Python, YAML and a
+    Groovy block comment read it as one comment, whatever line ends and comment ends it holds."""
+    import io
+    import tokenize
+
+    import yaml
+
+    line = escape.comment(text)
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(f"x = 1  # {line}\n").readline)
+              if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    assert [t.type for t in tokens] == [tokenize.NAME, tokenize.OP, tokenize.NUMBER, tokenize.COMMENT], (text, line)
+    assert yaml.safe_load(f"x: 1  # {line}\ny: 2\n") == {"x": 1, "y": 2}
+    assert f"/* {line} */".count("*/") == 1
+
+
+@SETTINGS
+@given(text=st.text(st.characters(exclude_categories=("Cs",)), max_size=20))
+def test_property_terminal_text_holds_no_control_and_no_override(text):
+    from bioplan.request.text import terminal_safe
+
+    out = terminal_safe(text)
+    assert not [c for c in out if (unicodedata.category(c) == "Cc" and c not in "\n\t")
+                or unicodedata.bidirectional(c) in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")]
