@@ -74,6 +74,15 @@ def test_the_settings_are_set_on_the_tools_that_take_them(knowledge, tmp_path):
     assert workflow.params["plink2_glm"]["trait"] == "binary"  # from the table's 0/1 column
 
 
+@pytest.mark.parametrize("query", ["plink分析100个性状的批量gwas分析", "GWAS of all the phenotypes in the table"])
+def test_several_phenotypes_are_said_as_not_honoured(knowledge, tmp_path, query):
+    """One phenotype is tested (the first column after the ids, or the configured one): a request for many says so."""
+    result = plan_request(query, _cohort(tmp_path), knowledge=knowledge)
+    assert "association_test" in _ops(result)
+    assert any(w.startswith("not honoured: several phenotypes") for w in result.spec.warnings)
+    assert result.spec.unrecognized == ()
+
+
 def test_a_quantitative_table_gets_linear_regression(knowledge, tmp_path):
     result = plan_request("genome-wide association study with PLINK 2", _cohort(tmp_path, "height"),
                           knowledge=knowledge)
