@@ -67,6 +67,8 @@ def test_a_tool_like_name_is_reported(knowledge, query, name):
     "differential binding (DB) analysis with csaw",
     "Annotate the variants with SnpEff and the FooVarDB database",
     "Deploy the workflow on GitHub with Snakemake",
+    "my BAM files which were already deduplicated with MarkDupX2; call SNPs with FreeBayes",
+    "Quantify with salmon. Compare KOx3 and WTx3 with DESeq2",
 ])
 def test_no_tool_is_reported(knowledge, query):
     assert [name for name, kind in _names(query, knowledge) if kind == "tool"] == []

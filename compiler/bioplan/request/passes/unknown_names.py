@@ -20,11 +20,12 @@ Every pattern is compiled once, at import; the pass costs a scan of the request'
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from bioplan.errors import UnknownToolError
 from bioplan.knowledge.words import normalize
-from bioplan.models import Request, SniffedFile, Span
+from bioplan.models import Request, SniffedFile
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.text import plain_request
 
@@ -92,6 +93,10 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(\[]\s*)$")
 # an alternative offered ("STAR or hisat3n", "(BWA-mem || Sentieon)"): not the user's choice of tool
 _OR = re.compile(r"(?i)(?<!/)\b(?:or|ou|oder|o|alternatively|alternatives?|instead)\b|\|\|")
 _RUN_WORD = re.compile(r"(?i)\b(?:with|using|use|via|through|run|before|after|then)\b")
+# the inputs' history, not an instruction: "my BAM files which were deduplicated with MarkDuplicates"
+_DONE = re.compile(r"(?i)\b(?:(?:which|that)\s+(?:were|was|had\s+been|have\s+been|has\s+been)|already|previously"
+                   r"|have\s+been|has\s+been|had\s+been)\b")
+_LOOK_BACK = 240  # characters a sentence's context is looked for before a name (bounds the work per name)
 _STEP_BEFORE = frozenset({"operation", "tool", "datatype", "format", "motif", "unknown_tool", "unsupported_analysis"})
 _TOOL_ROLES = frozenset({"tool", "unknown_tool"})
 
@@ -150,10 +155,30 @@ def _located(text: str, norm: str, start: int, end: int, cursor: int) -> tuple[i
     return (at, at + len(said)) if at >= 0 else None
 
 
-def _unrecognised(spans: tuple[Span, ...], start: int, end: int) -> bool:
-    """Every word the parse accounted in [start, end) is unrecognised (no term of the knowledge)."""
-    inside = [sp for sp in spans if sp.start < end and start < sp.end]
-    return bool(inside) and all(sp.role == "unrecognized" and start <= sp.start and sp.end <= end for sp in inside)
+@dataclass(frozen=True)
+class _Words:
+    """The parse's word accounting, indexed once per request: which characters a term of the knowledge
+    (or anything but an unrecognised word) covers, which an unrecognised word, where the steps start."""
+
+    known: bytearray
+    unknown: bytearray
+    steps: list[int]
+
+    @classmethod
+    def of(cls, request: Request) -> _Words:
+        known, unknown = bytearray(len(request.normalized)), bytearray(len(request.normalized))
+        for sp in request.spans:
+            mark = unknown if sp.role == "unrecognized" else known
+            mark[sp.start:sp.end] = b"\x01" * (sp.end - sp.start)
+        return cls(known, unknown, sorted(sp.start for sp in request.spans if sp.role in _STEP_BEFORE))
+
+    def unrecognised(self, start: int, end: int) -> bool:
+        """Every word the parse accounted in [start, end) is unrecognised (no term of the knowledge)."""
+        return self.known.find(1, start, end) < 0 and self.unknown.find(1, start, end) >= 0
+
+    def step_between(self, start: int, end: int) -> bool:
+        i = bisect_right(self.steps, start)
+        return i < len(self.steps) and self.steps[i] < end
 
 
 def _not_a_name(token: str, inputs: frozenset[str]) -> bool:
@@ -162,16 +187,16 @@ def _not_a_name(token: str, inputs: frozenset[str]) -> bool:
             or bool(_ACCESSION.fullmatch(token)) or bool(_MOLECULE.fullmatch(token)))
 
 
-def _a_step_before(request: Request, text: str, nstart: int) -> bool:
+def _a_step_before(request: Request, words: _Words, nstart: int) -> bool:
     """A step, tool or data word earlier in the clause ("align the reads with X"), not a treatment
     ("cells treated with X")."""
-    clause = max(request.normalized.rfind(c, 0, nstart) for c in ".;!?()")
-    return any(sp.role in _STEP_BEFORE and clause < sp.start < nstart for sp in request.spans)
+    clause = max(request.normalized.rfind(c, max(0, nstart - _LOOK_BACK), nstart) for c in ".;!?()")
+    return words.step_between(max(clause, nstart - _LOOK_BACK), nstart)
 
 
 def _in_parentheses(text: str, start: int, end: int) -> bool:
     """Inside "(...)" of a few short items right after a word: "trimming (Trim Galore!)", "(picard, Preseq)"."""
-    opening, closing = text.rfind("(", 0, start), text.find(")", end)
+    opening, closing = text.rfind("(", max(0, start - 120), start), text.find(")", end, end + 120)
     if opening < 0 or closing < 0 or ")" in text[opening:start] or "(" in text[end:closing]:
         return False
     items = [i for i in _PAREN_ITEMS.split(text[opening + 1:closing]) if i]
@@ -179,7 +204,7 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
             and all(len(i.split()) <= 3 for i in items))
 
 
-def _position(request: Request, text: str, start: int, end: int, nstart: int) -> str | None:
+def _position(request: Request, words: _Words, text: str, start: int, end: int, nstart: int) -> str | None:
     """Why the name stands where a tool is named, or None. After "with"/"by" with no step before it in
     the clause ("Haplotype reconstruction with PEHaplo") the position is weak: `_tool_shaped` then takes
     only names a capital or digit inside marks."""
@@ -191,9 +216,11 @@ def _position(request: Request, text: str, start: int, end: int, nstart: int) ->
     if _TITLE_AFTER.match(text, end):
         return "named as a method"
     before = _BEFORE.search(text, max(0, start - 60), start)
+    if before and _DONE.search(text, _sentence_start(text, start), start):
+        return None  # a step said done: the tool is the inputs' history (`drop_done` says so)
     if before:
         word = (before.group(0).split() or ["a verb"])[0].lower()
-        weak = _WITH_BY.search(before.group(0)) and not _a_step_before(request, text, nstart)
+        weak = _WITH_BY.search(before.group(0)) and not _a_step_before(request, words, nstart)
         return f"after '{word}'" + (" (weak)" if weak else "")
     if _in_parentheses(text, start, end):
         return "in parentheses after a step"
@@ -227,7 +254,7 @@ def _tool_shaped(token: str, position: str, text: str, start: int) -> bool:  # n
 
 def _whole_item(text: str, start: int, end: int) -> bool:
     """The name is a whole item of its parentheses, or one with a capitalised word ("Trim Galore!")."""
-    opening, closing = text.rfind("(", 0, start), text.find(")", end)
+    opening, closing = text.rfind("(", max(0, start - 120), start), text.find(")", end, end + 120)
     for item in _PAREN_ITEMS.split(text[opening + 1:closing]):
         words = item.strip(" !?.").split()
         if text[start:end] in words:
@@ -237,7 +264,7 @@ def _whole_item(text: str, start: int, end: int) -> bool:
 
 def _companion(request: Request, text: str, start: int, end: int) -> str | None:
     """A tool bioplan has named in the same parentheses: the step runs with it."""
-    opening, closing = text.rfind("(", 0, start), text.find(")", end)
+    opening, closing = text.rfind("(", max(0, start - 120), start), text.find(")", end, end + 120)
     if opening < 0 or closing < 0 or ")" in text[opening:start] or "(" in text[end:closing] \
             or len(text) != len(request.normalized):
         return None
@@ -245,10 +272,14 @@ def _companion(request: Request, text: str, start: int, end: int) -> str | None:
                  if sp.role == "tool" and opening < sp.start and sp.end <= closing), None)
 
 
+def _sentence_start(text: str, start: int, marks: str = ".;!?") -> int:
+    """Where the sentence (or parenthesis) holding `start` begins, looking back at most `_LOOK_BACK`."""
+    return max(max(text.rfind(c, 0, start) for c in marks) + 1, start - _LOOK_BACK, 0)
+
+
 def _offered(text: str, start: int) -> bool:
     """Offered as an alternative: an "or" earlier in its sentence or parentheses ("STAR or hisat3n")."""
-    bound = max(text.rfind(c, 0, start) for c in ".;!?(")
-    ors = list(_OR.finditer(text, bound + 1, start))
+    ors = list(_OR.finditer(text, _sentence_start(text, start, ".;!?("), start))
     return bool(ors) and not _RUN_WORD.search(text, ors[-1].end(), start)
 
 
@@ -262,9 +293,8 @@ def _gene_context(text: str, start: int, end: int, token: str, position: str) ->
     after = _NEAR_AFTER.match(text, end)
     window = (near.start() if near else start, after.end() if after else end)
     if not position.startswith("after"):
-        bound = max(text.rfind(c, 0, start) for c in ".;!?")
-        stop = min((i for i in (text.find(c, end) for c in ".;!?") if i >= 0), default=len(text))
-        window = (max(bound + 1, start - 48), min(stop, end + 48))
+        stop = min((i for i in (text.find(c, end, end + 48) for c in ".;!?") if i >= 0), default=len(text))
+        window = (max(_sentence_start(text, start), start - 48), min(stop, end + 48))
     return bool(_GENE_WORDS.search(text, *window))
 
 
@@ -285,17 +315,17 @@ def _listed_beside(request: Request, text: str, start: int, end: int, named: lis
 
 def unknown_names(request: Request, inputs: frozenset[str] = frozenset()) -> list[UnknownName]:
     """Tool-like and database-like names of the request that no knowledge matched, in order."""
-    text, norm = plain_request(request.query), request.normalized
+    text, norm, words = plain_request(request.query), request.normalized, _Words.of(request)
     found: list[UnknownName] = []
     later: list[tuple[str, int, int]] = []
     cursor = 0
     for m in _TOKEN.finditer(text):
         token, (start, end) = m.group(0), m.span()
         where = _located(text, norm, start, end, cursor)
-        if where is None or not _unrecognised(request.spans, *where) or _not_a_name(token, inputs):
+        if where is None or not words.unrecognised(*where) or _not_a_name(token, inputs):
             continue
         cursor = where[1]
-        position = _position(request, text, start, end, where[0])
+        position = _position(request, words, text, start, end, where[0])
         if position is None:
             later.append((token, start, end))
             continue
