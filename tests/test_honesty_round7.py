@@ -173,6 +173,22 @@ def test_a_fold_change_alone_is_set_on_the_de_step(knowledge, query, tool, value
     assert not {"log2fc", "fc"} & set(result.spec.unrecognized)
 
 
+@pytest.mark.parametrize(("query", "tool", "param", "value"), [
+    ("differential expression with DESeq2, adjusted p < 0.01", "deseq2", "alpha", 0.01),
+    ("differential expression with DESeq2, adj.p < 0.01", "deseq2", "alpha", 0.01),
+    ("differential expression with edgeR, p.adj < 0.1", "edger", "alpha", 0.1),
+    ("differential expression with DESeq2, q < 0.01", "deseq2", "alpha", 0.01),
+    ("differential expression with DESeq2, BH-adjusted p < 0.01", "deseq2", "alpha", 0.01),
+    ("call peaks with MACS2, q < 0.01", "macs2_callpeak", "qvalue", 0.01),
+])
+def test_adjusted_p_value_thresholds_in_short_forms_are_set(knowledge, query, tool, param, value):
+    """Short forms of an adjusted p-value were words no setting read: accounted as filler, silently dropped."""
+    result = _plan(query, knowledge)
+    assert _params(knowledge, result)[tool][param] == value
+    assert any(f"{param} {value}" in w for w in _warnings(result, "set from the request: ")), result.warnings
+    assert not set(result.spec.unrecognized) & {"bh", "adj", "q"}
+
+
 def test_without_a_fold_change_the_de_tools_test_against_zero(knowledge):
     result = _plan("differential expression with DESeq2", knowledge)
     assert _params(knowledge, result)["deseq2"]["lfc_threshold"] == 0.0
