@@ -69,6 +69,10 @@ def test_a_tool_like_name_is_reported(knowledge, query, name):
     "Deploy the workflow on GitHub with Snakemake",
     "my BAM files which were already deduplicated with MarkDupX2; call SNPs with FreeBayes",
     "Quantify with salmon. Compare KOx3 and WTx3 with DESeq2",
+    "ChIP-seq of the cells with H3K27ac and anti-CTCF: call peaks with MACS2",
+    "differential expression using HepG2 cells treated with Abc123 against controls with DESeq2",
+    "cluster the cells starting from the CellRangerX output with Scanpy",
+    "call variants in the HG002 reads with DeepVariant",
 ])
 def test_no_tool_is_reported(knowledge, query):
     assert [name for name, kind in _names(query, knowledge) if kind == "tool"] == []

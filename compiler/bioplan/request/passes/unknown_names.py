@@ -64,6 +64,7 @@ _NOT_NAMES = re.compile(
     r"(?i)(?:cpgs?|chgs?|chhs?|dnase|rnase|mnase|hifi|polya|chip|chips|chipmentation|github|gitlab|bitbucket|python3?|"
     r"rstudio|rmarkdown|jupyter(?:lab)?|macos|ios|iphone|ipad|powerpoint|latex|javascript|typescript|youtube|"
     r"linkedin|pubmed|biorxiv|medrxiv|chatgpt|openai|ig[gmade]\d?|snakemake|nextflow|dsl2?|galaxy|bioconductor|cran|"
+    r"h[1-4](?:a\.?z|ax|[kstry]\d+(?:me[1-3]?|ac|ub|ph|cr|bu|la|bhb)?)|anti-\w+|"
     r"linux|unix|windows|bash|shell|perl|java|awk|excel|rscript|"
     r"docker|singularity|apptainer|conda|bioconda|mamba|slurm|"
     r"covid-?19|sars-cov-?2|hiv-?1|hiv-?2|hpv\d*|ebv|hbv|hcv|mers-cov|h1n1|h3n2|e\.?coli|"
@@ -96,6 +97,11 @@ _RUN_WORD = re.compile(r"(?i)\b(?:with|using|use|via|through|run|before|after|th
 # the inputs' history, not an instruction: "my BAM files which were deduplicated with MarkDuplicates"
 _DONE = re.compile(r"(?i)\b(?:(?:which|that)\s+(?:were|was|had\s+been|have\s+been|has\s+been)|already|previously"
                    r"|have\s+been|has\s+been|had\s+been)\b")
+# what follows a name that is a subject or data, not a tool: "HepG2 cells", "CellRanger output", "HG002 reads"
+_SUBJECT_AFTER = re.compile(r"(?i)[\s-]+(?:cells?|cell\s+lines?|lines?|samples?|reads|data|librar(?:y|ies)|cohorts?|"
+                            r"patients?|donors?|mice|mouse|rats?|strains?|isolates?|tissues?|organoids?|outputs?|"
+                            r"results?|files?|format|matri(?:x|ces)|tables?|objects?|antibod(?:y|ies)|marks?|"
+                            r"knock-?outs?|mutants?|genes?|proteins?|alleles?|variants?|loci|locus|transcripts?)\b")
 _LOOK_BACK = 240  # characters a sentence's context is looked for before a name (bounds the work per name)
 _STEP_BEFORE = frozenset({"operation", "tool", "datatype", "format", "motif", "unknown_tool", "unsupported_analysis"})
 _TOOL_ROLES = frozenset({"tool", "unknown_tool"})
@@ -322,7 +328,8 @@ def unknown_names(request: Request, inputs: frozenset[str] = frozenset()) -> lis
     for m in _TOKEN.finditer(text):
         token, (start, end) = m.group(0), m.span()
         where = _located(text, norm, start, end, cursor)
-        if where is None or not words.unrecognised(*where) or _not_a_name(token, inputs):
+        if (where is None or not words.unrecognised(*where) or _not_a_name(token, inputs)
+                or _SUBJECT_AFTER.match(text, end)):
             continue
         cursor = where[1]
         position = _position(request, words, text, start, end, where[0])
