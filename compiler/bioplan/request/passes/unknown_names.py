@@ -5,14 +5,17 @@ this pass catches the others: a word nothing of the knowledge matched (`unrecogn
 accounting) that sits where a tool is named and is shaped like a tool's name. Without this the request
 was planned with bioplan's own tools and the user never told that their tool was not used.
 
-Position (any one): after "with/using/via/by/run/use/through" (and Romance, German and Chinese
-equivalents), "the X tool/package/pipeline/software", in parentheses after a step ("... QC (ataqv)"), or
-listed beside a tool ("X, Y and Z", "X/Y"). Shape (any one): case changing inside the word (DiffChIPL,
-PEHaplo, scVelo), letters with digits (Bowtie2, hisat3n), a hyphenated name with capitals or digits
-(BS-SNPer), a capitalised word that does not start a sentence, or lower case before tool/package.
-Never: gene symbols in gene context or listed as genes, the inputs' sample and condition names, file
-names, units, accession ids, kits, chemistries and sequencers, molecule words (mRNA, eQTL, CpG, SNPs),
-and databases (said as a warning: a database bioplan does not know is not used).
+Position (any one): after "with/using/via/run/use/through" (and Romance, German and Chinese
+equivalents; after "with" a step earlier in the clause, else only a name with a capital or digit inside),
+"X: a ... method", "the X tool/package/software", in parentheses after a step ("... QC (ataqv)"), or
+listed beside a tool ("X, Y and Z", "X/Y"). Shape: case changing inside the word (DiffChIPL, PEHaplo,
+scVelo), letters with digits (Bowtie2, hisat3n), a hyphenated name with capitals (BS-SNPer), a
+capitalised word that does not start a sentence (see `_tool_shaped`).
+Never: gene symbols beside gene words, the inputs' sample, condition and file names, units, accession
+ids, kits, chemistries and sequencers, molecule words (mRNA, eQTL, CpG, SNPs), histone marks, a name
+before "cells"/"reads"/"output", a tool of the inputs' history ("which were deduplicated with X").
+Said, not refused: a name offered as an alternative ("STAR or hisat3n"), one named beside a tool bioplan
+has in one pair of parentheses (a deviation), a database ("the FooDB database": a warning, not used).
 
 Every pattern is compiled once, at import; the pass costs a scan of the request's words.
 """
@@ -235,13 +238,14 @@ def _position(request: Request, words: _Words, text: str, start: int, end: int, 
 
 def _tool_shaped(token: str, position: str, text: str, start: int) -> bool:  # noqa: C901
     """Shaped like a tool's name for where it stands: a capital or digit inside, a hyphenated name
-    with capitals or digits; a capitalised word only off a sentence's start; all capitals only after a
-    word that runs a tool (after "with" they are more often a treatment: "treated with DMSO"); a
-    lower-case word only before "tool"/"package"."""
+    with capitals; after a word that runs a tool also a capitalised word off a sentence's start, and all
+    capitals (not after "with": more often a treatment, "treated with DMSO"); in parentheses a capitalised
+    word that is a whole item ("(Krona)"). A plain lower-case word never (too often an adjective:
+    "the recommended software", "the selected tools")."""
     if _MIXED.search(token) or _ALNUM.match(token):
         return True
     parts = [p for p in token.split("-") if p]
-    if len(parts) > 1 and sum(1 for p in parts if p.isupper() and len(p) >= 2 or _MIXED.search(p)) >= 1 \
+    if len(parts) > 1 and any((p.isupper() and len(p) >= 2) or _MIXED.search(p) for p in parts) \
             and not all(p[:1].isupper() and p[1:].islower() for p in parts):
         return True
     if position.endswith("(weak)") or position.startswith("before") or position == "listed beside a tool":
