@@ -367,7 +367,7 @@ def _unknown_names_error(names: list[UnknownName]) -> UnknownToolError:
         "tools would not run it",
         ["to run bioplan's own tools for the steps instead, pass --substitute (compile's output, the plan "
          "report and the emitted README will say so)",
-         "if it is not a tool (a sample, a gene, a kit), rephrase the request without it or put it in quotes",
+         "if it is not a tool (a sample, a gene, a kit), rephrase the request without it",
          "to add the tool: write ontology/tools/<id>.yaml and its templates, then run `bioplan check-knowledge`;"
          " see ontology/README.md"],
         {"tools": {n.text: {"text": n.text, "operations": [], "bioplan_tools": [], "known": False}
