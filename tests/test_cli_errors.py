@@ -184,3 +184,17 @@ def test_a_declared_fasta_takes_the_format_of_its_declared_datatype(knowledge, t
     fasta.write_text(">planted_rRNA\nACGT\n")
     assert declared_file(knowledge, str(fasta), "rrna_database").format == "fasta"
     assert declared_file(knowledge, str(fasta), "taxonomy_training_set").format == "dada2_training_fasta"
+
+
+def test_a_declared_table_takes_a_format_its_datatype_lists_among_those_of_its_extension(knowledge, tmp_path):
+    """A .tsv declared as an ASV table is tsv, not the PLINK phenotype table (plink_pheno also reads .tsv
+    and has a longer extension, .pheno, that this file does not end with: only the matching extension counts)."""
+    from bioplan.compile import declared_file
+
+    table = tmp_path / "asv_table.tsv"
+    table.write_text("asv_id\tsequence\tgut_a\nASV_1\tACGT\t10\n")
+    assert declared_file(knowledge, str(table), "nonchimeric_asv_table").format == "tsv"
+    assert declared_file(knowledge, str(table), "phenotype_table").format == "plink_pheno"
+    pheno = tmp_path / "cohort.pheno"
+    pheno.write_text("FID\tIID\tcase\nf1\ti1\t2\n")
+    assert declared_file(knowledge, str(pheno), "phenotype_table").format == "plink_pheno"

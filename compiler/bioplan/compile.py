@@ -80,11 +80,14 @@ def declared_file(knowledge: Knowledge, path: str, datatype: str) -> SniffedFile
     if not os.path.exists(path):
         raise UnreadableInputError(f"{path}: file not found", ["check the path"], {"path": path})
     name = os.path.basename(path).lower()
-    # the longest matching extension; among formats sharing it, not one recognised as another
-    # datatype's (a DADA2 training FASTA for a FASTA declared as the SortMeRNA rRNA database)
-    def rank(f: Format) -> tuple[int, int]:
+    # the longest matching extension; among formats sharing it, one the datatype lists (a .tsv ASV table is
+    # tsv, not the PLINK phenotype table's plink_pheno), then not one recognised as another datatype's (a
+    # DADA2 training FASTA for a FASTA declared as the SortMeRNA rRNA database)
+    own = set(knowledge.datatypes[datatype].formats)
+
+    def rank(f: Format) -> tuple[int, int, int]:
         other = f.sniff is not None and f.sniff.datatype != datatype
-        return -max((len(e) for e in f.extensions), default=0), int(other)
+        return -max((len(e) for e in f.extensions if name.endswith(e)), default=0), int(f.id not in own), int(other)
 
     fmt = next((f.id for f in sorted(knowledge.formats.values(), key=rank)
                 if any(name.endswith(e) for e in f.extensions)), "txt")
