@@ -19,7 +19,7 @@ from conftest import example_inputs
 HOSTILE = "\x1b[2J\x1b[1;31m\u009b2J\u202e"
 
 
-@pytest.mark.parametrize("char", ["\x1b", "\x07", "\x7f", "\u009b", "\u0085", "\u202e"])
+@pytest.mark.parametrize("char", ["\x1b", "\x07", "\x7f", "\u009b", "\u0085", "\u202e", "\u200e", "\u200f", "\u061c"])
 def test_terminal_safe_escapes_each_control(char):
     out = terminal_safe(f"a{char}b\nc\td")
     assert char not in out and f"\\u{ord(char):04x}" in out

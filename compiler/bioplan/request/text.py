@@ -19,6 +19,9 @@ from bioplan.errors import UnreadableInputError
 
 # Explicit embeddings, overrides and isolates (the "Trojan Source" characters).
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# the invisible direction marks (LRM, RLM, ALM): no embedding, but a terminal's bidi layout moves the text
+# around them (an RLM after a file name's digits shows them on the other side)
+_BIDI_MARKS = frozenset("\u200e\u200f\u061c")
 
 
 @cache
@@ -124,8 +127,8 @@ def plain_request(text: str) -> str:
 
 def terminal_safe(text: str) -> str:
     """Text to print on a terminal: control characters (C0 but newline and tab, DEL, C1 such as
-    CSI U+009B) and bidi overrides become visible `\\uXXXX` escapes, so a file name or request
+    CSI U+009B), bidi overrides and direction marks become visible `\\uXXXX` escapes, so a file name or request
     holding ESC sequences cannot move the cursor, recolour or rewrite what the user reads.
     The escape is also valid inside a JSON string."""
     return "".join(f"\\u{ord(c):04x}" if (unicodedata.category(c) == "Cc" and c not in "\n\t")
-                   or c in _BIDI_CONTROLS else c for c in text)
+                   or c in _BIDI_CONTROLS or c in _BIDI_MARKS else c for c in text)
