@@ -284,8 +284,9 @@ def test_data_the_request_names_itself_is_not_said_as_assumed(knowledge):
     "use the reads",
 ])
 def test_data_named_to_use_is_no_result(knowledge, query):
-    with pytest.raises(NoOperationRecognizedError):
+    with pytest.raises(NoOperationRecognizedError) as err:
         _plan(query, knowledge)
+    assert any("-i FILE" in h for h in err.value.hints)
 
 
 # --------------------------------------------------------------------------- the R scripts take the settings

@@ -243,6 +243,8 @@ def require_target(draft: SpecDraft) -> SpecDraft:
         hints = ["did you mean " + ", ".join(repr(n) for n in near) + "?"] if near else []
         hints.append('name an analysis (e.g. "differential expression", "align reads", "cluster cells") '
                      'or the result you want (e.g. "a count matrix")')
+        if not draft.files:  # "直接用reads比, 给我表达量": nothing to assume the inputs from either
+            hints.append("to resolve, also give the input files with -i FILE: bioplan reads what they hold")
         raise NoOperationRecognizedError(
             "no operation or result was recognised in the request"
             + (f" (unrecognised words: {', '.join(request.unrecognized[:6])})" if request.unrecognized else ""),
