@@ -24,7 +24,9 @@ PACKAGE = ROOT / "compiler" / "bioplan"
 # Shared bottom modules: the data models passed between stages, errors, paths, caching, progress
 # and signal handling. Every stage may import them; they import no stage.
 SHARED = ("bioplan", "bioplan.errors", "bioplan.models", "bioplan.paths", "bioplan.progress", "bioplan.signals",
-          "bioplan.cache")
+          "bioplan.cache",
+          # the CLI process's compiled regular expressions and dataclass methods served from the disk cache
+          "bioplan.patterns", "bioplan.dataclass_code")
 # The stages in pipeline order (ARCHITECTURE.md's table): each may import only itself and earlier.
 STAGES = (
     ("knowledge", ("bioplan.knowledge",)),  # load: YAML -> Knowledge, and the queries on it
