@@ -16,6 +16,7 @@ from bioplan.request.sniffers.base import Context, Notes, count_noun, quote_list
 from bioplan.request.sniffers.columns import NA
 from bioplan.request.sniffers.refusals import INDEX_SUFFIXES
 from bioplan.request.sniffers.registry import settled_by_request  # read beside their data file, never on their own
+from bioplan.request.sniffers.sheet_matrix import check_sheet_against_matrix
 
 
 def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
@@ -369,6 +370,7 @@ def _check_cohort(files: list[SniffedFile], notes: list[Notes], warnings: list[s
         listed = set(sheet.fact("samples", []))
         for m in matrices:
             columns = {_column_sample(c) for c in m.fact("sample_names", [])}
+            check_sheet_against_matrix(sheet, m, sheet.fact("samples", []), sorted(columns))
             missing = sorted(listed - columns)
             extra = sorted(columns - listed)
             if missing:

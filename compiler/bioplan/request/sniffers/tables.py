@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import re
+import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.sniffers.base import (
@@ -52,6 +54,17 @@ _TABLE_ROWS = 200_000
 _TABLE_MAX_COLUMNS = 20_000  # columns of a delimited table the classifier reads (each costs it time)
 _TABLE_CELLS = 1_000_000  # cells it reads at most: wide tables are read for fewer rows
 
+
+def _semicolon_conversion(shown: str, sample: Sequence[str]) -> list[str]:
+    """The command that turns a semicolon-separated table into TSV, when it is safe: no tab and no decimal
+    comma ('1,5') in the lines read (a field holding ';' inside quotes is rare in sample sheets)."""
+    if any("\t" in ln or re.search(r"(?<![\w.])\d+,\d+(?![\w.])", ln) for ln in sample):
+        return []
+    path = Path(shown)
+    out = path.with_suffix(".tsv") if path.suffix.lower() != ".tsv" else path.with_name(path.stem + ".tabs.tsv")
+    return [f"convert it: tr ';' '\\t' < {shlex.quote(shown)} > {shlex.quote(str(out))}"]
+
+
 def _split_delimiter(src: Source, lines: list[str]) -> str | None:
     """Tab, comma or None (one column); raises for semicolon- or space-separated tables."""
     sample = [ln for ln in lines[:200] if ln.strip()]
@@ -64,8 +77,10 @@ def _split_delimiter(src: Source, lines: list[str]) -> str | None:
     if all("," in ln for ln in sample):
         return ","
     if all(";" in ln for ln in sample):
-        raise unreadable(src.shown, "looks semicolon-separated", [
-            "save it as comma- (CSV) or tab-separated (TSV) text"], expected="TSV/CSV table")
+        raise unreadable(src.shown, "looks semicolon-separated (Excel's CSV where the decimal mark is a comma); "
+                         "the workflow's steps read tab- or comma-separated text", [
+            "save it as comma- (CSV) or tab-separated (TSV) text (Excel: Save As 'Text (Tab delimited)')",
+            *_semicolon_conversion(src.shown, sample)], expected="TSV/CSV table")
     widths = {len(ln.split()) for ln in sample}
     if len(widths) == 1 and widths.pop() > 1:
         raise unreadable(src.shown, "looks like a table separated by spaces", [
@@ -234,6 +249,7 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
     if mapping is not None:
         return mapping
 
+    _refuse_contrasts_file(src, cols, normed)
     # count matrix (mostly numbers) vs sample sheet (mostly words)
     rest = cols[1:]
     numeric = [c for c in rest if c.numeric]
@@ -250,6 +266,25 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
     if score > 0:
         return _count_matrix(src, cols, fmt, prefixes, complete, evidence, annotation=None)
     return _sample_sheet(src, cols, normed, fmt, evidence, header)
+
+
+def _refuse_contrasts_file(src: Source, cols: list[Column], normed: list[str]) -> None:
+    """nf-core/differentialabundance's contrasts file (variable, reference, target[, blocking]) is no sample
+    sheet (it was "2 input files are 'sample_metadata'"): the compared levels come from the request."""
+    if not {"variable", "reference", "target"} <= set(normed):
+        return
+    by = dict(zip(normed, cols))
+    rows = list(dict.fromkeys(zip(by["variable"].values, by["target"].values, by["reference"].values)))
+    said = "; ".join(f"{v}: {t} against {r}" for v, t, r in rows[:3]) + (" ..." if len(rows) > 3 else "")
+    blocking = sorted({b for b in by["blocking"].values if b.lower() not in NA}) if "blocking" in by else []
+    hints = [f"leave it out and say the contrast in the request, e.g. '{rows[0][1]} vs {rows[0][2]}' (the "
+             f"condition column '{rows[0][0]}' of the sample sheet holds the levels)" if rows else
+             "leave it out and say the contrast in the request ('KO vs WT')"]
+    if blocking:
+        hints.append(f"a blocking factor ({quote_list(blocking)}) is a paired or covariate design, which bioplan "
+                     "does not plan: its DE compares the condition's levels alone")
+    raise unreadable(src.shown, f"is an nf-core/differentialabundance contrasts file ({said}), not a sample sheet "
+                     "or a count matrix; bioplan takes one contrast from the request", hints, override=False)
 
 
 def _matrix_score(cols: list[Column], normed: list[str], n_rows: int) -> float:
@@ -522,7 +557,8 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
     evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
     evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
     fastq_cols = [c.name for c in cols if c.paths]
-    facts = [Fact(name="samples", value=samples, evidence=f"column '{sample_col.name}': {quote_list(samples)}")]
+    facts = [Fact(name="samples", value=samples, evidence=f"column '{sample_col.name}': {quote_list(samples)}"),
+             Fact(name="sample_column", value=sample_col.name, evidence="the column holding the sample names")]
     condition, why = _condition_column(cols, normed, sample_col, evidence)
     if condition is not None:
         facts += _replicate_facts(sample_col, condition, why, evidence)
