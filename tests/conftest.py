@@ -181,8 +181,9 @@ def pytest_configure(config):
 
 # The fast tier's temporary folders (tmp_path, the workspace, the compiled workflows) in memory when the
 # machine has a tmpfs with room: its tests write ~15,000 small files (every compile writes its whole
-# tree), which on this machine's ext4 disk cost 2-8 CPU-s of kernel time (the more, the busier the disk)
-# and seconds of waiting for it, next to nothing on tmpfs (a run's kernel time fell from 8-16 to 6 CPU-s).
+# tree), which on this machine's ext4 disk cost up to ~4 CPU-s of kernel time (the more, the busier the
+# disk) and seconds of waiting for it, next to nothing on tmpfs (the three heaviest compile modules: 26.0
+# -> 21.8 CPU-s with the disk busy, no difference with it idle).
 # pytest's --basetemp or PYTEST_DEBUG_TEMPROOT, when given, choose instead; the e2e tiers (workflow
 # runs, indexes, wheels) keep the disk.
 MEMORY_TEMP = Path("/dev/shm")
@@ -323,8 +324,9 @@ def _isolated_cache(tmp_path_factory):
 # and Jinja's compiled templates (codegen/template_cache.py: a folder per environment code and Jinja
 # version, each entry checked against its template's source). Both give a warm run the very bytes a
 # cold run makes: an edited template, rule text or formatter is a miss, and a text snakefmt refuses is
-# never remembered. The fast tier formats ~630 texts, 11-13 of its ~88 CPU-s when cold. The knowledge,
-# its indexes and their stamps stay the run's own (validated once per run).
+# never remembered. The fast tier formats ~630 texts: the named-tool module alone, in one process, 17.3 ->
+# 11.5 user CPU-s warm; the whole tier ~2-9 of its ~80-100 CPU-s (other modules compile the same cases).
+# The knowledge, its indexes and their stamps stay the run's own (validated once per run).
 KEPT_CACHES = ("snakefmt-", "templates-")
 KEPT_CACHE_LIMIT = 5000  # entries; past it the kept cache starts afresh (old templates' texts pile up)
 
