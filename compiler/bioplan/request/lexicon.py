@@ -90,9 +90,15 @@ def alias_index(knowledge: Knowledge) -> dict[str, list[Term]]:
 def _by_start(terms: tuple[Term, ...]) -> dict[str, list[Term]]:
     index: dict[str, list[Term]] = {}
     for term in terms:
-        key = term.alias[0] if is_cjk(term.alias[0]) else re.split(r"[^a-z0-9]", term.alias, maxsplit=1)[0]
+        key = term.alias[0] if _starts_anywhere(term.alias[0]) else re.split(r"[^a-z0-9]", term.alias, maxsplit=1)[0]
         index.setdefault(key or term.alias[0], []).append(term)
     return index
+
+
+def _starts_anywhere(ch: str) -> bool:
+    """A character an alias may start at inside a word: a CJK ideograph, Japanese kana or Korean Hangul (written
+    without spaces between words: "シングルセルRNA-seq解析", "단일세포"; kana and Hangul are no ideographs)."""
+    return not ch.isascii() and (is_cjk(ch) or "\u3040" <= ch <= "\u30ff" or "\uac00" <= ch <= "\ud7af")
 
 
 def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]:
@@ -104,7 +110,7 @@ def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]
     found: list[tuple[int, int, Term]] = []
     n = len(norm)
     for i, ch in enumerate(norm):
-        if is_cjk(ch):
+        if _starts_anywhere(ch):
             for term in index.get(ch, ()):
                 if norm.startswith(term.alias, i):
                     found.append((i, i + len(term.alias), term))

@@ -498,10 +498,11 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
     # a phrase stands under the same negation as a word ("without marking duplicates")
     marked = _with_phrase_hits(_outside_absent_tools(marked, absent),
                                _mark_negated(norm, phrase_hits, exclude_markers))
-    marked, absent = _output_readings(norm, marked, absent, knowledge)
+    marked, absent = _output_readings(norm, _alignment_of_single_cells(marked), absent, knowledge)
     marked = _offered_alternatives(norm, _without_steps_describing_the_input(
         norm, _without_words_of_datatype_phrases(marked)), knowledge, slashed)
-    marked = _references_named(norm, _file_contents(norm, marked), knowledge)
+    marked = _references_named(norm, _file_contents(norm, _without_alternative_layouts(norm, marked, knowledge)),
+                               knowledge)
     addresses = _addresses(text, norm)
     named_in_addresses = [m for m in marked if _inside(m, addresses)]
     marked = [m for m in marked if not _inside(m, addresses)]
@@ -534,6 +535,19 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
         absent=tuple(absent),
         unmatched_clauses=_unmatched_clauses(norm, spans, knowledge),
     )
+
+
+_READ_ALIGNMENTS = frozenset({"read_alignment", "bisulfite_alignment", "long_read_alignment"})
+
+
+def _alignment_of_single_cells(matches: list[Match]) -> list[Match]:
+    """Reads of single cells aligned (the lexicon's single-cell rule: "比对到参考基因组" of 单细胞 data, "map the reads
+    to the genome" of 10x data) are the single-cell quantification's alignment: the words' bulk readings (a read
+    aligner, bisulfite alignment) go (before, a bulk aligner was planned and refused for single cells)."""
+    cells = [(m.start, m.end) for m in matches
+             if m.kind == "operation" and m.id == "single_cell_quantification" and m.how == "phrase" and not m.negated]
+    return [m for m in matches if not (m.kind == "operation" and m.id in _READ_ALIGNMENTS
+                                       and any(a < m.end and m.start < b for a, b in cells))]
 
 
 def _without_words_of_datatype_phrases(matches: list[Match]) -> list[Match]:
@@ -850,7 +864,8 @@ def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list
     def done(m: Match) -> bool:
         return m.how in ("exact", "alias", "fuzzy", "phrase") and (
             any(a <= m.start and m.end <= b for a, b in after) or bool(_ALREADY_BEFORE.search(norm[:m.start]))
-            or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60])))
+            or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60]))
+            or bool(_PASSED_BEFORE.search(norm[max(0, m.start - 60):m.start])))
     return [m for m in matches if not (m.kind == "operation" and m.how in ("exact", "alias", "fuzzy")
                                        and any(a <= m.start and m.end <= b for a, b in spans))
             and not (m.kind in ("operation", "tool") and done(m))]
@@ -866,6 +881,29 @@ _DESCRIBED_AFTER = re.compile(r"\b(bams?|crams?|sams?|fastqs?|vcfs?|files?)"
 _ALREADY_AFTER = re.compile(r"^( [a-z]+)?( (were|was|are|is|have|has|had|been))* (already|previously)( been)?"
                             r" [a-z]+(ed|en|one|un)\b")
 _ALREADY_BEFORE = re.compile(r"\b(already|previously)( been)? $")
+# a step the data went through: "our data has passed some quality checks", "the reads have undergone trimming"
+_PASSED_BEFORE = re.compile(r"\b(has|have|had)( already| previously)?( been)?"
+                            r" (passed|undergone|gone through|been through|cleared|survived)( [a-z]+){0,2} $")
+
+
+# settings of which one holds, offered as alternatives: "using either single-end or paired-end fastq files"
+_ONE_OF_KINDS = frozenset({"layout"})
+_EITHER_OR = re.compile(r"^\s*(,\s*)?(or|/|and/or|或|或者|または|또는|ou|o|oder)\s*$")
+
+
+def _without_alternative_layouts(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
+    """Two values of a setting of which one holds, joined by "or" ("Kallisto can perform quantification using
+    either single-end or paired-end fastq files"): what a tool accepts, not the user's data; neither is said
+    (before, the request named two library layouts and was refused as ambiguous). "single-end and paired-end
+    samples" still names both."""
+    said = sorted((m for m in matches if m.kind == "constraint" and not m.negated
+                   and knowledge.constraints[m.id].kind in _ONE_OF_KINDS), key=lambda m: m.start)
+    offered: set[tuple[int, int]] = set()
+    for first, later in zip(said, said[1:]):
+        if (first.id != later.id and knowledge.constraints[first.id].kind == knowledge.constraints[later.id].kind
+                and _EITHER_OR.match(norm[first.end:later.start])):
+            offered |= {(first.start, first.end), (later.start, later.end)}
+    return [m for m in matches if (m.start, m.end) not in offered or m.kind != "constraint"]
 
 
 _OR_ONLY = re.compile(r"^\s*(or|and/or|/|或|或者)\s*$")
