@@ -84,7 +84,7 @@ SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # folder, end a line or field, open a wildcard, add read-group fields or start a spreadsheet formula
 # (codegen/ir.py unusable_sample_name), or that the SLURM logs or the HTML reports read as syntax ('%', '<', '>':
 # codegen/names.py ID_SYNTAX), nor a "'" beside '$', '`' or ',' (the SLURM executor's quoting: SLURM_QUOTED_SYNTAX)
-SAMPLE_NAME_PATTERN = (r'^(?![-=+@])(?!\.\.?$)(?!.*\'.*[$`,])(?!.*[$`,].*\')'
+SAMPLE_NAME_PATTERN = (r"^(?![-=+@])(?!\.\.?$)(?!.*'.*[$`,])(?!.*[$`,].*')"
                        r'[^/\\"{}<>%\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z')
 
 # A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option, and a leading
@@ -383,11 +383,12 @@ class SnakemakeGenerator:
     def samples_schema(self, workflow: Workflow) -> str:
         props: dict[str, Any] = {"sample": {
             "type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
-            "description": "sample name: no / \" \\ { } < > % or controls, no leading -"}}
+            "description": "sample name: no / \" \\ { } < > % or controls, no leading - = + @, "
+                           "no ' in a name holding $ ` or ,"}}
         props.update(meta_column_schemas(workflow.meta_columns, SAMPLE_NAME_PATTERN))
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "pattern": SHEET_PATH_PATTERN,
-                          "description": f"path to the {col} file (not starting with -: ./-x)"}
+                          "description": f"path to the {col} file (not starting with - = + or @: ./-x)"}
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "description": "one row per sample",

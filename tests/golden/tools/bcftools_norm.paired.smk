@@ -6,6 +6,8 @@ rule check_reference_genome:
     log:
         "logs/checks/check_reference_genome.log",
     retries: 0
+    group:
+        "checks_variant_normalization"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

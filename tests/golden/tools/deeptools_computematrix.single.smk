@@ -6,6 +6,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_signal_matrix_computation"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_replicates:
     log:
         "logs/checks/check_replicates.log",
     retries: 0
+    group:
+        "checks_differential_binding"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -49,5 +51,6 @@ rule differential_binding:
         ],
         test_level=config["params"]["deseq2_differential_binding"]["test_level"],
         alpha=config["params"]["deseq2_differential_binding"]["alpha"],
+        lfc_threshold=config["params"]["deseq2_differential_binding"]["lfc_threshold"],
     script:
         "../scripts/deseq2_de.R"

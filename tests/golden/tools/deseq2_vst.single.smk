@@ -1,6 +1,34 @@
+rule check_raw_integer_counts:
+    input:
+        counts=config["inputs"]["raw_count_matrix"],
+    output:
+        ok="results/checks/check_raw_integer_counts.ok",
+    log:
+        "logs/checks/check_raw_integer_counts.log",
+    retries: 0
+    group:
+        "checks_count_normalization"
+    conda:
+        "../envs/bioplan_checks.yaml"
+    container:
+        "docker://quay.io/biocontainers/pandas:2.2.1"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 12 * attempt,
+    params:
+        constraint="requires_raw_integer_counts",
+        guarded_step="count_normalization",
+        datatypes={"counts": "raw_count_matrix"},
+        condition_column=config["condition_column"],
+    script:
+        "../scripts/check_integer_counts.py"
+
+
 rule count_normalization:
     input:
         counts=config["inputs"]["raw_count_matrix"],
+        check_raw_integer_counts="results/checks/check_raw_integer_counts.ok",
     output:
         normalized="results/count_normalization/vst.tsv",
     log:

@@ -6,6 +6,8 @@ rule check_four_sequences:
     log:
         "logs/checks/check_four_sequences.log",
     retries: 0
+    group:
+        "checks_phylogenetic_tree_inference"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -7,6 +7,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_peak_annotation"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_gene_annotation_read_counting:
     log:
         "logs/checks/check_gene_annotation_read_counting.log",
     retries: 0
+    group:
+        "checks_read_counting"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

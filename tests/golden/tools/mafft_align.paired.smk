@@ -6,6 +6,8 @@ rule check_three_sequences:
     log:
         "logs/checks/check_three_sequences.log",
     retries: 0
+    group:
+        "checks_multiple_sequence_alignment"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

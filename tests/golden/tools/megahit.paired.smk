@@ -7,6 +7,8 @@ rule check_paired_end_reads:
     log:
         "logs/checks/check_paired_end_reads/{sample}.log",
     retries: 0
+    group:
+        "checks_genome_assembly"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_gene_annotation_rnaseq_alignment_qc:
     log:
         "logs/checks/check_gene_annotation_rnaseq_alignment_qc.log",
     retries: 0
+    group:
+        "checks_rnaseq_alignment_qc"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -7,6 +7,8 @@ rule check_paired_end_reads:
     log:
         "logs/checks/check_paired_end_reads.log",
     retries: 0
+    group:
+        "checks_single_cell_quantification"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -31,6 +33,8 @@ rule check_reference_genome:
     log:
         "logs/checks/check_reference_genome.log",
     retries: 0
+    group:
+        "checks_single_cell_quantification"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -56,6 +60,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_single_cell_quantification"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_paired_end_reads:
     log:
         "logs/checks/check_paired_end_reads.log",
     retries: 0
+    group:
+        "checks_single_cell_quantification"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -30,6 +32,8 @@ rule check_reference_genome:
     log:
         "logs/checks/check_reference_genome.log",
     retries: 0
+    group:
+        "checks_single_cell_quantification"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -55,6 +59,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_single_cell_quantification"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_transcript_assembly"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

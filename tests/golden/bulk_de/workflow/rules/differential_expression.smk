@@ -6,6 +6,8 @@ rule check_raw_integer_counts:
     log:
         "logs/checks/check_raw_integer_counts.log",
     retries: 0
+    group:
+        "checks_differential_expression"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -31,6 +33,8 @@ rule check_replicates:
     log:
         "logs/checks/check_replicates.log",
     retries: 0
+    group:
+        "checks_differential_expression"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -73,5 +77,6 @@ rule differential_expression:
         reference_level=config["params"]["deseq2"]["reference_level"],
         test_level=config["params"]["deseq2"]["test_level"],
         alpha=config["params"]["deseq2"]["alpha"],
+        lfc_threshold=config["params"]["deseq2"]["lfc_threshold"],
     script:
         "../scripts/deseq2_de.R"

@@ -6,6 +6,8 @@ rule check_entrez_id:
     log:
         "logs/checks/check_entrez_id.log",
     retries: 0
+    group:
+        "checks_kegg_enrichment"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

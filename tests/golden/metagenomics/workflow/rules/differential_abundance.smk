@@ -6,6 +6,8 @@ rule check_replicates:
     log:
         "logs/checks/check_replicates.log",
     retries: 0
+    group:
+        "checks_differential_abundance"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_reference_genome:
     log:
         "logs/checks/check_reference_genome.log",
     retries: 0
+    group:
+        "checks_genome_indexing"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -32,6 +34,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_genome_indexing"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

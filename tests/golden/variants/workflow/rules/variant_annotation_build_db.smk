@@ -6,6 +6,8 @@ rule check_reference_genome:
     log:
         "logs/checks/check_reference_genome.log",
     retries: 0
+    group:
+        "checks_variant_annotation_build_db"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
@@ -31,6 +33,8 @@ rule check_gene_annotation:
     log:
         "logs/checks/check_gene_annotation.log",
     retries: 0
+    group:
+        "checks_variant_annotation_build_db"
     conda:
         "../envs/bioplan_checks.yaml"
     container:

@@ -6,6 +6,8 @@ rule check_vcf_filter_fields:
     log:
         "logs/checks/check_vcf_filter_fields.log",
     retries: 0
+    group:
+        "checks_variant_filtering"
     conda:
         "../envs/bioplan_checks.yaml"
     container:
