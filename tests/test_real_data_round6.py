@@ -139,3 +139,25 @@ def test_no_rename_is_offered_when_a_rule_maps_two_names_to_one_column():
     assert name_mapping(["A", "a"], ["a"]) is None
     assert name_mapping(["s1x", "s2y"], ["s1", "s2"]) is None  # two different suffixes: no one rule
     assert name_mapping(["s1x", "s2x"], ["s1", "s2"]) == ("the suffix 'x'", {"s1x": "s1", "s2x": "s2"})
+
+
+@pytest.mark.parametrize("counts, sheet, said", [
+    # R's write.table(counts): the header has no cell over the row names (the DE steps took a sample for the ids)
+    ("pasilla_gene_counts.write_table.tsv", "pasilla_sheet.csv", "no name over the gene ids"),
+    # R's write.csv(colData): the sample names under an empty "" header cell
+    ("pasilla_gene_counts.head30.tsv", "pasilla_coldata.write_csv.csv", "first column, which has no name"),
+])
+def test_r_written_tables_are_refused_with_a_sed_that_plans(knowledge, tmp_path, counts, sheet, said):
+    for name in (counts, sheet):
+        shutil.copy(R6 / name, tmp_path / name)
+    e = _refused(knowledge, DE, tmp_path / counts, tmp_path / sheet)
+    assert e.code == "ambiguous_input" and said in e.message and "stop at run time" in e.message
+    command = next(h for h in e.hints if "sed " in h).split(": ", 1)[1]
+    if not shutil.which("sed"):
+        pytest.skip("no sed here")
+    subprocess.run(command, shell=True, check=True, timeout=10)
+    named = {n: tmp_path / re.sub(r"(\.\w+)$", r".named\1", n) for n in (counts, sheet)}
+    fixed = [named[n] if named[n].exists() else tmp_path / n for n in (counts, sheet)]
+    result = _plan(knowledge, DE, *fixed)
+    assert _tools(result) == ["deseq2"]
+    assert not [w for w in result.warnings if "not columns" in w or "does not list" in w]

@@ -11,11 +11,13 @@ time. They are refused here, naming the column or the name pairs and the renamin
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Sequence
 
 from bioplan.errors import AmbiguousInputError
 from bioplan.models import SniffedFile
 from bioplan.request.sniffers.base import quote_list
+from bioplan.request.sniffers.tables import ROW_NAMES
 
 _SHOWN = 4
 
@@ -66,6 +68,16 @@ def name_mapping(missing: Sequence[str], columns: Sequence[str]) -> tuple[str, d
     return _affix_maps(missing, columns)
 
 
+def _name_first_cell(path: str, name: str, missing: bool) -> str:
+    """The command that names the header line's first field `name`: put before the line when R's write.table
+    left the cell out (`missing`), else in place of an empty or "" first cell (R's write.csv)."""
+    out = re.sub(r"(\.[A-Za-z]+)?$", lambda m: ".named" + (m.group(1) or ""), path, count=1)
+    if missing:
+        sep = "," if path.lower().endswith(".csv") else "\\t"
+        return f"sed '1s/^/{name}{sep}/' {shlex.quote(path)} > {shlex.quote(out)}"
+    return f"sed -E '1s/^(\"\")?/{name}/' {shlex.quote(path)} > {shlex.quote(out)}"
+
+
 def check_sheet_against_matrix(sheet: SniffedFile, matrix: SniffedFile, listed: Sequence[str],
                                columns: Sequence[str]) -> None:
     """Refuse a sheet the DE step cannot match to the matrix: its names column not called 'sample', or its
@@ -78,17 +90,25 @@ def check_sheet_against_matrix(sheet: SniffedFile, matrix: SniffedFile, listed: 
     hints: list[str] = []
     column = sheet.fact("sample_column")
     if column is not None and column.strip().lower() != "sample":
-        problems.append(f"the sample names are in column '{column}', but the DE steps read them from a column "
-                        "named 'sample'")
-        hints.append(f"to resolve, rename the column '{column}' of {sheet.path} to 'sample' (the header line only)")
+        unnamed = not column.strip() or column == ROW_NAMES
+        where = "its first column, which has no name" if unnamed else f"the column '{column}'"
+        problems.append(f"the sheet's sample names are in {where}, but the DE steps read them from a column named "
+                        "'sample'")
+        hints.append(f"to resolve, name that column 'sample' in the header line of {sheet.path}: "
+                     f"{_name_first_cell(sheet.path, 'sample', column == ROW_NAMES)}" if unnamed else
+                     f"to resolve, rename the column '{column}' to 'sample' in the header line of {sheet.path}")
         details["sample_column"] = column
+    if matrix.fact("header_without_id_cell"):
+        problems.append("the matrix's header line has no name over the gene ids (R's write.table with row names), "
+                        "so the DE steps would read its first sample as the id column")
+        hints.append(f"to resolve, name the id column: {_name_first_cell(matrix.path, 'gene_id', True)}")
     missing = [s for s in listed if s not in set(columns)]
     found = name_mapping(missing, [c for c in columns if c not in set(listed)]) if missing else None
     if found is not None:
         rule, mapping = found
         pairs = ", ".join(f"'{s}' -> '{c}'" for s, c in list(mapping.items())[:_SHOWN])
         more = f" and {len(mapping) - _SHOWN} more" if len(mapping) > _SHOWN else ""
-        problems.append(f"its samples are named {quote_list(missing)} while the columns of {matrix.path} are "
+        problems.append(f"the sheet's samples are named {quote_list(missing)} while the matrix's columns are "
                         f"{quote_list(list(mapping.values()))}: they differ by {rule}, and the DE steps match "
                         "sample names exactly")
         hints.append(f"to resolve, rename the samples in {sheet.path} to the matrix's column names ({pairs}{more}), "
@@ -98,10 +118,11 @@ def check_sheet_against_matrix(sheet: SniffedFile, matrix: SniffedFile, listed: 
                          "before writing it, which keeps the names as the sheet has them")
         details.update(rule=rule, renames=mapping)
     elif missing and len(missing) == len(listed):
-        problems.append(f"none of its samples ({quote_list(list(listed))}) is a column of {matrix.path} (its "
+        problems.append(f"none of the sheet's samples ({quote_list(list(listed))}) is a column of the matrix (its "
                         f"columns: {quote_list(list(columns))}), and the DE steps match sample names exactly")
         hints.append("to resolve, give the sample sheet of this count matrix, or name the sheet's samples as the "
                      "matrix's columns are named")
     if problems:
-        raise AmbiguousInputError(f"{sheet.path}: " + "; ".join(problems) + " (the workflow would stop at run time)",
-                                  hints, details)
+        raise AmbiguousInputError(
+            f"the sample sheet {sheet.path} and the count matrix {matrix.path} do not match as the DE steps read "
+            "them (the workflow would stop at run time): " + "; ".join(problems), hints, details)

@@ -55,6 +55,9 @@ _TABLE_MAX_COLUMNS = 20_000  # columns of a delimited table the classifier reads
 _TABLE_CELLS = 1_000_000  # cells it reads at most: wide tables are read for fewer rows
 
 
+ROW_NAMES = "(row names)"  # the header cell R's write.table leaves out over the row names
+
+
 def _semicolon_conversion(shown: str, sample: Sequence[str]) -> list[str]:
     """The command that turns a semicolon-separated table into TSV, when it is safe: no tab and no decimal
     comma ('1,5') in the lines read (a field holding ';' inside quotes is rare in sample sheets)."""
@@ -172,7 +175,7 @@ def _sniff_table(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
             return gmt
     width = max(widths, key=lambda w: (widths[w], w))
     if len(rows[0]) == width - 1 and len(rows) > 1:  # R write.table: no header cell over the row names
-        rows[0] = [""] + rows[0]
+        rows[0] = [ROW_NAMES] + rows[0]
     for i, r in enumerate(rows):
         if len(r) != width:
             raise unreadable(src.shown, f"malformed table: row {i + 1} has {len(r)} fields but most rows have {width}",
@@ -403,6 +406,8 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
         Fact(name="n_genes", value=len(ids.values),
              evidence=f"{'' if complete else 'at least '}{count_noun(len(ids.values), 'row')}"),
         Fact(name="n_samples", value=n, evidence=f"{n} numeric columns"),
+        *([Fact(name="header_without_id_cell", value=True, evidence="the header line has one field fewer than the "
+                "rows (R's write.table with row names)")] if ids.name == ROW_NAMES else []),
         Fact(name="sample_names", value=names, evidence=f"numeric column names {quote_list(names)}"),
     ]
     more_facts, more_evidence = _matrix_notes(src, annot, annotation is not None, missing, complete)
