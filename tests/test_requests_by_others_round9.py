@@ -138,3 +138,17 @@ def test_a_single_cell_request_with_alignment_plans_the_quantification(knowledge
                       InputProfile(), knowledge)
     assert "single_cell_quantification" in spec.required_operations
     assert "read_alignment" not in spec.required_operations
+
+
+@pytest.mark.parametrize(("query", "ops"), [
+    ("Pour les données ChIP-seq, les régions présentant un enrichissement en lectures sont identifiées puis annotées "
+     "selon les gènes les plus proches", {"peak_calling", "peak_annotation"}),
+    ("analyse ChIP-seq : appel des pics puis annotation des pics", {"peak_calling", "peak_annotation"}),
+])
+def test_french_chip_seq_goals(query, ops, knowledge):
+    assert ops <= _ops(query, knowledge)
+
+
+def test_french_enrichment_without_chip_words_is_no_peak_calling(knowledge):
+    ops = _ops("les régions présentant un enrichissement en termes GO sont annotées selon les gènes", knowledge)
+    assert "peak_calling" not in ops
