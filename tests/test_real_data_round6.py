@@ -161,3 +161,25 @@ def test_r_written_tables_are_refused_with_a_sed_that_plans(knowledge, tmp_path,
     result = _plan(knowledge, DE, *fixed)
     assert _tools(result) == ["deseq2"]
     assert not [w for w in result.warnings if "not columns" in w or "does not list" in w]
+
+
+def test_geoquery_pdata_characteristics_are_condition_columns(knowledge, tmp_path):
+    """GEOquery's pData of GSE18508 (pasilla's GEO series) as a user writes it out: 'treatment:ch1' is the
+    condition; its sample names are under 'title', named as the DE steps need once renamed."""
+    e = _refused(knowledge, DE, "pasilla_gene_counts.head30.tsv", "pasilla_geo_pdata.tsv")
+    assert "the column 'title'" in e.message and any("rename the column 'title' to 'sample'" in h for h in e.hints)
+    fixed = tmp_path / "pdata.tsv"
+    fixed.write_text((R6 / "pasilla_geo_pdata.tsv").read_text().replace("title", "sample", 1))
+    result = _plan(knowledge, DE, "pasilla_gene_counts.head30.tsv", fixed)
+    assert _tools(result) == ["deseq2"] and result.spec.condition_column == "treatment:ch1"
+
+
+def test_a_sheet_with_two_candidate_condition_columns_is_refused_before_the_run(knowledge, tmp_path):
+    sheet = tmp_path / "s.tsv"
+    sheet.write_text("sample\tbatch\tgenotype_group\n" + "".join(
+        f"{s}\tb{i % 2}\t{'ko' if s.startswith('treated') else 'wt'}\n"
+        for i, s in enumerate(["untreated1", "untreated2", "untreated3", "untreated4", "treated1", "treated2",
+                               "treated3"])))
+    e = _refused(knowledge, DE, "pasilla_gene_counts.head30.tsv", sheet)
+    assert e.code == "ambiguous_input" and "'batch', 'genotype_group'" in e.message
+    assert any("to 'condition'" in h for h in e.hints)

@@ -84,6 +84,14 @@ def check_sheet_against_matrix(sheet: SniffedFile, matrix: SniffedFile, listed: 
     sample names differing from the columns by a rule that says how to rename them, or none in common; every
     problem found is said at once (pasilla's sheet has both)."""
     if sheet.fact("condition_column") is None:
+        several = next((e for e in sheet.evidence if e.startswith("several candidate condition columns")), None)
+        if several is not None and not sheet.fact("fastq_columns"):  # the DE steps would read a column 'condition'
+            raise AmbiguousInputError(
+                f"the sample sheet {sheet.path} of the count matrix {matrix.path} has no column named as a condition "
+                f"(condition, group, treatment, genotype, ...) and {several.split(';')[0]}: the DE steps would "
+                "look for a column 'condition' and stop at run time",
+                [f"to resolve, rename the column holding the groups to compare to 'condition' in {sheet.path}"],
+                {"sample_sheet": sheet.path, "count_matrix": matrix.path})
         return  # no design: the matrix's samples are not compared by this sheet
     details: dict[str, object] = {"sample_sheet": sheet.path, "count_matrix": matrix.path}
     problems: list[str] = []

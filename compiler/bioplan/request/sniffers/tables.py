@@ -515,6 +515,9 @@ def _condition_column(cols: list[Column], normed: list[str], sample_col: Column,
     """The column holding each sample's condition and why it was chosen: by its name, else the one other
     categorical column; when that is ambiguous or absent, (None, "") with the reason added to `evidence`."""
     by_name = {n: c for c, n in zip(cols, normed) if c is not sample_col}
+    # GEOquery's pData names a characteristic 'treatment:ch1' (channel 1): read as 'treatment'
+    geo = {re.sub(r":ch\d$", "", n): c for n, c in by_name.items() if re.search(r":ch\d$", n)}
+    by_name.update({n: c for n, c in geo.items() if n not in by_name})
     for name in CONDITION_COLUMNS:
         if name in by_name:
             return by_name[name], f"column named '{by_name[name].name}'"
