@@ -1,9 +1,11 @@
 """The suite's own machinery in tests/conftest.py: the pytest-xdist groups (what must share a worker
 does: the SLURM cluster's tests, a module's, a named-tool case's) and the guard of the shared
-compiled workflows (a test writing into them fails the session)."""
+compiled workflows (a test writing into them fails the session), the tmpfs temporary folders and the
+caches kept between runs."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -108,3 +110,47 @@ def test_sniff_once_reads_a_file_again_when_the_request_expects_other_data(tmp_p
     assert memo.sniff(guarded, str(fasta), quant) == 2  # another expectation: read again
     beside = Context(prefixes={}, expected=quant.expected, inputs=(str(fasta), str(tmp_path / "genes.gtf")))
     assert memo.sniff(guarded, str(fasta), beside) == 3  # other inputs beside it: read again
+
+
+def test_the_kept_caches_carry_only_snakefmt_and_template_entries_and_never_overwrite(tmp_path: Path):
+    """Between runs only the formatter's and Jinja's entries are kept (keyed by all their output depends
+    on); the knowledge and its indexes stay each run's own; an entry already present is left as it is."""
+    from conftest import _copy_entries, _kept_cache_dir
+
+    run = tmp_path / "pytest-of-someone" / "pytest-7"
+    cache = run / "cache" / "bioplan"
+    (cache / "templates-abc").mkdir(parents=True)
+    (cache / "templates-abc" / "key.jinja").write_bytes(b"code")
+    (cache / "snakefmt-1.pickle").write_bytes(b"formatted")
+    (cache / "knowledge-1.pickle").write_bytes(b"knowledge")
+    kept = _kept_cache_dir(run)
+    assert kept == tmp_path / "pytest-of-someone" / "bioplan-kept-cache"
+    assert _kept_cache_dir(tmp_path / "given" / "basetemp") is None  # a --basetemp elsewhere keeps nothing
+    kept.mkdir()
+    (kept / "snakefmt-1.pickle").write_bytes(b"already kept")
+    _copy_entries(cache, kept)
+    assert sorted(p.name for p in kept.iterdir()) == ["snakefmt-1.pickle", "templates-abc"]
+    assert (kept / "snakefmt-1.pickle").read_bytes() == b"already kept"
+    assert (kept / "templates-abc" / "key.jinja").read_bytes() == b"code"
+    fresh = tmp_path / "next-run" / "bioplan"
+    _copy_entries(kept, fresh)  # the next run starts with them
+    assert sorted(p.name for p in fresh.iterdir()) == ["snakefmt-1.pickle", "templates-abc"]
+
+
+def test_the_temporary_folders_go_to_tmpfs_only_when_nothing_else_is_chosen(tmp_path: Path, monkeypatch):
+    """pytest's base folder moves to a tmpfs with room unless --basetemp (as xdist gives its workers)
+    or PYTEST_DEBUG_TEMPROOT already chose one."""
+    from conftest import _temp_in_memory
+
+    monkeypatch.setenv("PYTEST_DEBUG_TEMPROOT", "restored after the test")
+    monkeypatch.delenv("PYTEST_DEBUG_TEMPROOT")
+    _temp_in_memory(SimpleNamespace(option=SimpleNamespace(basetemp="/somewhere")), root=tmp_path)
+    assert "PYTEST_DEBUG_TEMPROOT" not in os.environ
+    _temp_in_memory(SimpleNamespace(option=SimpleNamespace(basetemp=None)), root=tmp_path / "absent")
+    assert "PYTEST_DEBUG_TEMPROOT" not in os.environ
+    monkeypatch.setattr("conftest.MEMORY_TEMP_ROOM", 0)
+    _temp_in_memory(SimpleNamespace(option=SimpleNamespace(basetemp=None)), root=tmp_path)
+    assert os.environ["PYTEST_DEBUG_TEMPROOT"] == str(tmp_path)
+    monkeypatch.setenv("PYTEST_DEBUG_TEMPROOT", "/chosen")
+    _temp_in_memory(SimpleNamespace(option=SimpleNamespace(basetemp=None)), root=tmp_path)
+    assert os.environ["PYTEST_DEBUG_TEMPROOT"] == "/chosen"
