@@ -183,3 +183,15 @@ def test_a_sheet_with_two_candidate_condition_columns_is_refused_before_the_run(
     e = _refused(knowledge, DE, "pasilla_gene_counts.head30.tsv", sheet)
     assert e.code == "ambiguous_input" and "'batch', 'genotype_group'" in e.message
     assert any("to 'condition'" in h for h in e.hints)
+
+
+def test_htseq_counters_pasted_into_a_matrix_are_refused_with_the_grep_that_drops_them(knowledge, tmp_path):
+    name = "pasilla_gene_counts.htseq_counters.tsv"  # the per-sample HTSeq files pasted: its last rows __no_feature..
+    shutil.copy(R6 / name, tmp_path / name)
+    e = _refused(knowledge, DE, tmp_path / name, "pasilla_sheet.csv")
+    assert e.code == "unreadable_input" and "'__no_feature'" in e.message and "take for genes" in e.message
+    command = next(h for h in e.hints if h.startswith("drop them: "))[len("drop them: "):]
+    if not shutil.which("grep"):
+        pytest.skip("no grep here")
+    subprocess.run(command, shell=True, check=True, timeout=10)
+    assert _tools(_plan(knowledge, DE, tmp_path / f"genes_{name}", "pasilla_sheet.csv")) == ["deseq2"]

@@ -26,6 +26,7 @@ from bioplan.request.sniffers.base import (
     compressed_fact,
     compression_evidence,
     count_noun,
+    decode,
     id_namespace,
     is_ensembl_gene,
     organism_fact,
@@ -365,6 +366,32 @@ def _count_values(src: Source, value_cols: list[Column], ids: Column,
     return ("raw_count_matrix" if estimated else "normalized_count_matrix"), facts, missing
 
 
+_COUNTER_ROWS = ("__no_feature", "__ambiguous", "__too_low_aqual", "__not_aligned", "__alignment_not_unique",
+                 "n_unmapped", "n_multimapping", "n_nofeature", "n_ambiguous")
+
+
+_COUNTER_PATTERN = '^"?(__|N_(unmapped|multimapping|noFeature|ambiguous)\\b)'
+
+
+def _refuse_counter_rows(src: Source, ids: Column) -> None:
+    """HTSeq's counters (the last rows) or STAR ReadsPerGene's (the first) kept in a matrix pasted from the
+    per-sample files reach the DE steps as genes: refused with the grep that drops them. The head's ids and,
+    for an uncompressed file, its last 4 KB are looked at."""
+    tail: list[str] = []
+    if src.compression is None:
+        with open(src.path, "rb") as fh:
+            fh.seek(max(0, src.path.stat().st_size - 4096))
+            tail = [ln.split("\t")[0].split(",")[0].strip('"') for ln in decode(fh.read()).splitlines()[1:]]
+    found = list(dict.fromkeys(i for i in [*ids.values, *tail] if i.lower() in _COUNTER_ROWS))
+    if found:
+        shown = shlex.quote(src.shown)
+        raise unreadable(src.shown, f"count matrix holding the counting tool's summary rows {quote_list(found)} "
+                         "(HTSeq's __no_feature.., STAR's N_unmapped..), which the DE steps would take for genes",
+                         [f"drop them: grep -v -E '{_COUNTER_PATTERN}' {shown} > "
+                          f"{shlex.quote(str(Path(src.shown).with_name('genes_' + Path(src.shown).name)))}"],
+                         expected="count matrix")
+
+
 def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[str, str], complete: bool,
                   evidence: list[str], annotation: int | None) -> SniffedFile:
     ids = cols[0]
@@ -388,6 +415,7 @@ def _count_matrix(src: Source, cols: list[Column], fmt: str, prefixes: Mapping[s
             "count matrices with one row per gene and one column per sample",
             ["transpose it (e.g. pandas: df.T.to_csv(...)) so that gene ids are the first column"],
             expected="count matrix")
+    _refuse_counter_rows(src, ids)
     n = len(value_cols)
     datatype, facts, missing = _count_values(src, value_cols, ids, complete)
     evidence.append(facts[0].evidence)
