@@ -301,7 +301,8 @@ def test_two_levels_or_one_named_level_say_nothing():
     def said(query: str, levels: dict) -> list[str]:
         sheet = SniffedFile(path="samples.tsv", datatype="sample_metadata", format="tsv",
                             facts=(Fact(name="replicates", value=levels, evidence="x"),))
-        draft = SimpleNamespace(request=SimpleNamespace(query=query), files=(sheet,))
+        # no setting from the request's contrast (passes/contrast.py): the levels are left to the run
+        draft = SimpleNamespace(request=SimpleNamespace(query=query), files=(sheet,), settings=())
         return _levels_the_request_names(draft)  # type: ignore[arg-type]
 
     assert said("DE between KO and WT", {"WT": 2, "KO": 2}) == []
