@@ -33,7 +33,19 @@ def _candidates(knowledge: Knowledge, spec: TaskSpec, step: PlanStep) -> list[To
     # upstream choices (the indexer) until the requested aligner fits
     if any(t.id in preferred for t in tools):
         tools = [t for t in tools if t.id in preferred]
-    return sorted(tools, key=lambda t: (not uses_supplied_optional(t), not t.runnable_offline, -t.quality, t.id))
+    honouring = setting_takers(knowledge, spec)
+    return sorted(tools, key=lambda t: (not uses_supplied_optional(t), -honouring.count(t.id),
+                                        not t.runnable_offline, -t.quality, t.id))
+
+
+def setting_takers(knowledge: Knowledge, spec: TaskSpec) -> list[str]:
+    """The tools that honour a setting the request gives whose knowledge says the other tools of its step do
+    not (lexicon `unlike`: "TMM" beside DESeq2's own size factors), once per such setting: the tools honouring
+    the most rank first among a step's candidates, so "normalise with TMM, then differential expression" runs
+    edgeR (a tool the user names still wins; two methods for one step leave it to the quality)."""
+    entries = {s.id: s for s in knowledge.lexicon.settings}
+    return [t for s in dict.fromkeys(s.id for s in spec.settings if entries[s.id].unlike is not None)
+            for t in {*entries[s].honoured_by, *(t for r in spec.settings if r.id == s for t in r.params)}]
 
 
 def _compressed_variant(have: set[str], accepts: set[str]) -> bool:

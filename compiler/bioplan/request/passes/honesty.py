@@ -252,13 +252,30 @@ def settings_after_binding(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> 
     said: dict[tuple[str, str], list[str]] = {}  # one note per setting and outcome, with all its words
     for s in spec.settings:
         set_on = [f"{knowledge.tools[t].name} {p} {v}" for t in planned for p, v in s.params.get(t, {}).items()]
-        set_on += [f"{knowledge.tools[t].name} does it" for t in planned if t in entries[s.id].honoured_by]
+        set_on += [f"{knowledge.tools[t].name} does it{_chosen_for(knowledge, spec, entries[s.id], t)}"
+                   for t in planned if t in entries[s.id].honoured_by]
         said.setdefault((s.id, ", ".join(set_on)), []).append(s.text)
     for (i, taken), texts in said.items():
         notes.append(f"set from the request: {entries[i].label} ({quoted(texts)}): {taken}" if taken
                      else not_honoured(entries[i], texts))
         notes += _not_taken_beside(knowledge, entries[i], texts, planned) if taken else []
     return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
+
+
+def _chosen_for(knowledge: Knowledge, spec: TaskSpec, entry: RequestSetting, tool: str) -> str:
+    """Why a tool the user did not name runs its step: a setting with an `unlike` ranks the tools that honour
+    it first (planner/bind.py), over a better-ranked tool of the step that does not ("TMM": edgeR, not DESeq2)."""
+    if entry.unlike is None or tool in spec.preferred_tools:
+        return ""
+    step = knowledge.tools[tool].implements
+    takers = {t for sp in entry.sets for t in sp.tools} | set(entry.honoured_by)
+    over = [t for t in knowledge.tools.values() if t.implements == step and t.id not in takers
+            and t.quality > knowledge.tools[tool].quality]
+    if not over:
+        return ""
+    best = max(over, key=lambda t: t.quality).name
+    return (f" (chosen for the {knowledge.operations[step].label.lower()} for it, over {best}, bioplan's default "
+            f"there, which does not honour it)")
 
 
 def _not_taken_beside(knowledge: Knowledge, entry: RequestSetting, texts: list[str], planned: list[str]) -> list[str]:
