@@ -2,9 +2,11 @@
 
 Snakemake `script:` step of tool `diversity_metrics` (operation diversity_analysis).
 
-input.table    taxa x samples count table (tsv/csv): the first column is the taxon id;
-               columns named taxid, name, rank, taxonomy_id, taxonomy_lvl, lineage,
-               taxonomy are annotation; every other all-numeric column is a sample
+input.table    features x samples count table (tsv/csv): a taxa abundance table or an
+               ASV/OTU table (DADA2's, VSEARCH's, nf-core/ampliseq's ASV_table.tsv); the
+               first column is the taxon, ASV or OTU id; columns named taxid, name, rank,
+               taxonomy_id, taxonomy_lvl, lineage, taxonomy, sequence are annotation;
+               every other all-numeric column is a sample
 output.table   TSV, one row per sample (sorted by sample): sample, total_count, richness,
                shannon, simpson, inverse_simpson, pielou_evenness
 output.beta    TSV: square Bray-Curtis dissimilarity matrix (samples sorted), 0 on the diagonal
@@ -25,7 +27,9 @@ import numpy as np
 import pandas as pd
 
 TOOL = "diversity_metrics"
-ANNOTATION = {"taxid", "name", "rank", "taxonomy_id", "taxonomy_lvl", "lineage", "taxonomy", "taxon", "description"}
+# annotation columns: a taxa table's lineage, an ASV/OTU table's exact sequence (asv_id, sequence, samples...)
+ANNOTATION = {"taxid", "name", "rank", "taxonomy_id", "taxonomy_lvl", "lineage", "taxonomy", "taxon", "description",
+              "sequence"}
 
 params = snakemake.params
 table_path = snakemake.input.table
@@ -45,9 +49,9 @@ try:
     sep = "\t" if header.count("\t") >= header.count(",") else ","
     df = pd.read_csv(table_path, sep=sep, skiprows=skip)
 except Exception as exc:  # noqa: BLE001
-    fail(f"cannot read the abundance table {table_path}: {exc}")
+    fail(f"cannot read the count table {table_path}: {exc}")
 if df.shape[1] < 2:
-    fail(f"{table_path} has {df.shape[1]} column(s); expected a taxon column and one column per sample.")
+    fail(f"{table_path} has {df.shape[1]} column(s); expected a taxon/ASV id column and one column per sample.")
 
 candidates = [c for c in df.columns[1:] if str(c).lower() not in ANNOTATION]
 samples = sorted(str(c) for c in candidates if pd.api.types.is_numeric_dtype(df[c]))
