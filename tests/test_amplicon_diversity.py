@@ -18,6 +18,7 @@ import pytest
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
 from helpers import fastq_pairs
+from test_step_scripts import assert_failed, read_tsv, step  # noqa: F401 (step is a fixture)
 
 # an ASV table as DADA2 writes it (bioplan's dada2_denoising/dada2_rmchimera, ampliseq's ASV_table.tsv)
 ASV_TABLE = ("asv_id\tsequence\tS1\tS2\tS3\n"
@@ -156,3 +157,26 @@ def test_the_diversity_step_runs_on_an_asv_table(tmp_path, asv_table):
     beta = {line.split("\t")[0]: line.split("\t")[1:] for line in beta_path.read_text(encoding="utf-8").splitlines()}
     # S1 (60, 30, 10, 0) vs S2 (10, 10, 10, 10): |50| + |20| + 0 + |10| = 80 over 140
     assert float(beta["S1"][1]) == pytest.approx(80 / 140, rel=1e-5)
+    # Jaccard on presence: S1 {1, 2, 3} vs S2 {1, 2, 3, 4}: 1 - 3/4; S1 vs S3 {2}: 1 - 1/3
+    (jaccard_path,) = workdir.glob("results/**/jaccard.tsv")
+    jaccard = {line.split("\t")[0]: line.split("\t")[1:]
+               for line in jaccard_path.read_text(encoding="utf-8").splitlines()}
+    assert float(jaccard["S1"][1]) == pytest.approx(0.25, rel=1e-5)
+    assert float(jaccard["S1"][2]) == pytest.approx(2 / 3, rel=1e-5)
+
+
+@pytest.mark.e2e
+def test_rarefaction_subsamples_every_sample_to_the_depth_and_drops_shallow_ones(step, tmp_path, asv_table):
+    outputs = {"table": tmp_path / "alpha.tsv", "beta": tmp_path / "bc.tsv", "jaccard": tmp_path / "jac.tsv"}
+    run = step("diversity_metrics.py", {"table": asv_table}, outputs, {"min_count": 0, "rarefaction_depth": 20})
+    assert run.code == 0, run.log
+    header, *rows = read_tsv(outputs["table"])
+    totals = {row[0]: int(row[header.index("total_count")]) for row in rows}
+    assert totals == {"S1": 20, "S2": 20}  # S3 (5 reads) dropped
+    assert "S3" in run.log and "dropped by the rarefaction" in run.log
+    again = {**outputs, "table": tmp_path / "again.tsv"}
+    assert step("diversity_metrics.py", {"table": asv_table}, again,
+                {"min_count": 0, "rarefaction_depth": 20}).code == 0
+    assert outputs["table"].read_text() == again["table"].read_text()  # seeded: the same subsample
+    run = step("diversity_metrics.py", {"table": asv_table}, outputs, {"min_count": 0, "rarefaction_depth": 500})
+    assert_failed(run, "no sample of", "has 500 reads")

@@ -545,12 +545,14 @@ ABUNDANCE = tsv([["taxid", "name", "s1", "s2", "s3", "s4"], [562, "E. coli", 30,
 def test_diversity_metrics(step, tmp_path):
     table = write(tmp_path / "abundance.tsv", ABUNDANCE)
     run = step("diversity_metrics.py", {"table": table},
-               {"table": tmp_path / "alpha.tsv", "beta": tmp_path / "beta.tsv"}, {"min_count": 0})
+               {"table": tmp_path / "alpha.tsv", "beta": tmp_path / "beta.tsv", "jaccard": tmp_path / "jaccard.tsv"},
+               {"min_count": 0})
     assert run.code == 0, run.log
     alpha = read_tsv(tmp_path / "alpha.tsv")
     assert len(alpha) == 5 and "shannon" in alpha[0]
     negative = write(tmp_path / "neg.tsv", ABUNDANCE.replace("\t30\t", "\t-30\t"))
-    run = step("diversity_metrics.py", {"table": negative}, {"table": tmp_path / "x.tsv", "beta": tmp_path / "y.tsv"},
+    run = step("diversity_metrics.py", {"table": negative},
+               {"table": tmp_path / "x.tsv", "beta": tmp_path / "y.tsv", "jaccard": tmp_path / "z.tsv"},
                {"min_count": 0})
     assert_failed(run, "counts must be non-negative numbers")
 

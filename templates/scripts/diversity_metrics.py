@@ -10,12 +10,17 @@ input.table    features x samples count table (tsv/csv): a taxa abundance table 
 output.table   TSV, one row per sample (sorted by sample): sample, total_count, richness,
                shannon, simpson, inverse_simpson, pielou_evenness
 output.beta    TSV: square Bray-Curtis dissimilarity matrix (samples sorted), 0 on the diagonal
-params         min_count (0): counts <= min_count are treated as absent
+output.jaccard TSV: square Jaccard distance matrix (presence/absence), same layout
+params         min_count (0): counts <= min_count are treated as absent;
+               rarefaction_depth (0): when > 0, every sample is subsampled without replacement
+               to that many reads (seed 1, as nf-core/ampliseq rarefies before its diversity);
+               samples with fewer reads are dropped, with a warning
 
 shannon = -sum p ln p (natural log); simpson = 1 - sum p^2 (Gini-Simpson);
 inverse_simpson = 1 / sum p^2; pielou_evenness = shannon / ln(richness) (NA if richness < 2);
-Bray-Curtis(i, j) = sum |x_i - x_j| / sum (x_i + x_j) on the counts. No rarefaction:
-richness grows with sequencing depth, compare samples of similar depth.
+Bray-Curtis(i, j) = sum |x_i - x_j| / sum (x_i + x_j) on the counts; Jaccard(i, j) = 1 - |A_i & A_j| /
+|A_i | A_j| on the features present. Without rarefaction (the default) the counts are used as
+given: richness grows with sequencing depth, compare samples of similar depth or set rarefaction_depth.
 """
 
 import bioplan_step
@@ -35,10 +40,17 @@ params = snakemake.params
 table_path = snakemake.input.table
 alpha_path = snakemake.output.table
 beta_path = snakemake.output.beta
+jaccard_path = snakemake.output.jaccard
 try:
     min_count = float(getattr(params, "min_count", 0) or 0)
 except (TypeError, ValueError):
     fail(f"params.{TOOL}.min_count must be a number (config.yaml)")
+try:
+    depth = int(getattr(params, "rarefaction_depth", 0) or 0)
+except (TypeError, ValueError):
+    fail(f"params.{TOOL}.rarefaction_depth must be a whole number of reads, 0 for none (config.yaml)")
+if depth < 0:
+    fail(f"params.{TOOL}.rarefaction_depth must be 0 (no rarefaction) or a positive number of reads (config.yaml)")
 
 try:
     with open(table_path, encoding="utf-8") as handle:
@@ -65,6 +77,26 @@ counts = df[samples].to_numpy(dtype=float)
 if np.isnan(counts).any() or (counts < 0).any():
     fail(f"{table_path}: counts must be non-negative numbers (found negative or missing values).")
 counts = np.where(counts > min_count, counts, 0.0)
+if depth > 0:
+    if not np.allclose(counts, np.round(counts)):
+        fail(f"{table_path}: rarefaction subsamples reads, so the counts must be whole numbers "
+             "(set rarefaction_depth to 0 for relative abundances)")
+    totals = counts.sum(axis=0)
+    shallow = [s for s, t in zip(samples, totals) if t < depth]
+    if shallow:
+        LOG.warning("samples with fewer than %d reads are dropped by the rarefaction: %s", depth, shallow)
+    keep = [j for j, t in enumerate(totals) if t >= depth]
+    if not keep:
+        fail(f"no sample of {table_path} has {depth} reads; lower params.{TOOL}.rarefaction_depth (config.yaml)")
+    rng = np.random.default_rng(1)
+    rarefied = np.zeros((counts.shape[0], len(keep)))
+    for col, j in enumerate(keep):
+        pool = np.repeat(np.arange(counts.shape[0]), counts[:, j].astype(np.int64))
+        picked = rng.choice(pool, size=depth, replace=False)
+        rarefied[:, col] = np.bincount(picked, minlength=counts.shape[0])
+    samples = [samples[j] for j in keep]
+    counts = rarefied
+    LOG.info("rarefied every sample to %d reads (seed 1)", depth)
 
 rows = []
 for j, sample in enumerate(samples):
@@ -97,4 +129,13 @@ for i in range(n):
         bc[i, k] = bc[k, i] = value
 beta = pd.DataFrame(bc, index=pd.Index(samples, name="sample"), columns=samples)
 beta.to_csv(beta_path, sep="\t", float_format="%.6g", na_rep="NA")
-LOG.info("wrote %s and %s (%d samples, %d taxa)", alpha_path, beta_path, n, len(df))
+present = counts > 0
+jac = np.zeros((n, n))
+for i in range(n):
+    for k in range(i + 1, n):
+        union = int((present[:, i] | present[:, k]).sum())
+        value = 1.0 - int((present[:, i] & present[:, k]).sum()) / union if union else float("nan")
+        jac[i, k] = jac[k, i] = value
+jaccard = pd.DataFrame(jac, index=pd.Index(samples, name="sample"), columns=samples)
+jaccard.to_csv(jaccard_path, sep="\t", float_format="%.6g", na_rep="NA")
+LOG.info("wrote %s, %s and %s (%d samples, %d features)", alpha_path, beta_path, jaccard_path, n, len(df))
