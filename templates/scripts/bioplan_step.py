@@ -333,6 +333,16 @@ def samples_with_metadata(columns, meta_index, analysis, where=""):
     return samples
 
 
+def same_level(value, levels):
+    """The level of the condition column `value` names (a request's or config's level: DE steps), in any case or spelling of its letters and digits ('wt' is 'WT')."""
+    if value is None or value in levels:
+        return value
+    def key(text):
+        return "".join(ch for ch in str(text).casefold() if ch.isalnum())
+    hits = [lvl for lvl in levels if key(lvl) == key(value)]
+    return hits[0] if len(hits) == 1 else value
+
+
 def cluster_sort_key(label):
     """Cluster labels in numeric order ("2" before "10"), then named clusters alphabetically."""
     return (0, int(label), label) if label.isdigit() else (1, 0, label)

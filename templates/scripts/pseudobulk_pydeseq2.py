@@ -24,7 +24,7 @@ A cell type without two samples of each condition is skipped, and said so in the
 import os
 
 import bioplan_step
-from bioplan_step import LOG, cluster_sort_key, fail, read_h5ad, read_table
+from bioplan_step import LOG, cluster_sort_key, fail, read_h5ad, read_table, same_level
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -72,16 +72,6 @@ def cell_groups(adata, cluster_key, labels_path):
     if unmapped:
         LOG.warning("clusters %s have no cell type in %s: kept under their cluster name", unmapped, labels_path)
     return clusters.map(lambda c: mapping.get(c, f"cluster {c}")).to_numpy()
-
-
-def same_level(value, levels):
-    """The condition `value` names, in any case or spelling of its letters and digits ('wt' is 'WT')."""
-    if value is None or value in levels:
-        return value
-    def key(text):
-        return "".join(ch for ch in str(text).casefold() if ch.isalnum())
-    hits = [lvl for lvl in levels if key(lvl) == key(value)]
-    return hits[0] if len(hits) == 1 else value
 
 
 def choose_levels(levels):

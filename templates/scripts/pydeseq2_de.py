@@ -11,7 +11,7 @@ in another case or spelling ('wt' for 'WT', 'wild type' for 'wild_type') is that
 """
 
 import bioplan_step
-from bioplan_step import LOG, estimated_counts, fail, read_table
+from bioplan_step import LOG, estimated_counts, fail, read_table, same_level
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
@@ -71,16 +71,6 @@ def read_counts(path, samples):
              "(featureCounts, STAR, HTSeq) or estimated counts (tximport's, nf-core/rnaseq's "
              "salmon.merged.gene_counts.tsv), not TPM/FPKM/normalized values.")
     return values.round().astype("int64")
-
-
-def same_level(value, levels):
-    """The level `value` names, in any case or spelling of its letters and digits ('wt' is 'WT')."""
-    if value is None or value in levels:
-        return value
-    def key(text):
-        return "".join(ch for ch in str(text).casefold() if ch.isalnum())
-    hits = [lvl for lvl in levels if key(lvl) == key(value)]
-    return hits[0] if len(hits) == 1 else value
 
 
 def choose_levels(levels, reference, test):
