@@ -206,6 +206,28 @@ def test_watcher_confirms_a_stuck_job_of_this_run_only():
     assert "To resolve, lower the request" in message and "profiles/slurm/config.yaml" in message
 
 
+def test_a_stuck_group_job_is_named_with_its_rules():
+    parts = guard.parse_sinfo(SINFO)
+    groups = {"checks_de": ("check_replicates", "check_raw_integer_counts")}
+    watcher = guard.Watcher({"de", "check_replicates", "check_raw_integer_counts"}, "/wf",
+                            since="2026-01-01T10:00:00", groups=groups)
+    job = _job("7", comment="rule_checks_de_check_replicates_check_raw_integer_counts")
+    assert watcher.look([job], parts) == []
+    (stuck,) = watcher.look([job], parts)
+    assert stuck.rule == "checks_de" and stuck.members == groups["checks_de"]
+    message = guard.stuck_message([stuck])
+    assert "group checks_de (rules check_replicates, check_raw_integer_counts), SLURM job 7" in message
+    assert "set-resources: check_replicates / check_raw_integer_counts: slurm_partition" in message
+
+
+def test_rule_groups_of_a_workflow():
+    from types import SimpleNamespace as Rule
+
+    rules = [Rule(name="de", group=None), Rule(name="check_b", group="checks_de"),
+             Rule(name="check_a", group="checks_de")]
+    assert guard.rule_groups(rules) == {"checks_de": ("check_a", "check_b")}
+
+
 def test_rule_names_from_job_comments():
     rules = {"de", "de_filter", "qc"}
     assert guard.rule_of("rule_de_filter", rules) == "de_filter"
@@ -275,7 +297,8 @@ def test_dry_run_lowers_requests_to_the_caps(compiled, tmp_path):
     text = proc.stdout + proc.stderr
     assert proc.returncode == 0, text[-3000:]
     for rule, want in (("differential_expression", caps), ("check_replicates", small)):
-        resources = re.search(rf"rule {rule}:\n(?:    .*\n)*?    resources: (.*)", text).group(1).split(", ")
+        # (a check rule is printed inside its group job, indented 4 more spaces)
+        resources = re.search(rf"^( *)rule {rule}:\n(?:\1    .*\n)*?\1    resources: (.*)", text, re.M)[2].split(", ")
         assert {f"mem_mb={want['mem_mb']}", f"runtime={want['runtime']}"} <= set(resources), (rule, resources)
 
 
@@ -473,7 +496,9 @@ def test_a_job_pending_forever_stops_the_run_with_the_reason(slurm_node, workspa
     code, text, run_id = run.finish()
     assert code != 0, text[-3000:]
     assert run.seconds < 60, f"the run took {run.seconds:.0f} s:\n{text[-3000:]}"
-    jobid = re.search(r"rule check_replicates, SLURM job (\d+) \(partition 'debug'", text)
+    # check_replicates runs in its step's group job with the other check (group: checks_<step>)
+    jobid = re.search(r"group checks_differential_expression \(rules check_raw_integer_counts, check_replicates\), "
+                      r"SLURM job (\d+) \(partition 'debug'", text)
     assert jobid, text[-3000:]
     assert f"submitted with SLURM jobid {jobid[1]} " in text
     assert "PENDING with Reason=PartitionConfig" in text and "To resolve, lower the request" in text

@@ -314,9 +314,10 @@ ADVICE = {
 @dataclass(frozen=True)
 class Stuck:
     job: QueuedJob
-    rule: str
+    rule: str  # the rule, or the group a group job is named after
     kind: str  # a key of ADVICE
     why: str
+    members: tuple[str, ...] = ()  # a group job's rules (the checks of one step)
 
 
 def reason_code(reason: str) -> str:
@@ -371,11 +372,12 @@ class Watcher:
     workdir: str
     since: str  # ISO time of the run's start: jobs submitted before belong to an earlier run
     seen: dict[tuple[str, str], int] = field(default_factory=dict)
-    groups: frozenset[str] = frozenset()  # the rules' groups: a group job is named after its group
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # group -> its rules: a group job is named
+    # after its group
 
     def ours(self, job: QueuedJob) -> bool:
         return (os.path.normpath(job.workdir) == os.path.normpath(self.workdir) and job.submit_time >= self.since
-                and rule_of(job.comment, self.rules, self.groups) is not None)
+                and rule_of(job.comment, self.rules, frozenset(self.groups)) is not None)
 
     def look(self, jobs: list[QueuedJob], partitions: dict[str, Partition]) -> list[Stuck]:
         """Record one look at the queue (all of the user's jobs); the jobs stuck on every one of
@@ -389,19 +391,30 @@ class Watcher:
             key = (job.jobid, kind)
             seen[key] = self.seen.get(key, 0) + 1
             if seen[key] >= CONFIRM_POLLS:
-                rule = rule_of(job.comment, self.rules, self.groups)
-                stuck.append(Stuck(job, rule, kind, why(kind, job, partitions)))
+                rule = rule_of(job.comment, self.rules, frozenset(self.groups))
+                stuck.append(Stuck(job, rule, kind, why(kind, job, partitions), self.groups.get(rule, ())))
         self.seen = seen
         return stuck
+
+
+def rule_groups(rules) -> dict[str, tuple[str, ...]]:
+    """Each group of the workflow (a `group:` directive: the checks of one step) and its rules, sorted."""
+    groups: dict[str, list[str]] = {}
+    for r in rules:
+        if isinstance(r.group, str):
+            groups.setdefault(r.group, []).append(r.name)
+    return {g: tuple(sorted(names)) for g, names in sorted(groups.items())}
 
 
 def stuck_message(stuck: list[Stuck]) -> str:
     lines = [f"{len(stuck)} SLURM job(s) of this run can never start; the run stops and cancels its jobs:"]
     for s in sorted(stuck, key=lambda s: (s.rule, int(s.job.jobid) if s.job.jobid.isdigit() else 0)):
-        lines.append(f"  rule {s.rule}, SLURM job {s.job.jobid} (partition {s.job.partition!r}, {s.job.cpus} CPUs, "
+        named = f"group {s.rule} (rules {', '.join(s.members)})" if s.members else f"rule {s.rule}"
+        lines.append(f"  {named}, SLURM job {s.job.jobid} (partition {s.job.partition!r}, {s.job.cpus} CPUs, "
                      f"{s.job.mem_mb} MB, {s.job.time_limit}, {s.job.nodes} node(s)): PENDING with "
                      f"Reason={s.job.reason}: {s.why}.")
-        lines.append("    To resolve, " + ADVICE[s.kind].format(profile=PROFILE, rule=s.rule) + ".")
+        rule = " / ".join(s.members) if s.members else s.rule  # set-resources takes a group's rules, one by one
+        lines.append("    To resolve, " + ADVICE[s.kind].format(profile=PROFILE, rule=rule) + ".")
     return "\n".join(lines)
 
 
@@ -455,7 +468,7 @@ def start(workflow, logger) -> None:
         raise WorkflowError(fit_message(found, partitions))
     watcher = Watcher({r.name for r in workflow.rules}, str(workflow.workdir_init),
                       time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 1)),
-                      groups=frozenset(str(r.group) for r in workflow.rules if isinstance(r.group, str)))
+                      groups=rule_groups(workflow.rules))
     threading.Thread(target=_watch, args=(watcher, workflow, logger, partitions, WorkflowError),
                      name="bioplan-slurm-watcher", daemon=True).start()
 
