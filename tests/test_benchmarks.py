@@ -37,7 +37,10 @@ def test_generator_mimics_the_real_structure(bench, knowledge):
 def test_quick_benchmark_logic_on_a_tiny_graph(bench, knowledge):
     stats = bench.synth.real_stats(knowledge)
     fd = bench.fast_downward()
-    result = bench.run_scale(stats, 0.05, seed=7, per_cell=1, reps=1, fd=fd, bfs_limit=0.5, whole_graph=True,
+    # seed 8: on the graph seed 7 draws from today's knowledge (2026-12-02, 153 datatypes, 134 operations) one
+    # instance keeps the A* search (LM-cut, up to 200,000 expansions per variant search) busy for many minutes:
+    # a known worst case of the planner (the session note), not what this test checks
+    result = bench.run_scale(stats, 0.05, seed=8, per_cell=1, reps=1, fd=fd, bfs_limit=0.5, whole_graph=True,
                              stage=True, hops=(2, 3, 4), anchors=(0, 1), log=lambda msg: None,
                              n_ops=6 * stats.n_operations, fd_whole=fd is not None)
     assert result.traversal_seconds > 0 and result.rows
