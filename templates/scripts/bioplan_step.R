@@ -46,6 +46,13 @@ param <- function(name, default = NULL) {
   if (is.null(value) || length(value) == 0) default else value
 }
 
+# The DE tests' lfc_threshold param (log2; 0: the plain test): a number >= 0, or the step fails saying so.
+lfc_threshold_param <- function() {
+  lfc <- as.numeric(param("lfc_threshold", 0))
+  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
+  lfc
+}
+
 # Tab if the first non-empty line has a tab, else comma if it has one, else tab.
 sniff_sep <- function(path) {
   lines <- readLines(path, n = 20, warn = FALSE)

@@ -21,8 +21,7 @@ main <- function() {
   threads <- as.integer(snakemake@threads)
   if (threads > 1) BiocParallel::register(BiocParallel::MulticoreParam(threads))
   dds <- DESeq(dds, parallel = threads > 1)
-  lfc <- as.numeric(param("lfc_threshold", 0))
-  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
+  lfc <- lfc_threshold_param()
   if (lfc > 0) message(sprintf("testing |log2FoldChange| > %g (lfcThreshold, altHypothesis greaterAbs)", lfc))
   res <- results(dds, contrast = c("condition", de$test_code, levels(de$group)[1]), alpha = alpha,
                  lfcThreshold = lfc, altHypothesis = "greaterAbs")

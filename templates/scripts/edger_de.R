@@ -30,8 +30,7 @@ main <- function() {
   }
   fit <- glmQLFit(y, design, robust = robust)
   coef <- paste0("group", de$test_code)
-  lfc <- as.numeric(param("lfc_threshold", 0))
-  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
+  lfc <- lfc_threshold_param()
   if (lfc > 0) message(sprintf("testing |log2FoldChange| > %g (glmTreat)", lfc))
   tested <- if (lfc > 0) glmTreat(fit, coef = coef, lfc = lfc) else glmQLFTest(fit, coef = coef)
   tt <- topTags(tested, n = Inf, sort.by = "none")$table

@@ -25,8 +25,7 @@ main <- function() {
   y <- calcNormFactors(y)
   design <- model.matrix(~group, data = data.frame(group = de$group))
   v <- voom(y, design)
-  lfc <- as.numeric(param("lfc_threshold", 0))
-  if (!is.finite(lfc) || lfc < 0) fail("lfc_threshold must be a log2 fold change >= 0, not ", param("lfc_threshold", 0), ".")
+  lfc <- lfc_threshold_param()
   coef <- paste0("group", de$test_code)
   if (lfc > 0) {
     message(sprintf("testing |log2FoldChange| > %g (treat)", lfc))
