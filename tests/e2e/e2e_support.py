@@ -50,6 +50,14 @@ def _r_package_installed(name: str) -> bool:
     return probe.returncode == 0
 
 
+def require_binaries(*binaries: str) -> None:
+    """Skip (locally) or fail (CI=true) when a program a test runs is not on the tests' PATH."""
+    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
+    if missing:
+        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
+        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
+
+
 def require_tools(*classes: str) -> None:
     """Skip (locally) or fail (CI=true) when a tool the given examples run is missing."""
     path = env()["PATH"]

@@ -15,13 +15,11 @@ with MEGAHIT and predicts genes on the contigs with Prodigal:
 from __future__ import annotations
 
 import gzip
-import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok
+from e2e_support import compile_workflow, require_binaries, run_ok
 
 pytestmark = pytest.mark.e2e
 
@@ -85,13 +83,6 @@ def read_fasta(path: Path) -> dict[str, str]:
     return seqs
 
 
-def _require(*binaries: str) -> None:
-    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
-
-
 @pytest.fixture(scope="module")
 def isolates(tmp_path_factory):
     """reads/<sample>_R{1,2}.fastq.gz and each sample's genome and planted proteins."""
@@ -109,7 +100,7 @@ def isolates(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def assembled(isolates):
-    _require("megahit", "prodigal", "snakemake")
+    require_binaries("megahit", "prodigal", "snakemake")
     base, reads, truth = isolates
     workdir = compile_workflow(QUERY, reads, base / "out" / "snakemake")
     run_ok(workdir)

@@ -13,28 +13,18 @@ Snakefile's p-values. The phenotype-table precondition must stop a table of othe
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, env, run_ok, snakemake
+from e2e_support import env, require_binaries, run_ok, snakemake
 
 pytestmark = pytest.mark.e2e
 
 REQUEST = ("run a GWAS on these PLINK genotypes: QC with MAF > 0.01 and HWE p < 1e-6, 10 PCs as covariates, "
            "Manhattan and QQ plots")
 NULL_SNPS = 4000
-
-
-def _require(*binaries: str) -> None:
-    path = env()["PATH"]
-    missing = [b for b in binaries if shutil.which(b, path=path) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
 
 
 def simulate(base: Path, quantitative: bool, seed: int) -> list[str]:
@@ -85,7 +75,7 @@ def compile_to(inputs: list[str], workdir: Path, target: str = "snakemake", requ
 
 @pytest.fixture(scope="module")
 def case_control(tmp_path_factory):
-    _require("plink1.9", "plink2", "snakemake")
+    require_binaries("plink1.9", "plink2", "snakemake")
     base = tmp_path_factory.mktemp("gwas_cc")
     inputs = simulate(base / "data", quantitative=False, seed=42)
     workdir = base / "snakemake"
@@ -140,7 +130,7 @@ def test_nextflow_gives_the_snakefile_p_values(case_control):
 
 
 def test_a_quantitative_trait_is_tested_by_linear_regression(tmp_path):
-    _require("plink1.9", "plink2", "snakemake")
+    require_binaries("plink1.9", "plink2", "snakemake")
     inputs = simulate(tmp_path / "data", quantitative=True, seed=7)
     workdir = tmp_path / "snakemake"
     result = compile_to(inputs, workdir, request="genome-wide association study of BMI with PLINK, 10 PCs")
@@ -155,7 +145,7 @@ def test_a_quantitative_trait_is_tested_by_linear_regression(tmp_path):
 
 
 def test_a_table_of_other_individuals_stops_before_the_test(tmp_path):
-    _require("plink1.9", "plink2", "snakemake")
+    require_binaries("plink1.9", "plink2", "snakemake")
     inputs = simulate(tmp_path / "data", quantitative=False, seed=3)
     table = Path(inputs[-1])
     lines = table.read_text().splitlines()

@@ -20,8 +20,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from e2e_support import env, run_ok
-from test_tumour_normal_run import _COMPLEMENT, _require, _with_snvs
+from e2e_support import env, require_binaries, run_ok
+from test_tumour_normal_run import _COMPLEMENT, _with_snvs
 
 from bioplan.compile import compile_request
 
@@ -82,7 +82,7 @@ def lanes_inputs(tmp_path_factory) -> tuple[list[str], dict[str, int]]:
 
 @pytest.fixture(scope="module")
 def lanes_run(lanes_inputs, tmp_path_factory):
-    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
+    require_binaries("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
     workdir = tmp_path_factory.mktemp("lanes_run")
     compile_request(QUERY, lanes_inputs[0], str(workdir / "Snakefile"), force=True, validate=False)
     run_ok(workdir)
@@ -167,7 +167,7 @@ def test_the_nextflow_pipeline_merges_the_lanes_the_same(lanes_inputs, tmp_path)
     Snakemake run (one @RG per lane, one VCF column per sample, DP = both lanes)."""
     from test_nextflow_run import nextflow_bin, run_nextflow
 
-    _require("bwa", "samtools", "freebayes", "bgzip", "tabix")
+    require_binaries("bwa", "samtools", "freebayes", "bgzip", "tabix")
     nextflow_bin()
     workdir = tmp_path / "nf"
     compile_request(QUERY, lanes_inputs[0], str(workdir / "main.nf"), force=True, target="nextflow",
@@ -213,7 +213,7 @@ def _assert_trimmed_per_lane(reports: Path, sample: str) -> None:
 def test_fastp_trims_each_lane_and_bwa_keeps_its_read_group(lanes_inputs, tmp_path):
     """fastp before BWA-MEM in a variant pipeline: each lane trimmed apart, then aligned under its own read
     group (were concatenated before fastp: one @RG per sample); MultiQC reads every lane's report."""
-    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "fastp", "multiqc", "snakemake")
+    require_binaries("bwa", "samtools", "freebayes", "bgzip", "tabix", "fastp", "multiqc", "snakemake")
     workdir = tmp_path / "trimmed"
     compile_request(TRIM_QUERY, lanes_inputs[0], str(workdir / "Snakefile"), force=True, validate=False)
     run_ok(workdir)
@@ -236,7 +236,7 @@ def test_fastp_trims_each_lane_and_bwa_keeps_its_read_group(lanes_inputs, tmp_pa
 def test_the_nextflow_pipeline_trims_each_lane_the_same(lanes_inputs, tmp_path):
     from test_nextflow_run import nextflow_bin, run_nextflow
 
-    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "fastp", "multiqc")
+    require_binaries("bwa", "samtools", "freebayes", "bgzip", "tabix", "fastp", "multiqc")
     nextflow_bin()
     workdir = tmp_path / "nf_trimmed"
     compile_request(TRIM_QUERY, lanes_inputs[0], str(workdir / "main.nf"), force=True, target="nextflow",

@@ -20,26 +20,25 @@ with the real tools:
 from __future__ import annotations
 
 import gzip
-import os
 import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, compile_workflow, env, generate, inputs, run_ok, set_param, truth
+from e2e_support import (
+    compile_workflow,
+    generate,
+    inputs,
+    require_binaries,
+    run_ok,
+    set_param,
+    truth,
+)
 from test_assembly_run import planted_genome, read_fasta, revcomp, write_reads
 
 pytestmark = pytest.mark.e2e
 
 SAMPLES = ("isoA", "isoB")
-
-
-def _require(*binaries: str) -> None:
-    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
 
 
 def n50(lengths: list[int]) -> int:
@@ -88,7 +87,7 @@ def _reads(base: Path, *samples: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def spades_quast(isolates):
-    _require("spades.py", "quast.py", "snakemake")
+    require_binaries("spades.py", "quast.py", "snakemake")
     base, genomes, _ = isolates
     reference = base / "isoA_genome.fa"
     reference.write_text(f">isoA_chromosome\n{genomes['isoA']}\n")
@@ -132,7 +131,7 @@ def test_quast_measures_the_assembly_against_the_planted_genome(spades_quast):
 @pytest.fixture(scope="module")
 def binning(isolates):
     """One sample mixing isoA at 40x and isoB at 10x."""
-    _require("megahit", "bowtie2", "samtools", "jgi_summarize_bam_contig_depths", "metabat2", "snakemake")
+    require_binaries("megahit", "bowtie2", "samtools", "jgi_summarize_bam_contig_depths", "metabat2", "snakemake")
     base, genomes, _ = isolates
     rng = random.Random(7)
     coverage = {"isoA": 40, "isoB": 10}
@@ -184,7 +183,7 @@ def test_metabat2_separates_the_two_genomes(binning):
 
 @pytest.fixture(scope="module")
 def diamond(isolates):
-    _require("megahit", "diamond", "snakemake")
+    require_binaries("megahit", "diamond", "snakemake")
     base, _, proteins = isolates
     faa = base / "planted_proteins.faa"
     faa.write_text("".join(f">{s}_protein_{i}\n{p}\n" for s in SAMPLES for i, p in enumerate(proteins[s])))
@@ -242,7 +241,7 @@ def test_nextflow_pipeline_finds_the_same_hits(isolates, diamond):
 
 @pytest.fixture(scope="module")
 def krona(tmp_path_factory):
-    _require("kraken2", "kraken2-build", "ktImportText", "snakemake")
+    require_binaries("kraken2", "kraken2-build", "ktImportText", "snakemake")
     base = tmp_path_factory.mktemp("krona")
     data = generate(base, "metagenomics")
     files = [f for f in inputs(data, "metagenomics") if not f.endswith(("host.fa", "samples.tsv"))]

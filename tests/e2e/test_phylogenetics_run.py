@@ -10,13 +10,11 @@ seed is fixed). The tree is read with a small Newick parser below.
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, env, run_ok
+from e2e_support import require_binaries, run_ok
 
 pytestmark = pytest.mark.e2e
 
@@ -100,14 +98,6 @@ def splits(tree: str) -> dict[frozenset[str], str]:
     return {side: support for side, support in named.items() if 2 <= len(side) <= len(leaves) - 2}
 
 
-def _require(*binaries: str) -> None:
-    path = env()["PATH"]
-    missing = [b for b in binaries if shutil.which(b, path=path) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
-
-
 def _clade_splits(tree: str) -> dict[frozenset[str], str]:
     found = splits(tree)
     leaves = set(LEAVES)
@@ -122,7 +112,7 @@ def nucleotides(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def iqtree_run(nucleotides):
-    _require("mafft", "iqtree2", "snakemake")
+    require_binaries("mafft", "iqtree2", "snakemake")
     from bioplan.compile import compile_request
 
     base, fasta = nucleotides
@@ -167,7 +157,7 @@ def test_nextflow_pipeline_gives_the_same_tree(nucleotides, iqtree_run):
 
 
 def test_fasttree_on_proteins_recovers_the_planted_clades(tmp_path):
-    _require("mafft", "fasttree", "snakemake")
+    require_binaries("mafft", "fasttree", "snakemake")
     from bioplan.compile import compile_request
 
     fasta = plant(tmp_path / "orthologs.faa", AMINO, 300, seed=11)
@@ -189,7 +179,7 @@ def test_newick_parser_reads_supports_and_splits():
 def test_iqtree_on_a_given_alignment_recovers_the_planted_clades(tmp_path):
     """An aligned FASTA (the planted leaves without indels, clade B missing a 30-column stretch as '-') is the
     alignment the tree is built from: one IQ-TREE step, no realignment."""
-    _require("iqtree2", "snakemake")
+    require_binaries("iqtree2", "snakemake")
     from bioplan.compile import compile_request
 
     unaligned = plant(tmp_path / "plain.fa", "ACGT", 600, seed=5, deletions=False)

@@ -13,13 +13,11 @@ p1_relapse_vs_p1_normal, and p1's germline SNV is FILTERed as normal_evidence (s
 from __future__ import annotations
 
 import gzip
-import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, env, run_ok
+from e2e_support import require_binaries, run_ok
 
 from bioplan.compile import compile_request
 
@@ -37,13 +35,6 @@ PAIRS = {"p1_tumour_vs_p1_normal": {1500}, "p1_relapse_vs_p1_normal": {1500, REL
          "p2_tumour_vs_p2_normal": {4500}}
 QUERY = ("call somatic variants with FreeBayes for each patient's tumour/normal pair, "
          "without marking duplicates")
-
-
-def _require(*binaries: str) -> None:
-    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
 
 
 _COMPLEMENT = str.maketrans("ACGT", "TGCA")
@@ -99,7 +90,7 @@ def cohort_inputs(tmp_path_factory) -> list[str]:
 
 @pytest.fixture(scope="module")
 def cohort_run(cohort_inputs, tmp_path_factory):
-    _require("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
+    require_binaries("bwa", "samtools", "freebayes", "bgzip", "tabix", "snakemake")
     workdir = tmp_path_factory.mktemp("tumour_normal_run")
     # no pre-check dry run: the run right after it is the check (CI's time budget)
     compile_request(QUERY, cohort_inputs, str(workdir / "Snakefile"), force=True, validate=False)

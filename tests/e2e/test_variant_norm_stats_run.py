@@ -13,25 +13,16 @@ SNV. The compiled workflow normalises it against the reference and reports stati
 from __future__ import annotations
 
 import gzip
-import os
 import random
-import shutil
 
 import pytest
-from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok
+from e2e_support import compile_workflow, require_binaries, run_ok
 
 pytestmark = pytest.mark.e2e
 
 QUERY = ("left-align and normalise the variants in this VCF with bcftools norm, "
          "then report call set statistics with bcftools stats")
 HOMOPOLYMER_START = 501  # 1-based: C at 500, A at 501..506, G at 507
-
-
-def _require(*binaries: str) -> None:
-    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +55,7 @@ def inputs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def normalised(inputs):
-    _require("bcftools", "snakemake")
+    require_binaries("bcftools", "snakemake")
     base, genome, multi = inputs
     workdir = compile_workflow(QUERY, [str(base / "calls.vcf"), str(base / "genome.fa")], base / "out" / "snakemake")
     run_ok(workdir)

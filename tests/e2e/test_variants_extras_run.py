@@ -17,14 +17,13 @@ Tiny data generated here, with planted answers:
 from __future__ import annotations
 
 import gzip
-import os
 import random
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok, set_param
+from e2e_support import compile_workflow, env, require_binaries, run_ok, set_param
 
 pytestmark = pytest.mark.e2e
 
@@ -33,13 +32,6 @@ READ_LENGTH = 100
 FRAGMENT = 300
 DEPTH = 30  # planted mean depth of the simulated sample
 SNV_POSITIONS = (1000, 2500, 4000)  # 1-based, homozygous ALT in the sample
-
-
-def _require(*binaries: str) -> None:
-    missing = [b for b in binaries if shutil.which(b, path=env()["PATH"]) is None]
-    if missing:
-        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
-        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
 
 
 def _snpsift() -> str:
@@ -123,7 +115,7 @@ def _info(record: list[str]) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def isec_clinvar(call_sets):
-    _require("bcftools", "bgzip", "tabix", _snpsift(), "snakemake")
+    require_binaries("bcftools", "bgzip", "tabix", _snpsift(), "snakemake")
     query = ("compare the variant calls with the truth set using bcftools isec, then annotate them with "
              "ClinVar using SnpSift annotate")
     workdir = compile_workflow(query, [str(call_sets / "calls.vcf")], call_sets / "out" / "isec_clinvar")
@@ -152,7 +144,7 @@ def test_snpsift_annotate_carries_the_planted_clinvar_significance(isec_clinvar)
 
 
 def test_snpsift_filter_then_bcftools_annotate(call_sets):
-    _require("bcftools", "bgzip", "tabix", _snpsift(), "snakemake")
+    require_binaries("bcftools", "bgzip", "tabix", _snpsift(), "snakemake")
     query = "filter the variants with SnpSift filter, then annotate them with ClinVar using bcftools annotate"
     workdir = compile_workflow(query, [str(call_sets / "calls.vcf")], call_sets / "out" / "filter_annotate")
     _place(workdir, "variant_database.vcf.gz", call_sets / "clinvar.vcf.gz")
@@ -217,7 +209,7 @@ def reads(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def depth_and_calls(reads):
-    _require("bwa", "samtools", "mosdepth", "freebayes", "bgzip", "tabix", "snakemake")
+    require_binaries("bwa", "samtools", "mosdepth", "freebayes", "bgzip", "tabix", "snakemake")
     base, planted, n_fragments = reads
     query = ("align the reads with BWA-MEM, report the sequencing depth with mosdepth and call variants "
              "with FreeBayes")
@@ -274,7 +266,7 @@ def _simulate_weighted(genome: str, n_pairs: int, gain: tuple[int, int] | None,
 
 @pytest.fixture(scope="module")
 def copy_number(tmp_path_factory):
-    _require("bwa", "samtools", "cnvkit", "snakemake")
+    require_binaries("bwa", "samtools", "cnvkit", "snakemake")
     base = tmp_path_factory.mktemp("variants_cnv")
     rng = random.Random(7)
     genome = "".join(rng.choice("ACGT") for _ in range(CNV_GENOME))
@@ -356,7 +348,7 @@ def test_bcftools_merge_and_concat_rebuild_the_planted_call_set(call_set_parts):
     """Per-sample VCFs (their sample columns differ) are merged: one column per sample, a missing
     genotype where a sample has no call; per-region VCFs of the same samples are concatenated in
     genome order although the later region comes first."""
-    _require("bcftools", "snakemake")
+    require_binaries("bcftools", "snakemake")
     samples = sorted(str(p) for p in (call_set_parts / "samples").glob("*.vcf"))
     merged_dir = _compile_unchecked("merge these VCFs into one multi-sample VCF", samples, call_set_parts / "out_merge")
     run_ok(merged_dir)
