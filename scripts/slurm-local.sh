@@ -64,13 +64,17 @@ foreign_pids() {
     pgrep -x "$1" | grep -vx "${own:-none}" | paste -sd ' ' - || true
 }
 
-# wait_until SECONDS WHAT CMD...: poll CMD every 0.2 s; fail naming WHAT and where to look.
+# wait_until SECONDS WHAT CMD...: poll CMD every 0.2 s; fail naming WHAT and where to look,
+# after running $ON_TIMEOUT (when set) to print what the cluster says about it.
 wait_until() {
     local seconds=$1 what=$2 deadline
     deadline=$(( $(date +%s) + seconds ))
     shift 2
     until "$@" >/dev/null 2>&1; do
-        [ "$(date +%s)" -lt "$deadline" ] || die "$what not ready after $seconds s; logs in $LOG"
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            [ -z "${ON_TIMEOUT:-}" ] || "$ON_TIMEOUT" >&2 || true
+            die "$what not ready after $seconds s; logs in $LOG"
+        fi
         sleep 0.2
     done
 }
@@ -273,7 +277,24 @@ node_state() { sinfo --noheader --nodes="$(hostname -s)" --format=%T 2>/dev/null
 node_registered() { node_state | grep -Eqv '^(unknown.*)?$'; }
 node_takes_jobs() { node_state | grep -Eqx 'idle|mixed|allocated'; }
 
+active_jobs() { squeue --noheader --states=PENDING,RUNNING,COMPLETING,CONFIGURING,SUSPENDED --format=%i 2>/dev/null; }
+no_active_jobs() { [ -z "$(active_jobs)" ]; }
+
+# A slurmctld restarted after an unclean stop (a killed CI run) restores the jobs it had saved;
+# they would hold the node before the check job and the tests. The cluster is the tests' own
+# (check_no_foreign_slurm), so what it restored is cancelled.
+cancel_restored_jobs() {
+    local jobs
+    jobs=$(active_jobs | paste -sd ' ' -)
+    [ -n "$jobs" ] || return 0
+    say "cancelling job(s) $jobs, restored from an earlier run's state in $STATE/slurmctld"
+    # shellcheck disable=SC2086 # one job id per word
+    scancel $jobs || true
+    ON_TIMEOUT=diagnose wait_until 60 "the end of the restored jobs" no_active_jobs
+}
+
 start_slurm() {
+    local restarted=0
     if [ "$CONFIG_CHANGED" = 1 ]; then
         stop slurmd
         stop slurmctld
@@ -282,18 +303,34 @@ start_slurm() {
         slurmctld
         wait_until 30 slurmctld scontrol ping
         say "slurmctld started (pid $(cat "$(pidfile slurmctld)"))"
+        restarted=1
     fi
     if ! running slurmd; then
         slurmd
-        wait_until 60 "slurmd (node registration)" node_registered
+        ON_TIMEOUT=diagnose wait_until 60 "slurmd (node registration)" node_registered
         say "slurmd started (pid $(cat "$(pidfile slurmd)"))"
     fi
+    [ "$restarted" = 0 ] || cancel_restored_jobs
     # a node left down or drained by an earlier unclean stop takes jobs again
     if node_state | grep -Eq 'down|drain|fail'; then
         say "node is $(node_state); resuming it"
         scontrol update NodeName="$(hostname -s)" State=RESUME
-        wait_until 30 "node resume" node_takes_jobs
+        ON_TIMEOUT=diagnose wait_until 30 "node resume" node_takes_jobs
     fi
+}
+
+# What the cluster says when something is not ready: the queue with each job's reason, the
+# node with its reason, and the ends of the daemons' logs.
+diagnose() {
+    echo "--- squeue (job, state, reason)"
+    squeue --states=all --format='%i %T %r %P %C %m %l' 2>&1 | head -20 || true
+    echo "--- sinfo (node, state, reason)"
+    sinfo --Node --format='%N %T %c %m %E' 2>&1 || true
+    local name
+    for name in slurmctld slurmd; do
+        echo "--- the end of $LOG/$name.log"
+        tail -n 15 "$LOG/$name.log" 2>&1 || true
+    done
 }
 
 job_state() { squeue --noheader --states=all --jobs="$1" --format=%T 2>/dev/null; }
@@ -308,7 +345,7 @@ check_a_job() {
     job=$(cd "$dir" && sbatch --parsable --partition="$PARTITION" --account="$ACCOUNT" \
         --time=1 --mem=50 --cpus-per-task=1 --output=job.out --wrap 'echo bioplan-slurm-ok') \
         || die "sbatch refused the check job; see $LOG/slurmctld.log"
-    wait_until 60 "the check job $job" job_done "$job"
+    ON_TIMEOUT=diagnose wait_until 60 "the check job $job" job_done "$job"
     [ "$(job_state "$job")" = COMPLETED ] \
         || die "the check job $job ended $(job_state "$job"); see $LOG/slurmd.log"
     grep -qx bioplan-slurm-ok "$dir/job.out" || die "the check job $job ran but wrote $(cat "$dir/job.out")"
