@@ -53,6 +53,15 @@ lfc_threshold_param <- function() {
   lfc
 }
 
+# The edgeR normalisation factors' method (calcNormFactors): TMM by default, upperquartile from a request's
+# "upper quartile normalisation"; any other value fails saying which are taken.
+norm_method_param <- function() {
+  method <- as.character(param("norm_method", "TMM"))
+  known <- c("TMM", "TMMwsp", "RLE", "upperquartile")
+  if (length(method) != 1 || !(method %in% known)) fail("norm_method must be one of ", toString(known), ", not ", toString(method), ".")
+  method
+}
+
 # Tab if the first non-empty line has a tab, else comma if it has one, else tab.
 sniff_sep <- function(path) {
   lines <- readLines(path, n = 20, warn = FALSE)
@@ -186,6 +195,16 @@ read_counts <- function(path, samples) {
   m
 }
 
+# Every column summing to a whole number of reads (each estimate rounded to 3 decimals: within 0.01 + 3 sqrt(n)
+# 0.0003), with enough columns that TPM/FPKM would by a chance under 1e-3: tximport's length-scaled or scaled counts
+# under a name that says nothing (the sniffer's columns.read_totals). NULL when not.
+read_totals <- function(sums, n_rows) {
+  tolerance <- 0.01 + 3 * sqrt(n_rows) * 0.0003
+  if (length(sums) < 2 || min(sums) < 1000 || (2 * tolerance)^length(sums) > 1e-3) return(NULL)
+  if (any(abs(sums - round(sums)) > tolerance)) return(NULL)
+  "every sample column sums to a whole number of reads (tximport's length-scaled or scaled counts)"
+}
+
 # The compiler's rule (compiler/bioplan/request/sniffers/columns.py estimated_counts), at run time: a matrix of
 # non-negative values, some not whole, holds estimated read counts (Salmon/kallisto/RSEM summed per gene by
 # tximport: nf-core/rnaseq's salmon.merged.gene_counts.tsv), which count-based DE takes rounded, or normalised
@@ -206,6 +225,8 @@ estimated_counts <- function(m, path) {
     }
   }
   if (grepl("count|numreads", stem)) return(list(estimated = TRUE, why = paste0("the file name '", stem, "' says counts")))
+  totals <- read_totals(colSums(m), nrow(m))
+  if (!is.null(totals)) return(list(estimated = TRUE, why = totals))
   nonzero <- m[m > 0]
   fractional <- sum(abs(nonzero - round(nonzero)) > 0.01)
   whole <- 1 - fractional / length(nonzero)

@@ -7,7 +7,8 @@
 # and F. Genes removed by filterByExpr are kept with NA statistics. Sorted by padj then gene_id. With
 # glmTreat, stat is the signed normal quantile of the p-value and F is NA.
 # Params: condition_column, reference_level, test_level, alpha (only for the log summary),
-# filter (apply filterByExpr), robust (robust QL prior), lfc_threshold (log2; 0: the QL F-test).
+# filter (apply filterByExpr), robust (robust QL prior), lfc_threshold (log2; 0: the QL F-test),
+# norm_method (calcNormFactors: TMM, TMMwsp, RLE, upperquartile).
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
@@ -20,7 +21,7 @@ main <- function() {
   message(sprintf("filterByExpr keeps %d of %d genes", sum(keep), length(keep)))
   if (sum(keep) < 2) fail("fewer than 2 genes pass filterByExpr: the counts are too low for edgeR.")
   y <- y[keep, , keep.lib.sizes = FALSE]
-  y <- calcNormFactors(y)
+  y <- calcNormFactors(y, method = norm_method_param())
   design <- model.matrix(~group, data = data.frame(group = de$group))
   y <- estimateDisp(y, design)
   robust <- isTRUE(param("robust", TRUE))

@@ -6,7 +6,7 @@
 # pvalue, padj (BH), plus AveExpr (mean log2-CPM) and B. Genes removed by filterByExpr are kept with
 # NA statistics. Sorted by padj then gene_id.
 # Params: condition_column, reference_level, test_level, alpha (only for the log summary), filter,
-# lfc_threshold (log2; 0: the moderated t-test).
+# lfc_threshold (log2; 0: the moderated t-test), norm_method (calcNormFactors: TMM, TMMwsp, RLE, upperquartile).
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
@@ -22,7 +22,7 @@ main <- function() {
   message(sprintf("filterByExpr keeps %d of %d genes", sum(keep), length(keep)))
   if (sum(keep) < 2) fail("fewer than 2 genes pass filterByExpr: the counts are too low for limma-voom.")
   y <- y[keep, , keep.lib.sizes = FALSE]
-  y <- calcNormFactors(y)
+  y <- calcNormFactors(y, method = norm_method_param())
   design <- model.matrix(~group, data = data.frame(group = de$group))
   v <- voom(y, design)
   lfc <- lfc_threshold_param()
