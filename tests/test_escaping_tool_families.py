@@ -308,10 +308,10 @@ def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_dat
             "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    # '<', '>' (HTML reports) and '%' (SLURM log paths): codegen/names.py ID_SYNTAX; a "'" beside '$', '`' or ','
-    # (the SLURM executor's quoting of the job's sample: SLURM_QUOTED_SYNTAX)
-    refused = [n for n in names if n in REFUSED or "{" in n or any(c in n for c in "<>%")
-               or ("'" in n and any(c in n for c in "$`,"))]
+    # '<', '>' (HTML reports), '%' (SLURM log paths), '$' and '`' (SLURM's --wrap): codegen/names.py ID_SYNTAX; a
+    # "'" beside ',' (the SLURM executor's quoting of the job's sample: SLURM_QUOTED_SYNTAX)
+    refused = [n for n in names if n in REFUSED or "{" in n or any(c in n for c in "<>%$`")
+               or ("'" in n and "," in n)]
     if refused:
         assert result.exit_code == 2, result.output
         error = json.loads(result.output)["error"]
@@ -330,7 +330,8 @@ def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_dat
     assert nf.exception is None or isinstance(nf.exception, SystemExit), nf.exception
     assert nf.exit_code == 2, nf.output
     nf_error = json.loads(nf.output)["error"]
-    assert nf_error["code"] in ("unreadable_input", "target_unsupported") and "touch X" in nf_error["message"]
+    assert nf_error["code"] in ("unreadable_input", "target_unsupported")
+    assert "touch X" in nf_error["message"] or any(repr(n) in nf_error["message"] for n in refused), nf_error
     assert not nf_out.exists()
     assert not list(tmp_path.rglob("X")) and not (Path.cwd() / "X").exists()
 
@@ -363,9 +364,9 @@ def test_the_config_schema_refuses_shell_in_params_and_hostile_sample_rows(benig
         with pytest.raises(jsonschema.ValidationError, match="does not match"):
             jsonschema.validate(config, schema)
     sample = yaml.safe_load(files["workflow/schemas/samples.schema.yaml"])["properties"]["sample"]
-    for name in ("ctrl 1", "treated $(touch X)", "a;b", "x'y", "\U0001f9ec"):
+    for name in ("ctrl 1", "treated;touch X", "a;b", "x'y", "\U0001f9ec"):
         jsonschema.validate(name, sample)
-    for name in ("-n", 'q"x', "a\\tb", "a\nb", "a\u2028b", "{w}", "..", "a/b", "ctrl\n"):
+    for name in ("-n", 'q"x', "a\\tb", "a\nb", "a\u2028b", "{w}", "..", "a/b", "ctrl\n", "treated $(touch X)", "`x`"):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(name, sample)
     fastq = yaml.safe_load(files["workflow/schemas/samples.schema.yaml"])["properties"]["fastq_1"]
@@ -451,6 +452,10 @@ def test_a_hostile_output_dir_holds_the_workflow_and_nothing_else(workspace, tmp
     out = tmp_path / "base" / name
     result = _compile_bulk(workspace, out, "--no-validate")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    if snakemake_generator.slurm_unquotable(str(out.absolute())):  # SLURM jobs' commands name it: test_attacks_round7
+        assert result.exit_code == 2 and json.loads(result.output)["error"]["code"] == "target_unsupported"
+        assert not out.exists() and not list(tmp_path.rglob("X"))
+        return
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "base").iterdir()) == [name]
     for path in out.rglob("*"):

@@ -7,8 +7,9 @@ or not on the file system the workflow runs on: refused at compile time, naming 
   differ only in Cyrillic or Greek letters drawn like Latin ones look the same to every reader;
 - an id naming a file longer than the file system's name limit fails the run midway ("File name too long");
 - an id holding the separator of a list param it is kept in (CNVkit's comma-separated normal_samples);
-- an id holding '%', which sbatch reads as a pattern in the SLURM job logs named after it, or '<' / '>',
-  which the QC reports' HTML takes for markup (ID_SYNTAX).
+- an id holding '%', which sbatch reads as a pattern in the SLURM job logs named after it, '<' / '>',
+  which the QC reports' HTML takes for markup, or '$' / a backtick, commands in the shell that submits a job of
+  `snakemake --executor slurm` run without the emitted profile (ID_SYNTAX).
 """
 
 from __future__ import annotations
@@ -158,6 +159,14 @@ ID_SYNTAX: dict[str, str] = {
     "<>": "the QC reports write sample names into their HTML unescaped (MultiQC's general statistics table, "
           "fastp's report), so a name holding '<' or '>' is markup there: 'S<img src=x onerror=...>' runs as "
           "script when the report is opened",
+    # snakemake-executor-plugin-slurm 2.8 submits each job as `sbatch --wrap="<the job's snakemake command>"` through
+    # a shell unless slurm-pass-command-as-script is set (profiles/slurm sets it; `snakemake --executor slurm` without
+    # that profile does not), and the command names the job's wildcards: inside those double quotes '$(...)', '${...}'
+    # and backticks are commands run on the submitting host ('S$(touch PWNED)' ran touch at the first submission)
+    "$`": "run on SLURM without the workflow's profiles/slurm (`snakemake --executor slurm`), each job is submitted "
+          "as sbatch --wrap=\"<its command>\" through a shell, and the command names the job's sample: inside those "
+          "double quotes '$(...)', '${...}' and backticks are commands ('{name}' would run them on the submitting "
+          "host)",
 }
 
 
@@ -203,7 +212,8 @@ def refuse_id_syntax(values: Mapping[str, list[str]], source: Mapping[str, str])
     raise UnreadableInputError(
         f"the {key} id {name!r}{where} holds {shown}: " + _syntax_reason(chars).replace("{name}", name)
         + (f" ({len(found) - 1} more such id(s))" if len(found) > 1 else ""),
-        [f"to resolve, rename the {key} {fix} (in the input files' names or the sample sheet)"],
+        [f"to resolve, rename the {key} {fix} (in the input files' names, the sample sheet or an alignment's "
+         "read-group SM tag)"],
         {key: name, "characters": chars})
 
 

@@ -45,7 +45,7 @@ from bioplan.codegen.ir import (
 from bioplan.codegen.qc_report import AGGREGATOR  # the QC report also shows the versions table
 from bioplan.codegen.step_scripts import step_script_files
 from bioplan.codegen.versions_table import MULTIQC_TABLE, TABLE, version_sources
-from bioplan.errors import InvalidKnowledgeError
+from bioplan.errors import InvalidKnowledgeError, TargetUnsupportedError
 from bioplan.paths import templates_dir
 
 _VERSIONS_ENV = "software_versions.yaml"  # the gather rule's env: cat and cp
@@ -74,6 +74,43 @@ def refuse_wildcard_names(workflow: Workflow) -> None:
                  ["rename them without '{' and '}' (e.g. counts_sample.csv)"])
 
 
+# The SLURM executor (snakemake-executor-plugin-slurm 2.8) names each job's input files in the job's command
+# (`--wait-for-files <path> ...`, quoted as Python's repr quotes them), which profiles/slurm passes to sbatch as a
+# script: a path holding a "'" is put in double quotes, where '$(...)' and backticks are commands (a folder
+# "it's$(touch PWNED)" ran touch in every job reading a file of it), and one holding both quotes is put in single
+# quotes with a \' the shell reads as the quote's end
+SLURM_PATH_QUOTE, SLURM_PATH_QUOTED_SYNTAX = "'", '$`"'
+
+
+def slurm_unquotable(path: str) -> bool:
+    """Whether the SLURM executor's quoting of `path` in a job's command (Python's repr) is shell code there."""
+    return SLURM_PATH_QUOTE in path and any(c in path for c in SLURM_PATH_QUOTED_SYNTAX)
+
+
+def refuse_slurm_unquotable_paths(workflow: Workflow) -> None:
+    """Input and reference paths a job's command names that the SLURM executor's quoting turns into shell code."""
+    _, paths = user_names(workflow)
+    paths += [r.path for r in workflow.references]
+    bad = list(dict.fromkeys(p for p in paths if slurm_unquotable(p)))
+    refuse_names("snakemake", [], bad,
+                 "run on SLURM, each job's command names its input files as Python quotes them: in double quotes when "
+                 "the path holds a \"'\", where '$(...)' and backticks are commands, and with a \"'\" the shell reads "
+                 "as the quote's end when it also holds a '\"'",
+                 ["rename the file or folder without the \"'\" (or without '$', '`' and '\"')"])
+
+
+def refuse_slurm_unquotable_folder(folder: str) -> None:
+    """The workflow's folder (-o), which every SLURM job's command names (`--snakefile <folder>/workflow/Snakefile`,
+    its temporary folder), quoted as its input files are: refused where that quoting turns it into shell code."""
+    if slurm_unquotable(folder):
+        raise TargetUnsupportedError(
+            f"-o {folder!r}: run on SLURM, each job's command names the workflow's folder as Python quotes it: in "
+            "double quotes when the path holds a \"'\", where '$(...)' and backticks are commands, and with a \"'\" "
+            "the shell reads as the quote's end when it also holds a '\"'",
+            ["to resolve, write the workflow into a folder whose path holds no \"'\" (or no '$', '`' and '\"')"],
+            {"path": folder})
+
+
 # A tool param a rule's shell command reads unquoted (`{params.min_qual}` beside `{params.x:q}`): the config's
 # value becomes shell words there, so the config schema holds a string value to one plain word (numbers and
 # booleans are typed already). `extra` is the one param meant to carry several options.
@@ -83,9 +120,10 @@ SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # A sample name of config/samples.tsv (edited by hand after compiling): no character that would leave its
 # folder, end a line or field, open a wildcard, add read-group fields or start a spreadsheet formula
 # (codegen/ir.py unusable_sample_name), or that the SLURM logs or the HTML reports read as syntax ('%', '<', '>':
-# codegen/names.py ID_SYNTAX), nor a "'" beside '$', '`' or ',' (the SLURM executor's quoting: SLURM_QUOTED_SYNTAX)
-SAMPLE_NAME_PATTERN = (r"^(?![-=+@])(?!\.\.?$)(?!.*'.*[$`,])(?!.*[$`,].*')"
-                       r'[^/\\"{}<>%\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z')
+# codegen/names.py ID_SYNTAX; '$' and '`': the SLURM executor's --wrap), nor a "'" beside ',' (the SLURM executor's
+# quoting: SLURM_QUOTED_SYNTAX)
+SAMPLE_NAME_PATTERN = (r"^(?![-=+@])(?!\.\.?$)(?!.*'.*,)(?!.*,.*')"
+                       r'[^/\\"{}<>%$`\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z')
 
 # A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option, and a leading
 # '=', '+' or '@' is a formula to a spreadsheet opening the sheet (any other character is a file name's: the compile
@@ -145,6 +183,7 @@ class SnakemakeGenerator:
     # ------------------------------------------------------------ the Generator protocol
     def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted:
         refuse_wildcard_names(workflow)
+        refuse_slurm_unquotable_paths(workflow)
         return Emitted(self.files(workflow, options))
 
     def precheck(self, staged: Path, workflow: Workflow, output_dir: Path):

@@ -1319,7 +1319,9 @@ def _build_hostile(bulk: dict | None = None, rnaseq: dict | None = None) -> dict
 
     # A few FASTQ pairs per rnaseq sample, renamed (first 250 pairs), with reference copies.
     n_keep = 250
-    read_map = {"ctrl_1": "ctrl 1", "ctrl_2": "ctrl '2'", "treated_1": "treated $(touch INJECTED)",
+    # FASTQ files name samples, which are the jobs' wildcards: ids holding '$' or '`' are refused (a SLURM run
+    # without profiles/slurm submits with --wrap="...": codegen/names.py ID_SYNTAX), so their shell is ';' and '|'
+    read_map = {"ctrl_1": "ctrl 1", "ctrl_2": "ctrl '2'", "treated_1": "treated 'x'|touch INJECTED",
                 "treated_2": "treated;touch INJECTED_SEMI"}
     true_counts = {}
     for s in rnaseq["samples"]:
