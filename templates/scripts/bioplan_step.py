@@ -20,6 +20,7 @@ bioplan's `tools` extra.
 """
 
 import logging
+import math
 import os
 import re
 import sys
@@ -154,6 +155,18 @@ NORMALISED_NAME_RE = re.compile(r"tpm|fpkm|rpkm|cpm|normali[sz]|vst|rlog|log2|lo
 COUNT_NAME_RE = re.compile(r"count|numreads")
 
 
+def read_totals(sums, n_rows):
+    """Why the columns are estimated counts under no telling name (tximport's length-scaled or scaled TPM): every
+    column sums to a whole number of reads (each estimate rounded to 3 decimals: within 0.01 + 3 sqrt(n) 0.0003),
+    with enough columns that TPM/FPKM would do so by a chance under 1e-3; None when they do not."""
+    tolerance = 0.01 + 3 * math.sqrt(n_rows) * 0.0003
+    if len(sums) < 2 or min(sums) < 1000 or (2 * tolerance) ** len(sums) > 1e-3:
+        return None
+    if any(abs(x - round(x)) > tolerance for x in sums):
+        return None
+    return "every sample column sums to a whole number of reads (tximport's length-scaled or scaled counts)"
+
+
 def estimated_counts(values, path):
     """(True, why) when `values` (a samples' DataFrame of numbers, some not whole, none negative) hold
     estimated read counts; (False, what they look like) when normalised."""
@@ -175,6 +188,9 @@ def estimated_counts(values, path):
                 return False, f"column '{sample}' holds whole multiples of {unit:g}: size-factor normalised counts"
     if COUNT_NAME_RE.search(stem):
         return True, f"the file name '{stem}' says counts"
+    totals = read_totals([float(x) for x in values.sum()], len(values))
+    if totals:
+        return True, totals
     nonzero = values.to_numpy()[values.to_numpy() > 0]
     fractional = int((abs(nonzero - nonzero.round()) > 0.01).sum())
     whole = 1 - fractional / len(nonzero)

@@ -34,6 +34,8 @@ _ANNOTATION = frozenset({"taxonomy", "consensus lineage", "consensuslineage", "l
 _RANKS = frozenset({"domain", "kingdom", "superkingdom", "phylum", "class", "order", "family", "genus", "species",
                     "strain"})
 _BIOM_JSON_RE = re.compile(r'"format"\s*:\s*"Biological Observation Matrix')
+_DNA_RE = re.compile(r"^[ACGTN]{20,}$")
+_NOCHIM_RE = re.compile(r"no_?chim|non_?chim|chimera_?free")
 _TO_TSV = ("convert it to a taxa x samples TSV with `biom convert -i TABLE.biom -o TABLE.tsv --to-tsv` "
            "(biom-format) and give that")
 
@@ -105,12 +107,30 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
         evidence.append(f"annotation column(s) {quote_list(annotation)}")
     facts = (Fact(name="sample_names", value=names, evidence="numeric columns"),
              Fact(name="n_taxa", value=len(rows), evidence=count_noun(len(rows), "row") + " read"))
-    return SniffedFile(path=src.shown, datatype="abundance_table", format=fmt, evidence=tuple(evidence),
+    datatype = _asv_datatype(src, header, rows, evidence) if fmt == "tsv" else "abundance_table"
+    return SniffedFile(path=src.shown, datatype=datatype, format=fmt, evidence=tuple(evidence),
                        facts=facts), Notes()
 
 
+def _asv_datatype(src: Source, header: Sequence[str], rows: Sequence[Sequence[str]], evidence: list[str]) -> str:
+    """An ASV table as bioplan's DADA2 steps write and read it (asv_id, sequence, one count column per sample),
+    chimera-free when its name says so (DADA2's seqtab.nochim), else the generic abundance table."""
+    lowered = [h.lower() for h in header]
+    if lowered[0] not in ("asv_id", "asv", "asv id") or "sequence" not in lowered:
+        return "abundance_table"
+    at = lowered.index("sequence")
+    if not rows or not all(_DNA_RE.match(r[at]) for r in rows):
+        return "abundance_table"
+    evidence.append("a 'sequence' column holding each ASV's exact sequence: an ASV table (DADA2's steps' layout)")
+    if said := _NOCHIM_RE.search(src.name.lower()):
+        evidence.append(f"the file name says '{said.group(0)}' (DADA2's seqtab.nochim): chimeras removed")
+        return "nonchimeric_asv_table"
+    return "asv_table"
+
+
 ABUNDANCE = FileSniffer("taxa x samples abundance tables (biom convert, QIIME, taxpasta, MetaPhlAn; BIOM JSON and "
-                        "mothur shared refused)", ("tsv", "csv"), ("abundance_table", "asv_taxonomy"), _claims, _read)
+                        "mothur shared refused)", ("tsv", "csv"),
+                        ("abundance_table", "asv_taxonomy", "asv_table", "nonchimeric_asv_table"), _claims, _read)
 
 
 def refuse_biom_hdf5(shown: str, groups: Sequence[str]) -> None:

@@ -17,6 +17,7 @@ from bioplan.request.sniffers.base import (
     Source,
     compression_evidence,
     count_noun,
+    id_namespace,
     quote_list,
 )
 from bioplan.request.sniffers.columns import num
@@ -24,6 +25,10 @@ from bioplan.request.sniffers.columns import num
 # a cell barcode, optionally prefixed by its sample and suffixed by its GEM well
 _BARCODE_RE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
 _MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen to be sequences is likelier
+# cells named by a number (Excel/pandas exports, 'singleCellTab.csv': cell1, cell2, ...) under a header of genes: a
+# cells x genes table when most counts are zeros, as in droplet data (a bulk matrix has few zeros)
+_SERIAL_RE = re.compile(r"^([A-Za-z_.-]*?)(\d+)$")
+_MIN_ZEROS = 0.5
 
 
 def _rows(src: Source) -> tuple[list[list[str]], str]:
@@ -53,7 +58,26 @@ def _orientation(src: Source) -> tuple[str, list[str], list[list[str]], str] | N
     firsts = [r[0] for r in data]
     if len(data) >= _MIN_CELLS and _barcodes(firsts) and _integer_counts(data):
         return "cells x genes", firsts, data, delim
+    if len(data) >= _MIN_CELLS and _serial(firsts) and _genes(columns) and _integer_counts(data) \
+            and _zero_share(data) >= _MIN_ZEROS:
+        return "cells x genes", firsts, data, delim
     return None
+
+
+def _serial(names: Sequence[str]) -> bool:
+    """Names that number one stem ('cell1', 'cell2', ...; '1', '2', ...): rows of cells, not of genes."""
+    found = [_SERIAL_RE.match(n) for n in names]
+    return all(found) and len({m.group(1).lower() for m in found if m}) == 1
+
+
+def _genes(names: Sequence[str]) -> bool:
+    """Gene names or ids heading the columns: many, of one namespace, not one stem numbered."""
+    return len(names) >= _MIN_CELLS and id_namespace(names, {})[0] != "unknown" and not _serial(names)
+
+
+def _zero_share(rows: Sequence[Sequence[str]]) -> float:
+    values = [v for r in rows for v in r[1:]]
+    return sum(num(v) == 0 for v in values) / max(1, len(values))
 
 
 def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
@@ -62,8 +86,10 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     orientation, cells, data, delim = found
     fmt = "csv" if delim == "," else "tsv"
     per_cell = "columns" if orientation == "genes x cells" else "rows"
-    evidence = [f"dense single-cell count table ({orientation}): the {per_cell} are named by cell barcodes "
-                f"({quote_list(cells, 3)})", "whole-number counts"] + compression_evidence(src)
+    named = "by cell barcodes" if _barcodes(cells) else "as numbered cells, the columns by genes"
+    zeros = f"whole-number counts, {_zero_share(data):.0%} zeros"
+    evidence = [f"dense single-cell count table ({orientation}): the {per_cell} are named {named} "
+                f"({quote_list(cells, 3)})", zeros] + compression_evidence(src)
     facts = (Fact(name="orientation", value=orientation, evidence=f"cell barcodes name the {per_cell}"),
              Fact(name="n_cells", value=len(cells) if per_cell == "columns" else None,
                   evidence=count_noun(len(cells), "barcode") + (" in the header" if per_cell == "columns"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -104,6 +105,8 @@ def estimated_counts(values: list[list[float]], file_name: str, complete: bool) 
         return False, scaled
     if COUNT_NAME_RE.search(stem):
         return True, f"the file name '{stem}' says counts, with values up to {top:g}"
+    if complete and (totals := read_totals([sum(col) for col in values], len(values[0]) if values else 0)):
+        return True, totals
     nonzero = [x for x in flat if x > 0]
     fractional = sum(abs(x - round(x)) > 0.01 for x in nonzero)
     whole = 1 - fractional / len(nonzero)
@@ -112,6 +115,29 @@ def estimated_counts(values: list[list[float]], file_name: str, complete: bool) 
                       "that map to one gene stay whole in an estimate, never in TPM/CPM/FPKM")
     return False, (f"only {whole:.0%} of the non-zero values are whole numbers" if fractional >= _MIN_FRACTIONAL
                    else f"{fractional} fractional value(s) among whole numbers")
+
+
+# a quantifier writes each estimate rounded (Salmon's NumReads to 3 decimals): a column's sum of n of them is off
+# its whole read total by about sqrt(n) x 0.0003 (the rounding's spread); 3 of those, and 0.01 for the float sums
+_ROUNDING_SPREAD = 0.0003
+_CHANCE = 1e-3  # the chance that every column of TPM/FPKM-like values sums this close to a whole number
+
+
+def read_totals(sums: list[float], n_rows: int) -> str | None:
+    """Why the columns are estimated read counts under no telling name (tximport's length-scaled or scaled TPM,
+    `countsFromAbundance`, whose values keep hardly a whole number): every column of the whole table sums to a
+    whole number of reads, as each quantifier's estimates do (one unit per read spread over its features; tximport
+    keeps each sample's total), and TPM/FPKM/normalised values do only by chance; enough columns that the chance
+    is under `_CHANCE`. None when they do not."""
+    tolerance = 0.01 + 3 * math.sqrt(n_rows) * _ROUNDING_SPREAD
+    if len(sums) < 2 or min(sums) < 1000 or (2 * tolerance) ** len(sums) > _CHANCE:
+        return None
+    if any(abs(x - round(x)) > tolerance for x in sums):
+        return None
+    shown = ", ".join(f"{x:.3f}" for x in sums[:4]) + (", ..." if len(sums) > 4 else "")
+    return (f"every sample column sums to a whole number of reads ({shown}, each within {tolerance:.3f}): "
+            "a quantifier's estimates spread over the genes keep each read whole in the total (tximport's "
+            "length-scaled or scaled counts too); TPM/FPKM do so only by chance")
 
 
 def _scaled_counts(values: list[list[float]]) -> str | None:

@@ -70,9 +70,19 @@ def _vcf_record_like(src: Source) -> bool:
 _BASES_RE = re.compile("[ACGTN]{8}")  # in every cell barcode (cell_tables._BARCODE_RE)
 
 
+_ASV_RUN_RE = re.compile("[ACGTN]{50}")  # in a DADA2 sequence table's header or first row (seqtabs.ASV_RUN_RE)
+
+
+def _asv_named(src: Source) -> bool:
+    """A DADA2 sequence table names its ASVs by their sequences: in the header or in the first data row."""
+    return any(_ASV_RUN_RE.search(line) for line in src.text_lines[:2])
+
+
 def _barcode_like(src: Source) -> bool:
-    """A dense cell table names its cells by barcodes: 8 bases in a row somewhere in its head."""
-    return any(_BASES_RE.search(line) for line in src.text_lines)
+    """A dense cell table names its cells by barcodes (8 bases in a row somewhere in its head), or has a wide
+    header (genes over numbered cells)."""
+    return any(_BASES_RE.search(line) for line in src.text_lines) \
+        or max(src.first_line.count(","), src.first_line.count("\t")) >= 20
 
 
 _LOCUS_START_RE = re.compile(
@@ -117,6 +127,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("taxonomy", "DMP_FILE"),
     Declared("taxonomy", "KRAKEN2_RESULTS"),
     Declared("variants", "VCF_RECORDS", _vcf_record_like),
+    Declared("seqtabs", "SEQTABS", _asv_named),
     Declared("read_tables", "READ_TABLES"),
     Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
     Declared("flatfiles", "FLAT_FILES", lambda src: src.first_line.startswith(("LOCUS", "ID   ", "^"))
