@@ -195,3 +195,40 @@ def test_a_semicolon_excel_csv_and_an_xlsx_workbook_are_refused_naming_the_file_
     book.save(xlsx)
     e = refused(xlsx)
     assert str(xlsx) in str(e) and "Excel workbook" in str(e) and any("CSV" in h for h in e.hints)
+
+
+# ------------------------------------------------------------------------ BED under a column-header line
+
+BEDTOOLS = R7 / "bedtools"
+
+
+@pytest.mark.parametrize("name", ["t.bed", "values3.unmarked_header.bed"])
+def test_a_bed_under_a_header_row_is_refused_with_the_sed_that_comments_it_out(tmp_path, name):
+    """bedtools' own test files: 'chrom chromStart chromEnd name score strand' and 'Chrom start end A B C' above
+    the intervals (was "looks like a BED interval file, which bioplan does not take as an input")."""
+    e = refused(BEDTOOLS / name)
+    assert str(BEDTOOLS / name) in str(e) and "under a column-header line" in str(e)
+    hint = next(h for h in e.hints if "sed '1s/^/#/'" in h)
+    fixed = tmp_path / "fixed.bed"  # what the hint's command writes
+    fixed.write_text("#" + (BEDTOOLS / name).read_text())
+    assert hint.endswith(".commented.bed")
+    with pytest.raises(BioplanError) as settled:  # a plain BED: peaks or a blacklist, as any other BED
+        one(fixed)
+    assert settled.value.code == "ambiguous_input" and "BED file of" in str(settled.value)
+
+
+def test_the_commented_bed_is_the_blacklist_of_a_blacklist_filtering(knowledge, tmp_path):
+    fixed = tmp_path / "t.commented.bed"
+    fixed.write_text("#" + (BEDTOOLS / "t.bed").read_text())
+    peaks = tmp_path / "sample1_peaks.narrowPeak"
+    peaks.write_text("chr14\t24800100\t24800200\tpeak1\t100\t.\t5.0\t10.0\t8.0\t50\n")
+    result = plan_request("filter the peaks against the blacklist", [str(peaks), str(fixed)], knowledge=knowledge)
+    assert [i.datatype for i in result.spec.inputs] == ["peak_calls", "genome_blacklist"]
+    assert tools(result) == ["bedtools_intersect_blacklist"]
+
+
+def test_a_gzipped_bed_under_a_header_row_gets_a_zcat_in_its_command(tmp_path):
+    packed = tmp_path / "t.bed.gz"
+    packed.write_bytes(gzip.compress((BEDTOOLS / "t.bed").read_bytes(), mtime=0))
+    hint = next(h for h in refused(packed).hints if "sed" in h)
+    assert f"zcat {packed} | sed '1s/^/#/' > {tmp_path / 't.commented.bed'}" in hint

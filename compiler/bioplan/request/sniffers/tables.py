@@ -246,7 +246,7 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
     if header and has_fc and has_p:
         return _de_table(src, cols, normed, fmt, prefixes, evidence)
     peaks = None if header and normed[0] not in ("chrom", "chr", "seqnames", "seqname") else \
-        _peak_table(src, cols, fmt, evidence)
+        _peak_table(src, cols, fmt, evidence, header)
     if peaks is not None:
         return peaks
     mapping = _mapping_table(src, cols, normed, fmt, prefixes, evidence, header)
@@ -478,7 +478,8 @@ def _de_table(src: Source, cols: list[Column], normed: list[str], fmt: str, pref
 
 
 
-def _peak_table(src: Source, cols: list[Column], fmt: str, evidence: list[str]) -> SniffedFile | None:
+def _peak_table(src: Source, cols: list[Column], fmt: str, evidence: list[str],
+                header: bool = False) -> SniffedFile | None:
     """narrowPeak/broadPeak are peak calls; other BED-like interval files are refused."""
     if len(cols) < 3 or not (cols[1].numeric and cols[2].numeric):
         return None
@@ -495,6 +496,18 @@ def _peak_table(src: Source, cols: list[Column], fmt: str, evidence: list[str]) 
                                                       f"{len(cols)} columns"]),
                            facts=tuple([Fact(name="n_peaks", value=len(cols[0].values),
                                              evidence=count_noun(len(cols[0].values), "row"))] + compressed_fact(src)))
+    if header and fmt == "tsv":
+        # R's write.table / pandas' to_csv of a GRanges-like frame: the intervals are BED's but the first line names
+        # the columns, which bedtools and MACS2 would read as an interval; a '#' makes it a comment line they skip
+        named = ", ".join(f"'{c.name}'" for c in cols[:4]) + (", ..." if len(cols) > 4 else "")
+        fixed = re.sub(r"(\.(bed|txt|tsv|tab))?(\.b?gz)?$", "", src.shown, count=1, flags=re.IGNORECASE) \
+            + ".commented.bed"
+        given = f"zcat {shlex.quote(src.shown)} | sed '1s/^/#/'" if src.compression else \
+            f"sed '1s/^/#/' {shlex.quote(src.shown)}"
+        raise unreadable(src.shown, f"is a BED interval file under a column-header line ({named}); BED has no header "
+                         "row (bedtools and MACS2 would read it as an interval)",
+                         [f"comment the header line out and give that file: {given} > {shlex.quote(fixed)}"],
+                         expected="BED intervals")
     raise unreadable(src.shown, "looks like a BED interval file (chromosome, start, end), which bioplan does not "
                      "take as an input", [RECOGNISED_HINT, INPUT_TYPE_HINT], expected="a recognised input")
 
