@@ -328,26 +328,30 @@ def test_limits_become_nextflow_resource_limits(compiled):
                          "    max_memory = '256.GB'\n    max_time = '72.h'"), none
 
 
-def test_nextflow_fit_check_holds_every_submitted_process(compiled):
-    """main.nf's SLURM fit check (before any submission under -profile slurm) holds the first-attempt request of
-    every process the slurm profile submits, the same as conf/base.config's, over the profile's attempts, and names
-    the partition compiled for (none: the cluster's default, sinfo's '*')."""
-    from test_slurm import _nextflow_slurm_block, nextflow_step_resources
-
+def test_nextflow_fit_check_knows_every_process_by_each_of_its_names(compiled):
+    """The SLURM fit check lives in subworkflows/local/utils_bioplan_pipeline/main.nf (nf-core's place for such
+    functions), main.nf only includes and calls it before anything runs. It lists every process (those the slurm
+    profile runs locally too: the executor is read from the run's configuration) by each name Nextflow matches
+    withName selectors against (the module's process name, the alias, BIOPLAN:alias) and by the label its module
+    declares, and reads the requests from the run's configuration: no request of the compile is frozen in it."""
     for name in ("all", "none"):
         pipeline = compiled["nextflow", name]
         main = (pipeline / "main.nf").read_text()
-        listed = {p.lower(): {"threads": int(c), "mem_mb": int(m), "runtime": int(t)}
-                  for p, c, m, t in re.findall(r"^        \['(\w+)', (\d+), (\d+), (\d+)\],$", main, re.M)}
-        block = _nextflow_slurm_block(pipeline)
-        local = {p.lower() for names in re.findall(r"withName: '([\w|]+)' \{\n\s+executor = 'local'", block)
-                 for p in names.split("|")}
-        asked = nextflow_step_resources(pipeline)
-        assert local and listed == {p: r for p, r in asked.items() if p not in local}, (listed, asked, local)
-        retries = int(re.search(r"process\.maxRetries = (\d+)", block)[1])
-        assert f"    def attempts = {retries + 1}\n" in main
-        assert f"    def partition = '{PARTITION}'\n" in main
-        assert re.search(r"validateParameters\(\)\n    checkClusterFit\(\)\n", main)
+        assert "include { checkClusterFit } from './subworkflows/local/utils_bioplan_pipeline/main'\n" in main
+        assert re.search(r"validateParameters\(\)\n(    //.*\n)?    checkClusterFit\(\)\n", main)
+        assert not re.search(r"^def (checkClusterFit|slurmMinutes)|sinfo", main, re.M)
+        utils = (pipeline / "subworkflows" / "local" / "utils_bioplan_pipeline" / "main.nf").read_text()
+        listed = re.findall(r"^        \['(\w+)', '(\w+)', '([\w:]+)', '(\w+)', (true|false)\],$", utils, re.M)
+        workflow = (pipeline / "workflows" / "bioplan.nf").read_text()
+        included = re.findall(r"^include \{ (\w+) as (\w+) \} from '\.\./(modules/local/[\w/]+)/main'$", workflow, re.M)
+        assert included and len(listed) == len(included)
+        want = set()
+        for module_name, alias, module in included:
+            label = re.search(r"^    label '(\w+)'$", (pipeline / module / "main.nf").read_text(), re.M)[1]
+            want.add((alias, module_name, f"BIOPLAN:{alias}", label, "false"))
+        assert set(listed) == want, (listed, want)
+        assert "workflow.session.config.process" in utils
+        assert not re.search(r"\[\s*'\w+', \d+, \d+, \d+\]", utils)  # no (process, cpus, MB, min) of the compile
 
 
 def test_checks_of_one_step_are_one_cluster_job(compiled):

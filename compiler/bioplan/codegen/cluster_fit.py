@@ -12,7 +12,9 @@ Snakemake rule and the Nextflow process: lowered to the cap the job would only b
 CPUs and time beyond them are capped by both targets' profiles (a slower job; a time limit the
 partition enforces anyway): Snakemake's max-threads and resources, Nextflow's resourceLimits from
 nf-core's params.max_cpus, max_memory and max_time. At run time each target checks its jobs against
-the partition's nodes again before submitting any (slurm_guard.py; main.nf's checkClusterFit).
+the partition's nodes again before submitting any (slurm_guard.py; Nextflow's checkClusterFit in
+subworkflows/local/utils_bioplan_pipeline/main.nf, over what the run's own configuration asks for, a user's -c
+file included).
 """
 
 from __future__ import annotations

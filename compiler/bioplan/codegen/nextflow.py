@@ -70,10 +70,10 @@ MAX_JOB_REQUEST_OPTIONS = {
                      "description": "The partition's time limit, such as '24.h' (sinfo %l)."},
     },
 }
-# the attempts of a job under -profile slurm (its process.maxRetries + 1): main.nf's fit check holds the last one
+# the attempts of a job under -profile slurm (its process.maxRetries + 1)
 SLURM_ATTEMPTS = 3
-# (CPUs, memory in MB, time in minutes) of a reference download (process_single in conf/base.config)
-FETCH_REQUEST = (1, 6 * 1024, 4 * 60)
+# nf-core's home of the functions main.nf calls before the pipeline starts (the SLURM fit check)
+UTILS_PIPELINE = "subworkflows/local/utils_bioplan_pipeline/main.nf"
 
 
 def groovy_str(text: str) -> str:
@@ -440,17 +440,18 @@ class NextflowGenerator:
             calls=calls, emits=emits)
         main = self.env.get_template("skeleton/nextflow/main.nf.j2").render(
             version=__version__, workflow=workflow, take=take, channels=self.entry_channels(workflow, take),
-            reporter_versions=reporter_versions, slurm_requests=self.slurm_requests(workflow),
-            slurm_attempts=SLURM_ATTEMPTS, cluster_partition=self._cluster.get("partition"))
+            reporter_versions=reporter_versions)
         return main, wf, uses
 
-    def slurm_requests(self, workflow: Workflow) -> list[tuple[str, int, int, int]]:
-        """(process, CPUs, memory in MB, time in minutes) at the first attempt of every process the slurm profile
-        submits (local steps run beside Nextflow): main.nf's fit check holds them to the partition's nodes."""
-        steps = [(self.prepare(workflow, s).alias, s.threads, s.mem_mb, s.runtime)
-                 for s in workflow.steps if not s.local]
-        # the downloads of --fetch true: nf-core's process_single label (conf/base.config)
-        return steps + [(f"FETCH_{r.key.upper()}", *FETCH_REQUEST) for r in workflow.references if r.downloads]
+    def cluster_processes(self, workflow: Workflow) -> list[tuple[str, str, str, str, bool]]:
+        """(process, its module's process name, the name with its workflow, its label, runs only with --fetch true)
+        of every process: the SLURM fit check (subworkflows/local/utils_bioplan_pipeline) gives each the settings
+        Nextflow gives it (withName on each name, withLabel on the label) and checks those the slurm profile submits."""
+        steps = [(p.alias, p.name, f"BIOPLAN:{p.alias}", p.label, False)
+                 for p in (self.prepare(workflow, s) for s in workflow.steps)]
+        # the downloads of --fetch true, called by main.nf's own workflow: nf-core's process_single label
+        return steps + [(f"FETCH_{r.key.upper()}", "FETCH_REFERENCE", f"FETCH_{r.key.upper()}", "process_single", True)
+                        for r in workflow.references if r.downloads]
 
     def gated_arguments(self, args: list[tuple[str, str, Channel]], gates: list[WorkflowStep]) -> list[str]:
         """A call's channel arguments, each waiting for the precondition checks of its files: the
@@ -595,6 +596,8 @@ class NextflowGenerator:
             files["bin/fetch_reference.py"] = (templates_dir() / "references" / "fetch_reference.py").read_text(
                 encoding="utf-8")
         files["workflows/bioplan.nf"] = wf
+        files[UTILS_PIPELINE] = self.env.get_template("skeleton/nextflow/utils_pipeline.nf.j2").render(
+            version=__version__, processes=self.cluster_processes(workflow))
         files.update(step_script_files(workflow.scripts, "bin"))  # with their helper modules
         for runner in ("bioplan_run.py", "bioplan_run.R"):
             files[f"bin/{runner}"] = (templates_dir() / "nextflow" / "bin" / runner).read_text(encoding="utf-8")
