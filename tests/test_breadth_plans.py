@@ -133,10 +133,23 @@ def test_a_gene_body_meta_profile_is_scale_regions_then_the_plot(knowledge):
     assert "signal_profile_plotting" in steps and "signal_matrix_computation" not in steps
 
 
-@pytest.mark.parametrize("query", ["Heatmap peak analysis (deepTools)",
-                                   "ChIP-seq: call peaks and draw a heatmap of the signal over the peaks"])
-def test_profiles_over_peaks_stay_refused_naming_what_bioplan_plots(knowledge, query):
-    with pytest.raises(UnsupportedAnalysisError) as err:
-        plan_request(query, [], knowledge)
-    assert "over peaks" in err.value.message
-    assert any("scaled gene bodies" in h for h in err.value.hints)
+# --------------------------------------------------------------------------- signal over peaks or other regions
+@pytest.mark.parametrize(("query", "plot"), [
+    ("Heatmap peak analysis (deepTools)", "deeptools_plotheatmap"),
+    ("ChIP-seq: call peaks and draw a heatmap of the signal over the peaks", "deeptools_plotheatmap"),
+    ("ATAC-seq: plot the signal profile around the peaks", "deeptools_plotprofile"),
+    ("ChIP-seq数据：绘制峰信号热图", "deeptools_plotheatmap"),
+])
+def test_profiles_over_peaks_are_the_peak_centred_matrix_then_its_plot(knowledge, query, plot):
+    steps = _steps(plan_request(query, [], knowledge))
+    assert steps["region_signal_computation"] == "deeptools_computematrix_peaks"
+    assert steps["signal_profile_plotting"] == plot
+    assert "signal_matrix_computation" not in steps and "gene_body_signal_computation" not in steps
+
+
+def test_a_heatmap_word_chooses_plotheatmap_and_says_so(knowledge):
+    result = plan_request("ChIP-seq: plot a TSS heatmap of the bigWig tracks", [], knowledge)
+    steps = _steps(result)
+    assert steps["signal_matrix_computation"] == "deeptools_computematrix"
+    assert steps["signal_profile_plotting"] == "deeptools_plotheatmap"
+    assert any("signal heatmap" in w and "plotHeatmap" in w for w in result.warnings)

@@ -86,7 +86,7 @@ def test_tools_named_by_tutorials_are_refused_by_name(knowledge, query, tool):
 def test_a_tss_profile_of_peaks_is_not_refused_as_a_profile_over_peaks(knowledge):
     """'profiles of peaks binding to TSS regions' is the TSS profile bioplan plots."""
     request = parse_request("profiles of peaks binding to TSS regions", knowledge)
-    assert not any(a.id == "region_signal_profiles" for a in request.absent)
+    assert "region_signal_computation" not in request.operations
 
 
 # --------------------------------------------------------------------------- phrasings
