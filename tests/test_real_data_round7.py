@@ -232,3 +232,30 @@ def test_a_gzipped_bed_under_a_header_row_gets_a_zcat_in_its_command(tmp_path):
     packed.write_bytes(gzip.compress((BEDTOOLS / "t.bed").read_bytes(), mtime=0))
     hint = next(h for h in refused(packed).hints if "sed" in h)
     assert f"zcat {packed} | sed '1s/^/#/' > {tmp_path / 't.commented.bed'}" in hint
+
+
+# ---------------------------------------------------------------------------- per-cell metadata tables
+
+def test_an_anndata_obs_export_is_refused_as_cell_metadata_naming_what_to_give():
+    """scanpy's pbmc68k_reduced obs written with to_csv (n_genes, n_counts, phase, louvain per barcode): it was a raw
+    count matrix of 200 'genes' x 4 'samples'."""
+    e = refused(SC / "pbmc68k_reduced.obs.csv")
+    assert str(SC / "pbmc68k_reduced.obs.csv") in str(e) and "per-cell metadata table" in str(e)
+    assert "'AAAGCCTGGCTAAC-1'" in str(e) and any(".h5ad" in h for h in e.hints)
+
+
+def test_a_seurat_meta_data_export_with_numbered_cells_is_refused_the_same_way(tmp_path):
+    lines = ["," + ",".join(["orig.ident", "nCount_RNA", "nFeature_RNA", "seurat_clusters"])]
+    lines += [f"cell{i},SeuratProject,{900 + i},{400 + i},{i % 3}" for i in range(1, 31)]
+    meta = tmp_path / "singleCellTab.csv"
+    meta.write_text("\n".join(lines) + "\n")
+    assert "per-cell metadata table" in str(refused(meta))
+
+
+def test_numbered_rows_that_repeat_are_no_cells(tmp_path):
+    """A cells x genes table written without its cell names: the first gene's counts are no cell ids."""
+    lines = (SC / "singleCellTab.csv").read_text().splitlines()
+    headless = [lines[0].split(",", 1)[1]] + [row.split(",", 1)[1] for row in lines[1:]]
+    path = tmp_path / "no_names.csv"
+    path.write_text("\n".join(headless) + "\n")
+    assert one(path).datatype != "single_cell_matrix"

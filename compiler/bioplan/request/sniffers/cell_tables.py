@@ -19,6 +19,7 @@ from bioplan.request.sniffers.base import (
     count_noun,
     id_namespace,
     quote_list,
+    unreadable,
 )
 from bioplan.request.sniffers.columns import num
 
@@ -67,7 +68,7 @@ def _orientation(src: Source) -> tuple[str, list[str], list[list[str]], str] | N
 def _serial(names: Sequence[str]) -> bool:
     """Names that number one stem ('cell1', 'cell2', ...; '1', '2', ...): rows of cells, not of genes."""
     found = [_SERIAL_RE.match(n) for n in names]
-    return all(found) and len({m.group(1).lower() for m in found if m}) == 1
+    return all(found) and len({m.group(1).lower() for m in found if m}) == 1 and len(set(names)) == len(names)
 
 
 def _genes(names: Sequence[str]) -> bool:
@@ -101,3 +102,37 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 
 CELL_TABLES = FileSniffer("dense single-cell count tables (genes x cells, cell barcodes as names)", ("tsv", "csv"),
                           ("single_cell_matrix",), lambda src, ctx: _orientation(src) is not None, _read)
+
+
+# per-cell columns Seurat (meta.data) and scanpy (obs, calculate_qc_metrics) write: a table of them describes cells
+CELL_METADATA_COLUMNS = frozenset({
+    "orig.ident", "ncount_rna", "nfeature_rna", "percent.mt", "percent.mito", "seurat_clusters", "n_genes_by_counts",
+    "total_counts", "pct_counts_mt", "total_counts_mt", "n_genes", "n_counts", "leiden", "louvain", "doublet_score",
+    "predicted_doublet", "s.score", "g2m.score", "phase"})
+CELL_METADATA_RE = re.compile(r"orig\.ident|ncount_|nfeature_|percent\.mt|seurat_clusters|n_genes|total_counts|"
+                              r"pct_counts|n_counts|leiden|louvain", re.IGNORECASE)  # the registry's cheap test
+
+
+def _metadata_columns(src: Source) -> tuple[list[str], list[str]]:
+    """(per-cell columns named, the row names read) of a per-cell metadata table, or ([], [])."""
+    rows, _ = _rows(src)
+    if len(rows) < 3:
+        return [], []
+    known = [h for h in rows[0] if h.lower() in CELL_METADATA_COLUMNS]
+    names = [r[0] for r in rows[1:]]
+    cells = _barcodes(names) or len(names) >= _MIN_CELLS and _serial(names)
+    return (known, names) if len(known) >= 2 or known and cells else ([], [])
+
+
+def _refuse_metadata(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    known, names = _metadata_columns(src)
+    raise unreadable(
+        src.shown, f"is a per-cell metadata table (Seurat's meta.data or AnnData's obs written out: "
+        f"{quote_list(known, 4)}; cells {quote_list(names, 3)}), which describes the cells but holds no counts",
+        ["give the cells' count matrix (a 10x matrix folder or .h5, an .h5ad, or a dense genes x cells table); from "
+         "Seurat, SeuratDisk's SaveH5Seurat then Convert(dest = 'h5ad') keeps this table as the AnnData's obs"],
+        expected="single-cell count matrix")
+
+
+CELL_METADATA = FileSniffer("per-cell metadata tables (Seurat meta.data, AnnData obs; refused)", (), (),
+                            lambda src, ctx: bool(_metadata_columns(src)[0]), _refuse_metadata)

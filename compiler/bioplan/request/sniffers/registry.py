@@ -78,6 +78,11 @@ def _asv_named(src: Source) -> bool:
     return any(_ASV_RUN_RE.search(line) for line in src.text_lines[:2])
 
 
+# a per-cell column of Seurat's meta.data or scanpy's obs in the header (cell_tables.CELL_METADATA_RE)
+_CELL_METADATA_RE = re.compile(r"orig\.ident|ncount_|nfeature_|percent\.mt|seurat_clusters|n_genes|total_counts|"
+                               r"pct_counts|n_counts|leiden|louvain", re.IGNORECASE)
+
+
 def _barcode_like(src: Source) -> bool:
     """A dense cell table names its cells by barcodes (8 bases in a row somewhere in its head), or has a wide
     header (genes over numbered cells)."""
@@ -143,6 +148,7 @@ FILE_READERS: tuple[Declared, ...] = (
              or src.first_line.startswith(("a score=", "track ")) or src.first_line.strip() == "a"),
     Declared("abundance", "ABUNDANCE"),
     Declared("cell_tables", "CELL_TABLES", _barcode_like),
+    Declared("cell_tables", "CELL_METADATA", lambda src: bool(_CELL_METADATA_RE.search(src.first_line))),
     Declared("intervals", "INTERVALS"),
     Declared("reports", "MULTIQC_TABLES",
              lambda src: src.first_line.startswith("Sample\t") or src.name.lower().startswith("multiqc_")),
