@@ -39,6 +39,10 @@ def _names(query, knowledge, files=()):
     ("用DiffChIPL做差异结合分析", "DiffChIPL"),
     ("Analyse différentielle avec DiffChIPL", "DiffChIPL"),
     ("align the reads and call variants using DeepVarX", "DeepVarX"),
+    # a tool's page: the name as its sentence's subject (WEHI's exactSNP, PatternCNV's description)
+    ("The input to exactSNP includes a SAM/BAM file and a FASTA file. exactSNP outputs a VCF file.", "exactSNP"),
+    ("PatternCNV is a versatile tool to facilitate CNV detection from Exome-seq samples.", "PatternCNV"),
+    ("peakFinderX reports the peaks of each sample", "peakFinderX"),
 ])
 def test_a_tool_like_name_is_reported(knowledge, query, name):
     assert (name, "tool") in _names(query, knowledge)
@@ -73,6 +77,8 @@ def test_a_tool_like_name_is_reported(knowledge, query, name):
     "differential expression using HepG2 cells treated with Abc123 against controls with DESeq2",
     "cluster the cells starting from the CellRangerX output with Scanpy",
     "call variants in the HG002 reads with DeepVariant",
+    "This is a versatile tool to call lncRNA and circRNA peaks; it reports the peaks as BED files",
+    "The scRNA data is a useful resource; nascentRNA levels are measured too",
 ])
 def test_no_tool_is_reported(knowledge, query):
     assert [name for name, kind in _names(query, knowledge) if kind == "tool"] == []

@@ -47,6 +47,14 @@ _KIND_AFTER = re.compile(r"\s+(?:(?:r|python|perl|java|bioconductor|cran|pypi|co
 # "DiffChIPL: a differential peak analysis method ..." (a paper's or README's title)
 _TITLE_AFTER = re.compile(r"\s*:\s+(?:an?|the)\s+[^.:;!?]{0,100}?\b(?:method|tool|package|pipeline|software|framework|"
                           r"algorithm|approach|toolkit|program)s?\b", re.IGNORECASE)
+# a name described as a tool or as what a tool does, the subject of its sentence: "PatternCNV is a versatile tool
+# to ...", "exactSNP outputs a VCF", "The input to exactSNP includes a SAM/BAM file" (a tool's page or README)
+_IS_A_AFTER = re.compile(r"\s+(?:is|was)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,4}?(?:tool|package|software|program|pipeline|"
+                         r"algorithm|toolkit|framework|caller|aligner|library|utility)s?\b", re.IGNORECASE)
+_ACTS_AFTER = re.compile(r"\s+(?:outputs|reports|writes|produces|generates|detects|calls|takes|accepts|reads)\s+"
+                         r"(?:an?|the|one|all|its|each)?\s*(?:[\w/-]+\s+){0,2}?(?:files?|formats?|vcf|bam|sam|bed|"
+                         r"tables?|reports?|snps?|variants?|peaks?|reads|output)\b", re.IGNORECASE)
+_INPUT_TO = re.compile(r"(?i)\b(?:inputs?|outputs?|options?|parameters?)\s+(?:to|of|from)\s+$")
 _DB_AFTER = re.compile(r"\s+(?:reference\s+)?(?:database|databases|db|atlas|catalog|catalogue|collection|"
                        r"panel|resource|repository|archive|portal|browser)\b", re.IGNORECASE)
 _DB_SHAPE = re.compile(r"(?i)(?<=..)db$|^db[a-z]|(?<=..)base$|^(?:gnomad|clinvar|cosmic|uniprot|pfam|interpro|silva|"
@@ -60,8 +68,9 @@ _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|/|\s(?:and|or|&|und|et|y|e)
 # shapes of a tool's name
 _MIXED = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _ALNUM = re.compile(r"(?=.*[A-Za-z]{2})(?=.*\d)")
-# molecule, assay and data words with capitals inside: mRNA, scRNA, eQTL(s), hESC, SNPs, UMIs, InDels
-_MOLECULE = re.compile(r"[a-z]{1,6}[A-Z]{2,}s?|[A-Z]{2,}s|[A-Z][a-z]?[A-Z]{2,}s?|(?:In|in)[Dd]els?"
+# molecule, assay and data words with capitals inside: mRNA, scRNA, eQTL(s), hESC, SNPs, UMIs, InDels (a longer
+# lower-case head before capitals is a tool's name unless the capitals are RNA/DNA: exactSNP, not nascentRNA)
+_MOLECULE = re.compile(r"[a-z]{1,4}[A-Z]{2,}s?|[a-z]{5,6}(?:RNA|DNA)s?|[A-Z]{2,}s|[A-Z][a-z]?[A-Z]{2,}s?|(?:In|in)[Dd]els?"
                        r"|[A-Z]{2,}-?[a-z]{1,3}")
 _NOT_NAMES = re.compile(
     r"(?i)(?:cpgs?|chgs?|chhs?|dnase|rnase|mnase|hifi|polya|chip|chips|chipmentation|github|gitlab|bitbucket|python3?|"
@@ -224,6 +233,8 @@ def _position(request: Request, words: _Words, text: str, start: int, end: int, 
         return "before 'database'"
     if _TITLE_AFTER.match(text, end):
         return "named as a method"
+    if _IS_A_AFTER.match(text, end) or _ACTS_AFTER.match(text, end) or _INPUT_TO.search(text, max(0, start - 30), start):
+        return "described as a tool"
     before = _BEFORE.search(text, max(0, start - 60), start)
     if before and _DONE.search(text, _sentence_start(text, start), start):
         return None  # a step said done: the tool is the inputs' history (`drop_done` says so)
