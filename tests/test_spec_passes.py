@@ -220,6 +220,17 @@ def test_drop_superseded_drops_variant_calling_beside_the_gvcf_route(knowledge):
     assert anchors.drop_superseded(alone) is alone
 
 
+def test_drop_superseded_runs_the_per_sample_step_the_route_way(knowledge):
+    """'HaplotypeCaller on every sample ... the final VCF with GenotypeGVCFs' (metagenlab): the per-sample
+    calling the request names is the route's GVCF calling, added when the request names only the joint step."""
+    said = replace(draft(knowledge, "HaplotypeCaller on every sample, then GenotypeGVCFs"),
+                   anchors=("variant_calling", "joint_genotyping"), preferred=("gatk4_haplotypecaller",))
+    out = anchors.drop_superseded(said)
+    assert out.anchors == ("joint_genotyping", "gvcf_calling") and out.preferred == ()
+    assert out.warnings == ("Variant calling is done by per-sample gvcf calling and joint genotyping, the route the "
+                            "request asks for; the per-sample step runs as per-sample gvcf calling",)
+
+
 def test_add_optional_input_readers_adds_the_step_an_adapter_fasta_is_for(knowledge):
     adapters = sniffed("adapters.fa", "adapter_sequences", "fasta")
     said = replace(draft(knowledge, "align the reads", [FASTQ_R1, FASTQ_R2, adapters]), anchors=("read_alignment",))

@@ -59,11 +59,18 @@ def drop_superseded(draft: SpecDraft) -> SpecDraft:
     dropped = [a for a in draft.anchors if by[a]]
     if not dropped:
         return draft
-    anchors = tuple(a for a in draft.anchors if a not in dropped)
+    # the superseding route's steps the request leaves unsaid are that anchor's step done the route's way:
+    # "HaplotypeCaller on every sample, ... the final VCF with GenotypeGVCFs" calls GVCFs first
+    route = tuple(dict.fromkeys(o for a in dropped for o in knowledge.operations[a].superseded_by
+                                if o not in draft.anchors))
+    anchors = tuple(a for a in draft.anchors if a not in dropped) + route
     preferred = tuple(t for t in draft.preferred if knowledge.tools[t].implements not in dropped)
     notes = [f"{knowledge.operations[a].label} is done by "
-             + " and ".join(knowledge.operations[o].label.lower() for o in by[a])
-             + ", which the request also asks for; it is not run a second time" for a in dropped]
+             + " and ".join(knowledge.operations[o].label.lower() for o in knowledge.operations[a].superseded_by)
+             + (", which the request also asks for; it is not run a second time" if not route else
+                ", the route the request asks for; the per-sample step runs as "
+                + " and ".join(knowledge.operations[o].label.lower() for o in route))
+             for a in dropped]
     return replace(draft.warn(*notes), anchors=anchors, preferred=preferred)
 
 
