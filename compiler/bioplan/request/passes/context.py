@@ -183,10 +183,20 @@ def _library_of_files(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> s
 def settle_library(draft: SpecDraft) -> SpecDraft:
     """How the library's fragments were made, as the request's assay words say it ("RRBS": MspI
     fragments sharing their ends). The planner leaves out the tools that do not support it, and the
-    spec says so when any are left out."""
+    spec says so when any are left out. Several named without input files (a tutorial's scope) apply none,
+    said; with files, the files' own decides, else the request must name one."""
     knowledge = draft.knowledge
-    said = single("library preparation", _requested(knowledge, draft.request, "library"), "request")
-    library = _agreed(knowledge, said, _library_of_files(knowledge, draft.files),
+    named, found = list(dict.fromkeys(_requested(knowledge, draft.request, "library"))), _library_of_files(
+        knowledge, draft.files)
+    if len(named) > 1:  # a tutorial's scope ("WGBS, RRBS and targeted bisulfite sequencing", "case-control and
+        # quantitative trait association testing"): the inputs decide among them; without inputs none is applied,
+        # the user's own files the inputs cannot place are one library the request must name (AmbiguousInputError)
+        if found in named:
+            named = [found]
+        elif not draft.files:
+            return draft.warn(f"the request names several library preparations ({', '.join(named)}): the plan "
+                              "applies the rules of none of them; name the one of your data to apply its rules")
+    library = _agreed(knowledge, single("library preparation", named, "request"), found,
                       "the inputs show {} (the reads' names, the sequences' letters or the phenotype's values say so)",
                       "correct the request, or give the inputs it names")
     if not library:
