@@ -177,11 +177,25 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
         if not draft.anchors and draft.target and leads_to(knowledge, _RAW_READS, draft.target):
             # "identifies somatic variants within whole exome sequencing data": a result named, no step
             needed = [_RAW_READS]
+    if not draft.anchors and not sample_sources and not needed and draft.target \
+            and leads_to(knowledge, _RAW_READS, draft.target) and _one_assay_makes(knowledge, draft.target):
+        # a result named alone ("short germline variants, i.e. SNPs and indels", in words of no language bioplan
+        # reads): the samples' reads, where the result's pipeline starts, not the last step's input
+        needed = [_RAW_READS]
     assumed = [d for d in dict.fromkeys(needed) if d not in mentioned]
     labels = ", ".join(knowledge.datatypes[d].label.lower() for d in assumed)
     draft = draft.warn(f"no input files were given: the plan assumes {labels} as input (what its first steps "
                        "read); to plan from other data, give it with -i FILE") if assumed else draft
     return replace(draft, input_types=tuple(dict.fromkeys(sources + needed)))
+
+
+def _one_assay_makes(knowledge: Knowledge, datatype: str) -> bool:
+    """True when every operation writing `datatype` belongs to one and the same assay (variant calls: DNA
+    sequencing), so the samples' reads of that assay are where its pipeline starts; a count matrix (bulk or
+    single-cell RNA, small RNA) is not decided by the result alone."""
+    assays = [frozenset(op.assays) for op in knowledge.operations.values()
+              if any(p.datatype == datatype for p in op.outputs.values())]
+    return bool(assays) and len(set(assays)) == 1 and len(assays[0]) == 1
 
 
 def _without_intermediates(knowledge: Knowledge, request: Request, sources: list[str]) -> list[str]:
