@@ -50,6 +50,7 @@ PACKAGES=(
     minimap2                        # QUAST aligns contigs with it (else it compiles its bundled copy on first use)
     vsearch                         # amplicon: OTU clustering of the ASVs (vsearch --cluster_size)
     mafft fasttree iqtree           # phylogenetics: MAFFT alignment, FastTree / IQ-TREE 2 trees (binary iqtree2)
+    bowtie                          # small RNA-seq: Bowtie 1 maps the trimmed reads to the mature miRNAs (bowtie-build)
     plink2 plink1.9                 # GWAS: PLINK 2 QC, PCA and --glm; plink1.9 --simulate makes the e2e cohorts
 )
 # Installed without their recommended packages: r-bioc-dss recommends Bioconductor's vignette stack

@@ -105,12 +105,22 @@ def settle_assay(draft: SpecDraft) -> SpecDraft:
             ["correct the assay in the request, or give the matching input files"],
             {"request": assay, "files": found[0]})
     if assay is None:
-        implied = [set(knowledge.operations[a].assays) for a in draft.anchors if knowledge.operations[a].assays]
-        common = set.intersection(*implied) if implied else set()
-        if len(common) == 1:
-            assay = next(iter(common))
+        assay = _implied_assay(knowledge, draft.anchors)
+        if assay:
             draft = draft.warn(f"assay {assay} implied by the requested operations")
     return draft.constrain("assay", assay, assay) if assay else draft
+
+
+def _implied_assay(knowledge: Knowledge, anchors: tuple[str, ...]) -> str | None:
+    """The one assay every requested operation with assays has in common; of several, the one each
+    lists first (an operation's assays are in order of use: differential expression is of bulk
+    RNA-seq before small RNA-seq's miRNA counts), else none."""
+    lists = [knowledge.operations[a].assays for a in anchors if knowledge.operations[a].assays]
+    common = set.intersection(*(set(assays) for assays in lists)) if lists else set()
+    if len(common) == 1:
+        return next(iter(common))
+    firsts = {assays[0] for assays in lists}
+    return firsts.pop() if len(firsts) == 1 and firsts <= common else None
 
 
 def _layout_of_files(knowledge: Knowledge, files: tuple[SniffedFile, ...]) -> str | None:
