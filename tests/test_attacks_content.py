@@ -141,7 +141,8 @@ GO_REQUEST = ("Mouse bulk RNA-seq raw counts: differential expression between tr
 
 
 def test_a_hostile_reference_cache_is_data_in_snakemake(knowledge, workspace, tmp_path):
-    cache = str(tmp_path / ("refs" + HOSTILE.replace("{{ 7*7 }}", "").replace("${params.x}", "")))
+    # (no '$', '`' and not both quotes: the SLURM executor's quoting, tests/test_attacks_round7.py)
+    cache = str(tmp_path / "refs x';touch CANARY|&\\n\r\u2028\u0085*/#")
     inputs = example_inputs(workspace, "bulk_de")[:2]
     result = compile_request(GO_REQUEST, inputs, str(tmp_path / "wf"), knowledge=knowledge, validate=False,
                              reference_cache=cache)
@@ -151,11 +152,12 @@ def test_a_hostile_reference_cache_is_data_in_snakemake(knowledge, workspace, tm
     assert paths and all(p.startswith(cache + "/") for p in paths)
     _assert_no_code_holds(workdir, "CANARY")
     readme = (workdir / "README.md").read_text()
-    assert "$(touch CANARY)\\`id\\`" in readme and "\u2028" not in readme  # Markdown-escaped, one line
+    assert "touch CANARY\\|\\&" in readme and "\u2028" not in readme  # Markdown-escaped, one line
 
 
 @pytest.mark.parametrize("target,cache,refused", [
     ("snakemake", "refs/{sample}", "Snakemake reads '{name}'"),  # a wildcard in every reference's path
+    ("snakemake", "refs/$(touch CANARY)", "each job's command names its input files"),  # SLURM's --wrap
     ("nextflow", "refs/a'b", "Nextflow interpolates"),  # unquoted in the modules' scripts
     ("nextflow", "refs/$(touch CANARY)", "Nextflow interpolates"),
 ])

@@ -296,14 +296,14 @@ def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_dat
     names = (HOSTILE_SAMPLES[index:index + 4] + ["s1", "s2", "s3", "s4"])[:4]
     # STAR's read groups (STAR + Arriba) and bwa mem's (GATK), in turn; with a sample sheet of the names
     case = CASES["arriba" if index % 8 == 0 else "gatk_germline"]
-    folder = tmp_path / "in $(touch X)"
+    folder = tmp_path / "in ;touch X|"  # ('$' and '`' in a path are refused: tests/test_attacks_round7.py)
     reads = _hostile_reads(named_tools_data, folder, names)
     sheet = folder / "samples;touch X.tsv"
     sheet.write_text(delimited([["sample", "condition"]] + [[n, "control" if i < 2 else "treated $(touch X)"]
                                                              for i, n in enumerate(names)], "\t"))
     inputs = reads + [str(sheet)] + [str(named_tools_data / f) for f in case.inputs]
     before = _tree(tmp_path)
-    out = tmp_path / "out `touch X`"
+    out = tmp_path / "out 'x';touch X &"
     args = ["compile", case.request, *sum((["-i", p] for p in inputs), []), "-o", str(out), "--no-validate",
             "--json"]
     result = CliRunner().invoke(main, args)
@@ -323,7 +323,7 @@ def test_hostile_file_names_compile_inside_the_output_dir(index, named_tools_dat
         for path in out.rglob("*"):
             assert Path(os.path.realpath(path)).is_relative_to(out.resolve()) or path.is_symlink(), path
     assert _tree(tmp_path) - before - {str(p.relative_to(tmp_path)) for p in out.rglob("*")} - {out.name} == set()
-    # Nextflow interpolates staged names into scripts: these paths ('in $(touch X)/...') are refused by name
+    # Nextflow interpolates staged names into scripts: these paths ('in ;touch X|/...') are refused by name
     nf_out = tmp_path / "nf"
     nf = CliRunner().invoke(main, [*args[:args.index("-o")], "-o", str(nf_out), "--target", "nextflow",
                                    "--no-validate", "--json"])
@@ -370,8 +370,8 @@ def test_the_config_schema_refuses_shell_in_params_and_hostile_sample_rows(benig
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(name, sample)
     fastq = yaml.safe_load(files["workflow/schemas/samples.schema.yaml"])["properties"]["fastq_1"]
-    jsonschema.validate("../data/reads/x $(y)\n_R1.fastq.gz", fastq)
-    for path in ("-rf.fastq.gz", "--force"):
+    jsonschema.validate("../data/reads/x ;y|\n_R1.fastq.gz", fastq)
+    for path in ("-rf.fastq.gz", "--force", "x $(y).fq", "`y`.fq", "it's\".fq"):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(path, fastq)
 
@@ -468,7 +468,7 @@ def test_a_hostile_output_dir_holds_the_workflow_and_nothing_else(workspace, tmp
 @pytest.mark.e2e
 def test_the_precheck_in_a_hostile_output_dir_runs_nothing(workspace, tmp_path):
     """bioplan's own `snakemake -n` runs inside a scratch copy beside -o: a hostile -o name stays a path."""
-    out = tmp_path / "out $(touch X);`touch X`\n"
+    out = tmp_path / "out 'x';touch X|&\n"
     result = _compile_bulk(workspace, out)
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["checks"], result.output

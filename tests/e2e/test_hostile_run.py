@@ -1,5 +1,6 @@
 """Hostile names, run for real: sample names, input paths and the workflow directory contain
-spaces, quotes, `$(touch INJECTED)`, backticks and `;`. The workflows must treat them as data:
+spaces, quotes, `;` and `|`, and the count matrix's sample names `$(touch INJECTED)` and backticks (ids and paths
+holding '$' or '`' are refused: SLURM's --wrap, tests/test_attacks_round7.py). The workflows must treat them as data:
 correct results and no canary file (INJECTED*) anywhere.
 """
 
@@ -29,7 +30,7 @@ def test_hostile_counts_to_de(hostile):
     require_tools("bulk_de")
     base, data, t = hostile
     workdir = compile_workflow(request("hostile"), inputs(base / "data", "hostile"),
-                               base / "out" / "counts $(touch INJECTED)")
+                               base / "out" / "counts 'x';touch INJECTED")
     run_ok(workdir)
     assert not injected(base)
     de = pd.read_csv(workdir / "results/differential_expression/deseq2_results.tsv", sep="\t").set_index("gene_id")
@@ -50,7 +51,7 @@ def test_hostile_fastq_to_counts(hostile):
     reads = t["reads"]
     files = [str(p) for p in sorted((data / "reads").glob("*.fastq.gz"))]
     files += [str(data / reads["genome"]), str(data / reads["annotation"]), str(data / reads["samples"])]
-    workdir = compile_workflow(request("rnaseq_fastq"), files, base / "out" / "reads; `touch INJECTED_BT`")
+    workdir = compile_workflow(request("rnaseq_fastq"), files, base / "out" / "reads; touch INJECTED_BT |")
     run_ok(workdir)
     assert not injected(base)
     counts = pd.read_csv(workdir / "results/read_counting/counts.tsv", sep="\t").set_index("gene_id")

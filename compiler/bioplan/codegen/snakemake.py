@@ -75,16 +75,18 @@ def refuse_wildcard_names(workflow: Workflow) -> None:
 
 
 # The SLURM executor (snakemake-executor-plugin-slurm 2.8) names each job's input files in the job's command
-# (`--wait-for-files <path> ...`, quoted as Python's repr quotes them), which profiles/slurm passes to sbatch as a
-# script: a path holding a "'" is put in double quotes, where '$(...)' and backticks are commands (a folder
-# "it's$(touch PWNED)" ran touch in every job reading a file of it), and one holding both quotes is put in single
-# quotes with a \' the shell reads as the quote's end
-SLURM_PATH_QUOTE, SLURM_PATH_QUOTED_SYNTAX = "'", '$`"'
+# (`--wait-for-files <path> ...`, quoted as Python's repr quotes them) and the workflow's folder (`--snakefile`):
+# profiles/slurm passes that command to sbatch as a script, where a path holding a "'" is in double quotes, and
+# '$(...)' and backticks in them are commands (an input folder "it's$(touch PWNED)" ran touch in each job reading a
+# file of it), and a path holding both quotes is in single quotes with a \' the shell reads as the quote's end;
+# `snakemake --executor slurm` without the profile puts the whole command inside sbatch --wrap="...", where '$(...)'
+# and backticks in any path are commands on the submitting host. Such paths are refused for the Snakemake target.
+SLURM_PATH_SYNTAX, SLURM_PATH_QUOTES = "$`", "'\""
 
 
 def slurm_unquotable(path: str) -> bool:
-    """Whether the SLURM executor's quoting of `path` in a job's command (Python's repr) is shell code there."""
-    return SLURM_PATH_QUOTE in path and any(c in path for c in SLURM_PATH_QUOTED_SYNTAX)
+    """Whether a job's command, as the SLURM executor quotes `path` in it, would run part of the path as shell code."""
+    return any(c in path for c in SLURM_PATH_SYNTAX) or all(q in path for q in SLURM_PATH_QUOTES)
 
 
 def refuse_slurm_unquotable_paths(workflow: Workflow) -> None:
@@ -93,10 +95,10 @@ def refuse_slurm_unquotable_paths(workflow: Workflow) -> None:
     paths += [r.path for r in workflow.references]
     bad = list(dict.fromkeys(p for p in paths if slurm_unquotable(p)))
     refuse_names("snakemake", [], bad,
-                 "run on SLURM, each job's command names its input files as Python quotes them: in double quotes when "
-                 "the path holds a \"'\", where '$(...)' and backticks are commands, and with a \"'\" the shell reads "
-                 "as the quote's end when it also holds a '\"'",
-                 ["rename the file or folder without the \"'\" (or without '$', '`' and '\"')"])
+                 "run on SLURM, each job's command names its input files in quotes where '$(...)' and backticks are "
+                 "commands (sbatch --wrap=\"...\" without profiles/slurm; a path holding a \"'\" with it), and a path "
+                 "holding both quotes ends the quote",
+                 ["rename the file or folder without '$' and '`', and without either quote if it holds both"])
 
 
 def refuse_slurm_unquotable_folder(folder: str) -> None:
@@ -104,10 +106,10 @@ def refuse_slurm_unquotable_folder(folder: str) -> None:
     its temporary folder), quoted as its input files are: refused where that quoting turns it into shell code."""
     if slurm_unquotable(folder):
         raise TargetUnsupportedError(
-            f"-o {folder!r}: run on SLURM, each job's command names the workflow's folder as Python quotes it: in "
-            "double quotes when the path holds a \"'\", where '$(...)' and backticks are commands, and with a \"'\" "
-            "the shell reads as the quote's end when it also holds a '\"'",
-            ["to resolve, write the workflow into a folder whose path holds no \"'\" (or no '$', '`' and '\"')"],
+            f"-o {folder!r}: run on SLURM, each job's command names the workflow's folder in quotes where '$(...)' "
+            "and backticks are commands (sbatch --wrap=\"...\" without profiles/slurm; a path holding a \"'\" with "
+            "it), and a path holding both quotes ends the quote",
+            ["to resolve, write the workflow into a folder whose path holds no '$' or '`', and not both quotes"],
             {"path": folder})
 
 
@@ -127,8 +129,9 @@ SAMPLE_NAME_PATTERN = (r"^(?![-=+@])(?!\.\.?$)(?!.*'.*,)(?!.*,.*')"
 
 # A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option, and a leading
 # '=', '+' or '@' is a formula to a spreadsheet opening the sheet (any other character is a file name's: the compile
-# writes what it was given, './' before those, see codegen/ir.py _rel)
-SHEET_PATH_PATTERN = r"^(?![-=+@])"
+# writes what it was given, './' before those, see codegen/ir.py _rel), nor '$', '`' or both quotes (the SLURM
+# executor names each job's files in its command: slurm_unquotable)
+SHEET_PATH_PATTERN = r"^(?![-=+@])(?![\s\S]*[$`])(?![\s\S]*'[\s\S]*\")(?![\s\S]*\"[\s\S]*')"
 
 
 def shell_word_params(template_source: str) -> frozenset[str]:
@@ -422,12 +425,13 @@ class SnakemakeGenerator:
     def samples_schema(self, workflow: Workflow) -> str:
         props: dict[str, Any] = {"sample": {
             "type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
-            "description": "sample name: no / \" \\ { } < > % or controls, no leading - = + @, "
-                           "no ' in a name holding $ ` or ,"}}
+            "description": "sample name: no / \" \\ { } < > % $ ` or controls, no leading - = + @, "
+                           "no ' in a name holding ,"}}
         props.update(meta_column_schemas(workflow.meta_columns, SAMPLE_NAME_PATTERN))
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "pattern": SHEET_PATH_PATTERN,
-                          "description": f"path to the {col} file (not starting with - = + or @: ./-x)"}
+                          "description": f"path to the {col} file (not starting with - = + or @: ./-x; no $ ` "
+                                         "and not both ' and \")"}
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "description": "one row per sample",

@@ -1310,7 +1310,7 @@ def _build_hostile(bulk: dict | None = None, rnaseq: dict | None = None) -> dict
     rnaseq = rnaseq or _build_rnaseq()
     files: dict[str, bytes] = {}
     names = [_HOSTILE_NAMES[s] for s in bulk["samples"]]
-    counts_name = "counts $(touch INJECTED).csv"
+    counts_name = "counts;touch INJECTED.csv"  # no '$' or '`' in a path a SLURM job names: codegen/snakemake.py
     samples_name = "samples;touch INJECTED_SEMI.tsv"
     files[counts_name] = _table(
         [["gene_id", *names]] + [[g, *map(int, row)] for g, row in zip(bulk["gene_ids"], bulk["counts"])], ","
@@ -1320,8 +1320,8 @@ def _build_hostile(bulk: dict | None = None, rnaseq: dict | None = None) -> dict
     # A few FASTQ pairs per rnaseq sample, renamed (first 250 pairs), with reference copies.
     n_keep = 250
     # FASTQ files name samples, which are the jobs' wildcards: ids holding '$' or '`' are refused (a SLURM run
-    # without profiles/slurm submits with --wrap="...": codegen/names.py ID_SYNTAX), so their shell is ';' and '|'
-    read_map = {"ctrl_1": "ctrl 1", "ctrl_2": "ctrl '2'", "treated_1": "treated 'x'|touch INJECTED",
+    # without profiles/slurm submits with --wrap="...": codegen/names.py ID_SYNTAX), so their shell is ';' and '&'
+    read_map = {"ctrl_1": "ctrl 1", "ctrl_2": "ctrl '2'", "treated_1": "treated 'x'&touch INJECTED",
                 "treated_2": "treated;touch INJECTED_SEMI"}
     true_counts = {}
     for s in rnaseq["samples"]:
