@@ -16,6 +16,8 @@ import pytest
 
 from bioplan.codegen.ir import synthesize
 from bioplan.compile import plan_request
+from bioplan.errors import UnknownToolError
+from bioplan.request.parse import parse_request
 
 
 def _plan(query, knowledge, inputs=()):
@@ -103,3 +105,63 @@ def test_upper_quartile_beside_deseq2_is_said_not_honoured(knowledge, tmp_path):
 def test_edgers_default_factors_stay_tmm(knowledge, tmp_path):
     result = _plan("differential expression with edgeR", knowledge, _study(tmp_path, ("control", "treated")))
     assert _params(knowledge, result)["edger"]["norm_method"] == "TMM"
+
+
+# --------------------------------------------------------------------------- words read as something else
+
+
+def _ops(result):
+    return {s.operation for s in result.plans[0].steps}
+
+
+def test_a_tissue_named_like_a_tool_is_no_tool(knowledge):
+    """"airway smooth muscle (ASM) cells" names no MUSCLE aligner; "aligned with MUSCLE" still does."""
+    absent = parse_request("gene expression in human airway smooth muscle (ASM) cells", knowledge).absent
+    assert not [a for a in absent if a.kind == "tool" and a.id == "muscle"]
+    absent = parse_request("the sequences were aligned with MUSCLE", knowledge).absent
+    assert [a for a in absent if a.kind == "tool" and a.id == "muscle"]
+
+
+def test_the_pronoun_its_is_no_its_amplicon(knowledge):
+    request = parse_request("which genes does it switch on or off, and what are its effects on expression", knowledge)
+    assert "amplicon_sequencing" not in request.constraints
+    assert "amplicon_sequencing" in parse_request("ITS amplicon reads of soil fungi", knowledge).constraints
+
+
+def test_a_share_of_reads_mapping_is_a_measure_not_an_alignment(knowledge):
+    result = _plan("After merging all samples, we filtered out cells that express <1000 genes. Furthermore, we "
+                   "exclude cells with more than 10% of reads mapping to the mitochondrial genome.", knowledge)
+    assert "sc_quality_filtering" in _ops(result) and "read_alignment" not in _ops(result)
+
+
+@pytest.mark.parametrize("query", [
+    "Cells with fewer than 500 detected genes and greater than 10% mitochondrial gene expression were removed.",
+    "Filter: min_genes=200, min_cells=3, upper n_genes_by_counts <2500.",
+])
+def test_the_cells_thresholds_say_cell_qc(knowledge, query):
+    assert "sc_quality_filtering" in _ops(_plan(query, knowledge))
+
+
+def test_a_tool_named_for_its_narrower_step_is_that_steps(knowledge):
+    """"Alignment-QC (RSeQC, Preseq)": RSeQC does RNA-seq alignment QC (its read distribution), not refused."""
+    result = _plan("Alignment-QC (RSeQC, Preseq)", knowledge)
+    assert _tools(result).get("rnaseq_alignment_qc") == "rseqc_readdistribution"
+    assert _tools(result)["library_complexity_estimation"] == "preseq_lcextrap"
+
+
+def test_the_tuxedo_suite_is_refused_by_name(knowledge):
+    with pytest.raises(UnknownToolError, match="Tuxedo"):
+        _plan("The Tuxedo Suite Tools were used to align reads to the hg19 reference genome, assemble transcripts, "
+              "and perform differential expression analysis", knowledge)
+
+
+@pytest.mark.parametrize(("query", "op"), [
+    ("When bcbio runs salmon, currently only isoform-level quantifications are output. It would be nice if "
+     "gene-level quantifications were also part of the output", "quantification_aggregation"),
+    ("the expression level of each gene is estimated by counting the number of reads that align to each exon",
+     "read_counting"),
+    ("QC of aligned reads - Alignment Rate - Duplication Rate - Genomic location of reads - Transcript coverage",
+     "rnaseq_alignment_qc"),
+])
+def test_rnaseq_steps_said_in_other_words(knowledge, query, op):
+    assert op in _ops(_plan(query, knowledge))

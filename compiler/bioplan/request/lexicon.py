@@ -173,15 +173,31 @@ def _absent_words(knowledge: Knowledge) -> tuple[tuple[str, str], ...]:
     return _ABSENT[knowledge.content_hash]
 
 
+# where a name is a tool's: after an instruction to run one, or before the kind of program it is
+_TOOL_BEFORE = re.compile(r"\b(with|using|via|run|runs|running|ran|use|uses|used|tools?|software|programs?|packages?|"
+                          r"such as|like|e g|or|and)\s+(the\s+)?$|(用|使用|采用|利用|、)\s*$")
+_TOOL_AFTER = re.compile(r"^(\s+v?\d[\w.]*)?\s*(\(\s*(v(ersion)?\s*)?\d|\b(aligners?|alignments?|to align|algorithm|"
+                         r"software|program|tool|package|was|were|is)\b|、|等|进行|比对|对齐)")
+
+
+def _in_tool_context(norm: str, start: int, end: int) -> bool:
+    return bool(_TOOL_BEFORE.search(norm[max(0, start - 40):start]) or _TOOL_AFTER.match(norm[end:end + 40]))
+
+
 def absent_tool_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
-    """(start, end, absent tool id) of every non-overlapping mention of a tool the knowledge lacks."""
+    """(start, end, absent tool id) of every non-overlapping mention of a tool the knowledge lacks. A name that
+    is also a word of a study's design (`group_words`: "muscle", a tissue) is the tool only where a tool is
+    named (`_in_tool_context`): "airway smooth muscle cells" names no aligner, "aligned with MUSCLE" does."""
     found: list[tuple[int, int, str]] = []
+    design_words = lexicon_words(knowledge, "group_words")
     for word, tool_id in _absent_words(knowledge):
         # a match contains the word's first token verbatim: skip (and never compile) the hundreds of
         # patterns whose token is absent -- compiling them all cost ~30 ms of every request
         if word.split()[0] not in norm:
             continue
         for m in _word_pattern(word).finditer(norm):
+            if word in design_words and not _in_tool_context(norm, m.start(), m.end()):
+                continue
             if not any(m.start() < e and s < m.end() for s, e, _ in found):
                 found.append((m.start(), m.end(), tool_id))
     return sorted(found)

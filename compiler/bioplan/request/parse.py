@@ -432,8 +432,8 @@ def parse_request(query: str, knowledge: Knowledge, context: str = "") -> Reques
         norm, exact = known.norm, list(known.exact)
     else:
         norm = normalize(text)
-        exact = _without_a_pronoun_se(text, norm, _without_a_preposition_de(
-            text, norm, _select(_exact_matches(norm, knowledge), knowledge)))
+        exact = _without_function_words(text, norm, _without_a_pronoun_se(text, norm, _without_a_preposition_de(
+            text, norm, _select(_exact_matches(norm, knowledge), knowledge))))
     phrases = _phrases(norm, exact, knowledge, context)
     if known is not None and phrases == known.phrases:
         return known.request
@@ -474,6 +474,24 @@ def _without_a_pronoun_se(text: str, norm: str, matches: list[Match]) -> list[Ma
         return matches
     return [m for m in matches if not (m.kind == "constraint" and norm[m.start:m.end] == "se"
                                        and not _SE_LAYOUT.match(norm, m.end))]
+
+
+# function words that are also a term's acronym: "its" of "its anti-inflammatory effects" is no ITS amplicon
+_FUNCTION_WORD_ACRONYMS = frozenset({"its", "it", "is", "as", "be", "us", "at", "or", "an", "on", "in", "to", "we"})
+
+
+def _without_function_words(text: str, norm: str, matches: list[Match]) -> list[Match]:
+    """A term whose words are a function word ("its", "as") in lower case is that word, not the acronym (ITS,
+    AS); written in capitals ("ITS", at its span or, when normalising moved the spans, anywhere) it keeps its
+    reading."""
+    def function_word(m: Match) -> bool:
+        said = norm[m.start:m.end]
+        if said not in _FUNCTION_WORD_ACRONYMS:
+            return False
+        if len(text) == len(norm):
+            return text[m.start:m.end] != said.upper()
+        return not re.search(rf"(?<![A-Za-z]){said.upper()}(?![A-Za-z])", text)
+    return [m for m in matches if not function_word(m)]
 
 
 def _phrases(norm: str, exact: list[Match], knowledge: Knowledge, context: str) -> _Phrases:
@@ -865,7 +883,8 @@ def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list
         return m.how in ("exact", "alias", "fuzzy", "phrase") and (
             any(a <= m.start and m.end <= b for a, b in after) or bool(_ALREADY_BEFORE.search(norm[:m.start]))
             or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60]))
-            or bool(_PASSED_BEFORE.search(norm[max(0, m.start - 60):m.start])))
+            or bool(_PASSED_BEFORE.search(norm[max(0, m.start - 60):m.start]))
+            or bool(_SHARE_OF_READS.search(norm[max(0, m.start - 40):m.start])))
     return [m for m in matches if not (m.kind == "operation" and m.how in ("exact", "alias", "fuzzy")
                                        and any(a <= m.start and m.end <= b for a, b in spans))
             and not (m.kind in ("operation", "tool") and done(m))]
@@ -885,6 +904,10 @@ _ALREADY_BEFORE = re.compile(r"\b(already|previously)( been)? $")
 _PASSED_BEFORE = re.compile(r"\b(has|have|had)( already| previously)?( been)?"
                             r" (passed|undergone|gone through|been through|cleared|survived)( [a-z]+){0,2} $")
 
+# a share of the reads a step's words describe is a measure, not the step: "cells with more than 10% of reads
+# mapping to the mitochondrial genome", "the percentage of reads aligned"
+_SHARE_OF_READS = re.compile(r"(%|\bpercent(age)?|\bfraction|\bproportion|\bshare|\bratio)( of)?( the| all)?"
+                             r" (reads|umis|counts|fragments|transcripts) (that are |which are |that were )?$")
 
 # settings of which one holds, offered as alternatives: "using either single-end or paired-end fastq files"
 _ONE_OF_KINDS = frozenset({"layout"})

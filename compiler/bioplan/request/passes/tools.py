@@ -40,9 +40,21 @@ def tools_in_other_roles(knowledge: Knowledge, request: Request) -> list[tuple[M
         if _upstream_in_a_list(knowledge, request, t, does, asked):
             continue
         role = _step_named_before(knowledge, request, ops, t.start)
-        if role is not None:
+        if role is not None and not _same_step(knowledge, role.id, does):
             out.append((t, role.id))
     return out
+
+
+def _same_step(knowledge: Knowledge, role: str, does: set[str]) -> bool:
+    """The tool does the named step in a narrower reading (one EDAM operation, and the step's label inside its
+    operation's: "RNA-seq alignment quality control"): "Alignment-QC (RSeQC, Preseq)" is RSeQC's RNA-seq
+    alignment QC, not a different tool for generic alignment QC."""
+    named = knowledge.operations[role]
+    label = normalize(named.label)
+    return bool(named.edam) and any(
+        op != role and knowledge.operations[op].edam == named.edam
+        and re.search(rf"(?<![a-z0-9]){re.escape(label)}$", normalize(knowledge.operations[op].label))
+        for op in does if op in knowledge.operations)
 
 
 def _upstream_in_a_list(knowledge: Knowledge, request: Request, tool: Match, does: set[str], asked: set[str]) -> bool:
@@ -163,8 +175,12 @@ def _package_sibling(knowledge: Knowledge, request: Request, m: Match, anchors: 
         return m.id, set()
     package = [t.id for t in knowledge.tools.values() if t.id != m.id and t.software.conda == tool.software.conda]
     others: set[str] = set()
-    if _clause_steps(request, m):
+    steps = _clause_steps(request, m)
+    if steps:
         siblings = [t for t in package if knowledge.tools[t].implements in anchors]
+        # "Alignment-QC (RSeQC)": the sibling doing the clause's step in a narrower reading (`_same_step`)
+        siblings = siblings or [t for t in (m.id, *package) if any(
+            _same_step(knowledge, op, {knowledge.tools[t].implements}) for op in steps if op in knowledge.operations)]
     else:
         siblings, others = _sibling_for_a_named_step(knowledge, request, m, package)
     return (siblings[0], others) if len(siblings) == 1 else (m.id, set())
@@ -187,6 +203,9 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
             out, displaced = out + [tool], displaced | others
             continue
         chosen = [t for t in family if knowledge.tools[t].implements in anchors]
+        # "Alignment-QC (RSeQC)": the one of them doing the clause's step in a narrower reading (`_same_step`)
+        chosen = chosen or [t for t in family if any(_same_step(knowledge, op, {knowledge.tools[t].implements})
+                                                     for op in _clause_steps(request, m) if op in knowledge.operations)]
         alone = not chosen and not _clause_steps(request, m)
         if alone:  # "VST with DESeq2": the step another tool's words in the clause name
             chosen, others = _sibling_for_a_named_step(knowledge, request, m, family)
