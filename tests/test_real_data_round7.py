@@ -259,3 +259,12 @@ def test_numbered_rows_that_repeat_are_no_cells(tmp_path):
     path = tmp_path / "no_names.csv"
     path.write_text("\n".join(headless) + "\n")
     assert one(path).datatype != "single_cell_matrix"
+
+
+def test_sambamba_depth_base_output_is_refused_by_name():
+    """covtobed's example output of `sambamba depth base` (REF POS COV A C G T DEL REFSKIP SAMPLE): it was read as a
+    raw count matrix of positions."""
+    path = R7 / "covtobed" / "sambamba.txt"
+    e = refused(path)
+    assert str(path) in str(e) and "sambamba depth base output" in str(e)
+    assert any("give the alignments (BAM)" in h for h in e.hints)

@@ -84,6 +84,9 @@ def _named(header: list[str]) -> tuple[str, str, str] | None:
     if h[:2] == ["contig", "position"] and "ref_count" in h:
         return ("GATK CollectAllelicCounts allele counts (CONTIG, POSITION, REF_COUNT, ALT_COUNT)", "allelic",
                 ALLELE_HINT)
+    if h[:3] == ["ref", "pos", "cov"] or h[:2] == ["ref", "pos"] and "sample" in h:
+        return ("sambamba depth base output (REF, POS, COV and the A/C/G/T/DEL/REFSKIP counts of each position: read "
+                "depth per position)", "depth", "give the alignments (BAM) it was computed from")
     if h == ["chr", "pos", "n", "x"]:
         return ("per-CpG methylation counts in DSS's input format (chr, pos, N reads covering the CpG, X of them "
                 "methylated), one sample per file", "dss", DSS_HINT)
