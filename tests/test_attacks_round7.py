@@ -139,8 +139,8 @@ def test_an_input_folder_the_slurm_quoting_breaks_is_refused_for_snakemake(knowl
         compile_request(TRIM, reads, str(tmp_path / "wf"), knowledge=knowledge, validate=False)
     assert err.value.code == "target_unsupported" and "sbatch --wrap" in err.value.message
     assert len(err.value.details["paths"]) == 4 and all(f"/{folder}/" in p for p in err.value.details["paths"])
-    assert err.value.hints == ["rename the file or folder without '$' and '`', and without either quote if it "
-                               "holds both"]
+    assert err.value.hints == ["to resolve, rename the file or folder without '$' and '`', and without either quote "
+                               "if it holds both"]
     assert not (tmp_path / "wf").exists() and not re.match(SHEET_PATH_PATTERN, path)
     for run in tmp_path.rglob("PWNED"):  # only the shells of the check above ran it
         assert run.parent == tmp_path / "sh", run

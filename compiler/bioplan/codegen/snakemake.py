@@ -98,7 +98,8 @@ def refuse_slurm_unquotable_paths(workflow: Workflow) -> None:
                  "run on SLURM, each job's command names its input files in quotes where '$(...)' and backticks are "
                  "commands (sbatch --wrap=\"...\" without profiles/slurm; a path holding a \"'\" with it), and a path "
                  "holding both quotes ends the quote",
-                 ["rename the file or folder without '$' and '`', and without either quote if it holds both"])
+                 ["to resolve, rename the file or folder without '$' and '`', and without either quote if it "
+                  "holds both"])
 
 
 def refuse_slurm_unquotable_folder(folder: str) -> None:
