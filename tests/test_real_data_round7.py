@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import math
 import shlex
 import shutil
 import subprocess
@@ -268,3 +269,34 @@ def test_sambamba_depth_base_output_is_refused_by_name():
     e = refused(path)
     assert str(path) in str(e) and "sambamba depth base output" in str(e)
     assert any("give the alignments (BAM)" in h for h in e.hints)
+
+
+def _lognormalised(tmp_path: Path) -> Path:
+    """singleCellTab.csv as Seurat's NormalizeData / scanpy's log1p leave it: log(1 + 10,000 x count / total)."""
+    lines = (SC / "singleCellTab.csv").read_text().splitlines()
+    out = [lines[0]]
+    for row in lines[1:]:
+        name, *values = row.split(",")
+        counts = [int(v) for v in values]
+        total = sum(counts) or 1
+        out.append(",".join([name] + [f"{math.log1p(1e4 * c / total):.4f}" for c in counts]))
+    path = tmp_path / "singleCellTab.csv"
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+def test_a_lognormalised_cell_table_is_refused_with_the_command_that_writes_its_anndata(tmp_path):
+    """It was a bulk normalised count matrix of its genes."""
+    path = _lognormalised(tmp_path)
+    e = refused(path)
+    assert str(path) in str(e) and "dense single-cell table (cells x genes" in str(e) and "normalised values" in str(e)
+    hint = next(h for h in e.hints if "python -c" in h)
+    assert "write_h5ad(sys.argv[2])" in hint and hint.endswith(f"{path} {tmp_path / 'singleCellTab.h5ad'})")
+
+
+def test_the_anndata_written_from_the_lognormalised_table_is_normalised_cells(tmp_path):
+    anndata = pytest.importorskip("anndata")
+    pd = pytest.importorskip("pandas")
+    path = _lognormalised(tmp_path)
+    anndata.AnnData(pd.read_csv(path, sep=",", index_col=0)).write_h5ad(tmp_path / "cells.h5ad")  # the hint's code
+    assert one(tmp_path / "cells.h5ad").datatype == "normalized_single_cell_matrix"

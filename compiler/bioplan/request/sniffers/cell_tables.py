@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import re
+import shlex
 from collections.abc import Sequence
 
 from bioplan.models import Fact, SniffedFile
@@ -47,22 +48,60 @@ def _integer_counts(rows: Sequence[Sequence[str]]) -> bool:
     return bool(values) and all((x := num(v)) is not None and x >= 0 and x == int(x) for v in values)
 
 
+def _cell_names(header: Sequence[str], data: Sequence[Sequence[str]]) -> tuple[str, list[str]] | None:
+    """('genes x cells' | 'cells x genes', the cell names seen) of a dense table whose columns or rows name cells
+    (barcodes; numbered rows under gene columns, mostly zeros), whatever its values."""
+    columns = list(header[1:] if len(header) == len(data[0]) else header)  # R's write.table: no corner cell
+    if _barcodes(columns):
+        return "genes x cells", columns
+    firsts = [r[0] for r in data]
+    if len(data) >= _MIN_CELLS and (_barcodes(firsts) or _serial(firsts) and _genes(columns)
+                                    and _zero_share(data) >= _MIN_ZEROS):
+        return "cells x genes", firsts
+    return None
+
+
 def _orientation(src: Source) -> tuple[str, list[str], list[list[str]], str] | None:
-    """('genes x cells' | 'cells x genes', cell names seen, data rows, delimiter) of a dense cell table."""
+    """('genes x cells' | 'cells x genes', cell names seen, data rows, delimiter) of a dense cell count table."""
     rows, delim = _rows(src)
     if len(rows) < 3:
         return None
-    header, data = rows[0], rows[1:]
-    columns = header[1:] if len(header) == len(data[0]) else header  # R's write.table: no corner cell
-    if _barcodes(columns) and _integer_counts(data):
-        return "genes x cells", columns, data, delim
-    firsts = [r[0] for r in data]
-    if len(data) >= _MIN_CELLS and _barcodes(firsts) and _integer_counts(data):
-        return "cells x genes", firsts, data, delim
-    if len(data) >= _MIN_CELLS and _serial(firsts) and _genes(columns) and _integer_counts(data) \
-            and _zero_share(data) >= _MIN_ZEROS:
-        return "cells x genes", firsts, data, delim
-    return None
+    found = _cell_names(rows[0], rows[1:])
+    if found is None or not _integer_counts(rows[1:]):
+        return None
+    return found[0], found[1], rows[1:], delim
+
+
+def _normalised(src: Source) -> tuple[str, list[str]] | None:
+    """A dense cell table of numbers not all whole (log-normalised, scaled): (orientation, cell names)."""
+    rows, _ = _rows(src)
+    if len(rows) < 3 or _integer_counts(rows[1:]):
+        return None
+    if not all(num(v) is not None for r in rows[1:] for v in r[1:]):
+        return None
+    return _cell_names(rows[0], rows[1:])
+
+
+def _to_h5ad(src: Source, orientation: str) -> str:
+    """The command that writes a dense cell table as an AnnData (cells x genes), whose reader tells its state."""
+    sep = "," if src.ext == ".csv" else "\\t"
+    code = (f"import sys, anndata, pandas as pd; t = pd.read_csv(sys.argv[1], sep=\"{sep}\", index_col=0); "
+            f"anndata.AnnData(t{'.T' if orientation == 'genes x cells' else ''}).write_h5ad(sys.argv[2])")
+    out = re.sub(r"(\.(csv|tsv|txt))?(\.gz)?$", "", src.shown, count=1, flags=re.IGNORECASE) + ".h5ad"
+    return f"python -c {shlex.quote(code)} {shlex.quote(src.shown)} {shlex.quote(out)}"
+
+
+def _refuse_normalised(src: Source) -> None:
+    found = _normalised(src)
+    if found is None:
+        return
+    orientation, cells = found
+    raise unreadable(
+        src.shown, f"is a dense single-cell table ({orientation}, cells {quote_list(cells, 3)}) of normalised values "
+        "(not whole counts: log-normalised or scaled expression), which bioplan's single-cell steps do not start from",
+        ["give the cells' raw counts (a 10x matrix folder or .h5, or this table's counts), or the AnnData the values "
+         f"came from (.h5ad; from this table: {_to_h5ad(src, orientation)})"],
+        expected="single-cell count matrix")
 
 
 def _serial(names: Sequence[str]) -> bool:
@@ -82,6 +121,7 @@ def _zero_share(rows: Sequence[Sequence[str]]) -> float:
 
 
 def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    _refuse_normalised(src)
     found = _orientation(src)
     assert found is not None  # claimed by _orientation
     orientation, cells, data, delim = found
@@ -101,7 +141,8 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 
 
 CELL_TABLES = FileSniffer("dense single-cell count tables (genes x cells, cell barcodes as names)", ("tsv", "csv"),
-                          ("single_cell_matrix",), lambda src, ctx: _orientation(src) is not None, _read)
+                          ("single_cell_matrix",),
+                          lambda src, ctx: _orientation(src) is not None or _normalised(src) is not None, _read)
 
 
 # per-cell columns Seurat (meta.data) and scanpy (obs, calculate_qc_metrics) write: a table of them describes cells
