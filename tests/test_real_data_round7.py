@@ -300,3 +300,11 @@ def test_the_anndata_written_from_the_lognormalised_table_is_normalised_cells(tm
     path = _lognormalised(tmp_path)
     anndata.AnnData(pd.read_csv(path, sep=",", index_col=0)).write_h5ad(tmp_path / "cells.h5ad")  # the hint's code
     assert one(tmp_path / "cells.h5ad").datatype == "normalized_single_cell_matrix"
+
+
+def test_an_asv_table_without_nochim_in_its_name_gets_its_chimeras_removed_when_asked(knowledge, tmp_path):
+    table = shutil.copy(DADA2 / "seqtab.nochim.asv_table.tsv", tmp_path / "seqtab.asv_table.tsv")
+    result = plan_request("remove chimeras, assign taxonomy with the SILVA training set and compute alpha diversity",
+                          [str(table)], knowledge=knowledge)
+    assert [i.datatype for i in result.spec.inputs] == ["asv_table"]
+    assert set(tools(result)) == {"dada2_rmchimera", "dada2_assigntaxonomy", "diversity_metrics"}
