@@ -8,8 +8,9 @@ or not on the file system the workflow runs on: refused at compile time, naming 
 - an id naming a file longer than the file system's name limit fails the run midway ("File name too long");
 - an id holding the separator of a list param it is kept in (CNVkit's comma-separated normal_samples);
 - an id holding '%', which sbatch reads as a pattern in the SLURM job logs named after it, '<' / '>',
-  which the QC reports' HTML takes for markup, or '$' / a backtick, commands in the shell that submits a job of
-  `snakemake --executor slurm` run without the emitted profile (ID_SYNTAX).
+  which the QC reports' HTML takes for markup, '$' / a backtick, commands in the shell that submits a job of
+  `snakemake --executor slurm` run without the emitted profile, or ',', which a SLURM job's snakemake splits its
+  target at (ID_SYNTAX).
 """
 
 from __future__ import annotations
@@ -167,6 +168,11 @@ ID_SYNTAX: dict[str, str] = {
           "as sbatch --wrap=\"<its command>\" through a shell, and the command names the job's sample: inside those "
           "double quotes '$(...)', '${...}' and backticks are commands ('{name}' would run them on the submitting "
           "host)",
+    # a remote job's snakemake is started with --target-jobs '<rule>:sample=<id>', which Snakemake 9 splits at every ','
+    # (snakemake/target_jobs.py), the quotes the plugin puts around such an id notwithstanding: "Invalid target
+    # wildcards definition", every SLURM job of the sample fails at its start
+    ",": "run on SLURM, each job's snakemake is started with --target-jobs '<rule>:sample={name}', which Snakemake "
+         "splits at every ',' (\"Invalid target wildcards definition\"): every job of the sample would fail",
 }
 
 
