@@ -32,7 +32,8 @@ def test_cut_and_run_with_its_steps_is_binding_data(knowledge, query):
 @pytest.mark.parametrize(("query", "family"), [
     ("Analyze CUT&RUN or CUT&Tag chromatin profiling data", "spike_in_normalisation"),
     ("Alignment to both target and spike-in genomes (Bowtie 2)", "spike_in_normalisation"),
-    ("We estimated genetic differentiation by calculating pairwise Fst among populations", "population_differentiation"),
+    ("We estimated genetic differentiation by calculating pairwise Fst among populations",
+     "population_differentiation"),
     ("identify potential migrants and admixed individuals", "ancestry_inference"),
 ])
 def test_what_bioplan_does_not_do_is_refused_by_analysis(knowledge, query, family):
@@ -53,7 +54,8 @@ def test_a_result_named_alone_starts_from_the_reads_of_its_assay(knowledge, quer
 
 
 def test_tools_offered_as_choices_in_chinese_are_alternatives(knowledge):
-    spec = _spec("給每個 variant 標上「它影響什麼基因、後果有多嚴重、人群中多常見」——VEP、ANNOVAR、SnpEff 三大選擇。", knowledge)
+    spec = _spec("給每個 variant 標上「它影響什麼基因、後果有多嚴重、人群中多常見」——VEP、ANNOVAR、SnpEff 三大選擇。",
+                 knowledge)
     assert "variant_annotation" in spec.required_operations
     assert any("offered as an alternative" in d and "ANNOVAR" in d for d in spec.deviations), spec.deviations
 

@@ -158,7 +158,8 @@ def test_settle_assay_implied_by_the_operations_or_conflicting_with_the_files(kn
 def test_settle_library_of_several_named_leaves_it_to_the_inputs(knowledge):
     """A tutorial's scope names several library preparations ("WGBS, RRBS and targeted bisulfite"), no files:
     none is applied, said; one alone is applied (with files and several named: test_one_library_at_a_time)."""
-    several = context.settle_library(draft(knowledge, "trim and align whole-genome bisulfite sequencing and RRBS reads"))
+    several = context.settle_library(draft(knowledge,
+                                           "trim and align whole-genome bisulfite sequencing and RRBS reads"))
     assert "library" not in dict(several.constraints)
     assert several.warnings[-1].startswith("the request names several library preparations (")
     one = context.settle_library(draft(knowledge, "trim and align RRBS reads"))

@@ -70,7 +70,8 @@ _MIXED = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _ALNUM = re.compile(r"(?=.*[A-Za-z]{2})(?=.*\d)")
 # molecule, assay and data words with capitals inside: mRNA, scRNA, eQTL(s), hESC, SNPs, UMIs, InDels (a longer
 # lower-case head before capitals is a tool's name unless the capitals are RNA/DNA: exactSNP, not nascentRNA)
-_MOLECULE = re.compile(r"[a-z]{1,4}[A-Z]{2,}s?|[a-z]{5,6}(?:RNA|DNA)s?|[A-Z]{2,}s|[A-Z][a-z]?[A-Z]{2,}s?|(?:In|in)[Dd]els?"
+_MOLECULE = re.compile(r"[a-z]{1,4}[A-Z]{2,}s?|[a-z]{5,6}(?:RNA|DNA)s?|[A-Z]{2,}s|[A-Z][a-z]?[A-Z]{2,}s?"
+                       r"|(?:In|in)[Dd]els?"
                        r"|[A-Z]{2,}-?[a-z]{1,3}")
 _NOT_NAMES = re.compile(
     r"(?i)(?:cpgs?|chgs?|chhs?|dnase|rnase|mnase|hifi|polya|chip|chips|chipmentation|github|gitlab|bitbucket|python3?|"
@@ -233,7 +234,8 @@ def _position(request: Request, words: _Words, text: str, start: int, end: int, 
         return "before 'database'"
     if _TITLE_AFTER.match(text, end):
         return "named as a method"
-    if _IS_A_AFTER.match(text, end) or _ACTS_AFTER.match(text, end) or _INPUT_TO.search(text, max(0, start - 30), start):
+    if (_IS_A_AFTER.match(text, end) or _ACTS_AFTER.match(text, end)
+            or _INPUT_TO.search(text, max(0, start - 30), start)):
         return "described as a tool"
     before = _BEFORE.search(text, max(0, start - 60), start)
     if before and _DONE.search(text, _sentence_start(text, start), start):
