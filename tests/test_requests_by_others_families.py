@@ -55,8 +55,6 @@ def test_a_reference_alone_is_no_result(knowledge, query):
 
 @pytest.mark.parametrize(("query", "family", "words"), [
     ("Carry out local realignment on our aligned reads", "indel_realignment", "realignment around indels"),
-    ("Determine unique/common TAL1 binding sites from G1E and Megakaryocytes", "peak_set_comparison",
-     "unique and common binding sites"),
     ("Methods are provided for assignment of cell cycle phase and identification of marker genes", "cell_cycle",
      "cell-cycle"),
     ("Analyze CNV and Regions of Homozygosity (ROH)", "homozygosity_mapping", "runs of homozygosity"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,6 +44,7 @@ def profile_inputs(paths: Sequence[str], ctx: Context) -> InputProfile:
         # a folder of per-sample folders is one input per sample
         results += [(f, Notes()) for f in notes.expanded] if notes.expanded else [(sniffed, notes)]
     results += _settle_by_the_others(undecided, [f for f, _ in results], ctx)
+    results = _peaks_per_sample(results, ctx, warnings)
     results += _reads_the_sheets_name([f for f, _ in results], paths, ctx, warnings)
     matrices = [f for f, _ in results if f.format == "mtx"]
     parts = [(f, n, owner) for f, n in results
@@ -218,6 +220,30 @@ def _settle_by_the_others(undecided: Sequence[tuple[str, AmbiguousInputError]], 
             raise exc
         out.append((found, Notes()))
     return out
+
+
+_PEAK_SUFFIX_RE = re.compile(r"(?:[._-](?:peaks?|summits?))?(?:\.(?:narrowpeak|broadpeak|bed))(?:\.gz)?$",
+                             re.IGNORECASE)
+
+
+def _peaks_per_sample(results: list[tuple[SniffedFile, Notes]], ctx: Context,
+                      warnings: list[str]) -> list[tuple[SniffedFile, Notes]]:
+    """Several peak files where the request's steps read one peak set per sample (comparing peak sets, IDR, a
+    consensus) are each sample's peaks, named by the file (ctrl_1_peaks.narrowPeak -> ctrl_1); one file, or a
+    request reading one cohort peak set, keeps them as they are."""
+    peaks = [f for f, _ in results if f.datatype == "peak_calls"]
+    level = next((lv for lv in ctx.expected if "replicate_peak_calls" in lv or "peak_calls" in lv), {})
+    if len(peaks) < 2 or "replicate_peak_calls" not in level or "peak_calls" in level:
+        return results
+    names = {f.path: _PEAK_SUFFIX_RE.sub("", Path(f.path).name) or Path(f.path).name for f in peaks}
+    if len(set(names.values())) < len(names):
+        return results  # two files of one name: refused as repeated inputs, naming them
+    why = level["replicate_peak_calls"]
+    warnings.append(f"{count_noun(len(peaks), 'peak file')} read as each sample's peaks ({why}), the samples named "
+                    f"by the files: {quote_list(sorted(names.values()), 6)}")
+    return [(f.model_copy(update={"datatype": "replicate_peak_calls", "sample": names[f.path], "evidence": (
+        *f.evidence, f"read as the peaks of sample {names[f.path]!r} (its file name), one of several peak files")}),
+             n) if f.datatype == "peak_calls" else (f, n) for f, n in results]
 
 
 def _check_unique_samples(files: Sequence[SniffedFile]) -> None:
