@@ -57,7 +57,6 @@ def test_a_reference_alone_is_no_result(knowledge, query):
     ("Carry out local realignment on our aligned reads", "indel_realignment", "realignment around indels"),
     ("Methods are provided for assignment of cell cycle phase and identification of marker genes", "cell_cycle",
      "cell-cycle"),
-    ("Analyze CNV and Regions of Homozygosity (ROH)", "homozygosity_mapping", "runs of homozygosity"),
     ("Select and run tools to assign clades/lineages", "lineage_assignment", "lineage"),
     ("Learn the tools necessary to perform a de novo assembly of a vertebrate genome", "eukaryotic_genome_assembly",
      "eukaryotic genomes"),
