@@ -33,7 +33,9 @@ from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.text import plain_request
 
 # a name as written: letters first, then letters/digits, parts joined by - _ . + (not a trailing dot)
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*(?![A-Za-z0-9_-])")
+# a name is whole: an accented Latin letter continues a word ("Naïve" is no tool 'Na', "séquences" no 'quences')
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_.\-\u00c0-\u024f])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*"
+                    r"(?![A-Za-z0-9_\-\u00c0-\u024f])")
 # the words before a name that say a tool runs
 _BEFORE = re.compile(
     r"(?:\b(?:with|using|use|uses|used|via|through|run|runs|running|employing|utili[sz]ing|usando|utilizando"
