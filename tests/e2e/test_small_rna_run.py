@@ -39,7 +39,7 @@ MATURE = {
     "mmu-miR-21a-5p": ("MIMAT0000530", "UAGCUUAUCAGACUGAUGUUGA"),
 }
 HUMAN = [name for name in MATURE if name.startswith("hsa-")]
-BASE = {"hsa-let-7a-5p": 400, "hsa-miR-21-5p": 60, "hsa-miR-16-5p": 150, "hsa-miR-122-5p": 120,
+BASE = {"hsa-let-7a-5p": 400, "hsa-miR-21-5p": 40, "hsa-miR-16-5p": 150, "hsa-miR-122-5p": 120,
         "hsa-miR-155-5p": 40, "hsa-miR-1-3p": 80, "hsa-miR-143-3p": 100}
 FOLD = {"hsa-miR-21-5p": 8.0, "hsa-miR-122-5p": 1 / 8}
 SAMPLES = [("ctrl_a", "control"), ("ctrl_b", "control"), ("ctrl_c", "control"),
