@@ -26,7 +26,7 @@ def _names(query, knowledge, files=()):
     ("Differential binding analysis using DiffChIPL", "DiffChIPL"),
     ("DiffChIPL: a differential peak analysis method for ChIP-seq data with replicates", "DiffChIPL"),
     ("Call methylation with BS-SNPer on the bisulfite reads", "BS-SNPer"),
-    ("Haplotype reconstruction with PEHaplo", "PEHaplo"),
+    ("Haplotype clustering with HapKlustr", "HapKlustr"),
     ("Align the reads with hisat3n, then count with featureCounts", "hisat3n"),
     ("map reads via hisat3n", "hisat3n"),
     ("Run QuickPeak2 on the ChIP-seq BAM files", "QuickPeak2"),
