@@ -35,6 +35,8 @@ def test_cut_and_run_with_its_steps_is_binding_data(knowledge, query):
     ("We estimated genetic differentiation by calculating pairwise Fst among populations",
      "population_differentiation"),
     ("identify potential migrants and admixed individuals", "ancestry_inference"),
+    ("Should we do the usual adapter removal before using PEHaplo?", "viral_haplotypes"),
+    ("reconstruct the viral quasispecies of each sample", "viral_haplotypes"),
 ])
 def test_what_bioplan_does_not_do_is_refused_by_analysis(knowledge, query, family):
     with pytest.raises(UnsupportedAnalysisError) as err:
