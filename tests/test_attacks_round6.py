@@ -221,7 +221,7 @@ def test_patient_and_lane_ids_are_held_to_the_same_quoting():
     for key in ("patient", "lane"):
         with pytest.raises(UnreadableInputError, match=f"the {key} id \"p'\\$x\""):
             refuse_id_syntax({"sample": ["s1"], key: ["p1", "p'$x"]}, {})
-    refuse_id_syntax({"sample": ["ctrl '2'", "treated;touch INJECTED", "x;y"], "lane": ["1"]}, {})
+    refuse_id_syntax({"sample": ["ctrl '2' b", "treated;touch INJECTED", "x;y"], "lane": ["1"]}, {})
 
 
 # ----------------------------------------------------------------------------- many inputs (linear, not quadratic)

@@ -97,6 +97,31 @@ def test_patient_and_lane_ids_are_refused_with_a_dollar_too():
             refuse_id_syntax({"sample": ["s1"], key: ["p1", "p$1"]}, {})
 
 
+# ----------------------------------------------------------------------------- ids a SLURM job's target cannot hold
+def _target_of(name: str) -> dict[str, str]:
+    """The wildcards a SLURM job's snakemake reads from its --target-jobs argument (the plugin's encoding, then
+    Snakemake's own parser; the shell between them is checked by the properties)."""
+    from snakemake.target_jobs import parse_target_jobs_cli_args
+    from snakemake_interface_executor_plugins.utils import TargetSpec, encode_target_jobs_cli_args
+
+    (encoded,) = encode_target_jobs_cli_args([TargetSpec("read_trimming", {"sample": name})])
+    unquoted = encoded.replace(f'"{name}"', name) if "," in name else encoded  # the shell removes those quotes
+    return parse_target_jobs_cli_args([unquoted])[0].wildcards_dict
+
+
+@pytest.mark.parametrize("name, why", [("a,b", "splits at every ','"), ("ctrl '2'", "quotes at the value's ends"),
+                                       ("'x", "quotes at the value's ends")])
+def test_an_id_a_slurm_jobs_target_cannot_hold_is_refused(knowledge, tmp_path, name, why):
+    """A SLURM job's snakemake reads '<rule>:sample=<id>': Snakemake splits it at every ',' (every job of sample
+    'a,b' failed: "Invalid target wildcards definition") and strips quotes at the value's ends (the job of "ctrl '2'"
+    looked for "ctrl '2")."""
+    with contextlib.suppress(ValueError):
+        assert _target_of(name) != {"sample": name}
+    err = planning_refusal(knowledge, TRIM, fastq_pairs(tmp_path / "in", [name, "S2"]), tmp_path / "out")
+    assert isinstance(err, UnreadableInputError) and repr(name) in err.message and why in err.message, err.message
+    assert not re.match(SAMPLE_NAME_PATTERN, name)
+
+
 _SHELL_PIECES = ["$(touch PWNED)", "`touch PWNED`", "${PWNED:=x}", "$", "'", '"', ",", ";", " ", "|", "&", "\\",
                  "(", ")", "{", "}", "!", "*", "?", "~", "#", "=", "a", "b"]
 
@@ -105,13 +130,15 @@ _SHELL_PIECES = ["$(touch PWNED)", "`touch PWNED`", "${PWNED:=x}", "$", "'", '"'
 @given(name=st.lists(st.sampled_from(_SHELL_PIECES), min_size=1, max_size=8).map("".join))
 def test_property_an_id_bioplan_takes_reaches_the_job_as_itself_with_or_without_the_profile(tmp_path_factory, name):
     """Every id bioplan accepts is exactly the id in the job's command, submitted as profiles/slurm submits it (a
-    script) and as `snakemake --executor slurm` without it does (sbatch --wrap="..."), and runs nothing."""
+    script) and as `snakemake --executor slurm` without it does (sbatch --wrap="..."), runs nothing, and is the
+    sample the job's snakemake reads from its target."""
     if _refused(name):
         return
     cwd = tmp_path_factory.mktemp("sh")
     assert _intact(_run_as_script(name, cwd).splitlines(), name), name
     assert _intact(_run_wrapped(name, cwd).splitlines(), name), name
     assert not (cwd / "PWNED").exists()
+    assert _target_of(name) == {"sample": name}, name  # and the job's snakemake takes it as that sample
 
 
 # ----------------------------------------------------------------------------- paths the jobs' commands name

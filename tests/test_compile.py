@@ -133,7 +133,7 @@ def test_hostile_names_compile_and_pass_checks(workspace, knowledge):
                              str(out), force=True, knowledge=knowledge)
     workdir = result.output_dir
     sheet = (workdir / "config" / "samples.tsv").read_text()
-    assert "treated 'x'&touch INJECTED" in sheet and "treated;touch INJECTED_SEMI" in sheet and "ctrl '2'" in sheet
+    assert "treated 'x'&touch INJECTED" in sheet and "treated;touch INJECTED_SEMI" in sheet and "ctrl '2' b" in sheet
     for rule_file in (workdir / "workflow" / "rules").glob("*.smk"):
         text = rule_file.read_text()
         # every file reference in a shell command is quoted by Snakemake's :q

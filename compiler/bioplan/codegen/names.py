@@ -183,38 +183,43 @@ ID_SYNTAX: dict[str, str] = {
 # repr escapes the "'" with a backslash the shell does not read inside single quotes and the rest of the id is shell
 # code. profiles/slurm passes that command as a script (slurm-pass-command-as-script), never in sbatch
 # --wrap="...", where '$' and backticks in any id ran on the submitting host ('S$(touch PWNED)' did).
-SLURM_QUOTE, SLURM_QUOTED_SYNTAX = "'", "$`,"
+SLURM_QUOTE, SLURM_QUOTED_SYNTAX = "'", "$`,"  # (since round 7 each of '$', '`' and ',' is refused alone: ID_SYNTAX)
+
+
+def slurm_target_stripped(name: str) -> bool:
+    """Whether a SLURM job would look for another sample than `name`: its snakemake reads the target
+    '<rule>:sample=<id>' with the quotes around the value stripped (Snakemake 9 parse_key_value_arg strips every "'"
+    and '"' at its ends), so "ctrl '2'" would be sought as "ctrl '2" and the job fail."""
+    return name[:1] in "'\"" or name[-1:] in "'\""
 
 
 def _syntax_in(name: str) -> str | None:
-    """The ID_SYNTAX characters (or the quote and the characters SLURM's quoting breaks on) `name` holds."""
+    """The ID_SYNTAX characters `name` holds, or the quote SLURM's target reading strips from its ends."""
     found = next((chars for chars in ID_SYNTAX if any(c in name for c in chars)), None)
-    if found is None and SLURM_QUOTE in name and any(c in name for c in SLURM_QUOTED_SYNTAX):
-        return SLURM_QUOTE + SLURM_QUOTED_SYNTAX
+    if found is None and slurm_target_stripped(name):
+        return SLURM_QUOTE
     return found
 
 
 def _syntax_reason(chars: str) -> str:
     if chars in ID_SYNTAX:
         return ID_SYNTAX[chars]
-    return ("run on SLURM (profiles/slurm), each job's command names its sample quoted as Python quotes it, in "
-            "double quotes when the id holds a \"'\", where '$(...)' and backticks are commands, and with a \"'\" "
-            "the shell reads as the quote's end when it also holds a ',': the rest of the id would run as commands")
+    return ("run on SLURM, each job's snakemake reads its target '<rule>:sample={name}' with the quotes at the "
+            "value's ends stripped, so the job would look for another sample and fail")
 
 
 def refuse_id_syntax(values: Mapping[str, list[str]], source: Mapping[str, str]) -> None:
-    """An id holding a character of ID_SYNTAX, or a "'" beside a character of SLURM_QUOTED_SYNTAX (a sample, patient
-    or lane: each a wildcard of the jobs and a name in the reports) is refused at compile time, naming the id, the
-    file it came from and why."""
+    """An id holding a character of ID_SYNTAX, or a "'" at its start or end (a sample, patient or lane: each a
+    wildcard of the jobs and a name in the reports) is refused at compile time, naming the id, the file it came
+    from and why."""
     found = [(key, name, chars) for key, names in values.items() for name in names
              if (chars := _syntax_in(name)) is not None]
     if not found:
         return
     key, name, chars = found[0]
     where = f" (from {os.path.basename(source[name])!r})" if name in source else ""
-    shown = " or ".join(f"'{c}'" for c in chars) if chars in ID_SYNTAX else \
-        "a \"'\" beside " + " or ".join(f"'{c}'" for c in SLURM_QUOTED_SYNTAX)
-    fix = f"without {shown}" if chars in ID_SYNTAX else "without the \"'\" (or without '$', '`' and ',')"
+    shown = " or ".join(f"'{c}'" for c in chars) if chars in ID_SYNTAX else "a \"'\" at its start or end"
+    fix = f"without {shown}" if chars in ID_SYNTAX else "without the \"'\" at its start or end (ctrl_2, not 'ctrl 2')"
     raise UnreadableInputError(
         f"the {key} id {name!r}{where} holds {shown}: " + _syntax_reason(chars).replace("{name}", name)
         + (f" ({len(found) - 1} more such id(s))" if len(found) > 1 else ""),

@@ -123,9 +123,10 @@ SHELL_WORD_PATTERN = r"^[A-Za-z0-9_.+:,=@%/-]*\Z"
 # A sample name of config/samples.tsv (edited by hand after compiling): no character that would leave its
 # folder, end a line or field, open a wildcard, add read-group fields or start a spreadsheet formula
 # (codegen/ir.py unusable_sample_name), or that the SLURM logs or the HTML reports read as syntax ('%', '<', '>':
-# codegen/names.py ID_SYNTAX; '$' and '`': the SLURM executor's --wrap; ',': a SLURM job's --target-jobs)
-SAMPLE_NAME_PATTERN = (r"^(?![-=+@])(?!\.\.?$)"
-                       r'[^/\\"{}<>%$`,\x00-\x1f\x7f-\x9f\u2028\u2029]+\Z')
+# codegen/names.py ID_SYNTAX; '$' and '`': the SLURM executor's --wrap; ',': a SLURM job's --target-jobs), nor a "'"
+# at its start or end (stripped from that target: slurm_target_stripped)
+SAMPLE_NAME_PATTERN = (r"^(?![-=+@'])(?!\.\.?$)"
+                       r'[^/\\"{}<>%$`,\x00-\x1f\x7f-\x9f\u2028\u2029]+(?<!\')\Z')
 
 # A file path of samples.tsv: rules pass it quoted, but a leading '-' would still read as an option, and a leading
 # '=', '+' or '@' is a formula to a spreadsheet opening the sheet (any other character is a file name's: the compile
@@ -425,7 +426,8 @@ class SnakemakeGenerator:
     def samples_schema(self, workflow: Workflow) -> str:
         props: dict[str, Any] = {"sample": {
             "type": "string", "minLength": 1, "pattern": SAMPLE_NAME_PATTERN,
-            "description": "sample name: no / \" \\ { } < > % $ ` , or controls, no leading - = + @"}}
+            "description": "sample name: no / \" \\ { } < > % $ ` , or controls, no leading - = + @ ', "
+                           "no trailing '"}}
         props.update(meta_column_schemas(workflow.meta_columns, SAMPLE_NAME_PATTERN))
         for col in workflow.sample_columns[1:]:
             props[col] = {"type": "string", "minLength": 1, "pattern": SHEET_PATH_PATTERN,

@@ -1321,7 +1321,8 @@ def _build_hostile(bulk: dict | None = None, rnaseq: dict | None = None) -> dict
     n_keep = 250
     # FASTQ files name samples, which are the jobs' wildcards: ids holding '$' or '`' are refused (a SLURM run
     # without profiles/slurm submits with --wrap="...": codegen/names.py ID_SYNTAX), so their shell is ';' and '&'
-    read_map = {"ctrl_1": "ctrl 1", "ctrl_2": "ctrl '2'", "treated_1": "treated 'x'&touch INJECTED",
+    # (nor a "'" at an id's ends: a SLURM job reads its target with the quotes at the ends stripped)
+    read_map = {"ctrl_1": "ctrl 1", "ctrl_2": "ctrl '2' b", "treated_1": "treated 'x'&touch INJECTED",
                 "treated_2": "treated;touch INJECTED_SEMI"}
     true_counts = {}
     for s in rnaseq["samples"]:
