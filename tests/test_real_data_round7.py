@@ -308,3 +308,13 @@ def test_an_asv_table_without_nochim_in_its_name_gets_its_chimeras_removed_when_
                           [str(table)], knowledge=knowledge)
     assert [i.datatype for i in result.spec.inputs] == ["asv_table"]
     assert set(tools(result)) == {"dada2_rmchimera", "dada2_assigntaxonomy", "diversity_metrics"}
+
+
+def test_a_barcode_list_alone_is_no_normalised_cell_table():
+    """Cell Ranger 2's barcodes.tsv given by itself: one column of barcodes, no values to call normalised."""
+    path = ROOT / "tests" / "data" / "real_studies" / "seurat" / "cr2" / "barcodes.tsv"
+    try:
+        found = one(path).datatype
+    except BioplanError as e:
+        found = str(e)
+    assert "normalised values" not in found

@@ -75,10 +75,9 @@ def _orientation(src: Source) -> tuple[str, list[str], list[list[str]], str] | N
 def _normalised(src: Source) -> tuple[str, list[str]] | None:
     """A dense cell table of numbers not all whole (log-normalised, scaled): (orientation, cell names)."""
     rows, _ = _rows(src)
-    if len(rows) < 3 or _integer_counts(rows[1:]):
-        return None
-    if not all(num(v) is not None for r in rows[1:] for v in r[1:]):
-        return None
+    values = [v for r in rows[1:] for v in r[1:]]
+    if len(rows) < 3 or not values or _integer_counts(rows[1:]) or not all(num(v) is not None for v in values):
+        return None  # a one-column list (barcodes.tsv) holds no values
     return _cell_names(rows[0], rows[1:])
 
 
