@@ -241,9 +241,9 @@ def _fake_slurm(bin_dir: Path) -> None:
         tool.chmod(0o755)
 
 
-def _submissions(workdir: Path, calls: Path, bin_dir: Path, *args: str) -> list[str]:
-    """Run `snakemake --executor slurm` (Snakemake's SLURM executor plugin) until it has submitted its first jobs
-    to the fake sbatch, then stop it: each submission's job command (the script, or the --wrap value)."""
+def _submissions(workdir: Path, calls: Path, bin_dir: Path, *args: str, jobs: int = 2) -> list[str]:
+    """Run `snakemake --executor slurm` (Snakemake's SLURM executor plugin) until it has submitted its first `jobs`
+    jobs to the fake sbatch, then stop it: each submission's job command (the script, or the --wrap value)."""
     calls.mkdir()
     env = {**os.environ, "PATH": f"{bin_dir}:{Path(sys.executable).parent}:{os.environ['PATH']}",
            "BIOPLAN_FAKE_SLURM": str(calls)}
@@ -253,10 +253,10 @@ def _submissions(workdir: Path, calls: Path, bin_dir: Path, *args: str) -> list[
                             cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        end = time.monotonic() + 120
-        while not list(calls.glob("*.args")) and proc.poll() is None and time.monotonic() < end:
+        end = time.monotonic() + 180
+        while len(list(calls.glob("*.args"))) < jobs and proc.poll() is None and time.monotonic() < end:
             time.sleep(0.2)
-        time.sleep(2)  # the jobs submitted at once
+        time.sleep(0.5)  # the last submission's script written
     finally:
         with contextlib.suppress(ProcessLookupError):  # (it may have ended on its own)
             os.killpg(proc.pid, signal.SIGKILL)
