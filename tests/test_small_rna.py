@@ -142,3 +142,14 @@ def test_counts_mode_gathers_idxstats_in_index_order(tmp_path):
     out = _awk("mode=counts", str(a), str(b))
     assert out.returncode == 0, out.stderr
     assert out.stdout == "hsa-let-7a-5p\t40\t38\nhsa-miR-21-5p\t3\t0\n"
+
+
+def test_a_fasta_of_mature_mirna_names_without_accessions_is_the_mirna_reference(knowledge, inputs, tmp_path):
+    """A species' own file (grep'd from miRBase, or MirGeneDB-style names) has no MIMAT accession: the names and
+    the miRNA lengths say mature miRNAs (was: ambiguous genome or transcriptome)."""
+    plain = tmp_path / "hsa_mature.fa"
+    plain.write_text(">hsa-let-7a-5p\nTGAGGTAGTAGGTTGTATAGTT\n>Hsa-Mir-21_5p\nTAGCTTATCAGACTGATGTTGA\n")
+    files = [str(plain)] + [f for f in inputs if not f.endswith("mature.fa")]
+    result = plan_request(REQUEST, files, knowledge=knowledge)
+    assert "mirna_reference" in [i.datatype for i in result.spec.inputs]
+    assert ("mirna_indexing", "bowtie_build_mirna") in _steps(result)

@@ -359,6 +359,10 @@ _TX_DESC_RE = re.compile(r"\bcdna\b|\bncrna\b|transcript_biotype:|\btranscript:|
                          re.IGNORECASE)
 _KRAKEN_TAXID_RE = re.compile(r"kraken:taxid\|(\d+)")
 _BINOMIAL_RE = re.compile(r"^([A-Z][a-z]+) ([a-z]+\.?)\b")
+# miRBase/MirGeneDB mature miRNA names: a species prefix, then let-/miR-/lin-/bantam- ('hsa-let-7a-5p',
+# 'mmu-miR-21a-5p', 'Hsa-Mir-21_5p'); a miRBase mature.fa with its MIMAT accessions is formats.yaml's mirbase_fasta
+_MIRNA_NAME_RE = re.compile(r"^[A-Za-z]{3,4}-(?:let|mir|lin|bantam|lsy)-", re.IGNORECASE)
+_MIRNA_MAX_LEN = 30  # mature miRNAs are 18-25 nt (a few to 28)
 _GENE_IN_HEADER_RE = re.compile(r"(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})")
 
 
@@ -545,7 +549,7 @@ def _refuse_aligned_fasta(src: Source, scan: _FastaScan) -> None:
 
 # what a FASTA may be; the request settles between them (`_sequence_set_expected`)
 _FASTA_READINGS = ("adapter_sequences", "reference_sequences", "transcriptome", "reference_genome",
-                   "protein_reference_sequences", "assembled_contigs", "sequence_set")
+                   "protein_reference_sequences", "assembled_contigs", "sequence_set", "mirna_reference")
 _SET_MAX_LEN = 1_000_000  # a set of homologous sequences: genes, markers, proteins, small viral genomes
 
 
@@ -629,6 +633,10 @@ def _fasta_reading(src: Source, scan: _FastaScan, prefixes: Mapping[str, str]) -
         why, motifs = adapter
         return "adapter_sequences", why, [Fact(name="adapter_motifs", value=motifs,
                                                evidence="known adapter motifs: " + (", ".join(motifs) or "none"))]
+    if named and max(scan.lengths) <= _MIRNA_MAX_LEN and sum(bool(_MIRNA_NAME_RE.match(h)) for h in named) >= 0.8 * len(
+            named):
+        return ("mirna_reference", f"mature miRNA names ({quote_list([h.split()[0] for h in named], 3)}) and "
+                f"sequences of at most {max(scan.lengths)} letters", [])
     taxids = list(dict.fromkeys(m.group(1) for h in named for m in [_KRAKEN_TAXID_RE.search(h)] if m))
     if taxids:
         distinct = count_noun(len(taxids), "distinct taxid")
