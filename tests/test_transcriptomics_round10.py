@@ -165,3 +165,13 @@ def test_the_tuxedo_suite_is_refused_by_name(knowledge):
 ])
 def test_rnaseq_steps_said_in_other_words(knowledge, query, op):
     assert op in _ops(_plan(query, knowledge))
+
+
+@pytest.mark.parametrize("query", [
+    "DESeq2 normalization, then edgeR differential expression",
+    "normalise with DESeq2's median of ratios, then differential expression with edgeR",
+])
+def test_a_package_named_in_its_own_clause_does_that_clauses_step(knowledge, query):
+    """DESeq2 named for the normalisation is DESeq2's VST there; the test is the edgeR named for it."""
+    tools = _tools(_plan(query, knowledge))
+    assert tools["differential_expression"] == "edger" and tools["count_normalization"] == "deseq2_vst"

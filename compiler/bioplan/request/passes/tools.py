@@ -203,6 +203,10 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
             out, displaced = out + [tool], displaced | others
             continue
         chosen = [t for t in family if knowledge.tools[t].implements in anchors]
+        # not for another clause's step another named tool does: "DESeq2 normalization, then edgeR differential
+        # expression" is DESeq2's VST, not DESeq2's test beside the edgeR named for it
+        chosen = [t for t in chosen if knowledge.tools[t].implements in _clause_steps(request, m)
+                  or knowledge.tools[t].implements not in _named_elsewhere(knowledge, request, m)] or chosen
         # "Alignment-QC (RSeQC)": the one of them doing the clause's step in a narrower reading (`_same_step`)
         chosen = chosen or [t for t in family if any(_same_step(knowledge, op, {knowledge.tools[t].implements})
                                                      for op in _clause_steps(request, m) if op in knowledge.operations)]
@@ -228,6 +232,12 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
                          "operation; it was not used")
     out += format_named_tools(knowledge, request)
     return [t for t in dict.fromkeys(out) if t not in request.excluded_tools and t not in displaced], notes
+
+
+def _named_elsewhere(knowledge: Knowledge, request: Request, m: Match) -> set[str]:
+    """The operations the request's other named tools do."""
+    return {knowledge.tools[x].implements for o in request.matches
+            if o.kind == "tool" and o is not m and not o.negated and o.id != m.id for x in (o.id, *o.alternatives)}
 
 
 def _misplaced_error(knowledge: Knowledge, misplaced: list[tuple[Match, str]]) -> UnknownToolError:
