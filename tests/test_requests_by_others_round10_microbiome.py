@@ -13,6 +13,8 @@ phrasings that are not in the cases, both ways.
 - Refusals by name: long-read assembly "using nanopore reads", a de novo transcriptome in Chinese, extracting the
   reads of one taxon, RASTtk and the A5 pipeline; a tool offered among others with 等 ("etc.") is an alternative.
 - SILVA, Greengenes or UNITE named as the reference of a taxonomy (no shotgun words) say an amplicon study.
+- OTUs picked in Portuguese/Spanish ("agrupadas em UTOs") and UCLUST are OTU picking (mothur too, as before);
+  "classifier" beside a marker-gene database (RDP, SILVA) is no read classification.
 - A name is whole: "Naïve" is no tool called 'Na'.
 """
 
@@ -172,3 +174,30 @@ def test_marker_gene_databases_of_a_taxonomy_say_an_amplicon_study(query, knowle
 def test_a_marker_gene_database_beside_shotgun_words_says_no_amplicon_study(knowledge):
     assert "amplicon_sequencing" not in _constraints(
         "classify the shotgun metagenomic reads with Kraken2 against its SILVA database", knowledge)
+
+
+def test_otus_picked_from_the_sequences_are_refused_by_analysis(knowledge):
+    query = "as sequências foram agrupadas em OTUs com 97% de identidade"
+    assert "otu_picking" in _absent(query, knowledge, "analysis")
+
+
+def test_uclust_is_named_as_an_otu_picker(knowledge):
+    assert "usearch" in _absent("the reads were clustered into OTUs with UCLUST", knowledge, "tool")
+
+
+def test_mothur_is_refused_by_name(knowledge):
+    absent = parse_request("assign taxonomy to the 16S sequences with mothur's classify.seqs", knowledge).absent
+    assert "usearch" in {a.id for a in absent if a.kind == "tool"}
+
+
+@pytest.mark.parametrize("query", [
+    "classify the sequences with the RDP Classifier of the Ribosomal Database Project",
+    "A taxonomia das sequências foi atribuída com o SILVA",
+])
+def test_a_classification_against_a_marker_gene_database_is_no_read_classification(query, knowledge):
+    ops = _ops(query, knowledge)
+    assert "taxonomic_classification" not in ops
+
+
+def test_a_metagenomic_classification_stays_the_reads(knowledge):
+    assert "taxonomic_classification" in _ops("classify the shotgun metagenomic reads taxonomically", knowledge)
