@@ -107,6 +107,12 @@ def test_what_is_not_done_is_refused_by_name(knowledge, query, family):
     assert family in e.value.details["analyses"]
 
 
+def test_adapter_contamination_is_trimming_not_contaminant_filtering(knowledge):
+    result = plan_request("miRNA-seq: remove the adapter contamination and quantify the known miRNAs", [],
+                          knowledge=knowledge)
+    assert {"read_trimming", "mirna_quantification"} <= {s.operation for s in result.plans[0].steps}
+
+
 def _awk(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     awk = shutil.which("awk")
     assert awk, "POSIX awk is on every system the workflows run on"
