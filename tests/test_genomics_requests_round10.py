@@ -70,11 +70,14 @@ def test_tools_offered_as_choices_in_chinese_are_alternatives(knowledge):
      "engine.", "somatic_variant_calling"),
     ("the nf-core chipseq pipeline uses DESeq2 to compare peaks between different conditions", "differential_binding"),
     ("Call peaks and generate normalized chromatin-accessibility tracks.", "coverage_computation"),
+    ("A common use case is to sequence your isolate of interest, and see how it differs to the type strain in "
+     "Genbank.", "variant_calling"),
 ])
 def test_the_words_of_others_methods_name_the_step(knowledge, query, operation):
     spec = _spec(query, knowledge)
     assert operation in spec.required_operations, spec.required_operations
-    assert "marker_gene_detection" not in spec.required_operations and "variant_calling" not in spec.required_operations
+    assert "marker_gene_detection" not in spec.required_operations
+    assert operation == "variant_calling" or "variant_calling" not in spec.required_operations
 
 
 def test_functional_annotation_of_peaks_is_peak_annotation_not_refused(knowledge):
