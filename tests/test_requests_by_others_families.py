@@ -55,8 +55,6 @@ def test_a_reference_alone_is_no_result(knowledge, query):
 
 @pytest.mark.parametrize(("query", "family", "words"), [
     ("Carry out local realignment on our aligned reads", "indel_realignment", "realignment around indels"),
-    ("Methods are provided for assignment of cell cycle phase and identification of marker genes", "cell_cycle",
-     "cell-cycle"),
     ("Select and run tools to assign clades/lineages", "lineage_assignment", "lineage"),
     ("Learn the tools necessary to perform a de novo assembly of a vertebrate genome", "eukaryotic_genome_assembly",
      "eukaryotic genomes"),
