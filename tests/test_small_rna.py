@@ -107,6 +107,15 @@ def test_what_is_not_done_is_refused_by_name(knowledge, query, family):
     assert family in e.value.details["analyses"]
 
 
+def test_a_mirbase_hairpin_fasta_is_refused_naming_the_mature_file(knowledge, inputs, tmp_path):
+    hairpin = tmp_path / "hairpin.fa"
+    hairpin.write_text(">hsa-let-7a-1 MI0000060 Homo sapiens let-7a-1 stem-loop\n"
+                       "UGGGAUGAGGUAGUAGGUUGUAUAGUUUUAGGGUCACACCCACCACUGGGAGAUAACUAUACAAUCUACUGUCUUUCCUA\n")
+    with pytest.raises(BioplanError) as e:
+        plan_request(REQUEST, [str(hairpin)] + inputs[1:], knowledge=knowledge)
+    assert "hairpin" in e.value.message and "mature.fa" in " ".join(e.value.hints)
+
+
 def test_adapter_contamination_is_trimming_not_contaminant_filtering(knowledge):
     result = plan_request("miRNA-seq: remove the adapter contamination and quantify the known miRNAs", [],
                           knowledge=knowledge)

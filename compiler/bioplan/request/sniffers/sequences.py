@@ -363,6 +363,7 @@ _BINOMIAL_RE = re.compile(r"^([A-Z][a-z]+) ([a-z]+\.?)\b")
 # 'mmu-miR-21a-5p', 'Hsa-Mir-21_5p'); a miRBase mature.fa with its MIMAT accessions is formats.yaml's mirbase_fasta
 _MIRNA_NAME_RE = re.compile(r"^[A-Za-z]{3,4}-(?:let|mir|lin|bantam|lsy)-", re.IGNORECASE)
 _MIRNA_MAX_LEN = 30  # mature miRNAs are 18-25 nt (a few to 28)
+_MIRBASE_HAIRPIN_RE = re.compile(r"^\S+\s+MI\d{7}\b")  # miRBase hairpin.fa: '>hsa-let-7a-1 MI0000060 Homo sapiens ...'
 _GENE_IN_HEADER_RE = re.compile(r"(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})")
 
 
@@ -633,6 +634,11 @@ def _fasta_reading(src: Source, scan: _FastaScan, prefixes: Mapping[str, str]) -
         why, motifs = adapter
         return "adapter_sequences", why, [Fact(name="adapter_motifs", value=motifs,
                                                evidence="known adapter motifs: " + (", ".join(motifs) or "none"))]
+    if named and sum(bool(_MIRBASE_HAIRPIN_RE.match(h)) for h in named) >= 0.8 * len(named):
+        raise unreadable(src.shown, "is a miRBase hairpin (precursor stem-loop) FASTA: bioplan counts the reads of "
+                         "each mature miRNA, not of the hairpins (nf-core/smrnaseq's hairpin counts are not made)",
+                         ["give miRBase's mature miRNAs (https://www.mirbase.org/download/mature.fa) instead"],
+                         expected="the mature miRNAs (mature.fa)")
     if named and max(scan.lengths) <= _MIRNA_MAX_LEN and sum(bool(_MIRNA_NAME_RE.match(h)) for h in named) >= 0.8 * len(
             named):
         return ("mirna_reference", f"mature miRNA names ({quote_list([h.split()[0] for h in named], 3)}) and "
