@@ -20,6 +20,10 @@ from bioplan.planner.graph import Block, Problem, ProblemBuilder, _Context, clos
 from bioplan.planner.search import RawPlan, astar_plan
 
 W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
+# Taken off a plan's score per input it leaves unread that another candidate reads: the user's genome
+# and annotation beside the reads say which route they meant (a miRNA route that ignores both is not
+# the plan for "a count matrix from these reads"), whatever a motif's prior says.
+W_UNREAD_INPUT = 0.1
 
 
 def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
@@ -244,22 +248,31 @@ def _ranking_cost(knowledge: Knowledge, spec: TaskSpec, plan: Plan, motif: str |
     return plan.cost - saved
 
 
+def _inputs_read(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> frozenset[str]:
+    """The datatypes of the user's inputs that some step of the plan reads (a subtype read as its supertype)."""
+    read = {src.removeprefix("input:") for s in plan.steps for src in s.sources.values() if src.startswith("input:")}
+    return frozenset(i.datatype for i in spec.inputs
+                     if any(d == i.datatype or is_subtype(knowledge, i.datatype, d) for d in read))
+
+
 def rank_plans(knowledge: Knowledge, spec: TaskSpec, plans: list[Plan]) -> list[Plan]:
     if not plans:
         return []
     motifs = [_motif_term(knowledge, {s.operation for s in p.steps}) for p in plans]
     costs = [_ranking_cost(knowledge, spec, p, motif) for p, (_, motif) in zip(plans, motifs)]
     best_cost = min(costs)
+    reads = [_inputs_read(knowledge, spec, p) for p in plans]
+    readable = frozenset().union(*reads)  # an input no candidate reads costs none of them
     scored = []
-    for p, (motif_term, motif), cost in zip(plans, motifs, costs):
+    for p, (motif_term, motif), cost, read in zip(plans, motifs, costs, reads):
         cost_term = best_cost / cost if cost > 0 else 1.0
         tool_term = _tool_term(knowledge, spec, p)
-        score = W_COST * cost_term + W_MOTIF * motif_term + W_TOOLS * tool_term
-        scored.append(p.model_copy(update={
-            "score": round(score, 4),
-            "motif": motif,
-            "score_terms": {"cost": round(cost_term, 4), "motif": round(motif_term, 4), "tools": round(tool_term, 4)},
-        }))
+        unread = len(readable - read)
+        score = W_COST * cost_term + W_MOTIF * motif_term + W_TOOLS * tool_term - W_UNREAD_INPUT * unread
+        terms = {"cost": round(cost_term, 4), "motif": round(motif_term, 4), "tools": round(tool_term, 4)}
+        if unread:
+            terms["unread_inputs"] = unread
+        scored.append(p.model_copy(update={"score": round(score, 4), "motif": motif, "score_terms": terms}))
     scored.sort(key=lambda p: (-p.score, p.cost, [s.id for s in p.steps]))
     return [p.model_copy(update={"rank": i + 1}) for i, p in enumerate(scored)]
 

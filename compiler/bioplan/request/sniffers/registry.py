@@ -84,10 +84,14 @@ _CELL_METADATA_RE = re.compile(r"orig\.ident|ncount_|nfeature_|percent\.mt|seura
 
 
 def _barcode_like(src: Source) -> bool:
-    """A dense cell table names its cells by barcodes (8 bases in a row somewhere in its head), or has a wide
-    header (genes over numbered cells)."""
-    return any(_BASES_RE.search(line) for line in src.text_lines) \
-        or max(src.first_line.count(","), src.first_line.count("\t")) >= 20
+    """A dense cell table names its cells by barcodes (8 bases in a row somewhere in its head), or is a wide
+    rectangle (genes over numbered cells: the rows as wide as the header, give or take R's row-name column;
+    a GMT's gene sets differ in length)."""
+    if any(_BASES_RE.search(line) for line in src.text_lines):
+        return True
+    sep = max(",", "\t", key=src.first_line.count)
+    width = src.first_line.count(sep)
+    return width >= 20 and all(abs(line.count(sep) - width) <= 1 for line in src.text_lines[1:3])
 
 
 _LOCUS_START_RE = re.compile(
