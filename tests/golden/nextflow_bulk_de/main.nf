@@ -5,6 +5,7 @@
  */
 
 include { BIOPLAN } from './workflows/bioplan'
+include { checkClusterFit } from './subworkflows/local/utils_bioplan_pipeline/main'
 include { validateParameters } from 'plugin/nf-schema'
 
 // The versions topic (process, tool, version) of every task as YAML: {process: {tool: version}}
@@ -21,96 +22,12 @@ def softwareVersionsYaml(rows) {
     return lines.join('\n') + '\n'
 }
 
-// The SLURM fit check (-profile slurm), before any job is submitted: each process's CPUs, memory and time at its
-// last attempt (memory and time grow with the attempt), capped by params.max_cpus, max_memory and max_time (the
-// profile's resourceLimits), against the nodes of its partition (sinfo). SLURM keeps a job no node can take
-// PENDING forever (or refuses it): the run stops here instead, naming each such process and the fix.
-def checkClusterFit() {
-    if (!workflow.profile.tokenize(',').contains('slurm')) {
-        return
-    }
-    def attempts = 3
-    // [process, cpus, memory in MB, time in minutes] at the first attempt (conf/base.config)
-    def requests = [
-        ['CHECK_RAW_INTEGER_COUNTS', 1, 1000, 12],
-        ['CHECK_REPLICATES', 1, 1000, 12],
-        ['DIFFERENTIAL_EXPRESSION', 4, 8000, 120],
-        ['GO_ENRICHMENT', 1, 2000, 20],
-        ['CHECK_ENTREZ_ID', 1, 1000, 10],
-        ['KEGG_ENRICHMENT', 1, 2000, 20],
-    ]
-    def partition = ''
-    def lines = []
-    try {
-        def proc = ['sinfo', '--all', '-h', '-N', '-o', '%P|%N|%c|%m|%l'].execute()
-        def out = proc.text
-        if (proc.waitFor() == 0) {
-            lines = out.readLines().findAll { line -> line.trim() }.collect { line -> line.tokenize('|') }
-        }
-    }
-    catch (IOException e) {
-        log.warn("bioplan: sinfo did not run (${e.message}); the SLURM fit check is skipped")
-        return
-    }
-    if (!partition) {
-        partition = lines.find { f -> f[0].endsWith('*') }?.getAt(0)?.replace('*', '') ?: ''
-    }
-    def nodes = lines.findAll { f -> f[0].replace('*', '') == partition }
-    if (!nodes) {
-        log.warn("bioplan: sinfo lists no partition '${partition}'; the SLURM fit check is skipped")
-        return
-    }
-    def cpus = nodes.collect { f -> f[2].replace('+', '') as int }
-    def mems = nodes.collect { f -> f[3].replace('+', '') as long }
-    def limit = slurmMinutes(nodes[0][4])
-    def maxCpus = params.max_cpus as int
-    def maxMb = (params.max_memory as MemoryUnit).toMega()
-    def maxMinutes = (params.max_time as Duration).toMinutes()
-    def misfits = []
-    requests.each { r ->
-        def c = Math.min(r[1] as int, maxCpus)
-        def m = Math.min((r[2] as long) * attempts, maxMb)
-        def t = Math.min((r[3] as long) * attempts, maxMinutes)
-        def why = []
-        if (![cpus, mems].transpose().any { n -> n[0] >= c && n[1] >= m }) {
-            if (c > cpus.max()) {
-                why << "${c} CPUs > ${cpus.max()} per node"
-            }
-            if (m > mems.max() || c <= cpus.max()) {
-                why << "${m} MB${m > r[2] ? ' by attempt ' + attempts : ''} > ${mems.max()} MB per node" + ((r[2] as long) > mems.max() ? ' (already at the first attempt: only bigger nodes take it)' : '')
-            }
-        }
-        if (limit != null && t > limit) {
-            why << "${t} min > the ${limit} min time limit"
-        }
-        if (why) {
-            misfits << "${r[0]}: ${why.join('; ')}"
-        }
-    }
-    if (misfits) {
-        def node = "${cpus.max()} CPUs, ${mems.max()} MB, ${limit == null ? 'no time limit' : limit + ' min'}"
-        def cap = "--max_cpus ${cpus.max()} --max_memory '${mems.max()}.MB'" + (limit == null ? '' : " --max_time '${limit}.min'")
-        error("bioplan: ${misfits.size()} process(es) ask for more than a node of SLURM partition '${partition}' offers (${node}; retries included); SLURM would keep such a job PENDING forever, so nothing was submitted:\n  ${misfits.join('\n  ')}\nTo resolve, cap every job at one node: nextflow run . -profile slurm ${cap} (or max_cpus, max_memory and max_time in the params of nextflow.config; bioplan compile --max-threads, --max-mem-mb, --max-runtime), or send the process to a partition with bigger nodes (process.queue in the slurm profile).")
-    }
-}
-
-// A SLURM time limit in whole minutes (null: none): minutes, minutes:seconds, hours:minutes:seconds, days-hours[:minutes[:seconds]]
-def slurmMinutes(text) {
-    if (text in ['infinite', 'UNLIMITED', 'unlimited', 'NONE', '']) {
-        return null
-    }
-    def days = text.contains('-') ? text.tokenize('-')[0] as int : 0
-    def parts = text.tokenize('-')[-1].tokenize(':').collect { p -> p as int }
-    if (text.contains('-')) {
-        return days * 1440 + parts[0] * 60 + (parts.size() > 1 ? parts[1] : 0)
-    }
-    return parts.size() == 3 ? parts[0] * 60 + parts[1] : parts[0]
-}
 
 workflow {
     main:
     // every parameter against nextflow_schema.json (types, enums, files that must exist), before any task
     validateParameters()
+    // under -profile slurm, every process's requests as this run's configuration sets them against the partition's nodes
     checkClusterFit()
     ch_raw_count_matrix = channel.value([[id: 'study'], file(params.raw_count_matrix, checkIfExists: true)])
     ch_sample_metadata = channel.value([[id: 'study'], file(params.sample_metadata, checkIfExists: true)])

@@ -22,10 +22,11 @@ process FASTP {
     script:
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
-    // link the mates under the sample name: the reports (and MultiQC) name the sample after -i
+    // link the mates under the sample name: the reports (and MultiQC) name the sample after -i (unless
+    // staged under it already: mates named <sample>_1/_2.fastq.gz)
     """
-    ln -s "\$(readlink -f ${reads[0]})" ${prefix}_1.fastq.gz
-    ln -s "\$(readlink -f ${reads[1]})" ${prefix}_2.fastq.gz
+    [ -e ${prefix}_1.fastq.gz ] || ln -s "\$(readlink -f ${reads[0]})" ${prefix}_1.fastq.gz
+    [ -e ${prefix}_2.fastq.gz ] || ln -s "\$(readlink -f ${reads[1]})" ${prefix}_2.fastq.gz
     fastp \\
         --thread ${task.cpus} \\
         --detect_adapter_for_pe \\

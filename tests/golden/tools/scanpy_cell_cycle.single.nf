@@ -1,0 +1,42 @@
+process SCANPY_CELLCYCLE {
+    tag "${meta.id}"
+    label 'process_single'
+
+    conda "${moduleDir}/environment.yml"
+    container "community.wave.seqera.io/library/python-igraph_scanpy:e3d5b4ea56e99f52"
+
+    input:
+    tuple val(meta), path(adata)
+
+    output:
+    tuple val(meta), path("${prefix}.cell_cycle.h5ad"), emit: adata
+    tuple val(meta), path("${prefix}.cell_cycle_phases.tsv"), emit: phases
+    tuple val("${task.process}"), val('scanpy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scanpy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scanpy, topic: versions
+
+    when:
+    task.ext.when == null || task.ext.when
+
+    script:
+    def args = task.ext.args ?: ''
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    cat <<'BIOPLAN_PARAMS' > params.json
+    ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
+    BIOPLAN_PARAMS
+    bioplan_run.py scanpy_cell_cycle.py --input adata=${adata} \\
+        --output adata=${prefix}.cell_cycle.h5ad \\
+        --output phases=${prefix}.cell_cycle_phases.tsv \\
+        --params params.json \\
+        --threads ${task.cpus} \\
+        --log ${prefix}.scanpy_cell_cycle.log \\
+        --rule ${task.process} \\
+        || { cat ${prefix}.scanpy_cell_cycle.log >&2; exit 1; }
+    """
+
+    stub:
+    prefix = task.ext.prefix ?: "${meta.id}"
+    """
+    touch ${prefix}.cell_cycle.h5ad
+    printf 'cell\\tS_score\\tG2M_score\\tphase\\n' > ${prefix}.cell_cycle_phases.tsv
+    """
+}
