@@ -1098,6 +1098,14 @@ _KNOWN_ROLES = frozenset({"operation", "tool", "datatype", "format", "constraint
 _ABSENT_ROLES: dict[str, SpanRole] = {"tool": "unknown_tool", "analysis": "unsupported_analysis", "setting": "setting"}
 
 
+# an instruction word whose object is software ("finding the right tools", "only call existing tools",
+# "run the scripts"): how the work is done, no analysis asked for (course pages, READMEs)
+_SOFTWARE_OBJECT = re.compile(
+    r"\s+(?:(?:the|a|an|some|other|these|those|our|your|their|existing|right|appropriate|correct|proper|best|"
+    r"available|suitable|different|new|own|external|standard)\s+){0,3}"
+    r"(?:tools?|pipelines?|software|programs?|scripts?|packages?|commands?|workflows?|utilities|functions?)\b")
+
+
 def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge) -> tuple[tuple[str, ...], ...]:
     """Instruction clauses ("predict ...", "鉴定 ...") none of whose content words were understood."""
     instructions = lexicon_words(knowledge, "instruction_words")
@@ -1121,7 +1129,8 @@ def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge)
             continue
         text = norm[start:end]
         instructed = (introduced
-                      or any(sp.text in instructions or singular(sp.text) in instructions for sp in inside)
+                      or any((sp.text in instructions or singular(sp.text) in instructions)
+                             and not _SOFTWARE_OBJECT.match(norm, sp.end) for sp in inside)
                       or any(is_cjk(w) and w in text for w in instructions))
         if instructed:
             out.append(tuple(words))
