@@ -281,8 +281,22 @@ same_level <- function(value, levels) {
   if (length(hits) == 1) hits else value
 }
 
+# Levels a reader takes for one group ('control', 'Control', 'control' + a zero-width space) are refused: compared
+# as different groups, a sample the sheet shows as 'control' was silently not one (the compile-time check,
+# request/same_names.py, also folds lookalike letters and Unicode forms; this one guards a sheet edited later).
+distinct_levels <- function(levels) {
+  key <- tolower(trimws(gsub("\\p{Cf}", "", levels, perl = TRUE)))
+  same <- key %in% key[duplicated(key)]
+  if (any(same)) {
+    fail("levels of the condition column differ only in letter case or characters that draw nothing: ",
+         toString(sprintf("'%s' (%d characters)", levels[same], nchar(levels[same]))),
+         "; write each group's level the same way in the sample sheet.")
+  }
+  levels
+}
+
 choose_levels <- function(levels, reference, test) {
-  levels <- sort(unique(levels), method = "radix")
+  levels <- distinct_levels(sort(unique(levels), method = "radix"))
   if (length(levels) < 2) fail("the condition column has a single level (", toString(levels), "); two groups are needed.")
   reference <- same_level(reference, levels)
   test <- same_level(test, levels)

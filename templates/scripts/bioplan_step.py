@@ -349,6 +349,27 @@ def samples_with_metadata(columns, meta_index, analysis, where=""):
     return samples
 
 
+def distinct_levels(levels):
+    """`levels`, unless two of them are one group to a reader ('control', 'Control', 'control' with a zero-width
+    space, fullwidth or decomposed letters): compared as different groups, a sample the sheet shows as 'control'
+    was silently not one. The compile-time check (request/same_names.py) also folds lookalike letters of other
+    scripts; this one guards a sheet edited after compiling."""
+    import unicodedata
+
+    def key(text):
+        shown = "".join(ch for ch in str(text) if unicodedata.category(ch) != "Cf")
+        return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", shown).casefold()).strip()
+    groups = {}
+    for level in levels:
+        groups.setdefault(key(level), []).append(level)
+    same = [lvl for group in groups.values() if len(group) > 1 for lvl in group]
+    if same:
+        fail("levels of the condition column differ only in letter case, Unicode form or characters that draw "
+             f"nothing: {', '.join(ascii(lvl) for lvl in same)}; write each group's level the same way in the "
+             "sample sheet.")
+    return levels
+
+
 def same_level(value, levels):
     """The level of the condition column `value` names (a request's or config's level: DE steps), in any case or spelling of its letters and digits ('wt' is 'WT')."""
     if value is None or value in levels:

@@ -24,7 +24,7 @@ A cell type without two samples of each condition is skipped, and said so in the
 import os
 
 import bioplan_step
-from bioplan_step import LOG, cluster_sort_key, fail, read_h5ad, read_table, same_level
+from bioplan_step import LOG, cluster_sort_key, distinct_levels, fail, read_h5ad, read_table, same_level
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
@@ -77,7 +77,7 @@ def cell_groups(adata, cluster_key, labels_path):
 def choose_levels(levels):
     """(reference, test) of the condition column, as the bulk DE step chooses them (a level named in any case or
     spelling of its letters and digits is that level)."""
-    levels = sorted(levels)
+    levels = distinct_levels(sorted(levels))
     if len(levels) < 2:
         fail(f"obs[{condition_key!r}] holds one condition {levels}: two are needed for a comparison.")
     reference = same_level(text_param("reference_level", None), levels)

@@ -11,7 +11,7 @@ in another case or spelling ('wt' for 'WT', 'wild type' for 'wild_type') is that
 """
 
 import bioplan_step
-from bioplan_step import LOG, estimated_counts, fail, read_table, same_level
+from bioplan_step import LOG, distinct_levels, estimated_counts, fail, read_table, same_level
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
 
@@ -74,7 +74,7 @@ def read_counts(path, samples):
 
 
 def choose_levels(levels, reference, test):
-    levels = sorted(levels)
+    levels = distinct_levels(sorted(levels))
     if len(levels) < 2:
         fail(f"the condition column has a single level {levels}; two groups are needed for a comparison.")
     reference, test = same_level(reference, levels), same_level(test, levels)

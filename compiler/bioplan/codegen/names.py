@@ -16,43 +16,11 @@ or not on the file system the workflow runs on: refused at compile time, naming 
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Mapping
 
 from bioplan.codegen.ir import LANE, PATIENT, Workflow
 from bioplan.errors import AmbiguousInputError, UnreadableInputError
-from bioplan.request.text import as_latin_lookalikes, without_invisible
-
-
-def _fold(name: str) -> str:
-    """What a reader and a file system may take for one name: Unicode's caseless identifier match (NFKC,
-    case folded): accents composed or not (one name on macOS), case (one folder on a case-insensitive
-    file system), compatibility forms (fullwidth letters, ligatures); without the spaces around it and
-    trailing dots, which a reader does not see, R's sample-sheet reader strips (strip.white) and Windows
-    drops from file names."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip().rstrip(". ")
-
-
-def _looks(name: str) -> str:
-    """What a name shows: its NFKC form with the Cyrillic and Greek letters drawn like Latin ones as those
-    (`сtrl_1` with a Cyrillic Es is `ctrl_1` to every reader of samples.tsv, though two folders: the request's
-    own lookalike table), without characters that draw nothing (`S1` and `S1` with a variation selector) and
-    the spaces around it and trailing dots. Case is kept: `Μ` (Greek capital Mu)
-    looks like `M`, its lower case `μ` like no Latin letter, so this is a relation of its own beside `_fold`."""
-    return as_latin_lookalikes(without_invisible(unicodedata.normalize("NFKC", name))).strip().rstrip(". ")
-
-
-def indistinguishable_names(names: list[str]) -> list[list[str]]:
-    """Groups (each sorted) of distinct names that fold to one (`_fold`), in the order of their first name,
-    then groups that look the same (`_looks`) unless a group before holds them."""
-    found: list[list[str]] = []
-    for key in (_fold, _looks):
-        groups: dict[str, list[str]] = {}
-        for name in dict.fromkeys(names):
-            groups.setdefault(key(name), []).append(name)
-        found += [sorted(g) for g in groups.values()
-                  if len(g) > 1 and not any(set(g) <= set(seen) for seen in found)]
-    return found
+from bioplan.request.same_names import indistinguishable_names, lookalikes_in
 
 
 def refuse_indistinguishable_names(what: str, names: list[str], source: Mapping[str, str]) -> None:
@@ -61,7 +29,7 @@ def refuse_indistinguishable_names(what: str, names: list[str], source: Mapping[
     clashes = indistinguishable_names(names)
     if not clashes:
         return
-    shown = "; ".join(" and ".join(f"{n!r}" + _lookalikes_in(n) + (f" (from {os.path.basename(source[n])!r})"
+    shown = "; ".join(" and ".join(f"{n!r}" + lookalikes_in(n) + (f" (from {os.path.basename(source[n])!r})"
                                                                    if n in source else "")
                                    for n in group) for group in clashes[:5])
     raise AmbiguousInputError(
@@ -71,14 +39,6 @@ def refuse_indistinguishable_names(what: str, names: list[str], source: Mapping[
         [f"to resolve, rename one of each pair so that the {what} ids differ in more than case, accents' "
          f"encoding and lookalike letters (e.g. S1 and S2), or merge them if they are one {what}"],
         {f"{what}s": clashes})
-
-
-def _lookalikes_in(name: str) -> str:
-    """' (U+0441 CYRILLIC SMALL LETTER ES)': the lookalike letters of `name` named, which a terminal shows
-    as the Latin ones (nothing when it holds none)."""
-    found = dict.fromkeys(c for c in name if as_latin_lookalikes(c) != c)
-    named = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in found)
-    return f" ({named})" if found else ""
 
 
 NAME_MAX = 255  # bytes of one file or folder name (Linux, macOS, Windows, the cluster file systems)

@@ -135,6 +135,15 @@ SAMPLE_NAME_PATTERN = (r"^(?![-=+@'])(?!\.\.?$)"
 SHEET_PATH_PATTERN = r"^(?![-=+@])(?![\s\S]*[$`])(?![\s\S]*'[\s\S]*\")(?![\s\S]*\"[\s\S]*')"
 
 
+def config_path_schema(what: str) -> dict[str, Any]:
+    """The schema of a path in config.yaml (an input, a reference, the sample sheet), held to what the sample sheet's
+    paths are held to: edited after compiling, a path holding "'" and "$(...)" was a command in every SLURM job naming
+    it (`--wait-for-files`, Python's quotes), one starting with '-' an option to the tool reading `{input.x:q}`."""
+    return {"type": "string", "minLength": 1, "pattern": SHEET_PATH_PATTERN,
+            "description": f"path to the {what} file (not starting with - = + or @: ./-x; no $ ` and not both "
+                           "' and \")"}
+
+
 def shell_word_params(template_source: str) -> frozenset[str]:
     """The params a Snakemake template's shell command reads unquoted, `extra` aside."""
     return frozenset(_UNQUOTED_PARAM.findall(template_source)) - {"extra"}
@@ -381,8 +390,8 @@ class SnakemakeGenerator:
         return self.render_skeleton("config.yaml.j2", workflow=workflow)
 
     def config_schema(self, workflow: Workflow) -> str:
-        inputs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "inputs"}
-        refs = {c.key: {"type": "string", "minLength": 1} for c in workflow.config_inputs if c.section == "references"}
+        inputs = {c.key: config_path_schema(c.key) for c in workflow.config_inputs if c.section == "inputs"}
+        refs = {c.key: config_path_schema(c.key) for c in workflow.config_inputs if c.section == "references"}
         params = {tool: {"type": "object", "properties": self.param_schemas(tool, p), "required": sorted(p)}
                   for tool, p in workflow.params.items()}
         schema: dict[str, Any] = {
@@ -403,7 +412,7 @@ class SnakemakeGenerator:
             "type": "boolean", "default": False,
             "description": "keep files only later steps read (else deleted once they have: temp())"}
         if workflow.has_samples:
-            schema["properties"]["samples"] = {"type": "string", "minLength": 1}
+            schema["properties"]["samples"] = config_path_schema("sample sheet")
             schema["required"].append("samples")
         if workflow.condition_column:
             schema["properties"]["condition_column"] = {"type": "string", "minLength": 1}

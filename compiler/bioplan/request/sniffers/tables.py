@@ -10,7 +10,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from bioplan.errors import AmbiguousInputError
 from bioplan.models import Fact, SniffedFile
+from bioplan.request.same_names import indistinguishable_names, lookalikes_in
 from bioplan.request.sniffers.base import (
     CHROM_ACC_RE,
     CHROM_ID_RE,
@@ -592,6 +594,31 @@ def _replicate_facts(sample_col: Column, condition: Column, why: str, evidence: 
     ]
 
 
+def _refuse_indistinguishable_levels(shown: str, sample_col: Column, condition: Column) -> None:
+    """Levels of the condition column that differ only in case, Unicode form, lookalike letters of another script
+    or characters that draw nothing (`control`, `Control`, `сontrol` with a Cyrillic Es, `control` + U+200B) are
+    refused: every DE and grouping step reads them as distinct groups, so a sample the sheet shows as `control`
+    was silently compared as a third group (or the replicates check failed naming no cause). Said with the file,
+    the column, the levels (their lookalike and invisible characters named) and the samples of each."""
+    rows: dict[str, list[str]] = {}
+    for s, level in zip(sample_col.values, condition.values):
+        if s.lower() not in NA and level.lower() not in NA:
+            rows.setdefault(level, []).append(s)
+    clashes = indistinguishable_names(list(rows))
+    if not clashes:
+        return
+    shown_levels = "; ".join(" and ".join(
+        f"{lv!r}{lookalikes_in(lv)} (sample{'s' if len(rows[lv]) > 1 else ''} {quote_list(rows[lv][:3])}"
+        f"{', ...' if len(rows[lv]) > 3 else ''})" for lv in group) for group in clashes[:5])
+    raise AmbiguousInputError(
+        f"{shown}: levels of the condition column '{condition.name}' that differ only in letter case, Unicode "
+        f"form, letters of another script drawn like Latin ones or characters that draw nothing: {shown_levels}: "
+        "a reader sees one group, the differential and grouping steps compare them as different groups",
+        [f"to resolve, write each group's level the same way in column '{condition.name}' of {shown} (e.g. all "
+         "'control'), or rename one so that the groups differ in more than case, encoding and lookalike letters"],
+        {"path": shown, "column": condition.name, "levels": clashes})
+
+
 def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, evidence: list[str],
                   header: bool) -> SniffedFile:
     by_header = dict(zip(normed, cols))
@@ -610,6 +637,7 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
              Fact(name="sample_column", value=sample_col.name, evidence="the column holding the sample names")]
     condition, why = _condition_column(cols, normed, sample_col, evidence)
     if condition is not None:
+        _refuse_indistinguishable_levels(src.shown, sample_col, condition)
         facts += _replicate_facts(sample_col, condition, why, evidence)
     without_data = _rows_without_data(sample_col, condition, [c for c in cols if c is not sample_col])
     if without_data:  # left out by every step: said, never dropped silently

@@ -1,0 +1,194 @@
+"""Attacks round 8: names that collide after normalisation in a file's contents, and config values edited after
+compiling.
+
+- the condition column of a sample sheet: levels a reader takes for one group (`control` and `Control`, `сontrol`
+  with a Cyrillic o, `control` with a zero-width space, fullwidth letters) were compared as different groups by
+  every DE step: a sample the sheet shows as `control` was silently a third group (DESeq2's design ~condition,
+  the contrast treated vs control), or the replicates check failed naming no cause. Refused at compile time
+  (request/sniffers/tables.py, the relation of request/same_names.py that sample ids are held to), and at run
+  time by the steps' own level choice (bioplan_step.py / bioplan_step.R `distinct_levels`) for a sheet edited
+  after compiling or conditions read from an h5ad's obs (pseudobulk);
+- paths in config.yaml (inputs, references, the sample sheet) edited after compiling were held to a non-empty
+  string only: `it's$(touch PWNED)/counts.csv` passed validate(), and each SLURM job names its input files in
+  its command in Python's quotes (double quotes for a path holding a "'": round 7), `--version` reached a tool
+  as an option through `{input.x:q}`. They are now held to the sample sheet's path pattern.
+
+Fast tier only: sniffing small sheets, in-process planning, the emitted schemas read and applied with jsonschema.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bioplan.codegen import snakemake as snakemake_generator
+from bioplan.codegen.generator import NO_OPTIONS
+from bioplan.codegen.ir import synthesize
+from bioplan.codegen.snakemake import SnakemakeGenerator, config_path_schema, slurm_unquotable
+from bioplan.compile import plan_request
+from bioplan.errors import AmbiguousInputError
+from bioplan.request.sniff import sniff_file
+from conftest import ROOT
+from helpers import planning_refusal
+
+EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+DE = "differential expression treated vs control with DESeq2"
+SCRIPTS = ROOT / "templates" / "scripts"
+
+
+def _sheet(path: Path, levels: list[str]) -> str:
+    path.write_text("sample\tcondition\n" + "".join(f"S{i}\t{lv}\n" for i, lv in enumerate(levels, 1)),
+                    encoding="utf-8")
+    return str(path)
+
+
+# ----------------------------------------------------------------------------- condition levels at compile time
+ONE_GROUP = [
+    ("Control", ""),                         # case
+    ("c\u043entrol", "U+043E CYRILLIC SMALL LETTER O"),  # a lookalike letter
+    ("control\u200b", "U+200B ZERO WIDTH SPACE"),       # a character that draws nothing
+    ("con\u00adtrol", "U+00AD SOFT HYPHEN"),
+    ("control\ufe00", "U+FE00 VARIATION SELECTOR-1"),
+    ("\uff43\uff4f\uff4e\uff54\uff52\uff4f\uff4c", ""),  # fullwidth letters
+]
+
+
+@pytest.mark.parametrize(("other", "named"), ONE_GROUP)
+def test_condition_levels_a_reader_takes_for_one_group_are_refused(tmp_path, other, named):
+    sheet = _sheet(tmp_path / "samples.tsv", ["control", "control", other, "treated", "treated", other])
+    with pytest.raises(AmbiguousInputError) as err:
+        sniff_file(sheet, {})
+    message = err.value.message
+    assert err.value.code == "ambiguous_input"
+    assert message.startswith(f"{sheet}: levels of the condition column 'condition'")
+    assert "'control' (samples 'S1', 'S2')" in message and f"{other!r}" in message and "'S3', 'S6'" in message
+    assert named in message  # what a terminal does not show is named
+    assert err.value.hints == [f"to resolve, write each group's level the same way in column 'condition' of {sheet} "
+                               "(e.g. all 'control'), or rename one so that the groups differ in more than case, "
+                               "encoding and lookalike letters"]
+
+
+def test_a_de_request_over_such_a_sheet_is_refused_not_compared_as_three_groups(knowledge, workspace, tmp_path):
+    """Before: 'treated vs control' compiled, said as treated against control, with the Cyrillic-o samples a third
+    group DESeq2 left out of the comparison (the sheet shows them as control)."""
+    sheet = tmp_path / "samples.tsv"
+    sheet.write_text("sample\tcondition\nctrl_1\tcontrol\nctrl_2\tcontrol\nctrl_3\tc\u043entrol\n"
+                     "treated_1\ttreated\ntreated_2\ttreated\ntreated_3\tc\u043entrol\n", encoding="utf-8")
+    counts = str(workspace / "data" / "bulk_de" / "counts.csv")
+    err = planning_refusal(knowledge, DE, [counts, str(sheet)], tmp_path / "out")
+    assert isinstance(err, AmbiguousInputError)
+    assert "'c\u043entrol' (U+043E CYRILLIC SMALL LETTER O) (samples 'ctrl_3', 'treated_3')" in err.message
+
+
+def test_levels_that_differ_in_more_than_that_are_read_as_before(tmp_path):
+    sheet = sniff_file(_sheet(tmp_path / "s.tsv", ["WT", "WT", "KO", "KO", "HET", "HET", "TNF\u03b1", "TNF\u03b1"]), {})
+    assert sheet.datatype == "sample_metadata"
+    assert sheet.fact("replicates") == {"WT": 2, "KO": 2, "HET": 2, "TNF\u03b1": 2}
+
+
+LOOKALIKE = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445"}
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\ufe0f", "\u034f", "\u3164"]
+
+
+@st.composite
+def one_group_spellings(draw) -> tuple[str, str]:
+    """A level and another spelling of it that draws the same or folds to it."""
+    base = draw(st.from_regex(r"[a-z][a-z0-9_]{1,10}", fullmatch=True).filter(lambda s: any(c in LOOKALIKE for c in s)))
+    how = draw(st.sampled_from(["case", "invisible", "lookalike"]))
+    if how == "case":
+        other = base.upper() if draw(st.booleans()) else base[0].upper() + base[1:]
+    elif how == "invisible":
+        at = draw(st.integers(1, len(base)))
+        other = base[:at] + draw(st.sampled_from(INVISIBLE)) + base[at:]
+    else:
+        at = next(i for i, c in enumerate(base) if c in LOOKALIKE)
+        other = base[:at] + LOOKALIKE[base[at]] + base[at + 1:]
+    return base, other
+
+
+@SETTINGS
+@given(pair=one_group_spellings())
+def test_property_every_spelling_of_one_level_is_refused(tmp_path_factory, pair):
+    base, other = pair
+    if other == base:
+        return
+    sheet = _sheet(tmp_path_factory.mktemp("s") / "samples.tsv", [base, base, other, other, "zz9", "zz9"])
+    with pytest.raises(AmbiguousInputError, match="levels of the condition column 'condition'"):
+        sniff_file(sheet, {})
+
+
+# ----------------------------------------------------------------------------- condition levels at run time
+@pytest.fixture(scope="module")
+def step_lib():
+    spec = importlib.util.spec_from_file_location("bioplan_step_round8", SCRIPTS / "bioplan_step.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_steps_refuse_one_group_spelt_two_ways_in_a_sheet_edited_later(step_lib):
+    assert step_lib.distinct_levels(["control", "treated"]) == ["control", "treated"]
+    for other in ("Control", "control\u200b", "\uff43ontrol", "CONTROL "):
+        with pytest.raises(SystemExit):
+            step_lib.distinct_levels(["control", other, "treated"])
+
+
+def test_every_level_choice_of_the_steps_goes_through_distinct_levels():
+    """The R DE steps (DESeq2, edgeR, limma, DSS: bioplan_step.R choose_levels), PyDESeq2 and the pseudobulk
+    step (its conditions come from the h5ad's obs, which the compiler does not read)."""
+    r_lib = (SCRIPTS / "bioplan_step.R").read_text()
+    assert 'levels <- distinct_levels(sort(unique(levels), method = "radix"))' in r_lib
+    assert 'gsub("\\\\p{Cf}", "", levels, perl = TRUE)' in r_lib
+    for script in ("pydeseq2_de.py", "pseudobulk_pydeseq2.py"):
+        assert "levels = distinct_levels(sorted(levels))" in (SCRIPTS / script).read_text()
+
+
+# ----------------------------------------------------------------------------- config paths edited after compiling
+HOSTILE_PATHS = ["it's$(touch PWNED)/counts.csv", "`touch PWNED`.csv", "a'b\"c.csv", "$HOME/x.csv",
+                 "--version", "-x.csv", "=cmd.csv", "+x.csv", "@SUM(A1).csv"]
+
+
+@pytest.fixture(scope="module")
+def de_files(knowledge, workspace):
+    """The Snakemake files of the bulk DE example (counts and sheet), snakefmt left out (no shell is formatted)."""
+    bulk = workspace / "data" / "bulk_de"
+    result = plan_request(DE, [str(bulk / "counts.csv"), str(bulk / "samples.tsv")], knowledge)
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(workspace / "out"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(snakemake_generator, "format_snakefile", lambda source, name: source)
+        return SnakemakeGenerator(knowledge).files(workflow, NO_OPTIONS)
+
+
+def test_an_input_path_edited_into_the_config_is_held_to_the_sheets_path_rule(de_files):
+    config = yaml.safe_load(de_files["config/config.yaml"])
+    schema = yaml.safe_load(de_files["workflow/schemas/config.schema.yaml"])
+    jsonschema.validate(config, schema)  # what bioplan wrote passes
+    for value in HOSTILE_PATHS:
+        config["inputs"]["raw_count_matrix"] = value
+        with pytest.raises(jsonschema.ValidationError, match="does not match"):
+            jsonschema.validate(config, schema)
+    for value in ("it's/counts.csv", 'a "b"/c.csv', "/data/x y;z|w/counts.csv", "./-x.csv", "../data/counts.csv"):
+        config["inputs"]["raw_count_matrix"] = value
+        jsonschema.validate(config, schema)
+
+
+@SETTINGS
+@given(path=st.text(st.sampled_from("ab/.' \"$`-=+@;|&()\\"), min_size=1, max_size=12))
+def test_property_a_config_path_passes_only_when_a_slurm_job_keeps_it_data(path):
+    schema = config_path_schema("reference_genome")
+    refused = slurm_unquotable(path) or path[0] in "-=+@"
+    try:
+        jsonschema.validate(path, schema)
+    except jsonschema.ValidationError:
+        assert refused
+    else:
+        assert not refused
