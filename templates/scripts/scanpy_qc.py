@@ -21,6 +21,7 @@ log1p_*, outlier, mt_outlier; in var: mt, n_cells_by_counts, total_counts, ...; 
 settings, the thresholds used and the counts before/after in uns["qc_filtering"].
 """
 
+import itertools
 import os
 import re
 
@@ -63,13 +64,22 @@ BARCODE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
 TEXT_TABLE = (".tsv", ".txt", ".csv", ".tsv.gz", ".txt.gz", ".csv.gz")
 
 
+def header_lines(path):
+    """The leading header lines of a Drop-seq DigitalExpression (DGE) matrix ('@DGE', '@LIBRARY', '@COMMAND'; '#'
+    in newer versions), above 'GENE' and the cell barcodes."""
+    import gzip
+
+    with (gzip.open if path.endswith(".gz") else open)(path, "rt") as handle:
+        return sum(1 for _ in itertools.takewhile(lambda line: line.startswith(("@", "#")), handle))
+
+
 def read_dense(path, name):
     """AnnData (cells x genes) from a dense count table as GEO series and Seurat's examples ship them: genes x
     cells when the column names are cell barcodes, else cells x genes."""
     import anndata
     import pandas as pd
 
-    table = pd.read_csv(path, sep="," if ".csv" in name else "\t", index_col=0)
+    table = pd.read_csv(path, sep="," if ".csv" in name else "\t", index_col=0, skiprows=header_lines(path))
     columns = [str(c) for c in table.columns]
     genes_by_cells = sum(bool(BARCODE.match(c)) for c in columns) >= 0.9 * len(columns)
     cells = table.T if genes_by_cells else table

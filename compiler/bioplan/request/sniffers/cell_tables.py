@@ -31,16 +31,20 @@ _MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen 
 # cells x genes table when most counts are zeros, as in droplet data (a bulk matrix has few zeros)
 _SERIAL_RE = re.compile(r"^([A-Za-z_.-]*?)(\d+)$")
 _MIN_ZEROS = 0.5
+# Drop-seq's DigitalExpression (DGE) writes '@DGE', '@LIBRARY', '@COMMAND' header lines (SAM-like; '#' in newer
+# versions), then 'GENE' over the cell barcodes: its cells are cells however few
+DGE_HEADER_RE = re.compile(r"^[@#](?:DGE|LIBRARY|COMMAND)\t")
+_DGE_CORNER = "GENE"
 
 
 def _rows(src: Source) -> tuple[list[list[str]], str]:
-    lines = [ln for ln in src.text_lines if ln.strip() and not ln.startswith("#")][:60]
+    lines = [ln for ln in src.text_lines if ln.strip() and not ln.startswith("#") and not DGE_HEADER_RE.match(ln)][:60]
     delim = "," if lines and lines[0].count(",") > lines[0].count("\t") else "\t"
     return [[c.strip().strip('"') for c in r] for r in csv.reader(lines, delimiter=delim)], delim
 
 
-def _barcodes(names: Sequence[str]) -> bool:
-    return len(names) >= _MIN_CELLS and sum(bool(_BARCODE_RE.match(n)) for n in names) >= 0.9 * len(names)
+def _barcodes(names: Sequence[str], least: int = _MIN_CELLS) -> bool:
+    return len(names) >= least and sum(bool(_BARCODE_RE.match(n)) for n in names) >= 0.9 * len(names)
 
 
 def _integer_counts(rows: Sequence[Sequence[str]]) -> bool:
@@ -52,7 +56,7 @@ def _cell_names(header: Sequence[str], data: Sequence[Sequence[str]]) -> tuple[s
     """('genes x cells' | 'cells x genes', the cell names seen) of a dense table whose columns or rows name cells
     (barcodes; numbered rows under gene columns, mostly zeros), whatever its values."""
     columns = list(header[1:] if len(header) == len(data[0]) else header)  # R's write.table: no corner cell
-    if _barcodes(columns):
+    if _barcodes(columns, 1 if header[0] == _DGE_CORNER else _MIN_CELLS):
         return "genes x cells", columns
     firsts = [r[0] for r in data]
     if len(data) >= _MIN_CELLS and (_barcodes(firsts) or _serial(firsts) and _genes(columns)
@@ -119,6 +123,15 @@ def _zero_share(rows: Sequence[Sequence[str]]) -> float:
     return sum(num(v) == 0 for v in values) / max(1, len(values))
 
 
+def _dge_evidence(src: Source) -> list[str]:
+    """Drop-seq's DigitalExpression wrote it: its header lines, or 'GENE' in the corner over barcodes."""
+    if any(DGE_HEADER_RE.match(ln) for ln in src.text_lines[:5]):
+        return ["Drop-seq DigitalExpression (DGE) matrix: its '@DGE'/'@COMMAND' header lines"]
+    rows, _ = _rows(src)
+    return ["Drop-seq DigitalExpression (DGE) matrix: 'GENE' over the cell barcodes"] \
+        if rows and rows[0][:1] == [_DGE_CORNER] else []
+
+
 def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     _refuse_normalised(src)
     found = _orientation(src)
@@ -126,10 +139,10 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     orientation, cells, data, delim = found
     fmt = "csv" if delim == "," else "tsv"
     per_cell = "columns" if orientation == "genes x cells" else "rows"
-    named = "by cell barcodes" if _barcodes(cells) else "as numbered cells, the columns by genes"
+    named = "by cell barcodes" if _barcodes(cells, 1) else "as numbered cells, the columns by genes"
     zeros = f"whole-number counts, {_zero_share(data):.0%} zeros"
     evidence = [f"dense single-cell count table ({orientation}): the {per_cell} are named {named} "
-                f"({quote_list(cells, 3)})", zeros] + compression_evidence(src)
+                f"({quote_list(cells, 3)})", zeros] + _dge_evidence(src) + compression_evidence(src)
     facts = (Fact(name="orientation", value=orientation, evidence=f"cell barcodes name the {per_cell}"),
              Fact(name="n_cells", value=len(cells) if per_cell == "columns" else None,
                   evidence=count_noun(len(cells), "barcode") + (" in the header" if per_cell == "columns"
@@ -139,6 +152,9 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
                        facts=facts), Notes()
 
 
+DGE = FileSniffer("Drop-seq digital expression (DGE) matrices with their '@DGE' header lines", ("tsv",),
+                  ("single_cell_matrix",),
+                  lambda src, ctx: bool(DGE_HEADER_RE.match(src.first_line)) and _orientation(src) is not None, _read)
 CELL_TABLES = FileSniffer("dense single-cell count tables (genes x cells, cell barcodes as names)", ("tsv", "csv"),
                           ("single_cell_matrix",),
                           lambda src, ctx: _orientation(src) is not None or _normalised(src) is not None, _read)

@@ -127,6 +127,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("refusals", "OTHER_COMPRESSION"),
     Declared("refusals", "BINARY"),
     Declared("reports", "REPORTS_AND_LOGS"),
+    Declared("cell_tables", "DGE", lambda src: src.first_line.startswith(("@DGE\t", "#DGE\t"))),
     Declared("alignments", "SAM_HEADER", lambda src: src.first_line.startswith("@")),
     Declared("sequences", "FASTQ", lambda src: src.first_line.startswith("@")),
     Declared("sequences", "FASTA", lambda src: src.first_line.startswith(">")),
