@@ -60,7 +60,8 @@ def _annotation_flavour(header: Sequence[str], seqids: Sequence[str], sources: C
     """Who made an annotation (GENCODE, Ensembl, RefSeq/NCBI, UCSC), its gene id kind and sequence-name
     style, each with what says so: a GTF of one provider goes with that provider's genome and counts."""
     facts: list[Fact] = []
-    text = " ".join(header).lower()
+    # Ensembl's '#!genome-build-accession NCBI:GCA_...' names the assembly's registry, not who made the genes
+    text = " ".join(h for h in header if not h.startswith("#!genome-build-accession")).lower()
     ns, share = id_namespace(gene_ids[:2000], prefixes)
     versioned = ns == "ensembl" and sum(bool(re.search(r"\.\d+$", g)) for g in gene_ids) > len(gene_ids) / 2
     top_sources = {k.lower() for k, _ in sources.most_common(3)}
@@ -69,7 +70,8 @@ def _annotation_flavour(header: Sequence[str], seqids: Sequence[str], sources: C
         provider, why = "GENCODE", next(h for h in header if "gencode" in h.lower())
     elif "refseq" in text or "ncbi" in text or (style and style[0] == "refseq") or top_sources & {
             "bestrefseq", "gnomon", "refseq", "curated genomic"}:
-        provider, why = "RefSeq", next((h for h in header if "refseq" in h.lower() or "ncbi" in h.lower()),
+        provider, why = "RefSeq", next((h for h in header if ("refseq" in h.lower() or "ncbi" in h.lower())
+                                        and h.lower() in text),
                                        style[1] if style and style[0] == "refseq"
                                        else f"source column {', '.join(sorted(top_sources))}")
     elif any(src.endswith("refgene") or src.endswith("ncbirefseq") for src in top_sources):

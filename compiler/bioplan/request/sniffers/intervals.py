@@ -101,8 +101,9 @@ def _claims(src: Source, ctx: Context) -> bool:
     headers, data = _data_lines(src)
     if any(h.startswith(("track", "browser")) for h in headers) and not data:
         return True
-    if any(ln.startswith(("fixedStep", "variableStep")) for ln in data[:1]):
-        return True  # WIG
+    if any(ln.startswith(("fixedStep", "variableStep")) for ln in data[:1]) \
+            or any(h.startswith("track") and "type=wiggle_0" in h for h in headers):
+        return True  # WIG (several tracks: BED-like, variableStep and fixedStep blocks in one file)
     rows = [ln.split("\t") for ln in data[:50]]
     if not rows:
         return False
