@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
+import shlex
 from collections.abc import Sequence
 
 from bioplan.models import Fact, SniffedFile
@@ -38,6 +39,25 @@ _DNA_RE = re.compile(r"^[ACGTN]{20,}$")
 _NOCHIM_RE = re.compile(r"no_?chim|non_?chim|chimera_?free")
 _TO_TSV = ("convert it to a taxa x samples TSV with `biom convert -i TABLE.biom -o TABLE.tsv --to-tsv` "
            "(biom-format) and give that")
+
+
+# a QIIME 2 taxonomy's lineage ('d__Bacteria; p__Firmicutes; ...') split into bioplan's one column per rank
+_SPLIT_LINEAGE = (
+    'import sys, pandas as pd; t = pd.read_csv(sys.argv[1], sep="\\t", dtype=str); '
+    'r = t["Taxon"].str.split(";", expand=True).apply(lambda c: c.str.strip().str.replace(r"^[a-z]__", "", '
+    'regex=True)); r.columns = ["Kingdom", "Phylum", "Class", "Order", "Family", "Genus", "Species", '
+    '"Strain"][: r.shape[1]]; r.insert(0, "asv_id", t.iloc[:, 0]); r.to_csv(sys.argv[2], sep="\\t", index=False)')
+
+
+def _refuse_lineage_column(src: Source, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """QIIME 2's exported taxonomy.tsv (Feature ID, Taxon, Confidence): the whole lineage in one column."""
+    out = re.sub(r"(\.(tsv|txt))?(\.gz)?$", "", src.shown, count=1, flags=re.IGNORECASE) + ".ranks.tsv"
+    example = next((r[1] for r in rows if len(r) > 1 and r[1].strip()), "")
+    raise unreadable(
+        src.shown, f"is a QIIME 2 taxonomy ({quote_list(header, 3)}: each feature's whole lineage in one column, "
+        f"such as {example!r}), while bioplan's ASV taxonomy has one column per rank (asv_id, Kingdom ... Genus)",
+        [f"split the lineage into ranks and give that: python -c {shlex.quote(_SPLIT_LINEAGE)} "
+         f"{shlex.quote(src.shown)} {shlex.quote(out)}"], expected="ASV taxonomy (one column per rank)")
 
 
 def _header_and_rows(src: Source) -> tuple[list[str], list[list[str]], str]:
@@ -94,6 +114,8 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
         return SniffedFile(path=src.shown, datatype="asv_taxonomy", format="tsv" if fmt == "tsv" else fmt,
                            evidence=tuple(evidence),
                            facts=(Fact(name="ranks", value=ranks, evidence="rank columns"),)), Notes()
+    if not samples and [h.strip().lower() for h in header[1:2]] == ["taxon"]:
+        _refuse_lineage_column(src, header, rows)
     if not samples:
         raise unreadable(src.shown, f"has a taxon column ('{header[0]}') but no numeric sample column",
                          ["give a taxa x samples table: the taxon id, then one column of counts per sample"],

@@ -50,6 +50,7 @@ from bioplan.request.sniffers.columns import (
     norm_header,
     num,
 )
+from bioplan.request.sniffers.diversity import refuse_diversity_results
 from bioplan.request.sniffers.quantification import QUANT_LAYOUTS, quant_table, tx2gene_table
 
 _TABLE_BUDGET = 16 << 20
@@ -111,6 +112,8 @@ def _read_table_lines(src: Source) -> tuple[list[str], list[str], bool]:
         if not body and line.startswith("#"):
             comments.append(line)
             continue
+        if line.startswith("#") and "\t" not in line and "," not in line:
+            continue  # a comment line among the rows (QIIME 2's manifest allows them anywhere)
         if line.strip():
             body.append(line)
             if len(body) >= _TABLE_ROWS:
@@ -256,6 +259,7 @@ def _classify_table(src: Source, rows: list[list[str]], fmt: str, prefixes: Mapp
         return mapping
 
     _refuse_contrasts_file(src, cols, normed)
+    refuse_diversity_results(src, names, data, header, complete)
     # count matrix (mostly numbers) vs sample sheet (mostly words)
     rest = cols[1:]
     numeric = [c for c in rest if c.numeric]
