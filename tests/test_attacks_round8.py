@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
+import types
 from pathlib import Path
 
 import jsonschema
@@ -192,3 +194,39 @@ def test_property_a_config_path_passes_only_when_a_slurm_job_keeps_it_data(path)
         assert refused
     else:
         assert not refused
+
+
+# ----------------------------------------------------------------------------- text of the inputs in figures
+MATH_LABELS = ["S$\\x$", "HALLMARK_$^$", "$\\mathrm{ALL\\ SIGNIFICANT}$", "Ctrl$_1$"]
+
+
+def test_a_label_from_the_inputs_is_drawn_as_its_text_not_as_math(step_lib, monkeypatch):
+    """Count-matrix columns (never sample ids, so '$' is not refused there), gene and gene-set names, taxa and
+    cluster labels are drawn as tick labels and titles. Under matplotlib's mathtext 'S$\\x$' stopped the figure
+    step (ValueError: Unknown symbol) and '$\\mathrm{...}$' drew other words (seen with matplotlib 3.11); the
+    steps' pyplot() turns mathtext and TeX off. matplotlib itself is not imported (seconds): a stand-in records
+    the settings, and matplotlib's own matplotlibrc is read to show they are its settings."""
+    spec = importlib.util.find_spec("matplotlib")
+    assert spec is not None and spec.origin is not None
+    defaults = (Path(spec.origin).parent / "mpl-data" / "matplotlibrc").read_text()
+    rc: dict = {}
+    pyplot_module = types.ModuleType("matplotlib.pyplot")
+    pyplot_module.rcParams = rc
+    matplotlib_module = types.ModuleType("matplotlib")
+    matplotlib_module.use = lambda backend: None
+    matplotlib_module.pyplot = pyplot_module
+    monkeypatch.setitem(sys.modules, "matplotlib", matplotlib_module)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot_module)
+    assert step_lib.pyplot() is pyplot_module
+    assert rc["text.parse_math"] is False and rc["text.usetex"] is False
+    for key in step_lib.PLAIN_TEXT:
+        assert f"#{key}:" in defaults, key
+
+
+def test_every_step_drawing_a_figure_draws_plain_text():
+    """Every step script using matplotlib gets it from bioplan_step.pyplot() or sets PLAIN_TEXT itself."""
+    for script in sorted(SCRIPTS.glob("*.py")):
+        source = script.read_text()
+        if "matplotlib" in source or "pyplot()" in source:
+            assert ("= pyplot()" in source or "**PLAIN_TEXT" in source
+                    or "**bioplan_step.PLAIN_TEXT" in source), script.name

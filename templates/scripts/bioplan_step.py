@@ -423,6 +423,11 @@ def passed(summary):
 
 
 # --- figures -------------------------------------------------------------------------------------
+# Labels are the inputs' own text (count-matrix columns, gene and gene-set names, taxa, clusters): never
+# matplotlib's mathtext, where 'S$\x$' stopped the step ("Unknown symbol") and '$\mathrm{...}$' drew other words.
+PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False}
+
+
 def pyplot():
     """matplotlib.pyplot without a display, in bioplan's figure style."""
     import matplotlib
@@ -430,7 +435,7 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
+    plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False, **PLAIN_TEXT})
     return plt
 
 

@@ -64,7 +64,7 @@ coords = pd.DataFrame(
 coords.to_csv(coords_path, sep="\t", index=False, float_format="%.5f")
 
 # Plot with matplotlib directly: same look on every scanpy version, fixed layout.
-plt.rcParams.update({"svg.hashsalt": "bioplan", "font.size": 9})
+plt.rcParams.update({"svg.hashsalt": "bioplan", "font.size": 9, **bioplan_step.PLAIN_TEXT})
 cmap = plt.get_cmap("tab20" if len(order) > 10 else "tab10")
 fig, ax = plt.subplots(figsize=(6.0, 5.0))
 point_size = max(2.0, min(30.0, 12000.0 / max(adata.n_obs, 1)))
