@@ -169,6 +169,8 @@ def _absent_words(knowledge: Knowledge) -> tuple[tuple[str, str], ...]:
             words = {normalize(a) for a in (tool.name, tool.id.replace("_", " "), *tool.aliases.en, *tool.aliases.zh)}
             # longest first, so "gatk haplotypecaller" wins over "gatk"
             out += [(w, tool.id) for w in sorted(words, key=lambda w: (-len(w), w)) if w]
+        # and longest first across tools: "diamond blastp" (DIAMOND's mode) wins over BLAST's "blastp"
+        out.sort(key=lambda pair: -len(pair[0]))
         _ABSENT[knowledge.content_hash] = tuple(out)
     return _ABSENT[knowledge.content_hash]
 

@@ -733,6 +733,14 @@ def _sentence(norm: str, pos: int) -> tuple[int, int]:
     return (starts[-1] if starts else 0), (ends[0] if ends else len(norm))
 
 
+def _has_marker(marker: str, text: str) -> bool:
+    """An alternative marker in `text`: a Latin word word-bounded ("or", not "for"); one in another script
+    anywhere, since those are written against the tool names ("IQ-TREEやRaxML", "MAFFT等")."""
+    if not marker.isascii():
+        return marker in text
+    return re.search(rf"(?<![a-z0-9]){re.escape(marker)}(?![a-z0-9])", text) is not None
+
+
 def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matches: list[Match],
                   knowledge: Knowledge, slashed: frozenset[tuple[str, str]] = frozenset()) -> str | None:
     """The tool of the knowledge a missing tool is offered beside as an alternative for the same
@@ -749,8 +757,7 @@ def _offered_with(norm: str, term: AbsentTerm, operations: tuple[str, ...], matc
             if same:
                 return same[0]
     markers = lexicon_words(knowledge, "alternative_markers")
-    if not any((w in sentence) if is_cjk(w) else re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", sentence)
-               for w in markers):
+    if not any(_has_marker(w, sentence) for w in markers):
         return None
     for m in matches:
         if m.kind == "tool" and not m.negated and start <= m.start < end and any(
@@ -843,10 +850,10 @@ def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge,
             between = norm[first.end:later.start]
             if not (start <= first.start and first.end <= later.start) or first.id == later.id:
                 continue
-            if _step_kinds(knowledge, first) & _step_kinds(knowledge, later) and (any(
-                    (w in between) if is_cjk(w) else re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", between)
-                    for w in markers) or (_joined_by_slash(norm, first.end, later.start, slashed)
-                                          and _steps(knowledge, first) & _steps(knowledge, later))):
+            if _step_kinds(knowledge, first) & _step_kinds(knowledge, later) and (
+                    any(_has_marker(w, between) for w in markers)
+                    or (_joined_by_slash(norm, first.end, later.start, slashed)
+                        and _steps(knowledge, first) & _steps(knowledge, later))):
                 offered[(later.start, later.end)] = first.id
                 break
     # a route's offer is the first step's words, a tool's the first tool's id: each marks its own kind of
@@ -972,7 +979,12 @@ def _role(m: Match, knowledge: Knowledge) -> SpanRole:
 # "DESeq2/edgeR" and "treated / control" are words. Each starts at a word's start only (linear in the request).
 _ADDRESS = re.compile(r"(?i)(?<![a-z0-9+.-])(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>()\[\]\"'`]+"
                       r"|(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
-                      r"|(?<![\w/.~])(?:~|\.{1,2})?/[^\s<>()\[\]\"'`,;]*[^\s<>()\[\]\"'`,;.:!?]")
+                      r"|(?<![\w/.~])(?:~|\.{1,2})?/[^\s<>()\[\]\"'`,;]*[^\s<>()\[\]\"'`,;.:!?]"
+                      # a file name joined by '-' or '_' ("astral-scopedom-40-2.07.fa", "ERR1147227_trimmed.fastq"):
+                      # normalising splits it into words, and 'astral' or 'trimmed' in it is no tool, no step
+                      r"|(?<![\w.~/-])[a-z0-9+]+(?:[._-][a-z0-9+]+)*[_-][a-z0-9+]+(?:[._-][a-z0-9+]+)*"
+                      r"\.(?:fa|fasta|fna|faa|ffn|fq|fastq|sam|bam|cram|vcf|bcf|bed|gff3?|gtf|tsv|csv|txt|nwk|newick|"
+                      r"treefile|aln|phy|phylip|dmnd|h5ad|h5|mtx|biom|qza)(?:\.gz)?(?![\w.])")
 
 
 def _addresses(text: str, norm: str) -> list[tuple[int, int]]:
