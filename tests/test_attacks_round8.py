@@ -38,7 +38,7 @@ from bioplan.compile import plan_request
 from bioplan.errors import AmbiguousInputError
 from bioplan.request.sniff import sniff_file
 from conftest import ROOT
-from helpers import planning_refusal
+from helpers import planning_refusal, write_fastq
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -95,6 +95,33 @@ def test_levels_that_differ_in_more_than_that_are_read_as_before(tmp_path):
     sheet = sniff_file(_sheet(tmp_path / "s.tsv", ["WT", "WT", "KO", "KO", "HET", "HET", "TNF\u03b1", "TNF\u03b1"]), {})
     assert sheet.datatype == "sample_metadata"
     assert sheet.fact("replicates") == {"WT": 2, "KO": 2, "HET": 2, "TNF\u03b1": 2}
+
+
+@pytest.mark.parametrize("other", ["s1", "\u04051", "S1\u200b", "\uff331"])
+def test_sample_names_of_a_sheet_naming_no_files_are_held_to_the_same_relation(tmp_path, other):
+    """A count matrix's sheet: its ids never become file names (codegen/names.py never sees them), yet every
+    result keeps S1 and s1 (or a Cyrillic Dze S1) apart that a reader takes for one sample."""
+    path = tmp_path / "samples.tsv"
+    path.write_text(f"sample\tcondition\nS1\tcontrol\nS2\tcontrol\n{other}\ttreated\nS4\ttreated\n",
+                    encoding="utf-8")
+    with pytest.raises(AmbiguousInputError) as err:
+        sniff_file(str(path), {})
+    assert err.value.message.startswith(f"{path}: sample names in column 'sample' that differ only in letter case")
+    assert f"'S1' and {other!r}" in err.value.message or f"{other!r} and 'S1'" in err.value.message
+
+
+def test_a_sheet_of_fastq_files_leaves_its_ids_to_the_check_naming_their_files(knowledge, tmp_path):
+    reads = tmp_path / "reads"
+    rows = []
+    for name in ("S1", "s1"):
+        for mate in (1, 2):
+            write_fastq(reads / f"{name}x_R{mate}.fastq.gz", mate)
+        rows.append(f"{name}\treads/{name}x_R1.fastq.gz\treads/{name}x_R2.fastq.gz\n")
+    sheet = tmp_path / "samples.tsv"
+    sheet.write_text("sample\tfastq_1\tfastq_2\n" + "".join(rows))
+    err = planning_refusal(knowledge, "trim the reads with fastp", [str(sheet)], tmp_path / "out")
+    assert isinstance(err, AmbiguousInputError)
+    assert err.message.startswith("sample ids that differ only in letter case")
 
 
 LOOKALIKE = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445"}

@@ -623,6 +623,23 @@ def _refuse_indistinguishable_levels(shown: str, sample_col: Column, condition: 
         {"path": shown, "column": condition.name, "levels": clashes})
 
 
+def _refuse_indistinguishable_samples(shown: str, column: str, samples: list[str]) -> None:
+    """Sample names of a sheet naming no files (the columns of a count matrix, an h5ad's samples) that differ only as
+    condition levels may (`S1` and `s1`, `ctrl_1` and `сtrl_1` with a Cyrillic Es): every step and result table
+    keeps them apart, every reader of those results takes them for one sample."""
+    clashes = indistinguishable_names(samples)
+    if clashes:
+        shown_names = "; ".join(" and ".join(f"{n!r}{lookalikes_in(n)}" for n in group) for group in clashes[:5])
+        raise AmbiguousInputError(
+            f"{shown}: sample names in column '{column}' that differ only in letter case, Unicode form, letters of "
+            f"another script drawn like Latin ones or characters that draw nothing: {shown_names}: a reader of the "
+            "results takes them for one sample",
+            [f"to resolve, rename one of each pair in {shown} and in the data it describes (e.g. the count matrix's "
+             "columns) so that they differ in more than case, encoding and lookalike letters, or merge them if they "
+             "are one sample"],
+            {"path": shown, "column": column, "samples": clashes})
+
+
 def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, evidence: list[str],
                   header: bool) -> SniffedFile:
     by_header = dict(zip(normed, cols))
@@ -637,6 +654,8 @@ def _sample_sheet(src: Source, cols: list[Column], normed: list[str], fmt: str, 
     evidence.append(f"mostly words: {numeric} of {len(cols)} columns numeric")
     evidence.append(f"sample column '{sample_col.name}' ({len(samples)} samples)")
     fastq_cols = [c.name for c in cols if c.paths]
+    if not fastq_cols:  # ids of FASTQ rows become file names: codegen/names.py refuses those, naming their files
+        _refuse_indistinguishable_samples(src.shown, sample_col.name, samples)
     facts = [Fact(name="samples", value=samples, evidence=f"column '{sample_col.name}': {quote_list(samples)}"),
              Fact(name="sample_column", value=sample_col.name, evidence="the column holding the sample names")]
     condition, why = _condition_column(cols, normed, sample_col, evidence)
