@@ -96,6 +96,35 @@ def test_a_bulk_matrix_over_a_few_sequence_named_samples_stays_bulk(tmp_path):
     assert one(bulk).datatype == "raw_count_matrix"
 
 
+def test_genes_over_numbered_cells_mostly_zeros_are_a_single_cell_matrix(knowledge):
+    """The round-7 left-over: R's write.csv of a genes x cells matrix whose cells are numbered (cell1 ...)."""
+    f = one(DROPSEQ / "P60.numbered_cells.csv")
+    assert (f.datatype, f.format) == ("single_cell_matrix", "csv") and f.fact("n_cells") == 99
+    assert "numbered cells, the rows by genes" in f.evidence[0] and "'cell1'" in f.evidence[0]
+    result = plan_request(CLUSTER, [str(DROPSEQ / "P60.numbered_cells.csv")], knowledge=knowledge)
+    assert tools(result)[0] == "scanpy_qc"
+
+
+def test_the_qc_step_turns_genes_over_numbered_cells_into_cells_x_genes():
+    text = (ROOT / "templates" / "scripts" / "scanpy_qc.py").read_text()
+    space: dict = {"re": re}
+    exec(text[text.index("# cells numbered by one stem"):text.index("TEXT_TABLE = ")], space)
+    exec(text[text.index("def numbered"):text.index("def read_dense")], space)
+    cells = [f"cell{i}" for i in range(1, 100)]
+    assert space["numbered"](cells) and not space["numbered"](["Xkr4", "Sox17", "Mrpl15"])
+    assert not space["numbered"](["untreated1", "treated1"])  # two stems: samples of two groups
+
+
+def test_a_bulk_matrix_over_numbered_samples_with_some_zeros_stays_bulk(tmp_path):
+    """Numbered columns are cells only when nearly all counts are zeros (here 60 %: unexpressed genes)."""
+    rows = ["gene_id\t" + "\t".join(f"S{j}" for j in range(1, 25))]
+    rows += [f"ENSG{i:011d}\t" + "\t".join("0" if (i + j) % 5 < 3 else str(10 * i + j) for j in range(1, 25))
+             for i in range(1, 41)]
+    bulk = tmp_path / "counts.tsv"
+    bulk.write_text("\n".join(rows) + "\n")
+    assert one(bulk).datatype == "raw_count_matrix"
+
+
 # ------------------------------------------------------------------------ annotation, tracks
 
 def test_an_ensembl_gtf_is_ensembls_though_its_header_names_the_ncbi_assembly_accession(knowledge):

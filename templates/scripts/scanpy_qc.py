@@ -61,6 +61,8 @@ mt_prefix = str(getattr(params, "mt_prefix", "") or "")
 
 # a cell barcode, optionally prefixed by its sample and suffixed by its GEM well (AAACCTGAGAAACCAT-1)
 BARCODE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
+# cells numbered by one stem (cell1, cell2, ...; 1, 2, ...), as spreadsheet and R exports name them
+SERIAL = re.compile(r"^([A-Za-z_.-]*?)(\d+)$")
 TEXT_TABLE = (".tsv", ".txt", ".csv", ".tsv.gz", ".txt.gz", ".csv.gz")
 
 
@@ -73,15 +75,22 @@ def header_lines(path):
         return sum(1 for _ in itertools.takewhile(lambda line: line.startswith(("@", "#")), handle))
 
 
+def numbered(names):
+    """Names that number one stem: cells, when the other side names genes."""
+    found = [SERIAL.match(n) for n in names]
+    return bool(names) and all(found) and len({m.group(1).lower() for m in found}) == 1
+
+
 def read_dense(path, name):
     """AnnData (cells x genes) from a dense count table as GEO series and Seurat's examples ship them: genes x
-    cells when the column names are cell barcodes, else cells x genes."""
+    cells when the column names are cell barcodes or numbered cells over named genes, else cells x genes."""
     import anndata
     import pandas as pd
 
     table = pd.read_csv(path, sep="," if ".csv" in name else "\t", index_col=0, skiprows=header_lines(path))
     columns = [str(c) for c in table.columns]
-    genes_by_cells = sum(bool(BARCODE.match(c)) for c in columns) >= 0.9 * len(columns)
+    genes_by_cells = sum(bool(BARCODE.match(c)) for c in columns) >= 0.9 * len(columns) or (
+        numbered(columns) and not numbered([str(g) for g in table.index]))
     cells = table.T if genes_by_cells else table
     return anndata.AnnData(X=sparse.csr_matrix(cells.to_numpy(dtype=np.float32)),
                            obs=pd.DataFrame(index=[str(c) for c in cells.index]),

@@ -31,6 +31,9 @@ _MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen 
 # cells x genes table when most counts are zeros, as in droplet data (a bulk matrix has few zeros)
 _SERIAL_RE = re.compile(r"^([A-Za-z_.-]*?)(\d+)$")
 _MIN_ZEROS = 0.5
+# numbered columns over gene rows are cells only when nearly all counts are zeros: a bulk genes x samples matrix
+# numbers its samples (S1, S2, ...) far more often, and its first rows may be half zeros (genes not expressed)
+_MIN_ZEROS_NUMBERED_COLUMNS = 0.8
 # Drop-seq's DigitalExpression (DGE) writes '@DGE', '@LIBRARY', '@COMMAND' header lines (SAM-like; '#' in newer
 # versions), then 'GENE' over the cell barcodes: its cells are cells however few
 DGE_HEADER_RE = re.compile(r"^[@#](?:DGE|LIBRARY|COMMAND)\t")
@@ -59,6 +62,9 @@ def _cell_names(header: Sequence[str], data: Sequence[Sequence[str]]) -> tuple[s
     if _barcodes(columns, 1 if header[0] == _DGE_CORNER else _MIN_CELLS):
         return "genes x cells", columns
     firsts = [r[0] for r in data]
+    if len(columns) >= _MIN_CELLS and _serial(columns) and _genes(firsts) \
+            and _zero_share(data) >= _MIN_ZEROS_NUMBERED_COLUMNS:
+        return "genes x cells", columns
     if len(data) >= _MIN_CELLS and (_barcodes(firsts) or _serial(firsts) and _genes(columns)
                                     and _zero_share(data) >= _MIN_ZEROS):
         return "cells x genes", firsts
@@ -139,7 +145,8 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     orientation, cells, data, delim = found
     fmt = "csv" if delim == "," else "tsv"
     per_cell = "columns" if orientation == "genes x cells" else "rows"
-    named = "by cell barcodes" if _barcodes(cells, 1) else "as numbered cells, the columns by genes"
+    named = "by cell barcodes" if _barcodes(cells, 1) else "as numbered cells, the " + \
+        ("rows by genes" if per_cell == "columns" else "columns by genes")
     zeros = f"whole-number counts, {_zero_share(data):.0%} zeros"
     evidence = [f"dense single-cell count table ({orientation}): the {per_cell} are named {named} "
                 f"({quote_list(cells, 3)})", zeros] + _dge_evidence(src) + compression_evidence(src)
