@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from bioplan.compile import organism_prefixes, plan_request
-from bioplan.errors import BioplanError
+from bioplan.compile import compile_request, organism_prefixes, plan_request
+from bioplan.errors import BioplanError, UnreadableInputError
 from bioplan.request.sniff import sniff_inputs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,3 +207,22 @@ def test_a_qiime2_manifest_with_a_comment_among_its_rows_is_a_sample_sheet_namin
     assert (f.datatype, f.format) == ("sample_metadata", "csv")
     assert f.fact("sample_column") == "sample-id" and f.fact("fastq_columns") == ["filename"]
     assert f.fact("samples") == ["Human-Kneecap"]
+
+
+# ------------------------------------------------------------------------ a sample sheet's ids (round 7's left-over)
+
+def test_a_sample_id_refused_from_a_sheet_names_the_sheet_row_not_the_fastq(knowledge, tmp_path):
+    """ENA's real read pairs named by an nf-core sheet whose second sample id holds '$': the refusal says which row
+    of the sheet to edit (it named a FASTQ file the user never typed)."""
+    ena = Path(__file__).parent / "data" / "real_studies" / "ena"
+    for sample in ("a", "b"):
+        for mate in (1, 2):
+            shutil.copy(ena / f"ERR127302_{mate}_subset.fastq.gz", tmp_path / f"{sample}_R{mate}.fastq.gz")
+    sheet = tmp_path / "samplesheet.csv"
+    sheet.write_text("sample,fastq_1,fastq_2\nctrl,a_R1.fastq.gz,a_R2.fastq.gz\n"
+                     "trt$1,b_R1.fastq.gz,b_R2.fastq.gz\n")
+    with pytest.raises(UnreadableInputError) as e:
+        compile_request("trim the reads with fastp", [str(sheet)], str(tmp_path / "wf"), knowledge=knowledge,
+                        validate=False)
+    assert "the sample id 'trt$1' (from 'samplesheet.csv, data row 2')" in str(e.value)
+    assert "R1.fastq.gz" not in str(e.value) and "R2.fastq.gz" not in str(e.value)

@@ -60,6 +60,7 @@ from bioplan.errors import ConstraintViolationError, UnreadableInputError, Unsup
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import PatientSample, Plan, PlanStep, TaskSpec, topological_order
+from bioplan.request.sniffers.cohort import sheet_row_of
 
 
 @dataclass(frozen=True)
@@ -668,5 +669,6 @@ def synthesize(knowledge: Knowledge, spec: TaskSpec, plan: Plan, options: Synthe
 
 
 def _sample_sources(spec: TaskSpec) -> dict[str, str]:
-    """Each sample id and an input file it came from (named in refusals)."""
-    return {i.sample: i.path for i in spec.inputs if i.sample}
+    """Each sample id and an input file it came from (named in refusals): a sample sheet's row when the sheet named
+    the sample's FASTQ files ('sheet.csv, data row 2': the file's base name is what refusals show)."""
+    return {i.sample: sheet_row_of(i.evidence) or i.path for i in spec.inputs if i.sample}

@@ -123,6 +123,18 @@ def _sheet_path(sheet: SniffedFile, value: str) -> str:
     return beside if os.path.exists(beside) else value
 
 
+# a FASTQ file a sample sheet names carries the sheet's row in its evidence, so a refusal of its sample id names the
+# row to edit, not the FASTQ file (`sheet_row_of`; codegen's sample sources)
+_SHEET_ROW = "sample named by data row {row} of the sample sheet {sheet}"
+_SHEET_ROW_RE = re.compile(r"^sample named by data row (\d+) of the sample sheet (.+)$")
+
+
+def sheet_row_of(evidence: Sequence[str]) -> str | None:
+    """'SHEET, data row N' for a FASTQ file a sample sheet named (its sample id came from that row), else None."""
+    found = next((m for e in evidence for m in [_SHEET_ROW_RE.match(e)] if m), None)
+    return f"{found.group(2)}, data row {found.group(1)}" if found else None
+
+
 def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], ctx: Context,
                            warnings: list[str]) -> list[tuple[SniffedFile, Notes]]:
     """The FASTQ files a sample sheet names in its path columns (nf-core/sarek's and nf-core/rnaseq's
@@ -138,7 +150,7 @@ def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], c
         _refuse_repeated_files(sheet, rows)
         named: list[str] = []
         missing: list[str] = []
-        for (sample, *values), lane in zip(rows, lanes):
+        for row, ((sample, *values), lane) in enumerate(zip(rows, lanes), start=1):
             present = [(column, v) for column, v in enumerate(values, start=1) if v and v.lower() not in NA]
             for column, value in present:
                 path = _sheet_path(sheet, value)
@@ -153,7 +165,8 @@ def _reads_the_sheets_name(files: Sequence[SniffedFile], paths: Sequence[str], c
                                      f"{found.datatype.replace('_', ' ')}", ["name the sample's FASTQ files in the "
                                      "sheet's fastq_1 and fastq_2 columns"], override=False)
                 mate = column if len(present) == 2 else None  # fastq_1 and fastq_2; one file: single-end
-                update: dict = {"sample": sample, "mate": mate}
+                update: dict = {"sample": sample, "mate": mate, "evidence": (
+                    *found.evidence, _SHEET_ROW.format(row=row, sheet=sheet.path))}
                 if lane is not None:
                     facts = [f for f in found.facts if f.name != "lane"]
                     update["facts"] = (*facts, Fact(name="lane", value=lane,
