@@ -183,6 +183,12 @@ def test_qiime2_alpha_diversity_values_are_refused_as_a_diversity_result():
     assert any("feature (OTU/ASV) count table" in h for h in e.hints)
 
 
+def test_a_qiime2_pcoa_export_is_refused_as_an_ordination_result():
+    e = refused(QIIME2 / "pcoa-results-NxN.txt")
+    assert "is an ordination result" in str(e) and "PCoA of 8 samples" in str(e) and "malformed" not in str(e)
+    assert any("beta-diversity analysis (its PCoA)" in h for h in e.hints)
+
+
 def test_a_qiime2_taxonomy_is_refused_with_the_command_that_splits_its_lineage(tmp_path):
     e = refused(QIIME2 / "3-column.tsv")
     assert "is a QIIME 2 taxonomy ('Feature ID', 'Taxon', 'Confidence'" in str(e) and "'k__Foo; p__Bar'" in str(e)

@@ -1,14 +1,16 @@
 """Diversity results given as inputs: a sample x sample distance matrix (QIIME 2's exported distance-matrix.tsv,
-scikit-bio's lsmat, a UniFrac or Bray-Curtis matrix written by R) and a table of alpha-diversity values per
-sample (QIIME 2's alpha-diversity.tsv, phyloseq's estimate_richness). Their numbers made the table reader take
-them for a normalised expression matrix of the samples; they are what a diversity analysis writes, not what it
-starts from, so they are refused naming the feature table the analysis reads."""
+scikit-bio's lsmat, a UniFrac or Bray-Curtis matrix written by R), a table of alpha-diversity values per sample
+(QIIME 2's alpha-diversity.tsv, phyloseq's estimate_richness) and an ordination (scikit-bio's format: a QIIME 2
+PCoA exported). The table reader took the first two for normalised expression matrices and the third for a
+malformed table; they are what a diversity analysis writes, not what it starts from, so they are refused naming
+the feature table the analysis reads."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bioplan.request.sniffers.base import Source, quote_list, unreadable
+from bioplan.models import SniffedFile
+from bioplan.request.sniffers.base import Context, FileSniffer, Notes, Source, quote_list, unreadable
 from bioplan.request.sniffers.columns import num
 
 # per-sample alpha-diversity indices as QIIME 2 (q2-diversity), phyloseq's estimate_richness and vegan name them
@@ -61,3 +63,17 @@ def refuse_diversity_results(src: Source, names: Sequence[str], data: Sequence[S
             f"{len(data)}{'' if complete else '+'} samples such as {quote_list([r[0] for r in data], 3)}), a "
             "diversity result (QIIME 2's alpha-diversity.tsv, phyloseq's estimate_richness), which bioplan does "
             "not start from", [_FEATURE_TABLE_HINT], expected="abundance table")
+
+
+def _refuse_ordination(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    sites = next((ln.split("\t")[1] for ln in src.text_lines if ln.startswith("Site\t")), "?")
+    raise unreadable(
+        src.shown, f"is an ordination result (scikit-bio's OrdinationResults: Eigvals, Proportion explained, Species, "
+        f"Site blocks; QIIME 2's exported PCoA of {sites} samples), which bioplan does not start from",
+        [_FEATURE_TABLE_HINT.replace("the diversity analysis", "the beta-diversity analysis (its PCoA)")],
+        expected="abundance table")
+
+
+# the first line of scikit-bio's ordination format (QIIME 2's `qiime tools export` of a PCoAResults artifact)
+ORDINATION = FileSniffer("ordination results (scikit-bio / QIIME 2 PCoA; refused)", (), (),
+                         lambda src, ctx: src.first_line.startswith("Eigvals\t"), _refuse_ordination)

@@ -138,6 +138,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("taxonomy", "KRAKEN2_RESULTS"),
     Declared("variants", "VCF_RECORDS", _vcf_record_like),
     Declared("seqtabs", "SEQTABS", _asv_named),
+    Declared("diversity", "ORDINATION", lambda src: src.first_line.startswith("Eigvals\t")),
     Declared("read_tables", "READ_TABLES"),
     Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
     Declared("flatfiles", "FLAT_FILES", lambda src: src.first_line.startswith(("LOCUS", "ID   ", "^"))
