@@ -189,23 +189,36 @@ def test_a_qiime2_pcoa_export_is_refused_as_an_ordination_result():
     assert any("beta-diversity analysis (its PCoA)" in h for h in e.hints)
 
 
-def test_a_qiime2_taxonomy_is_refused_with_the_command_that_splits_its_lineage(tmp_path):
-    e = refused(QIIME2 / "3-column.tsv")
-    assert "is a QIIME 2 taxonomy ('Feature ID', 'Taxon', 'Confidence'" in str(e) and "'k__Foo; p__Bar'" in str(e)
+LINEAGES = [(QIIME2 / "3-column.tsv", "a QIIME 2 taxonomy ('Feature ID', 'Taxon', 'Confidence'", "'k__Foo; p__Bar'",
+             "3-column.ranks.tsv", ["asv_id\tKingdom\tPhylum", "seq1\tFoo\tBar"]),
+            (R8 / "phyloseq" / "mothur_example.cons.taxonomy", "a mothur consensus taxonomy", "'Bacteria(100);",
+             "mothur_example.cons.ranks.tsv", ["asv_id\tKingdom\tPhylum\tClass\tOrder\tFamily\tGenus",
+                                              "2\tBacteria\tBacteroidetes\tBacteroidia\tBacteroidales\tRikenellaceae"
+                                              "\tAlistipes"])]
+
+
+@pytest.mark.parametrize("path, what, example, out, written", LINEAGES)
+def test_a_lineage_in_one_column_is_refused_with_the_command_that_splits_it(path, what, example, out, written,
+                                                                           tmp_path):
+    """QIIME 2's taxonomy.tsv and mothur's cons.taxonomy (read before as an abundance table of one sample, 'Size')."""
+    e = refused(path)
+    assert f"is {what}" in str(e) and example in str(e)
     command = next(h for h in e.hints if "python -c" in h)
-    assert "3-column.ranks.tsv" in command and '"asv_id"' in command
+    assert out in command and '"asv_id"' in command
     # the command's own code, run in place on a copy: it writes bioplan's one-column-per-rank taxonomy
-    code = re.search(r"python -c '(.*)' \S+ \S+$", command)
+    code = re.search(r"python -c '(.*)' \S+ \S+ (\S+)$", command)
     assert code is not None
     import sys
 
-    given = shutil.copy(QIIME2 / "3-column.tsv", tmp_path / "taxonomy.tsv")
-    argv, sys.argv = sys.argv, ["-c", str(given), str(tmp_path / "ranks.tsv")]
+    given = shutil.copy(path, tmp_path / path.name)
+    argv, sys.argv = sys.argv, ["-c", str(given), str(tmp_path / "ranks.tsv"), code.group(2)]
     try:
         exec(code.group(1), {})
     finally:
         sys.argv = argv
-    assert (tmp_path / "ranks.tsv").read_text().splitlines()[:2] == ["asv_id\tKingdom\tPhylum", "seq1\tFoo\tBar"]
+    assert (tmp_path / "ranks.tsv").read_text().splitlines()[:2] == written
+    if len(written[0].split("\t")) > 4:  # three ranks or more: bioplan's ASV taxonomy (q2-types' test file has two)
+        assert one(tmp_path / "ranks.tsv").datatype == "asv_taxonomy"
 
 
 def test_a_qiime2_manifest_with_a_comment_among_its_rows_is_a_sample_sheet_naming_fastq_files():

@@ -41,23 +41,35 @@ _TO_TSV = ("convert it to a taxa x samples TSV with `biom convert -i TABLE.biom 
            "(biom-format) and give that")
 
 
-# a QIIME 2 taxonomy's lineage ('d__Bacteria; p__Firmicutes; ...') split into bioplan's one column per rank
+# a lineage in one column (QIIME 2's 'd__Bacteria; p__Firmicutes; ...', mothur's 'Bacteria(100);"Firmicutes"(100);')
+# split into bioplan's one column per rank: rank prefixes, confidences in parentheses and quotes dropped
 _SPLIT_LINEAGE = (
     'import sys, pandas as pd; t = pd.read_csv(sys.argv[1], sep="\\t", dtype=str); '
-    'r = t["Taxon"].str.split(";", expand=True).apply(lambda c: c.str.strip().str.replace(r"^[a-z]__", "", '
-    'regex=True)); r.columns = ["Kingdom", "Phylum", "Class", "Order", "Family", "Genus", "Species", '
-    '"Strain"][: r.shape[1]]; r.insert(0, "asv_id", t.iloc[:, 0]); r.to_csv(sys.argv[2], sep="\\t", index=False)')
+    'r = t[sys.argv[3]].str.rstrip(";").str.split(";", expand=True).apply(lambda c: c.str.strip().str.replace('
+    'r"^[a-z]__|\\(\\d+(\\.\\d+)?\\)$|\\x22", "", regex=True)); r.columns = ["Kingdom", "Phylum", "Class", "Order", '
+    '"Family", "Genus", "Species", "Strain"][: r.shape[1]]; r.insert(0, "asv_id", t.iloc[:, 0]); '
+    'r.to_csv(sys.argv[2], sep="\\t", index=False)')
+# the taxonomy tables that hold a lineage in one column: (header, lowered; what wrote it; the lineage column)
+_LINEAGE_TABLES = ((("feature id", "taxon"), "a QIIME 2 taxonomy", 1),
+                   (("otu", "size", "taxonomy"), "a mothur consensus taxonomy (classify.otu's cons.taxonomy)", 2))
 
 
 def _refuse_lineage_column(src: Source, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """QIIME 2's exported taxonomy.tsv (Feature ID, Taxon, Confidence): the whole lineage in one column."""
-    out = re.sub(r"(\.(tsv|txt))?(\.gz)?$", "", src.shown, count=1, flags=re.IGNORECASE) + ".ranks.tsv"
-    example = next((r[1] for r in rows if len(r) > 1 and r[1].strip()), "")
+    """QIIME 2's exported taxonomy.tsv (Feature ID, Taxon, Confidence) or mothur's cons.taxonomy (OTU, Size,
+    Taxonomy): each taxon's whole lineage in one column. Returns for any other table."""
+    lowered = tuple(h.strip().lower() for h in header)
+    found = next(((what, j) for names, what, j in _LINEAGE_TABLES if lowered[:len(names)] == names), None)
+    if found is None:
+        return
+    what, j = found
+    out = re.sub(r"(\.(tsv|txt|taxonomy))?(\.gz)?$", "", src.shown, count=1, flags=re.IGNORECASE) + ".ranks.tsv"
+    example = next((r[j] for r in rows if len(r) > j and r[j].strip()), "")
     raise unreadable(
-        src.shown, f"is a QIIME 2 taxonomy ({quote_list(header, 3)}: each feature's whole lineage in one column, "
-        f"such as {example!r}), while bioplan's ASV taxonomy has one column per rank (asv_id, Kingdom ... Genus)",
+        src.shown, f"is {what} ({quote_list(header, 3)}: each taxon's whole lineage in one column, such as "
+        f"{example!r}), while bioplan's ASV taxonomy has one column per rank (asv_id, Kingdom ... Genus)",
         [f"split the lineage into ranks and give that: python -c {shlex.quote(_SPLIT_LINEAGE)} "
-         f"{shlex.quote(src.shown)} {shlex.quote(out)}"], expected="ASV taxonomy (one column per rank)")
+         f"{shlex.quote(src.shown)} {shlex.quote(out)} {shlex.quote(header[j])}"],
+        expected="ASV taxonomy (one column per rank)")
 
 
 def _header_and_rows(src: Source) -> tuple[list[str], list[list[str]], str]:
@@ -106,6 +118,7 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
                           "`biom convert --to-tsv`) and give that"])
     header, rows, delim = _header_and_rows(src)
     fmt = "csv" if delim == "," else "tsv"
+    _refuse_lineage_column(src, header, rows)
     samples = _sample_columns(header, rows)
     ranks = _rank_columns(header)
     evidence = [f"first column '{header[0]}': one taxon (OTU/ASV/feature) per row"] + compression_evidence(src)
@@ -114,8 +127,6 @@ def _read(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
         return SniffedFile(path=src.shown, datatype="asv_taxonomy", format="tsv" if fmt == "tsv" else fmt,
                            evidence=tuple(evidence),
                            facts=(Fact(name="ranks", value=ranks, evidence="rank columns"),)), Notes()
-    if not samples and [h.strip().lower() for h in header[1:2]] == ["taxon"]:
-        _refuse_lineage_column(src, header, rows)
     if not samples:
         raise unreadable(src.shown, f"has a taxon column ('{header[0]}') but no numeric sample column",
                          ["give a taxa x samples table: the taxon id, then one column of counts per sample"],
