@@ -189,6 +189,12 @@ def test_a_qiime2_pcoa_export_is_refused_as_an_ordination_result():
     assert any("beta-diversity analysis (its PCoA)" in h for h in e.hints)
 
 
+def test_a_usearch_cluster_file_is_refused_naming_the_otu_table_to_give():
+    e = refused(R8 / "phyloseq" / "usearch.uc")
+    assert "is a USEARCH/VSEARCH cluster file (.uc" in str(e) and "sample" not in str(e).split(":", 1)[1][:40]
+    assert any("--otutabout" in h for h in e.hints)
+
+
 LINEAGES = [(QIIME2 / "3-column.tsv", "a QIIME 2 taxonomy ('Feature ID', 'Taxon', 'Confidence'", "'k__Foo; p__Bar'",
              "3-column.ranks.tsv", ["asv_id\tKingdom\tPhylum", "seq1\tFoo\tBar"]),
             (R8 / "phyloseq" / "mothur_example.cons.taxonomy", "a mothur consensus taxonomy", "'Bacteria(100);",

@@ -1,6 +1,7 @@
 """Sequence similarity search hits in BLAST's tabular form (BLAST+ and DIAMOND -outfmt 6/7, FASTA -m 8/8C):
 refused by name. Before this the table reader took their identity, length and coordinate columns for a normalised
-count matrix (or their two id columns for a sample sheet)."""
+count matrix (or their two id columns for a sample sheet). USEARCH/VSEARCH .uc cluster files likewise (they were a
+sample sheet of samples 'H' and 'N', their record types)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,31 @@ def _refuse_report(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
 
 SEARCH_REPORTS = FileSniffer("BLAT PSL, HMMER, Exonerate, FASTA-suite and EMBOSS alignment reports (refused)", (),
                              (), lambda src, ctx: report_kind(src) is not None, _refuse_report)
+
+
+# USEARCH/VSEARCH cluster format (.uc): record type, cluster, length or size, % identity, strand, 2 unused fields,
+# CIGAR, query label, target label; H a hit, S a centroid, C a cluster's size, N no hit, L a library centroid
+_UC_TYPES = frozenset("HSCNL")
+
+
+def _uc_row(fields: list[str]) -> bool:
+    """A record: its type, then cluster number and length (or size; '*' for N, no hit), % identity, strand."""
+    return len(fields) == 10 and fields[0] in _UC_TYPES and all(f.isdigit() or f == "*" for f in fields[1:3]) \
+        and (fields[3] == "*" or bool(_NUMBER_RE.match(fields[3]))) and fields[4] in ("+", "-", "*", ".")
+
+
+def _uc_file(src: Source) -> bool:
+    rows = [ln.split("\t") for ln in src.text_lines[:40] if ln.strip()]
+    return bool(rows) and all(_uc_row(r) for r in rows)
+
+
+def _refuse_uc(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
+    raise unreadable(
+        src.shown, "is a USEARCH/VSEARCH cluster file (.uc: one line per read or centroid, H a hit, S a centroid, "
+        "C a cluster, N no hit), a clustering result no step of bioplan reads",
+        ["give the OTU table of the clusters (vsearch --usearch_global READS.fa --db OTUS.fa --id 0.97 --otutabout "
+         "otu_table.tsv, a taxa x samples table) or the amplicon reads themselves"], expected="abundance table")
+
+
+UC_CLUSTERS = FileSniffer("USEARCH/VSEARCH .uc cluster files (refused)", (), (),
+                          lambda src, ctx: _uc_file(src), _refuse_uc)

@@ -138,6 +138,7 @@ FILE_READERS: tuple[Declared, ...] = (
     Declared("taxonomy", "KRAKEN2_RESULTS"),
     Declared("variants", "VCF_RECORDS", _vcf_record_like),
     Declared("seqtabs", "SEQTABS", _asv_named),
+    Declared("hits", "UC_CLUSTERS", lambda src: src.first_line[:2] in ("H\t", "S\t", "C\t", "N\t", "L\t")),
     Declared("diversity", "ORDINATION", lambda src: src.first_line.startswith("Eigvals\t")),
     Declared("read_tables", "READ_TABLES"),
     Declared("reports", "HTSEQ_COUNTS", lambda src: src.first_line.count("\t") <= 1),
