@@ -251,3 +251,30 @@ def test_a_sample_id_refused_from_a_sheet_names_the_sheet_row_not_the_fastq(know
                         validate=False)
     assert "the sample id 'trt$1' (from 'samplesheet.csv, data row 2')" in str(e.value)
     assert "R1.fastq.gz" not in str(e.value) and "R2.fastq.gz" not in str(e.value)
+
+
+# ------------------------------------------------------------------------ the encodings files travel in
+
+ENCODED = [(QIIME2 / "distance-matrix-NxN.tsv", "is a distance matrix"),
+           (QIIME2 / "alpha-diversity.tsv", "alpha-diversity values"),
+           (R8 / "phyloseq" / "mothur_example.cons.taxonomy", "mothur consensus taxonomy"),
+           (R8 / "phyloseq" / "usearch.uc", "USEARCH/VSEARCH cluster file"),
+           (QIIME2 / "pcoa-results-NxN.txt", "ordination result"),
+           (R8 / "rtracklayer" / "multi.wig", "WIG coverage track"),
+           (DROPSEQ / "P60.numbered_cells.csv", "single_cell_matrix"),
+           (QIIME2 / "MANIFEST", "sample_metadata"),
+           (R8 / "pyranges" / "ensembl.gtf", "gene_annotation")]
+
+
+@pytest.mark.parametrize("path, said", ENCODED)
+def test_gzip_and_crlf_with_a_bom_read_the_same(path, said, tmp_path):
+    raw = path.read_bytes()
+    packed = tmp_path / f"{path.name}.gz"
+    packed.write_bytes(gzip.compress(raw, mtime=0))
+    excel = tmp_path / path.name
+    excel.write_bytes(b"\xef\xbb\xbf" + raw.replace(b"\n", b"\r\n"))
+    for variant in (packed, excel):
+        try:
+            assert one(variant).datatype == said
+        except BioplanError as e:
+            assert said in str(e) and str(variant) in str(e)
