@@ -125,6 +125,22 @@ def test_a_bulk_matrix_over_numbered_samples_with_some_zeros_stays_bulk(tmp_path
     assert one(bulk).datatype == "raw_count_matrix"
 
 
+@pytest.mark.parametrize("path, n", [(DROPSEQ / "GenotypeSperm.cellBarcodes.txt", 100),
+                                     (ROOT / "tests" / "data" / "real_studies" / "seurat" / "cr2" / "barcodes.tsv", 80),
+                                     (ROOT / "tests" / "data" / "real_studies" / "seurat" / "cr3.0" / "barcodes.tsv.gz",
+                                      5)])
+def test_a_list_of_cell_barcodes_given_alone_is_refused_not_read_as_gene_symbols(path, n):
+    e = refused(path)
+    assert f"is a list of {n} cell barcodes" in str(e) and "not gene ids" in str(e)
+    assert any("the whole 10x folder" in h for h in e.hints)
+
+
+def test_a_10x_matrix_given_with_its_barcodes_and_features_still_takes_them_as_its_parts():
+    cr3 = ROOT / "tests" / "data" / "real_studies" / "seurat" / "cr3.0"
+    files = sniff_inputs([str(cr3 / n) for n in ("matrix.mtx.gz", "features.tsv.gz", "barcodes.tsv.gz")], {}).files
+    assert [f.datatype for f in files] == ["single_cell_matrix"]
+
+
 # ------------------------------------------------------------------------ annotation, tracks
 
 def test_an_ensembl_gtf_is_ensembls_though_its_header_names_the_ncbi_assembly_accession(knowledge):

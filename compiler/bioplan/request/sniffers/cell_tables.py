@@ -26,6 +26,7 @@ from bioplan.request.sniffers.columns import num
 
 # a cell barcode, optionally prefixed by its sample and suffixed by its GEM well
 _BARCODE_RE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
+BARCODE_RE = _BARCODE_RE  # also a one-column list of them (tables: barcodes.tsv given alone)
 _MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen to be sequences is likelier
 # cells named by a number (Excel/pandas exports, 'singleCellTab.csv': cell1, cell2, ...) under a header of genes: a
 # cells x genes table when most counts are zeros, as in droplet data (a bulk matrix has few zeros)

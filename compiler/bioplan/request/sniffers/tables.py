@@ -35,6 +35,7 @@ from bioplan.request.sniffers.base import (
     quote_list,
     unreadable,
 )
+from bioplan.request.sniffers.cell_tables import BARCODE_RE
 from bioplan.request.sniffers.columns import (
     ANNOTATION_NUMBER_COLUMNS,
     CONDITION_COLUMNS,
@@ -756,6 +757,18 @@ def _refuse_region_list(src: Source, values: list[str]) -> None:
                              f"'{{print $1, {start}, $3}}' > regions.bed ({base})"], expected="gene list")
 
 
+def _refuse_barcode_list(src: Source, values: list[str]) -> None:
+    """A one-column list of cell barcodes (Cell Ranger's barcodes.tsv, a Drop-seq or STARsolo cell list given
+    alone) was read as gene symbols."""
+    sample = values[:2000]
+    if len(sample) >= 2 and sum(bool(BARCODE_RE.match(v)) for v in sample) >= 0.9 * len(sample):
+        raise unreadable(src.shown, f"is a list of {len(values)} cell barcodes ({quote_list(values, 3)}: Cell Ranger's "
+                         "barcodes.tsv, a Drop-seq or STARsolo list of cells), not gene ids", [
+                             "give the cells' count matrix: the whole 10x folder (matrix.mtx.gz with its "
+                             "features.tsv.gz or genes.tsv and this barcodes file), a Cell Ranger .h5, an .h5ad or a "
+                             "Drop-seq DGE matrix"], expected="gene list")
+
+
 def _sniff_gene_list(src: Source, values: list[str], fmt: str, prefixes: Mapping[str, str],
                      complete: bool) -> SniffedFile:
     values = [v.strip().strip('"') for v in values if v.strip()]
@@ -766,6 +779,7 @@ def _sniff_gene_list(src: Source, values: list[str], fmt: str, prefixes: Mapping
         if norm_header(values[0]) in GENE_HEADERS or (rest_ns in ("ensembl", "entrez") and head_ns != rest_ns):
             header, values = values[0], values[1:]
     _refuse_region_list(src, values)
+    _refuse_barcode_list(src, values)
     ns, share = id_namespace(values[:2000], prefixes)
     if ns == "unknown" or not values:
         example = quote_list(values, 3)
