@@ -124,6 +124,25 @@ def test_a_sheet_of_fastq_files_leaves_its_ids_to_the_check_naming_their_files(k
     assert err.message.startswith("sample ids that differ only in letter case")
 
 
+def test_a_level_spelt_with_a_lookalike_letter_is_the_level_the_request_names(knowledge, workspace, tmp_path):
+    """The sheet's only control level spelt 'сontrol' (a Cyrillic Es): before, 'treated vs control' was not honoured
+    (the warning showed the levels as 'control, treated') and the steps took the first level in sorted order as the
+    reference, 'treated': every fold change the reverse of the request's. Now it is the level the sheet shows,
+    in the sheet's spelling, its lookalike letter named."""
+    cyrillic = "\u0441ontrol"
+    sheet = _sheet(tmp_path / "samples.tsv", [cyrillic] * 3 + ["treated"] * 3)
+    (tmp_path / "samples.tsv").write_text((tmp_path / "samples.tsv").read_text().replace("S1\t", "ctrl_1\t").replace(
+        "S2\t", "ctrl_2\t").replace("S3\t", "ctrl_3\t").replace("S4\t", "treated_1\t").replace(
+        "S5\t", "treated_2\t").replace("S6\t", "treated_3\t"), encoding="utf-8")
+    counts = str(workspace / "data" / "bulk_de" / "counts.csv")
+    result = plan_request(DE, [counts, sheet], knowledge)
+    workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(tmp_path / "out"))
+    assert workflow.params["deseq2"]["reference_level"] == cyrillic
+    assert workflow.params["deseq2"]["test_level"] == "treated"
+    assert any(f"treated against the reference {cyrillic}" in w and "U+0441 CYRILLIC SMALL LETTER ES" in w
+               for w in result.spec.warnings)
+
+
 LOOKALIKE = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445"}
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\ufe0f", "\u034f", "\u3164"]
 

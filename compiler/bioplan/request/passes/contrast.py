@@ -13,6 +13,7 @@ from bioplan.models import AbsentTerm, SniffedFile
 from bioplan.request.lexicon import lexicon_pattern
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.readings import quoted
+from bioplan.request.same_names import lookalikes_in, looks_name
 
 # words of a level: letters and digits only ("wild_type", "Wild-Type" and "wild type" are one level)
 _KEY = re.compile(r"[^a-z0-9]")
@@ -95,7 +96,8 @@ def _sheet_level(phrases: list[str], sheet_levels: list[str], levels: ContrastWo
     of its runs (`_phrases`) that names exactly one level."""
     for words in phrases:
         for said in dict.fromkeys((words, words[:-1] if words.endswith("s") else words)):
-            hits = [lv for lv in sheet_levels if _canonical(lv, levels) == _canonical(said, levels)]
+            # as the sheet shows it: 'сontrol' with a Cyrillic Es is the control the request names (round 8)
+            hits = [lv for lv in sheet_levels if _canonical(looks_name(lv), levels) == _canonical(said, levels)]
             if len(hits) == 1:
                 return hits[0]
     return None
@@ -144,5 +146,7 @@ def read_contrast(draft: SpecDraft, term: AbsentTerm, entry: RequestSetting
     for sp in entry.sets:
         for tool in sp.tools:
             params.setdefault(tool, {})[sp.param] = reference if sp.level == "reference" else test
+    spelt = "".join(f"; {lv!r} is spelt with letters of another script drawn like Latin ones{lookalikes_in(lv)}"
+                    for lv in (test, reference) if lookalikes_in(lv))
     return params, [f"the contrast {quoted([term.text])}: {test} against the reference {reference} ({why}); "
-                    f"log2 fold changes are {test} over {reference}{checked}"]
+                    f"log2 fold changes are {test} over {reference}{checked}{spelt}"]
