@@ -521,6 +521,7 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
         norm, _without_words_of_datatype_phrases(marked)), knowledge, slashed)
     marked = _references_named(norm, _file_contents(norm, _without_alternative_layouts(norm, marked, knowledge)),
                                knowledge)
+    marked = _assays_of_methods(norm, marked, knowledge)
     addresses = _addresses(text, norm)
     named_in_addresses = [m for m in marked if _inside(m, addresses)]
     marked = [m for m in marked if not _inside(m, addresses)]
@@ -628,6 +629,23 @@ def _references_named(norm: str, matches: list[Match], knowledge: Knowledge) -> 
                         and any(normalize(a) == text for a in d.aliases.en)), None)
         out.append(m if ref is None else m.model_copy(update={"kind": "datatype", "id": ref, "alternatives": ()}))
     return out
+
+
+# an assay's name as the kind of a method, not of the data: "we can use any bulk RNA-seq DE method" (on a
+# pseudo-bulk matrix of single cells), "standard bulk RNA-seq tools"
+_METHOD_KIND_BEFORE = re.compile(r"(?<![a-z0-9])(?:any|other|standard|conventional|traditional|typical|usual|existing|"
+                                 r"established|classical|regular)\s+$")
+_METHOD_KIND_AFTER = re.compile(r"(?:\s+[\w-]+){0,2}?\s+(?:methods?|tools?|approach(?:es)?|packages?|software|"
+                                r"frameworks?|workflows?)(?![a-z0-9])")
+
+
+def _assays_of_methods(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
+    """An assay named as the kind of a method ("any bulk RNA-seq DE method") says what the method was made
+    for, not what the data are: no assay constraint."""
+    return [m for m in matches
+            if not (m.kind == "constraint" and m.id in knowledge.constraints
+                    and knowledge.constraints[m.id].kind == "assay"
+                    and _METHOD_KIND_BEFORE.search(norm, 0, m.start) and _METHOD_KIND_AFTER.match(norm, m.end))]
 
 
 # A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's
@@ -891,10 +909,19 @@ def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list
             any(a <= m.start and m.end <= b for a, b in after) or bool(_ALREADY_BEFORE.search(norm[:m.start]))
             or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60]))
             or bool(_PASSED_BEFORE.search(norm[max(0, m.start - 60):m.start]))
-            or bool(_SHARE_OF_READS.search(norm[max(0, m.start - 40):m.start])))
+            or bool(_SHARE_OF_READS.search(norm[max(0, m.start - 40):m.start]))
+            or (bool(_DONE_AT_START.fullmatch(norm, 0, m.start)) and bool(_DONE_CLAUSE_END.match(norm, m.end))))
     return [m for m in matches if not (m.kind == "operation" and m.how in ("exact", "alias", "fuzzy")
                                        and any(a <= m.start and m.end <= b for a, b in spans))
             and not (m.kind in ("operation", "tool") and done(m))]
+
+
+# a step the request starts after ("After alignment, we need to count how many reads map to each gene", "Once
+# the reads are aligned, ..."): done before the request's own steps
+_DONE_AT_START = re.compile(r"(?:after|once|following)(?: (?:the|read|reads|all))*"
+                            r"(?: (?:are|were|have been|has been))? ")
+_DONE_CLAUSE_END = re.compile(r"(?: (?:is|are|was|were|has been|have been))?"
+                              r"(?: (?:done|complete|completed|finished))?\s*,")
 
 
 # the data, then what was done to it ("*.bam files which are sorted, markduplicates and index")

@@ -49,6 +49,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     anchors.drop_superseded,
     anchors.add_optional_input_readers,
     context.settle_assay,
+    tools.refuse_tools_outside_the_assay,
     context.settle_layout,
     context.settle_library,
     context.read_data_facts,

@@ -65,13 +65,31 @@ def drop_superseded(draft: SpecDraft) -> SpecDraft:
                                 if o not in draft.anchors))
     anchors = tuple(a for a in draft.anchors if a not in dropped) + route
     preferred = tuple(t for t in draft.preferred if knowledge.tools[t].implements not in dropped)
-    notes = [f"{knowledge.operations[a].label} is done by "
+    notes = _unrun_named_tools(knowledge, draft.preferred, dropped)
+    notes += [f"{knowledge.operations[a].label} is done by "
              + " and ".join(knowledge.operations[o].label.lower() for o in knowledge.operations[a].superseded_by)
              + (", which the request also asks for; it is not run a second time" if not route else
                 ", the route the request asks for; the per-sample step runs as "
                 + " and ".join(knowledge.operations[o].label.lower() for o in route))
              for a in dropped]
     return replace(draft.warn(*notes), anchors=anchors, preferred=preferred)
+
+
+def _unrun_named_tools(knowledge: Knowledge, preferred: tuple[str, ...], dropped: list[str]) -> list[str]:
+    """Named tools of a superseded step that no tool of their package can run on the superseding route
+    ("use any bulk DE method such as edgeR" on pseudobulk counts: the pseudobulk step runs PyDESeq2)."""
+    notes = []
+    for t in preferred:
+        tool = knowledge.tools[t]
+        if tool.implements not in dropped:
+            continue
+        route = knowledge.operations[tool.implements].superseded_by
+        if any(o.software.conda == tool.software.conda and o.implements in route for o in knowledge.tools.values()):
+            continue
+        notes.append(f"{tool.name} (named for {knowledge.operations[tool.implements].label.lower()}) is not run: "
+                     + " and ".join(knowledge.operations[o].label.lower() for o in route)
+                     + " runs its own tool")
+    return notes
 
 
 def _optional_reader(knowledge: Knowledge, f: SniffedFile, given: set[str], anchors: tuple[str, ...],

@@ -335,3 +335,39 @@ def _refuse_unfit_reads(draft: SpecDraft, tool_id: str) -> None:
             f"{', '.join(f.path for f in per_sample[:3])} hold {kinds}",
             [f"use {' or '.join(fit)}, the tool for {kinds} (name it, or leave the tool out)"],
             {"tool": tool_id, "inputs": sorted(given), "use": fit})
+
+
+def refuse_tools_outside_the_assay(draft: SpecDraft) -> SpecDraft:
+    """A named tool bioplan has only for other assays (its `supports`) than the request's ("align the RNA-seq
+    reads with BWA": BWA and Bowtie2 are not splice-aware, bioplan runs them on DNA reads) is refused by name,
+    saying which tools of that step fit; with --substitute the step runs one of them, said as a deviation.
+    Before, the planner left the tool out and bound another without a word."""
+    knowledge, assay = draft.knowledge, draft.constraints.get("assay")
+    if assay not in knowledge.constraints:
+        return draft
+    unfit = [t for t in draft.preferred if _assays_supported(knowledge, t) and assay not in knowledge.tools[t].supports]
+    if not unfit:
+        return draft
+    label = knowledge.constraints[assay].label
+    notes = []
+    for t in unfit:
+        tool = knowledge.tools[t]
+        fit = sorted(o.name for o in knowledge.tools.values() if o.implements == tool.implements
+                     and (not _assays_supported(knowledge, o.id) or assay in o.supports))
+        supported = ", ".join(knowledge.constraints[c].label for c in _assays_supported(knowledge, t))
+        if not draft.substitute:
+            raise UnknownToolError(
+                f"{tool.name} is in bioplan for {supported} only, not for {label}",
+                [f"use {' or '.join(fit)} for {knowledge.operations[tool.implements].label.lower()} of {label}"
+                 if fit else f"bioplan has no tool for this step of {label}",
+                 "or pass --substitute to plan bioplan's own tool for the step (said in the report)"],
+                {"tool": t, "assay": assay, "use": fit})
+        notes.append(f"substituted: {tool.name} is in bioplan for {supported} only; "
+                     f"{knowledge.operations[tool.implements].label.lower()} of {label} runs "
+                     f"{' or '.join(fit) or 'no tool'} instead (--substitute)")
+    return replace(draft.deviate(*notes), preferred=tuple(t for t in draft.preferred if t not in unfit))
+
+
+def _assays_supported(knowledge: Knowledge, tool_id: str) -> list[str]:
+    return [c for c in knowledge.tools[tool_id].supports
+            if c in knowledge.constraints and knowledge.constraints[c].kind == "assay"]
