@@ -113,3 +113,31 @@ def test_a_japanese_list_of_tools_offers_alternatives(knowledge):
 def test_iq_tree2_is_iqtree(knowledge):
     request = parse_request("you can use ortholog protein alignment and RAxML (or iq-tree2) for the tree", knowledge)
     assert "iqtree" in {m.id for m in request.matches if m.kind == "tool"}
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("資料分析:包含過濾低品質序列、去除嵌合體、OTU/ASV 分群與分類註解", "asv_inference"),
+    ("資料分析:包含過濾低品質序列、去除嵌合體、OTU/ASV 分群與分類註解", "asv_taxonomy_assignment"),
+    ("アルファおよびベータ多様性分析はそれぞれサンプル内およびサンプル間の微生物の多様性に焦点を当てます。",
+     "diversity_analysis"),
+    ("merge된 read들은 중복을 제외하고 representative sequence (Feature)로 선별되어, 추후 분석(diversity analysis)",
+     "asv_inference"),
+])
+def test_amplicon_steps_in_chinese_japanese_korean(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_otu_asv_grouping_is_no_cell_clustering(knowledge):
+    assert "cell_clustering" not in parse_request("OTU/ASV 分群與分類註解", knowledge).operations
+
+
+def test_reads_clustered_into_otus_in_japanese_is_otu_picking(knowledge):
+    request = parse_request("同様のリードのクラスタリングを行って、操作分類単位 (OTU) を生成します。", knowledge)
+    assert "otu_picking" in {a.id for a in request.absent if a.kind == "analysis"}
+
+
+def test_qiime_s_feature_is_no_tool_name(knowledge):
+    """'representative sequence (Feature)': QIIME 2's word for an ASV, not an unknown tool."""
+    request = parse_request("the reads are dereplicated into representative sequences (Feature) for diversity analysis",
+                            knowledge)
+    assert "feature" not in {s.text for s in request.spans if s.role == "unrecognized"}

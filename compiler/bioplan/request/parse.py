@@ -372,10 +372,12 @@ def _with_phrase_hits(marked: list[Match], phrase_hits: list[Match]) -> list[Mat
     of an operation already named elsewhere still accounts for its own words ("profile the gut
     microbiome with Kraken2": Kraken2 names the operation, the phrase says what "profile" means)."""
     # a word of several readings wholly inside a phrase of another operation is that phrase's word ("align" in
-    # "align these 16S sequences" is the multiple sequence alignment, not read alignment)
-    out = [m for m in marked if not (m.kind == "operation" and m.alternatives and any(
+    # "align these 16S sequences" is the multiple sequence alignment, not read alignment); so is a Chinese
+    # alias (matched as a substring) wholly inside a longer phrase ("分群" in "OTU/ASV 分群" clusters no cells)
+    out = [m for m in marked if not (m.kind == "operation" and any(
         p.kind == "operation" and p.id != m.id and p.id not in m.alternatives and not p.negated
-        and p.start <= m.start and m.end <= p.end for p in phrase_hits))]
+        and p.start <= m.start and m.end <= p.end
+        and (m.alternatives or (is_cjk(m.text) and p.end - p.start > m.end - m.start)) for p in phrase_hits))]
     seen_ops = {m.id for m in out if m.kind == "operation"}
     for m in phrase_hits:
         if m.kind == "operation" and m.id in seen_ops and any(
