@@ -186,8 +186,9 @@ def test_a_distance_matrix_as_qiime_tools_export_writes_it_with_an_empty_corner_
     assert "is a distance matrix (40 x 40, samples 's0', 's1', 's2'" in str(refused(table))
 
 
-def test_a_square_count_matrix_is_no_distance_matrix(tmp_path):
-    rows = ["gene\ta\tb\tc", "g1\t0\t5\t7", "g2\t5\t0\t9", "g3\t7\t9\t1"]  # a non-zero diagonal cell
+@pytest.mark.parametrize("rows", [["gene\ta\tb\tc", "g1\t0\t5\t7", "g2\t5\t0\t9", "g3\t7\t9\t1"],  # a diagonal cell
+                                  ["gene\ta\tb\tc", "g1\t0\t0\t0", "g2\t0\t0\t0", "g3\t0\t0\t0"]])  # all zeros
+def test_a_square_count_matrix_is_no_distance_matrix(rows, tmp_path):
     table = tmp_path / "counts.tsv"
     table.write_text("\n".join(rows) + "\n")
     assert one(table).datatype == "raw_count_matrix"

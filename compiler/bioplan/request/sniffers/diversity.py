@@ -37,7 +37,8 @@ def _square_distances(names: Sequence[str], data: Sequence[Sequence[str]], heade
     if any(num(v) is None for r in cells for v in r):
         return None
     values = [[num(v) or 0.0 for v in r] for r in cells]
-    if any(x < 0 for r in values for x in r) or any(values[i][i] != 0 for i in range(n)):
+    if any(x < 0 for r in values for x in r) or any(values[i][i] != 0 for i in range(n)) \
+            or not any(x > 0 for r in values for x in r):  # all zeros: an empty count table, not distances
         return None
     if any(abs(values[i][j] - values[j][i]) > 1e-9 for i in range(n) for j in range(i)):
         return None
