@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 import types
 from pathlib import Path
@@ -276,3 +277,23 @@ def test_every_step_drawing_a_figure_draws_plain_text():
         if "matplotlib" in source or "pyplot()" in source:
             assert ("= pyplot()" in source or "**PLAIN_TEXT" in source
                     or "**bioplan_step.PLAIN_TEXT" in source), script.name
+
+
+# ----------------------------------------------------------------------------- the run's environment: $TMPDIR
+# A shell variable assigned a string of several words that holds the temporary folder (`covar="--covar
+# $tmp/covar.tsv ..."`, then `$covar` unquoted so that its words split): a $TMPDIR holding a space split the path
+# too (the job failed), one holding a glob character was expanded. Snakemake rules make their temporary folder under
+# $TMPDIR (`mktemp -d`); Nextflow's are relative to the task's folder (`mktemp -d -p .`).
+_SPLIT_WORDS_WITH_TMP = re.compile(r"""(?<![\w-])\w+=(?P<q>["'])(?P<value>[^"'\n]*\$tmp[^"'\n]*)(?P=q)""")
+
+
+def test_no_snakemake_rule_splits_a_string_holding_its_temporary_folder():
+    found = []
+    for template in sorted((ROOT / "templates" / "snakemake").glob("*.j2")):
+        for m in _SPLIT_WORDS_WITH_TMP.finditer(template.read_text()):
+            if re.search(r"\s", m.group("value")):
+                found.append(f"{template.name}: {m.group(0)}")
+    assert found == []
+    source = (ROOT / "templates" / "snakemake" / "rsem_calculate_expression.smk.j2").read_text()
+    assert 'set -- --paired-end "$tmp/reads_1.fastq.gz" "$tmp/reads_2.fastq.gz"' in source
+    assert '"$@" {input.index:q}/genome' in source
