@@ -141,3 +141,11 @@ def test_qiime_s_feature_is_no_tool_name(knowledge):
     request = parse_request("the reads are dereplicated into representative sequences (Feature) for diversity analysis",
                             knowledge)
     assert "feature" not in {s.text for s in request.spans if s.role == "unrecognized"}
+
+
+@pytest.mark.parametrize("query", [
+    "这里推荐使用邻接法(Neighbor-Joining Method)来构建初始树。",
+    "build a UPGMA tree of the aligned sequences",
+])
+def test_distance_trees_are_named_not_run_as_ml(knowledge, query):
+    assert "distance_trees" in {a.id for a in parse_request(query, knowledge).absent if a.kind == "analysis"}
