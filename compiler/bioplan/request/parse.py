@@ -334,7 +334,59 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
     return found
 
 
+def _versioned_tool_typos(words: list[tuple[str, int, int]], knowledge: Knowledge) -> list[Match]:
+    """A versioned tool's name with one letter missing, added or changed ("MAC2" for MACS2, "bowtei2"): too
+    short for the typo windows above, but its version digits leave one reading. Only digit-bearing words
+    one edit from exactly one tool, with the same digits."""
+    tools = [t for t in lexicon_index(knowledge).latin_terms
+             if t.kind == "tool" and " " not in t.alias and len(t.alias) >= 4 and any(c.isdigit() for c in t.alias)]
+    found: list[Match] = []
+    for word, start, end in words:
+        if not 4 <= len(word) <= 10 or not any(c.isdigit() for c in word):
+            continue
+        digits = [c for c in word if c.isdigit()]
+        near = {t.alias for t in tools if [c for c in t.alias if c.isdigit()] == digits
+                and t.alias != word and OSA.distance(word, t.alias) == 1}
+        if len(near) != 1:
+            continue
+        # every tool carrying that alias, as an exact match finds them (_select makes them one match)
+        alias = near.pop()
+        found.extend(Match(kind="tool", id=tool_id, text=word, start=start, end=end, how="fuzzy", score=0.9)
+                     for tool_id in sorted({t.id for t in tools if t.alias == alias}))
+    return found
+
+
+# markers of a replaced tool ("As an alternative to calling peaks with SEACR, we recommend MACS2", "instead
+# of aligning the reads with STAR"): their object may be a step done with the tool, past the window; the
+# step itself is still wanted (only the tool is replaced)
+_SUBSTITUTION_MARKERS = ("as an alternative to", "an alternative to", "instead of", "in place of", "rather than",
+                         "as a replacement for")
+_STEP_DONE_WITH = re.compile(r"\s+\w+ing\b(?:\s+[\w-]+){0,4}?\s+(?:with|using|via|through|by)\s+(?:the\s+)?")
+_WITH_TOOL_AFTER = re.compile(r"\s+(?:with|using|via|through)\s")
+
+
+def _replaced_by_substitution(norm: str, match: Match | AbsentTerm) -> bool:
+    """A tool named in a step that a substitution marker stands before ("as an alternative to calling peaks
+    with SEACR") is the tool replaced."""
+    before = re.split(r"[,;.:!?]|\bbut\b|\bthen\b", norm[max(0, match.start - 80):match.start])[-1]
+    for marker in _SUBSTITUTION_MARKERS:
+        at = before.rfind(marker)
+        if at >= 0 and _STEP_DONE_WITH.fullmatch(before, at + len(marker)):
+            return True
+    return False
+
+
+def _step_of_replaced_tool(norm: str, match: Match) -> bool:
+    """An operation right after a substitution marker and before "with <tool>" is still wanted: the marker
+    replaces the tool ("instead of calling peaks with SEACR")."""
+    before = norm[max(0, match.start - _NEGATION_WINDOW):match.start].rstrip()
+    return (any(before.endswith(marker) for marker in _SUBSTITUTION_MARKERS)
+            and _WITH_TOOL_AFTER.match(norm, match.end) is not None)
+
+
 def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
+    if match.kind == "tool" and _replaced_by_substitution(norm, match):
+        return True
     window_start = max(0, match.start - _NEGATION_WINDOW)
     before = norm[window_start:match.start]
     # a clause boundary resets negation: "not edgeR, but DESeq2"
@@ -351,11 +403,26 @@ def _negated(norm: str, match: Match | AbsentTerm, markers: list[str]) -> bool:
     return False
 
 
+# what a method was made for, not what the data are: "methodology originally developed for RNA-seq data" (RRBS)
+_MADE_FOR = re.compile(r"(?<![a-z0-9])(?:developed|designed|created|built|written|intended|devised|made|invented|"
+                       r"conceived)\s+(?:originally\s+|initially\s+|first\s+|primarily\s+)?for\s+"
+                       r"(?:the\s+)?(?:analysis\s+of\s+|analy[sz]ing\s+)?$")
+# a setting replaced by another: "in a paired-end mode (instead of single-end like we had before)"
+_SUBSTITUTED = re.compile(r"(?<![a-z])(?:instead of|rather than|in place of|as an alternative to)\s+"
+                          r"(?:the\s+|a\s+|an\s+)?$")
+
+
 def _mark_negated(norm: str, matches: list[Match], exclude_markers: list[str]) -> list[Match]:
     """Tools, operations and data a negation marker stands before in their clause ("not edgeR", "skip the
-    sequencing data preprocessing, mapping reads") are negated: negated data is no input."""
+    sequencing data preprocessing, mapping reads") are negated: negated data is no input. A setting is
+    negated only by a marker that replaces it ("paired-end (instead of single-end)") or as what a method was
+    made for ("software developed for RNA-seq data")."""
     return [m.model_copy(update={"negated": True})
-            if m.kind in ("tool", "operation", "datatype") and _negated(norm, m, exclude_markers) else m
+            if (m.kind in ("tool", "operation", "datatype") and _negated(norm, m, exclude_markers)
+                and not (m.kind == "operation" and _step_of_replaced_tool(norm, m)))
+            or (m.kind == "constraint" and (_SUBSTITUTED.search(norm, max(0, m.start - _NEGATION_WINDOW), m.start)
+                                            or _MADE_FOR.search(norm, max(0, m.start - 60), m.start)))
+            else m
             for m in matches]
 
 
@@ -509,7 +576,9 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
     phrase_hits, phrase_target, phrase_constraints = list(phrases.hits), phrases.target, phrases.constraints
     # words an intent phrase explains need no typo correction ("count" of "count metrics" is no "counts")
     explained = [(p.start, p.end) for p in phrase_hits]
-    fuzzy = _select(_fuzzy_matches(_uncovered_words(norm, exact), knowledge, explained), knowledge)
+    uncovered = _uncovered_words(norm, exact)
+    fuzzy = _select(_fuzzy_matches(uncovered, knowledge, explained) + _versioned_tool_typos(uncovered, knowledge),
+                    knowledge)
     exclude_markers = sorted(lexicon_words(knowledge, "exclude_markers"))  # normalised once, with the lexicon
     slashed = slash_joined(text)
     marked = _mark_negated(norm, sorted(_split_joined_names(norm, exact, knowledge, slashed) + fuzzy,

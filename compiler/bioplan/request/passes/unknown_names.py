@@ -215,10 +215,20 @@ def _a_step_before(request: Request, words: _Words, nstart: int) -> bool:
     return words.step_between(max(clause, nstart - _LOOK_BACK), nstart)
 
 
+# a citation in parentheses: "(Krueger & Andrews, 2011)", "(Hao et al., 2014; Park & Wu, 2016)"
+_CITATION = re.compile(r"[^()]*\b(?:1[89]|20)\d\d[a-z]?\b[^()]*")
+_CITED_AUTHORS = re.compile(r"\s*[A-Z][\w'-]+(?:\s+(?:&|and)\s+[A-Z][\w'-]+|\s+et\s+al\.?)?,?\s+"
+                            r"(?:1[89]|20)\d\d[a-z]?\s*")
+
+
 def _in_parentheses(text: str, start: int, end: int) -> bool:
-    """Inside "(...)" of a few short items right after a word: "trimming (Trim Galore!)", "(picard, Preseq)"."""
+    """Inside "(...)" of a few short items right after a word: "trimming (Trim Galore!)", "(picard, Preseq)";
+    not a citation's authors ("(Krueger & Andrews, 2011)")."""
     opening, closing = text.rfind("(", max(0, start - 120), start), text.find(")", end, end + 120)
     if opening < 0 or closing < 0 or ")" in text[opening:start] or "(" in text[end:closing]:
+        return False
+    inside = text[opening + 1:closing]
+    if _CITATION.fullmatch(inside) and any(_CITED_AUTHORS.fullmatch(c) for c in inside.split(";")):
         return False
     items = [i for i in _PAREN_ITEMS.split(text[opening + 1:closing]) if i]
     return (bool(text[:opening].rstrip()) and text[:opening].rstrip()[-1].isalnum() and len(items) <= 6
