@@ -11,6 +11,8 @@ import pytest
 from bioplan.errors import UnknownToolError, UnsupportedAnalysisError
 from bioplan.models import InputProfile
 from bioplan.request.parse import parse_request
+from bioplan.request.passes.draft import SpecDraft
+from bioplan.request.passes.tools import refuse_tools_outside_the_assay
 from bioplan.request.spec import build_spec
 
 
@@ -99,3 +101,13 @@ def test_annotation_free_expressed_regions_are_refused(knowledge):
     with pytest.raises(UnsupportedAnalysisError):
         _spec("srnadiff finds differently expressed regions from RNA-seq data without relying on existing annotation",
               knowledge)
+
+
+def test_a_named_tool_running_inside_another_of_the_assay_is_not_refused(knowledge):
+    # Bismark runs Bowtie2: naming Bowtie2 for Bismark's index is no Bowtie2 step of bisulfite reads
+    request = parse_request("Bismark was used to align the bisulfite-treated reads; the bisulfite-converted genome was "
+                            "indexed using bowtie2", knowledge)
+    draft = SpecDraft(knowledge=knowledge, request=request, files=(), preferred=("bismark_align", "bowtie2"),
+                      constraints={"assay": "bisulfite_sequencing"})
+    after = refuse_tools_outside_the_assay(draft)
+    assert any("runs inside Bismark" in w for w in after.warnings), after.warnings

@@ -346,6 +346,10 @@ def refuse_tools_outside_the_assay(draft: SpecDraft) -> SpecDraft:
     if assay not in knowledge.constraints:
         return draft
     unfit = [t for t in draft.preferred if _assays_supported(knowledge, t) and assay not in knowledge.tools[t].supports]
+    inside = {t: w for t in unfit if (w := _wrapping_tool(knowledge, draft.preferred, t, assay))}
+    draft = draft.warn(*(f"{knowledge.tools[t].name} runs inside {w} (its engine), not as a step of its own"
+                         for t, w in inside.items()))
+    unfit = [t for t in unfit if t not in inside]
     if not unfit:
         return draft
     label = knowledge.constraints[assay].label
@@ -371,3 +375,15 @@ def refuse_tools_outside_the_assay(draft: SpecDraft) -> SpecDraft:
 def _assays_supported(knowledge: Knowledge, tool_id: str) -> list[str]:
     return [c for c in knowledge.tools[tool_id].supports
             if c in knowledge.constraints and knowledge.constraints[c].kind == "assay"]
+
+
+def _wrapping_tool(knowledge: Knowledge, preferred: tuple[str, ...], tool_id: str, assay: str) -> str | None:
+    """The named tool of the request's assay that runs `tool_id` inside it, by its aliases ("Bismark ... indexed
+    using bowtie2": Bismark's aliases say "bismark bowtie2"), or None."""
+    engine = normalize(knowledge.tools[tool_id].name).split()[0]
+    for t in preferred:
+        tool = knowledge.tools[t]
+        if t != tool_id and assay in tool.supports and any(
+                engine in normalize(a).split()[1:] for a in tool.aliases.en):
+            return tool.name
+    return None
