@@ -76,10 +76,10 @@ rule transcript_quantification:
         esac
         ln -s "$(readlink -f {input.reads_1:q})" "$tmp/reads_1.fastq.gz"
         ln -s "$(readlink -f {input.reads_2:q})" "$tmp/reads_2.fastq.gz"
-        reads='--paired-end '"$tmp/reads_1.fastq.gz $tmp/reads_2.fastq.gz"
+        set -- --paired-end "$tmp/reads_1.fastq.gz" "$tmp/reads_2.fastq.gz" # one word each whatever $TMPDIR holds
         rsem-calculate-expression --num-threads {threads} --temporary-folder "$tmp/rsem_tmp" \\
         $aligner --strandedness {params.strandedness:q} {params.extra} \\
-        $reads {input.index:q}/genome "$tmp/out"
+        "$@" {input.index:q}/genome "$tmp/out"
         mv "$tmp/out.genes.results" {output.quant:q}
         mv "$tmp/out.isoforms.results" {output.isoforms:q}
         mv "$tmp/out.stat/out.cnt" {output.cnt:q}

@@ -45,10 +45,10 @@ rule transcript_quantification:
                 ;;
         esac
         ln -s "$(readlink -f {input.reads:q})" "$tmp/reads.fastq.gz"
-        reads="$tmp/reads.fastq.gz"
+        set -- "$tmp/reads.fastq.gz" # one word whatever $TMPDIR holds
         rsem-calculate-expression --num-threads {threads} --temporary-folder "$tmp/rsem_tmp" \\
         $aligner --strandedness {params.strandedness:q} {params.extra} \\
-        $reads {input.index:q}/genome "$tmp/out"
+        "$@" {input.index:q}/genome "$tmp/out"
         mv "$tmp/out.genes.results" {output.quant:q}
         mv "$tmp/out.isoforms.results" {output.isoforms:q}
         mv "$tmp/out.stat/out.cnt" {output.cnt:q}

@@ -35,14 +35,14 @@ rule transcriptome_indexing:
             {{ len += length($0) }}
             END {{ flush() }}' "$tmp/transcripts.fa"
         case {params.aligner:q} in
-            star) aligner="--star --gtf $tmp/tx.gtf" ;;
-            bowtie2) aligner="--bowtie2 --transcript-to-gene-map $tmp/tx2gene.tsv" ;;
+            star) set -- --star --gtf "$tmp/tx.gtf" ;; # each path one word whatever $TMPDIR holds
+            bowtie2) set -- --bowtie2 --transcript-to-gene-map "$tmp/tx2gene.tsv" ;;
             *)
                 echo "aligner must be star or bowtie2, not "{params.aligner:q} >&2
                 exit 1
                 ;;
         esac
         mkdir -p {output.index:q}
-        rsem-prepare-reference --num-threads {threads} $aligner {params.extra} \\
+        rsem-prepare-reference --num-threads {threads} "$@" {params.extra} \\
         "$tmp/transcripts.fa" {output.index:q}/genome
         """
