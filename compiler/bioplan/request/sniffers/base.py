@@ -61,6 +61,9 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 # --------------------------------------------------------------------------- identifiers
 
+# a cell barcode (10x, Drop-seq; a sample prefix and a GEM well suffix allowed): read by the cell-table reader and
+# by the table reader (a one-column list of them), which must not import that whole reader for it
+BARCODE_RE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
 _ENSEMBL_GENE_RE = re.compile(r"^(?:ENS[A-Z]*G\d{6,}|FBgn\d{5,})(?:\.\d+)?$")
 _ENTREZ_RE = re.compile(r"^\d{1,9}$")
 _SYMBOL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9]*(?:[-._:/@()'][A-Za-z0-9]+)*[)']?$")

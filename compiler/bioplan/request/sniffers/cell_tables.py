@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.sniffers.base import (
+    BARCODE_RE,
     Context,
     FileSniffer,
     Notes,
@@ -25,8 +26,7 @@ from bioplan.request.sniffers.base import (
 from bioplan.request.sniffers.columns import num
 
 # a cell barcode, optionally prefixed by its sample and suffixed by its GEM well
-_BARCODE_RE = re.compile(r"^(?:[A-Za-z0-9]+[_:.-])?[ACGTN]{8,20}(?:-\d{1,2})?$")
-BARCODE_RE = _BARCODE_RE  # also a one-column list of them (tables: barcodes.tsv given alone)
+_BARCODE_RE = BARCODE_RE
 _MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen to be sequences is likelier
 # cells named by a number (Excel/pandas exports, 'singleCellTab.csv': cell1, cell2, ...) under a header of genes: a
 # cells x genes table when most counts are zeros, as in droplet data (a bulk matrix has few zeros)

@@ -14,6 +14,7 @@ from bioplan.errors import AmbiguousInputError
 from bioplan.models import Fact, SniffedFile
 from bioplan.request.same_names import indistinguishable_names, lookalikes_in
 from bioplan.request.sniffers.base import (
+    BARCODE_RE,
     CHROM_ACC_RE,
     CHROM_ID_RE,
     FASTQ_PATH_RE,
@@ -35,7 +36,6 @@ from bioplan.request.sniffers.base import (
     quote_list,
     unreadable,
 )
-from bioplan.request.sniffers.cell_tables import BARCODE_RE
 from bioplan.request.sniffers.columns import (
     ANNOTATION_NUMBER_COLUMNS,
     CONDITION_COLUMNS,
