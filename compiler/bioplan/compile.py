@@ -215,13 +215,12 @@ def _refuse_interleaved_reads(profile: InputProfile, plan: Plan) -> None:
 def _warn_unused_inputs(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> TaskSpec:
     """An input the best plan reads nowhere is said to be unused (a protein FASTA beside 'align to the genome':
     the plan takes the genome from the config, never silently)."""
-    from bioplan.knowledge.queries import is_subtype
+    from bioplan.planner.plan import inputs_read
 
-    read = {src.removeprefix("input:") for s in plan.steps for src in s.sources.values() if src.startswith("input:")}
+    read = inputs_read(knowledge, spec, plan)
     notes = [f"{i.path} ({i.datatype}) is not used: no step of the plan reads "
              f"{knowledge.datatypes[i.datatype].label.lower()}" for i in spec.inputs
-             if i.datatype in knowledge.datatypes
-             and not any(d == i.datatype or is_subtype(knowledge, i.datatype, d) for d in read)
+             if i.datatype in knowledge.datatypes and i.datatype not in read
              and not any(w.startswith(f"{i.path} (") for w in spec.warnings)]
     return spec.model_copy(update={"warnings": spec.warnings + tuple(notes)}) if notes else spec
 

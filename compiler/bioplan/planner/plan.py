@@ -248,7 +248,7 @@ def _ranking_cost(knowledge: Knowledge, spec: TaskSpec, plan: Plan, motif: str |
     return plan.cost - saved
 
 
-def _inputs_read(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> frozenset[str]:
+def inputs_read(knowledge: Knowledge, spec: TaskSpec, plan: Plan) -> frozenset[str]:
     """The datatypes of the user's inputs that some step of the plan reads (a subtype read as its supertype)."""
     read = {src.removeprefix("input:") for s in plan.steps for src in s.sources.values() if src.startswith("input:")}
     return frozenset(i.datatype for i in spec.inputs
@@ -261,7 +261,7 @@ def rank_plans(knowledge: Knowledge, spec: TaskSpec, plans: list[Plan]) -> list[
     motifs = [_motif_term(knowledge, {s.operation for s in p.steps}) for p in plans]
     costs = [_ranking_cost(knowledge, spec, p, motif) for p, (_, motif) in zip(plans, motifs)]
     best_cost = min(costs)
-    reads = [_inputs_read(knowledge, spec, p) for p in plans]
+    reads = [inputs_read(knowledge, spec, p) for p in plans]
     readable = frozenset().union(*reads)  # an input no candidate reads costs none of them
     scored = []
     for p, (motif_term, motif), cost, read in zip(plans, motifs, costs, reads):
