@@ -223,9 +223,11 @@ def test_a_backslash_in_a_path_is_doubled_in_a_jobs_script(tmp_path):
 
 # ----------------------------------------------------------------------------- Snakemake's SLURM executor itself
 _FAKE_SBATCH = """#!/bin/sh
-# records each submission: its arguments, and the script on stdin when there is one; prints a job id
+# records each submission: its arguments, and the script on stdin when there is one; prints a job id. Named by
+# this shell's process id: the executor may submit two jobs at once, and a count of the files already written
+# gave both the same name, one overwriting the other.
 calls="$BIOPLAN_FAKE_SLURM"
-n=$(ls "$calls" | wc -l)
+n=$$
 printf '%s\\n' "$@" > "$calls/$n.args"
 case "$*" in *"/dev/stdin"*) cat > "$calls/$n.script";; esac
 echo "42$n"
@@ -300,9 +302,12 @@ def test_snakemakes_slurm_executor_submits_hostile_names_as_data_with_or_without
         if not line.startswith("software-deployment-method:")) + "\n")
     node = tmp_path / "node"
     node.mkdir()
-    for mode, extra in (("wrap", ()), ("script", ("--profile", str(profile)))):
+    # without the profile each sample's check is a job of its own (2 at once); with it the step's checks are one
+    # group job of both samples (its group-components), and nothing else is submitted before that job ends, which
+    # the fake SLURM never reports: waiting for a second submission there would only wait for the timeout
+    for mode, extra, jobs in (("wrap", (), 2), ("script", ("--profile", str(profile)), 1)):
         targets, waited = [], []
-        for command in _submissions(workdir, tmp_path / mode, bin_dir, *extra):
+        for command in _submissions(workdir, tmp_path / mode, bin_dir, *extra, jobs=jobs):
             args = _job_args(command, node)
             targets += args[args.index("--target-jobs") + 1:args.index("--allowed-rules")]
             waited += [a for a in args[args.index("--wait-for-files") + 1:] if a.endswith(".fastq.gz")]
