@@ -43,6 +43,18 @@ TOOLS = {"differential_expression": "pydeseq2", "kegg_enrichment": "gseapy_enric
 # minutes; the tools are on PATH here (no conda, no apptainer); the failing run retries once,
 # on one CPU. (The cap at this node's CPUs and memory comes from compiling with its limits.)
 INIT_SECONDS = 2
+# ... and the +10 s after each check that saw no job finish has no setting (the plugin's
+# check_active_jobs, up to 180 s): SnakemakeRun starts snakemake with the plugin's next interval
+# held at INIT_SECONDS (test only: how often the submitting snakemake asks sacct, nothing the
+# jobs, their requests or their accounting see). A job that takes 15 s then costs 16 s, not 36.
+STEADY_STATUS_CHECKS = f"""\
+import sys
+from snakemake_executor_plugin_slurm import Executor
+Executor.next_seconds_between_status_checks = property(lambda self: {INIT_SECONDS}, lambda self, value: None)
+from snakemake.cli import main
+sys.argv[0] = "snakemake"
+main()
+"""
 FAILING_RETRIES = 1  # the failing run: attempt 1, then once more with twice the memory
 # seconds per snakemake run, only to bound a hang: each job starts its own Python and Snakemake,
 # quick on idle cores but minutes on a loaded machine (a CI run at load 10 needed over 240 s)
@@ -186,7 +198,7 @@ class SnakemakeRun:
         self.since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started - 5))
         with log.open("w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(workdir))],
+                [sys.executable, "-c", STEADY_STATUS_CHECKS, "--profile", str(profile.relative_to(workdir))],
                 cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
     def finish(self) -> tuple[int, str, str]:
