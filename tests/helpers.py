@@ -68,12 +68,20 @@ def snakemake_rule_graph_edges(workdir: Path, steps: set[str]) -> set[tuple[str,
     step, the `all` target and self-edges left out)."""
     env = dict(os.environ)
     env["PATH"] = str(SNAKEMAKE.parent) + os.pathsep + env.get("PATH", "")
-    proc = subprocess.run([str(SNAKEMAKE), "--rulegraph", "--cores", "1", "--quiet"], cwd=workdir, env=env,
+    proc = subprocess.run([str(SNAKEMAKE), *RULEGRAPH_ARGS], cwd=workdir, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    labels = dict(re.findall(r'^\s*(\d+)\[label = "(\w+)"', proc.stdout, re.M))
+    return rule_graph_edges(proc.stdout, steps)
+
+
+RULEGRAPH_ARGS = ["--rulegraph", "--cores", "1", "--quiet"]
+
+
+def rule_graph_edges(dot: str, steps: set[str]) -> set[tuple[str, str]]:
+    """The step edges of the output of `snakemake --rulegraph` (see snakemake_rule_graph_edges)."""
+    labels = dict(re.findall(r'^\s*(\d+)\[label = "(\w+)"', dot, re.M))
     edges = {(step_of(labels[a], steps), step_of(labels[b], steps))
-             for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)}
+             for a, b in re.findall(r"^\s*(\d+) -> (\d+)", dot, re.M)}
     # the software versions table (rules/software_versions.smk) is provenance, not a step: Nextflow
     # gathers it from the versions topic outside the process graph
     return {(a, b) for a, b in edges if not {"all", *PROVENANCE_RULES} & {a, b} and not a.startswith("versions_")

@@ -32,8 +32,8 @@ import yaml
 
 from bioplan.codegen.provenance import package_name
 from bioplan.knowledge.load import load_knowledge
-from conftest import REFERENCE_CLASSES, ROOT, skip_or_fail_in_ci
-from helpers import snakemake_rule_graph_edges
+from conftest import REFERENCE_CLASSES, ROOT, PlanOnce, skip_or_fail_in_ci
+from helpers import RULEGRAPH_ARGS, DryRunLoop, rule_graph_edges
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
 import e2e_support  # noqa: E402
@@ -110,13 +110,19 @@ def base(tmp_path_factory):
     return base
 
 
+# Each example planned once in a test process: its stub, real, sheet and parameter runs and the
+# Snakefile of the graph check emit the one plan (planning is deterministic).
+PLANS = PlanOnce()
+
+
 def compile_nextflow(base: Path, name: str, where: str) -> Path:
     from bioplan.compile import compile_request
 
     data = base / "data"
     out = base / where / name
-    compile_request(e2e_support.request(name), e2e_support.inputs(data, name), str(out / "main.nf"),
-                    target="nextflow", force=True)
+    with PLANS:
+        compile_request(e2e_support.request(name), e2e_support.inputs(data, name), str(out / "main.nf"),
+                        target="nextflow", force=True)
     return out
 
 
@@ -278,17 +284,28 @@ def dag_process_edges(dot: str) -> set[tuple[str, str]]:
     return {(a, b) for a, b in edges if a != b}
 
 
-def snakemake_jobs(workdir: Path) -> Counter:
-    """Jobs per rule of `snakemake -n` (without the `all` target)."""
-    proc = subprocess.run([str(e2e_support.BIN / "snakemake"), "-n", "--cores", "1"], cwd=workdir,
-                          env=e2e_support.env(), capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    stats = (proc.stdout + proc.stderr).split("Job stats:", 1)[1]
+@pytest.fixture(scope="module")
+def dry_runs():
+    """One Snakemake process for the module's `snakemake -n` and `--rulegraph` (helpers.DryRunLoop)."""
+    loop = DryRunLoop()
+    yield loop
+    loop.close()
+
+
+def snakemake_graph(loop: DryRunLoop, workdir: Path, steps: set[str]) -> tuple[Counter, set[tuple[str, str]]]:
+    """Jobs per rule of `snakemake -n` (without the `all` target) and the step edges of
+    `snakemake --rulegraph` (helpers.rule_graph_edges), both run in the loop's process."""
+    loop.submit(workdir, ["-n", "--cores", "1"])
+    loop.submit(workdir, RULEGRAPH_ARGS)
+    (dry_code, dry_out), (graph_code, graph_out) = loop.results()
+    assert dry_code == 0, dry_out
+    assert graph_code == 0, graph_out
+    stats = dry_out.split("Job stats:", 1)[1]
     jobs = Counter()
     for rule, count in re.findall(r"^(\w+)\s+(\d+)$", stats, re.M):
         if rule not in ("all", "total"):
             jobs[rule] = int(count)
-    return jobs
+    return jobs, rule_graph_edges(graph_out, steps)
 
 
 def _time(stamp: str) -> datetime:
@@ -297,16 +314,16 @@ def _time(stamp: str) -> datetime:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
-def test_executed_task_graph_equals_the_snakemake_rule_graph(runs, base, name):
+def test_executed_task_graph_equals_the_snakemake_rule_graph(runs, base, dry_runs, name):
     from bioplan.compile import compile_request
 
     run = runs(name)
-    compiled = compile_request(e2e_support.request(name), e2e_support.inputs(base / "data", name),
-                               str(base / "smk" / name / "Snakefile"), force=True)
-    smk = compiled.output_dir
+    # without compile's `snakemake -n` pre-check: snakemake_graph dry-runs the Snakefile itself
+    with PLANS:
+        compiled = compile_request(e2e_support.request(name), e2e_support.inputs(base / "data", name),
+                                   str(base / "smk" / name / "Snakefile"), force=True, validate=False)
     steps = {step.id for step in compiled.workflow.steps}
-    rule_edges = snakemake_rule_graph_edges(smk, steps)
-    jobs = snakemake_jobs(smk)
+    jobs, rule_edges = snakemake_graph(dry_runs, compiled.output_dir, steps)
 
     assert all(row["status"] == "COMPLETED" for row in run.trace), run.trace
     tasks = Counter(row["process"].split(":")[-1].lower() for row in run.trace)
