@@ -24,8 +24,6 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
-suppressPackageStartupMessages(library(DSS))
-
 read_coverage <- function(path, sample) {
     tab <- tryCatch(
         utils::read.table(path, sep = "\t", header = FALSE, quote = "", comment.char = "",
@@ -107,9 +105,12 @@ main <- function() {
     }
     used <- c(d$test, d$reference)
     calls <- lapply(used, function(s) read_coverage(paths[match(s, samples)], s))
-    bs <- makeBSseqData(calls, used)
     # DSS's dispersion estimate divides its progress by round(CpGs / 100) and stops on fewer than 50
-    if (nrow(bs) < 50) fail("only ", nrow(bs), " CpGs are covered; DSS needs at least 50 (give whole coverage files)")
+    # (makeBSseqData keeps the union of the samples' CpGs); checked before DSS takes seconds to load
+    covered <- length(unique(unlist(lapply(calls, function(x) paste(x$chr, x$pos)))))
+    if (covered < 50) fail("only ", covered, " CpGs are covered; DSS needs at least 50 (give whole coverage files)")
+    suppressPackageStartupMessages(library(DSS))
+    bs <- makeBSseqData(calls, used)
     message(sprintf("%d CpGs x %d samples; %s (%d) vs %s (%d); smoothing %s", nrow(bs), length(used), d$lv$test,
                     length(d$test), d$lv$reference, length(d$reference), smoothing))
     # group1 = test: DSS's diff is group1 minus group2
