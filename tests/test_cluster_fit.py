@@ -415,12 +415,15 @@ def test_limits_are_positive_whole_numbers():
 
 def _fake_slurm(bin_dir: Path, sinfo: str) -> Path:
     """SLURM commands that answer `sinfo` with canned output and `sacctmgr` with the account; sbatch
-    and the rest record their call and fail."""
+    and the rest record their call and fail. sbatch then ends the run (SIGKILL to its process group: start
+    snakemake in a session of its own): a submission is all a test of the start check needs to see, and a
+    run left going spent ~80 s on its local version jobs before it gave up."""
     bin_dir.mkdir()
     (bin_dir / "sinfo").write_text(f"#!/bin/sh\ncat <<'EOF'\n{sinfo}EOF\n")
     (bin_dir / "sacctmgr").write_text(f"#!/bin/sh\necho {ACCOUNT}\n")  # the plugin checks the account first
     for command in ("sbatch", "squeue", "sacct", "scontrol", "scancel"):
-        (bin_dir / command).write_text(f'#!/bin/sh\necho "$0 $*" >> "{bin_dir}/calls"\nexit 1\n')
+        stop = "kill -KILL 0\n" if command == "sbatch" else ""
+        (bin_dir / command).write_text(f'#!/bin/sh\necho "$0 $*" >> "{bin_dir}/calls"\n{stop}exit 1\n')
     for tool in bin_dir.iterdir():
         tool.chmod(0o755)
     return bin_dir
@@ -440,7 +443,7 @@ def test_the_start_check_reads_the_real_dag_without_a_cluster(limits, fits, work
     profile = write_test_profile(wf, retries=2 if not fits else 0)
     env = {"PATH": f"{fake}:{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-m", "snakemake", "--profile", str(profile.relative_to(wf))], cwd=wf,
-                          env=env, capture_output=True, text=True, timeout=300)
+                          env=env, capture_output=True, text=True, timeout=300, start_new_session=True)
     text = proc.stdout + proc.stderr
     assert proc.returncode != 0, text[-3000:]
     calls = (fake / "calls").read_text() if (fake / "calls").exists() else ""
