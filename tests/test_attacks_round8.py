@@ -19,10 +19,12 @@ Fast tier only: sniffing small sheets, in-process planning, the emitted schemas 
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import re
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import jsonschema
@@ -151,11 +153,29 @@ LOOKALIKE = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\ufe0f", "\u034f", "\u3164"]
 
 
+def _with_a_lookalike_letter(parts: tuple[str, str, int, str]) -> str:
+    """A level `[a-z][a-z0-9_]{1,10}` holding a letter LOOKALIKE has a twin for: the drawn letter in at the
+    drawn place when none of the drawn ones is."""
+    first, rest, at, letter = parts
+    level = first + rest
+    if any(c in LOOKALIKE for c in level):
+        return level
+    at %= len(level)
+    return level[:at] + letter + level[at + 1:]
+
+
+# what st.from_regex(r"[a-z][a-z0-9_]{1,10}") filtered to levels with such a letter drew, at a tenth of its time
+# (a third of its draws were thrown away; the regex strategy costs tens of ms a draw)
+_level_with_a_lookalike_letter = st.tuples(
+    st.sampled_from("abcdefghijklmnopqrstuvwxyz"), st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1,
+                                                           max_size=10),
+    st.integers(0, 10), st.sampled_from(sorted(LOOKALIKE))).map(_with_a_lookalike_letter)
+
+
 @st.composite
 def one_group_spellings(draw) -> tuple[str, str]:
     """A level and another spelling of it that draws the same or folds to it."""
-    base = draw(st.from_regex(r"[a-z][a-z0-9_]{1,10}", fullmatch=True).filter(
-        lambda s: any(c in LOOKALIKE for c in s) and s not in MISSING_LIKE))
+    base = draw(_level_with_a_lookalike_letter.filter(lambda s: s not in MISSING_LIKE))
     how = draw(st.sampled_from(["case", "invisible", "lookalike"]))
     if how == "case":
         other = base.upper() if draw(st.booleans()) else base[0].upper() + base[1:]
@@ -168,13 +188,21 @@ def one_group_spellings(draw) -> tuple[str, str]:
     return base, other
 
 
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory) -> Iterator[Path]:
+    """One folder for the examples' sheets, each under a new name (a numbered folder per example cost a scan
+    of the base folder each)."""
+    folder = tmp_path_factory.mktemp("sheets")
+    return (folder / f"samples_{i}.tsv" for i in itertools.count())
+
+
 @SETTINGS
 @given(pair=one_group_spellings())
-def test_property_every_spelling_of_one_level_is_refused(tmp_path_factory, pair):
+def test_property_every_spelling_of_one_level_is_refused(sheets, pair):
     base, other = pair
     if other == base:
         return
-    sheet = _sheet(tmp_path_factory.mktemp("s") / "samples.tsv", [base, base, other, other, "zz9", "zz9"])
+    sheet = _sheet(next(sheets), [base, base, other, other, "zz9", "zz9"])
     with pytest.raises(AmbiguousInputError, match="levels of the condition column 'condition'"):
         sniff_file(sheet, {})
 
