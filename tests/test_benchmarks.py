@@ -39,10 +39,13 @@ def test_quick_benchmark_logic_on_a_tiny_graph(bench, knowledge):
     fd = bench.fast_downward()
     # seed 8: on the graph seed 7 draws from today's knowledge (2026-12-02, 153 datatypes, 134 operations) one
     # instance keeps the A* search (LM-cut, up to 200,000 expansions per variant search) busy for many minutes:
-    # a known worst case of the planner (the session note), not what this test checks
+    # a known worst case of the planner (the session note), not what this test checks.
+    # As many operations as the real graph, not 6x: there one instance's search + rank stage took most of the
+    # test's time (2026-12-03: 54 CPU-s in all, 3 at 1x); the same six cells, each planted and checked against
+    # BFS and Fast Downward
     result = bench.run_scale(stats, 0.05, seed=8, per_cell=1, reps=1, fd=fd, bfs_limit=0.5, whole_graph=True,
                              stage=True, hops=(2, 3, 4), anchors=(0, 1), log=lambda msg: None,
-                             n_ops=6 * stats.n_operations, fd_whole=fd is not None)
+                             n_ops=stats.n_operations, fd_whole=fd is not None)
     assert result.traversal_seconds > 0 and result.rows
     for row in result.rows:
         assert row["cost"] is not None, row  # every instance is planted, so it has a plan
