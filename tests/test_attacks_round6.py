@@ -39,6 +39,7 @@ from bioplan.codegen.snakemake import SAMPLE_NAME_PATTERN, SHEET_PATH_PATTERN
 from bioplan.compile import plan_request
 from bioplan.errors import UnreadableInputError
 from helpers import deadline, fastq_pairs, planning_refusal, write_fastq
+from test_escaping_properties import mixed_text
 from test_slurm import slurm_node  # noqa: F401  (the local cluster, for the `slurm` test below)
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
@@ -100,8 +101,7 @@ _MD_PIECES = ["$", "$$", "`", "\\", "x", " ", "\u200f", "\u202e", "\u2066", "\u0
 
 
 @SETTINGS
-@given(text=st.lists(st.one_of(st.sampled_from(_MD_PIECES), st.characters(exclude_categories=("Cs",))),
-                     max_size=16).map("".join))
+@given(text=mixed_text(_MD_PIECES, 16))  # up to 16 pieces: any character or a Markdown or direction piece
 def test_property_markdown_text_holds_no_math_and_no_direction(text):
     """Whatever the text: no unescaped '$' (GitHub's math), no character that reorders what follows."""
     out = escape.md(text)
@@ -351,8 +351,7 @@ _LINE_ENDS = ["\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\
 
 
 @SETTINGS
-@given(text=st.lists(st.one_of(st.sampled_from(_LINE_ENDS), st.characters(exclude_categories=("Cs",))),
-                     max_size=16).map("".join))
+@given(text=mixed_text(_LINE_ENDS, 16))  # up to 16 pieces: any character or a line or comment end
 def test_property_a_comment_stays_one_comment_line(text):
     """`comment` (knowledge text only, never user text) keeps any text on its one comment line: Python, YAML and a
     Groovy block comment read it as one comment, whatever line ends and comment ends it holds."""

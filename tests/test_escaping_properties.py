@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import io
 import os
 import re
 import tokenize
+from collections.abc import Sequence
 from functools import lru_cache
 
 import pandas as pd
@@ -56,13 +58,40 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
 # Single characters that end lines, quote, escape or open template syntax, drawn as often as
 # all of Unicode (surrogates aside: text that was not UTF-8 is refused on entry) ...
 SPECIAL_CHARACTERS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00\t\x1b\x7f\ufeff\u202e\"'\\{}$`#;|*/%- "
-characters = st.one_of(st.characters(exclude_categories=("Cs",)), st.sampled_from(SPECIAL_CHARACTERS))
+MAX_RUN = 12
+
+
+def mixed_text(specials: Sequence[str], max_size: int) -> st.SearchStrategy[str]:
+    """Up to max_size pieces, each any Unicode character (surrogates aside) or one of `specials`, the two kinds
+    in any share and order: what st.lists(st.one_of(st.characters(...), st.sampled_from(specials))) draws, at a
+    quarter of its time (a `one_of` per piece was half of an example's time): a Unicode string, a string of
+    placeholders for the specials and a bit mask that interleaves them are three draws."""
+    marks = "".join(chr(0xE000 + i) for i in range(len(specials)))
+    return st.tuples(st.text(st.characters(exclude_categories=("Cs",)), max_size=max_size),
+                     st.text(marks, max_size=max_size), st.integers(0, 2 ** max_size - 1)).map(
+        functools.partial(_interleaved, specials, max_size))
+
+
+def _interleaved(specials: Sequence[str], max_size: int, parts: tuple[str, str, int]) -> str:
+    """Bit k of the mask set: the k-th piece is the next special one."""
+    unicode_run, marks, mask = parts
+    out, i, j = [], 0, 0
+    for k in range(min(max_size, len(unicode_run) + len(marks))):
+        if j < len(marks) and (i >= len(unicode_run) or mask >> k & 1):
+            out.append(specials[ord(marks[j]) - 0xE000])
+            j += 1
+        else:
+            out.append(unicode_run[i])
+            i += 1
+    return "".join(out)
+
+
 # ... and, in every value, one thing attackers write whole
 FRAGMENTS = ["\r\n", "{{ x }}", "{% if x %}", "{%", "%}", "{#", "#}", "*/", "/*", "//", "${x}", "$(touch X)",
              "'''", '"""', "{sample}", "pwn: __import__('os').system('touch X')", "\U0001f9ec", "e\u0301",
              "\\'", '\\"', "\\u0027", "\\n", "-", ""]
-text = st.tuples(st.text(characters, max_size=12), st.sampled_from(FRAGMENTS),
-                 st.text(characters, max_size=12)).map("".join)
+mixed_run = mixed_text(SPECIAL_CHARACTERS, MAX_RUN)
+text = st.tuples(mixed_run, st.sampled_from(FRAGMENTS), mixed_run).map("".join)
 nonblank = text.filter(lambda s: s.strip() != "")
 # no file name, so no path or sample name taken from one, can hold a NUL (a sample sheet holding
 # one is refused: tests/test_escaping.py)
