@@ -495,8 +495,11 @@ def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, wo
     (pipeline / "nextflow.config").write_text(  # the params the profile's resourceLimits read, then the profile
         "params {\n" + "\n".join(caps) + "\n}\nincludeConfig 'conf/base.config'\nprofiles {\n    slurm {\n"
         + slurm[1] + "\n    }\n}\n")
-    (pipeline / "slurm_test.config").write_text(  # -c: applied after the profile's polling settings
-        NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '5 sec'")
+    # -c: applied after the profile's polling settings. The killed job leaves no exit file, and Nextflow waits
+    # exitReadTimeout after the job left the queue before it calls the task failed (and retries it): 1 s here, as
+    # every other job's exit file is written (on this node's own disk) before its job ends
+    (pipeline / "slurm_test.config").write_text(
+        NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '1 sec'")
         + f"trace.enabled = true\ntrace.file = '{pipeline}/trace.txt'\n")
     (pipeline / "main.nf").write_text(
         "process DIFFERENTIAL_EXPRESSION {\n    output:\n    path 'de.txt'\n    script:\n    \"\"\"\n"
