@@ -105,11 +105,20 @@ def compile_workflow(query: str, files: list[str], workdir: Path) -> Path:
     return workdir
 
 
+# A JVM for short runs on small data (Picard, FastQC, snpEff on a few thousand reads): the C1 compiler only
+# and the serial collector spend about half the CPU of the default (C2 compiler threads, G1) on a run of
+# seconds (Picard MarkDuplicates 4.6 -> 2.5 CPU-s, FastQC 2.9 -> 1.7); the results are the same. Every
+# Snakemake run of the tests gets it unless the environment sets JAVA_TOOL_OPTIONS; the JVM notes the
+# options on stderr ("Picked up JAVA_TOOL_OPTIONS", no version-like number), in the step's log.
+QUICK_JVM = {"JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+
+
 def snakemake(workdir: Path, *args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """`snakemake --cores 2` in the workflow directory, tools from PATH (and extra_env); output in .stdout."""
+    """`snakemake --cores 2` in the workflow directory, tools from PATH (and extra_env), JVMs started with
+    QUICK_JVM; output in .stdout."""
     return subprocess.run([str(BIN / "snakemake"), "--cores", "2", *args], cwd=workdir,
-                          env={**env(), **(extra_env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=SNAKEMAKE_TIMEOUT)
+                          env={**QUICK_JVM, **env(), **(extra_env or {})}, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=SNAKEMAKE_TIMEOUT)
 
 
 # glibc malloc keeping freed memory in the process (no mmap per large array, no trim): tools that
@@ -117,12 +126,6 @@ def snakemake(workdir: Path, *args: str, extra_env: dict[str, str] | None = None
 # plotFingerprint's quality metrics: ~30 of its ~44 CPU-seconds here); results are the same bytes.
 KEEP_FREED_MEMORY = {"MALLOC_MMAP_THRESHOLD_": str(2**32), "MALLOC_TRIM_THRESHOLD_": str(2**32),
                      "MALLOC_TOP_PAD_": str(2**29)}
-
-
-# A JVM for short runs on small data (Picard on a few thousand reads): the C1 compiler only and the serial
-# collector spend about half the CPU of the default (C2 compiler threads, G1) on a run of seconds; the
-# results are the same. The JVM notes the options on stderr ("Picked up JAVA_TOOL_OPTIONS"), in the step's log.
-QUICK_JVM = {"JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
 
 
 def run_ok(workdir: Path, *args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

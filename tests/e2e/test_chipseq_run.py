@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_support import INSTALL_HINT, QUICK_JVM, compile_workflow, env, run_ok
+from e2e_support import INSTALL_HINT, compile_workflow, env, run_ok
 
 pytestmark = pytest.mark.e2e
 
@@ -96,7 +96,7 @@ def chip(tmp_path_factory):
               for s in SAMPLES}
     reads = [str(base / "reads" / f"{s}_R{m}.fastq.gz") for s in SAMPLES for m in (1, 2)]
     workdir = compile_workflow(QUERY, [*reads, str(base / "genome.fa")], base / "out")
-    run_ok(workdir, extra_env=QUICK_JVM)  # Picard MarkDuplicates per sample
+    run_ok(workdir)
     return workdir, copies
 
 
