@@ -262,13 +262,22 @@ def test_an_input_path_edited_into_the_config_is_held_to_the_sheets_path_rule(de
         jsonschema.validate(config, schema)
 
 
+@pytest.fixture(scope="module")
+def config_path_validator() -> jsonschema.protocols.Validator:
+    """What jsonschema.validate builds for every call (checking the schema against its metaschema first, most of
+    an example's time), built once."""
+    schema = config_path_schema("reference_genome")
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    return validator_class(schema)
+
+
 @SETTINGS
 @given(path=st.text(st.sampled_from("ab/.' \"$`-=+@;|&()\\"), min_size=1, max_size=12))
-def test_property_a_config_path_passes_only_when_a_slurm_job_keeps_it_data(path):
-    schema = config_path_schema("reference_genome")
+def test_property_a_config_path_passes_only_when_a_slurm_job_keeps_it_data(config_path_validator, path):
     refused = slurm_unquotable(path) or path[0] in "-=+@"
     try:
-        jsonschema.validate(path, schema)
+        config_path_validator.validate(path)
     except jsonschema.ValidationError:
         assert refused
     else:
