@@ -11,17 +11,17 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
-suppressPackageStartupMessages(library(DESeq2))
-
 main <- function() {
   de <- de_inputs()
+  lfc <- lfc_threshold_param()
+  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
+  suppressPackageStartupMessages(library(DESeq2))
   alpha <- as.numeric(param("alpha", 0.05))
   coldata <- data.frame(condition = de$group, row.names = colnames(de$counts))
   dds <- DESeqDataSetFromMatrix(countData = de$counts, colData = coldata, design = ~condition)
   threads <- as.integer(snakemake@threads)
   if (threads > 1) BiocParallel::register(BiocParallel::MulticoreParam(threads))
   dds <- DESeq(dds, parallel = threads > 1)
-  lfc <- lfc_threshold_param()
   if (lfc > 0) message(sprintf("testing |log2FoldChange| > %g (lfcThreshold, altHypothesis greaterAbs)", lfc))
   res <- results(dds, contrast = c("condition", de$test_code, levels(de$group)[1]), alpha = alpha,
                  lfcThreshold = lfc, altHypothesis = "greaterAbs")

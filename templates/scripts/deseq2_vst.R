@@ -16,8 +16,6 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
-suppressPackageStartupMessages(library(DESeq2))
-
 count_matrix <- function(path) {
   m <- read_count_table(path, ": the VST reads raw counts")
   if (any(abs(m - round(m)) > 1e-6)) message("WARNING: non-integer counts (e.g. tximport estimates) rounded")
@@ -44,6 +42,8 @@ main <- function() {
   m <- count_matrix(snakemake@input[["counts"]])
   m <- m[rowSums(m) > 0, , drop = FALSE]
   if (nrow(m) < 2) fail("fewer than 2 rows of '", snakemake@input[["counts"]], "' have a count: nothing to transform.")
+  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
+  suppressPackageStartupMessages(library(DESeq2))
   dds <- DESeqDataSetFromMatrix(countData = m, colData = data.frame(row.names = colnames(m)), design = ~1)
   dds <- estimateSizeFactors(dds)
   message(sprintf("%d features x %d samples; size factors: %s", nrow(m), ncol(m), toString(round(sizeFactors(dds), 4))))

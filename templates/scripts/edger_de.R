@@ -12,10 +12,11 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
-suppressPackageStartupMessages(library(edgeR))
-
 main <- function() {
   de <- de_inputs()
+  lfc <- lfc_threshold_param()
+  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
+  suppressPackageStartupMessages(library(edgeR))
   y <- DGEList(counts = de$counts, group = de$group)
   keep <- if (isTRUE(param("filter", TRUE))) filterByExpr(y, group = de$group) else rep(TRUE, nrow(y))
   message(sprintf("filterByExpr keeps %d of %d genes", sum(keep), length(keep)))
@@ -31,7 +32,6 @@ main <- function() {
   }
   fit <- glmQLFit(y, design, robust = robust)
   coef <- paste0("group", de$test_code)
-  lfc <- lfc_threshold_param()
   if (lfc > 0) message(sprintf("testing |log2FoldChange| > %g (glmTreat)", lfc))
   tested <- if (lfc > 0) glmTreat(fit, coef = coef, lfc = lfc) else glmQLFTest(fit, coef = coef)
   tt <- topTags(tested, n = Inf, sort.by = "none")$table

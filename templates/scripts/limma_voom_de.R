@@ -10,13 +10,14 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
-suppressPackageStartupMessages({
-  library(limma)
-  library(edgeR)
-})
-
 main <- function() {
   de <- de_inputs()
+  lfc <- lfc_threshold_param()
+  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
+  suppressPackageStartupMessages({
+    library(limma)
+    library(edgeR)
+  })
   y <- DGEList(counts = de$counts, group = de$group)
   keep <- if (isTRUE(param("filter", TRUE))) filterByExpr(y, group = de$group) else rep(TRUE, nrow(y))
   message(sprintf("filterByExpr keeps %d of %d genes", sum(keep), length(keep)))
@@ -25,7 +26,6 @@ main <- function() {
   y <- calcNormFactors(y, method = norm_method_param())
   design <- model.matrix(~group, data = data.frame(group = de$group))
   v <- voom(y, design)
-  lfc <- lfc_threshold_param()
   coef <- paste0("group", de$test_code)
   if (lfc > 0) {
     message(sprintf("testing |log2FoldChange| > %g (treat)", lfc))
