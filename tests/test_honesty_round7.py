@@ -293,16 +293,37 @@ def test_data_named_to_use_is_no_result(knowledge, query):
 # --------------------------------------------------------------------------- the R scripts take the settings
 
 
-def _run_r(tmp_path: Path, script: str, params: dict, levels=("control", "treated")) -> tuple[int, str, Path]:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    inputs = _study(tmp_path, levels)
-    (tmp_path / "params.json").write_text(json.dumps({"condition_column": "condition", "alpha": 0.05, **params}))
-    table = tmp_path / "de.tsv"
-    argv = [str(ROOT / "templates" / "scripts" / script), "--input", f"counts={inputs[0]}", "--input",
-            f"samples={inputs[1]}", "--output", f"table={table}", "--params", str(tmp_path / "params.json"),
-            "--log", str(tmp_path / "step.log"), "--rule", "step"]
-    proc = subprocess.run(["Rscript", str(RUNNER_R), *argv], capture_output=True, text=True, timeout=300)
-    return proc.returncode, (tmp_path / "step.log").read_text() if (tmp_path / "step.log").exists() else "", table
+# One R session runs the cases one after another, each through the Nextflow runner as Rscript would (the runner
+# reads the case's arguments from commandArgs): the script's package loads once, not once per case.
+_CASES_R = """
+runner <- commandArgs(trailingOnly = TRUE)[1]
+for (argv in jsonlite::fromJSON(commandArgs(trailingOnly = TRUE)[2], simplifyVector = FALSE)) {
+  case <- new.env()
+  case$commandArgs <- function(trailingOnly = FALSE) if (trailingOnly) unlist(argv) else base::commandArgs(FALSE)
+  source(runner, local = case)
+}
+"""
+
+
+def _run_r_cases(tmp_path: Path, script: str, cases: list[tuple[str, dict, tuple[str, str]]]) -> tuple[int, str]:
+    """Run `script` on each (folder, params, levels) case of `cases` in one R session; (exit status, terminal)."""
+    runs = []
+    for folder, params, levels in cases:
+        work = tmp_path / folder
+        work.mkdir(parents=True, exist_ok=True)
+        inputs = _study(work, levels)
+        (work / "params.json").write_text(json.dumps({"condition_column": "condition", "alpha": 0.05, **params}))
+        runs.append([str(ROOT / "templates" / "scripts" / script), "--input", f"counts={inputs[0]}", "--input",
+                     f"samples={inputs[1]}", "--output", f"table={work / 'de.tsv'}", "--params",
+                     str(work / "params.json"), "--log", str(work / "step.log"), "--rule", "step"])
+    (tmp_path / "cases.json").write_text(json.dumps(runs))
+    proc = subprocess.run(["Rscript", "-e", _CASES_R, str(RUNNER_R), str(tmp_path / "cases.json")],
+                          capture_output=True, text=True, timeout=300)
+    return proc.returncode, proc.stderr
+
+
+def _log(folder: Path) -> str:
+    return (folder / "step.log").read_text() if (folder / "step.log").exists() else ""
 
 
 @pytest.mark.e2e
@@ -313,14 +334,15 @@ def _run_r(tmp_path: Path, script: str, params: dict, levels=("control", "treate
 ])
 def test_the_de_scripts_test_against_the_threshold_and_take_the_levels(tmp_path, script, package, said):
     require_r_packages(package, "edgeR")
-    code, log, table = _run_r(tmp_path / "a", script, {"lfc_threshold": 1.0, "reference_level": "wt",
-                                                        "test_level": "ko"}, ("WT", "KO"))
-    assert code == 0, log
+    code, terminal = _run_r_cases(tmp_path, script, [
+        ("a", {"lfc_threshold": 1.0, "reference_level": "wt", "test_level": "ko"}, ("WT", "KO")),
+        ("b", {"lfc_threshold": 0.0}, ("WT", "KO"))])
+    assert code == 0, terminal + _log(tmp_path / "a") + _log(tmp_path / "b")
+    log = _log(tmp_path / "a")
     assert f"testing |log2FoldChange| > 1 ({said}" in log and "contrast condition: KO vs WT" in log, log
-    thresholded = {r.split("\t")[0]: r.split("\t") for r in table.read_text().splitlines()[1:]}
-    code, log, table = _run_r(tmp_path / "b", script, {"lfc_threshold": 0.0}, ("WT", "KO"))
-    assert code == 0, log
-    plain = {r.split("\t")[0]: r.split("\t") for r in table.read_text().splitlines()[1:]}
+    thresholded = {r.split("\t")[0]: r.split("\t") for r in (tmp_path / "a" / "de.tsv").read_text().splitlines()[1:]}
+    assert "testing |log2FoldChange|" not in _log(tmp_path / "b")  # each case its own log: the threshold of its own
+    plain = {r.split("\t")[0]: r.split("\t") for r in (tmp_path / "b" / "de.tsv").read_text().splitlines()[1:]}
     # testing against |log2FC| > 1 never gives a smaller p-value than testing against 0
     both = [g for g in plain if plain[g][5] != "NA" and thresholded[g][5] != "NA"]
     assert both and all(float(thresholded[g][5]) >= float(plain[g][5]) - 1e-12 for g in both)
