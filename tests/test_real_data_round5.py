@@ -249,7 +249,7 @@ def test_a_phylip_or_clustal_alignment_runs_through_the_emitted_workflow(tmp_pat
         if shutil.which(tool, path=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}") is None:
             skip_or_fail_in_ci(f"{tool} is not installed")
     workdir = tmp_path / "wf"
-    result = compile_request(TREE, [str(MSA / name)], str(workdir / "Snakefile"), force=True)
+    result = compile_request(TREE, [str(MSA / name)], str(workdir / "Snakefile"), force=True, validate=False)
     assert [s.tool for s in result.plan.steps] == ["iqtree"]
     run = subprocess.run([str(bin_dir / "snakemake"), "--cores", "2"], cwd=workdir, capture_output=True, text=True,
                          timeout=900, env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"})
