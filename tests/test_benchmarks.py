@@ -27,7 +27,9 @@ def bench():
 def test_generator_mimics_the_real_structure(bench, knowledge):
     synth = bench.synth
     stats = synth.real_stats(knowledge)
-    generated = synth.real_stats(synth.generate(stats, 40 * stats.n_operations, seed=3)).table()
+    # 10x the real graph (40x took 23 CPU-s, 10x 1 s; 2026-12-03 the widest gap was 0.55 of the bound at 40x,
+    # 0.59 at 10x): the structure held at a scale the benchmark measures
+    generated = synth.real_stats(synth.generate(stats, 10 * stats.n_operations, seed=3)).table()
     for key, real in stats.table().items():
         if key in ("edges per node", "max level (fewest hops)"):
             continue
