@@ -70,7 +70,7 @@ def compile_to(inputs: list[str], workdir: Path, target: str = "snakemake", requ
     from bioplan.compile import compile_request
 
     name = "main.nf" if target == "nextflow" else "Snakefile"
-    return compile_request(request, inputs, str(workdir / name), target=target, force=True)
+    return compile_request(request, inputs, str(workdir / name), target=target, force=True, validate=False)
 
 
 @pytest.fixture(scope="module")
