@@ -24,21 +24,24 @@ def nf_compiled(compiled_classes):
     return {name: compiled_classes[name, "nextflow"] for name in REFERENCE_CLASSES}
 
 
-def test_reference_pipelines_pass_the_strict_parser(nf_compiled, nf_lint):
-    proc = nf_lint(*(r.output_dir for r in nf_compiled.values()))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.count(": OK (") == len(nf_compiled), proc.stdout  # each pipeline parsed
-
-
-def test_a_broken_pipeline_fails_the_strict_parser(nf_compiled, nf_lint, tmp_path):
+def test_reference_pipelines_pass_the_strict_parser_and_a_broken_one_fails(nf_compiled, nf_lint, tmp_path):
+    """One parser run (Java starts once) over the five pipelines and a broken copy of one: each of the
+    five is OK, the broken one fails naming its file and line."""
     broken = tmp_path / "broken"
     shutil.copytree(nf_compiled["bulk_de"].output_dir, broken)
     wf = broken / "workflows" / "bioplan.nf"
     wf.write_text(wf.read_text().replace("workflow BIOPLAN {", "workflow BIOPLAN {\n    main:\n    def x = \n", 1))
-    proc = nf_lint(broken)
-    # exit 1 is "lint errors" (2 would be "could not run"); the error names the file and line
+    pipelines = [r.output_dir for r in nf_compiled.values()]
+    proc = nf_lint(*pipelines, broken)
+    for pipeline in pipelines:
+        assert re.search(rf"^nf-lint: {re.escape(str(pipeline))}: OK \(", proc.stdout, re.M), proc.stdout
+    # exit 1 is "lint errors" (2 would be "could not run"); the error names the file and line, of the
+    # broken copy only
     assert proc.returncode == 1, proc.stdout + proc.stderr
+    errors = [line for line in proc.stdout.splitlines() if not line.startswith("nf-lint: ")]
+    assert errors and all(line.startswith(str(broken.resolve())) for line in errors), proc.stdout
     assert re.search(r"workflows/bioplan\.nf:\d+:\d+: Unexpected input", proc.stdout), proc.stdout
+    assert re.search(rf"^nf-lint: {re.escape(str(broken))}: \d+ error", proc.stdout, re.M), proc.stdout
 
 
 def _files(root: Path) -> dict[str, str]:
