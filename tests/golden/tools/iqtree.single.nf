@@ -28,6 +28,7 @@ process IQTREE {
     def seed = tp.seed != null ? tp.seed : 12345
     """
     iqtree=\$(command -v iqtree2 || command -v iqtree)
+    export OMP_WAIT_POLICY=PASSIVE
     "\$iqtree" -s ${alignment} -m ${model} ${boot} -seed ${seed} -T ${task.cpus} --prefix ${prefix} ${args}
     """
 

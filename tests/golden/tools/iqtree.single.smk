@@ -54,6 +54,7 @@ rule phylogenetic_tree_inference:
         tmp=$(mktemp -d)
         trap 'rm -rf -- "$tmp"' EXIT
         iqtree=$(command -v iqtree2 || command -v iqtree)
+        export OMP_WAIT_POLICY=PASSIVE
         boot=""
         if [ {params.bootstrap:q} != 0 ]; then boot="-B {params.bootstrap}"; fi
         "$iqtree" -s {input.alignment:q} -m {params.model:q} $boot -seed {params.seed:q} -T {threads} \\
