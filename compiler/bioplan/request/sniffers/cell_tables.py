@@ -25,8 +25,6 @@ from bioplan.request.sniffers.base import (
 )
 from bioplan.request.sniffers.columns import num
 
-# a cell barcode, optionally prefixed by its sample and suffixed by its GEM well
-_BARCODE_RE = BARCODE_RE
 _MIN_CELLS = 20  # fewer named columns: a bulk matrix whose sample names happen to be sequences is likelier
 # cells named by a number (Excel/pandas exports, 'singleCellTab.csv': cell1, cell2, ...) under a header of genes: a
 # cells x genes table when most counts are zeros, as in droplet data (a bulk matrix has few zeros)
@@ -48,7 +46,7 @@ def _rows(src: Source) -> tuple[list[list[str]], str]:
 
 
 def _barcodes(names: Sequence[str], least: int = _MIN_CELLS) -> bool:
-    return len(names) >= least and sum(bool(_BARCODE_RE.match(n)) for n in names) >= 0.9 * len(names)
+    return len(names) >= least and sum(bool(BARCODE_RE.match(n)) for n in names) >= 0.9 * len(names)
 
 
 def _integer_counts(rows: Sequence[Sequence[str]]) -> bool:

@@ -67,7 +67,7 @@ def _vcf_record_like(src: Source) -> bool:
     return len(fields) >= 8 and fields[1].isdigit()
 
 
-_BASES_RE = re.compile("[ACGTN]{8}")  # in every cell barcode (cell_tables._BARCODE_RE)
+_BASES_RE = re.compile("[ACGTN]{8}")  # in every cell barcode (base.BARCODE_RE)
 
 
 _ASV_RUN_RE = re.compile("[ACGTN]{50}")  # in a DADA2 sequence table's header or first row (seqtabs.ASV_RUN_RE)
