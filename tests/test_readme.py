@@ -1,46 +1,24 @@
-"""The README as written works: every ```bash block of README.md, run verbatim, in order, in a scratch
-copy of the checkout (its first block is the set-up command, which builds the copy's own .venv).
+"""The README as written works: every ```bash block of README.md, run verbatim, in order, at the root
+of a fresh checkout (its first block is the set-up command, which builds the checkout's own .venv).
 
-Each block runs in a fresh `bash -e -o pipefail` at the copy's root, as a reader pasting it into a
-new terminal there would (so a block that needs the venv says `source .venv/bin/activate` or calls
-`.venv/bin/...`). The only way to leave a block out is an explicit tag on the line right before it:
-
-    <!-- readme-test: skip REASON -->
-
-for blocks that need a cluster, a Nextflow runtime, or that are the test suite itself.
+Locally the blocks run here, in a scratch copy of the checkout. `.ci/run` runs them as its set-up
+step on its fresh clone (`tests/readme_blocks.py`, which also says how blocks are chosen) and points
+BIOPLAN_README_RECORD at what ran; the test then checks that record against this README instead of
+building a second copy with a second `.venv` on the same machine.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.S | re.M)
-_SKIP = re.compile(r"<!--\s*readme-test:\s*skip\s+(.+?)\s*-->\s*$")
-
-
-@dataclass(frozen=True)
-class Block:
-    line: int  # 1-based line of the opening fence
-    code: str
-    skip: str | None  # the tag's reason
-
-
-def bash_blocks(text: str) -> list[Block]:
-    blocks = []
-    for m in _BLOCK.finditer(text):
-        before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        tag = _SKIP.search(before)
-        blocks.append(Block(text.count("\n", 0, m.start()) + 1, m.group(1), tag.group(1) if tag else None))
-    return blocks
+from readme_blocks import README, ROOT, bash_blocks, digest, reader_env, record, run_blocks
 
 
 def test_the_parser_honours_only_the_explicit_tag():
@@ -77,25 +55,51 @@ def _scratch_copy(dest: Path) -> Path:
     return dest
 
 
+def _check_what_ran(work: Path) -> None:
+    """What the blocks promise: the headline workflow exists and the bulk example ran with real tools."""
+    assert (work / "out" / "de_enrichment" / "workflow" / "Snakefile").is_file()
+    assert (work / "out" / "bulk_de" / "results" / "csv_export" / "merged_pathways.csv").is_file()
+
+
+def _check_record(text: str, ran: dict[str, object]) -> None:
+    """The record of `.ci/run`'s set-up step: this README, every block not tagged skip passed."""
+    assert ran["readme_sha256"] == digest(text), "README.md changed after .ci/run ran its blocks"
+    assert ran["failed"] is None, ran["failed"]
+    assert ran["passed_lines"] == [b.line for b in bash_blocks(text) if b.skip is None], ran
+
+
+def test_a_record_of_blocks_run_is_checked_against_this_readme():
+    text = "```bash\necho one\n```\n<!-- readme-test: skip needs a cluster -->\n```bash\necho two\n```\n"
+    _check_record(text, {"readme_sha256": digest(text), "passed_lines": [1], "failed": None})
+    with pytest.raises(AssertionError, match="changed after"):
+        _check_record(text + "more\n", {"readme_sha256": digest(text), "passed_lines": [1], "failed": None})
+    with pytest.raises(AssertionError):  # a block that never ran
+        _check_record(text, {"readme_sha256": digest(text), "passed_lines": [], "failed": None})
+
+
+def test_a_failing_block_stops_the_run_and_says_where(tmp_path):
+    text = "```bash\necho one > one.txt\n```\n```bash\nfalse\n```\n```bash\necho three > three.txt\n```\n"
+    runs = run_blocks(tmp_path, text, reader_env())
+    assert [r.returncode for r in runs] == [0, 1] and (tmp_path / "one.txt").is_file()
+    assert not (tmp_path / "three.txt").exists()
+    ran = record(text, runs)
+    assert ran["passed_lines"] == [1] and "README.md:4 failed (exit 1)" in str(ran["failed"])
+
+
 @pytest.mark.slow
 @pytest.mark.e2e
 def test_every_bash_block_of_the_readme_runs(tmp_path):
+    text = README.read_text(encoding="utf-8")
+    recorded = os.environ.get("BIOPLAN_README_RECORD")
+    if recorded:  # .ci/run's set-up step ran them on this fresh clone
+        _check_record(text, json.loads(Path(recorded).read_text(encoding="utf-8")))
+        _check_what_ran(ROOT)
+        return
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("needs the git checkout to copy")
     work = _scratch_copy(tmp_path / "checkout")
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "BIOPLAN_DATA_ROOT",
-                                                             "BIOPLAN_KNOWLEDGE")}
-    env["BIOPLAN_CACHE_DIR"] = str(tmp_path / "cache")
-    ran = []
-    for block in bash_blocks(README.read_text(encoding="utf-8")):
-        if block.skip:
-            continue
-        proc = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.code], cwd=work, env=env,
-                              capture_output=True, text=True, timeout=1800)
-        assert proc.returncode == 0, (f"README.md:{block.line} failed (exit {proc.returncode}):\n{block.code}\n"
-                                      f"--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-3000:]}")
-        ran.append(block.line)
-    assert len(ran) >= 5
-    # what the blocks promise: the headline workflow exists and the bulk example ran with real tools
-    assert (work / "out" / "de_enrichment" / "workflow" / "Snakefile").is_file()
-    assert (work / "out" / "bulk_de" / "results" / "csv_export" / "merged_pathways.csv").is_file()
+    runs = run_blocks(work, text, reader_env({"BIOPLAN_CACHE_DIR": str(tmp_path / "cache")}))
+    failed = [r for r in runs if r.returncode != 0]
+    assert not failed, failed[0].failure()
+    assert len(runs) >= 5
+    _check_what_ran(work)
