@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import json
 import os
@@ -223,6 +224,16 @@ def planning_refusal(knowledge, query: str, inputs: list[str], workdir: Path):
     return err.value
 
 
+@functools.cache
+def _r_packages_installed(packages: tuple[str, ...]) -> bool:
+    """Whether every R package is installed. system.file() finds a package without loading it (as
+    scripts/install-tools.sh checks): requireNamespace() would load its namespace, 12-14 CPU-s for DESeq2
+    (S4 method tables), as much again as the test's own R run. Asked once per test process."""
+    names = ", ".join(f'"{p}"' for p in packages)
+    probe = f"quit(status = !all(vapply(c({names}), function(p) nzchar(system.file(package = p)), logical(1))))"
+    return subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode == 0
+
+
 def require_r_packages(*packages: str) -> None:
     """Skip when Rscript or one of the R packages (and jsonlite, which the step scripts' runner reads
     its parameters with) is missing; under CI=true, where scripts/install-tools.sh installs them, fail."""
@@ -232,8 +243,6 @@ def require_r_packages(*packages: str) -> None:
 
     if shutil.which("Rscript") is None:
         skip_or_fail_in_ci("Rscript is not installed (scripts/install-tools.sh installs it)")
-    names = ", ".join(f'"{p}"' for p in ("jsonlite", *packages))
-    probe = f"quit(status = !all(vapply(c({names}), requireNamespace, logical(1), quietly = TRUE)))"
-    if subprocess.run(["Rscript", "-e", probe], capture_output=True, timeout=120).returncode != 0:
+    if not _r_packages_installed(("jsonlite", *packages)):
         skip_or_fail_in_ci(f"R packages {', '.join(packages)} are not installed "
                            "(scripts/install-tools.sh installs them)")
