@@ -326,13 +326,13 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
             max_runtime, no_sinfo, no_validate, fetch_references, reference_cache, as_json, top_k, max_hops,
             substitute, allow_partial):
     """Compile QUERY and its input files into a workflow at PATH."""
-    from bioplan.codegen.generator import generator_class
+    from bioplan.codegen import start_precheck_ahead, stop_precheck_ahead
+
+    if not no_validate:  # first: the pre-check's tool loads on another core while bioplan imports and plans
+        start_precheck_ahead(target)
     from bioplan.compile import compile_request
     from bioplan.report import plan_json, reference_json
 
-    generator = generator_class(target)
-    if not no_validate:  # the pre-check's tool loads on another core while bioplan plans
-        generator.start_precheck_ahead()
     try:
         res = compile_request(query, list(inputs), output, target=target, force=force,
                               validate=not no_validate, top_k=top_k, max_hops=max_hops,
@@ -345,7 +345,7 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
         _fail(exc, as_json)
         return
     finally:
-        generator.stop_precheck_ahead()
+        stop_precheck_ahead(target)
     if as_json:
         _echo(_dumps({"output": str(res.snakefile), "files": res.files, "plan": plan_json(res.plan),
                             "checks": {c.name: c.ok for c in res.checks}, "notes": res.notes,

@@ -62,14 +62,6 @@ class Generator(Protocol):
 
     def __init__(self, knowledge: Knowledge) -> None: ...
 
-    @classmethod
-    def start_precheck_ahead(cls) -> None:
-        """Start what the pre-check needs while bioplan plans (the CLI calls it before planning)."""
-
-    @classmethod
-    def stop_precheck_ahead(cls) -> None:
-        """Stop what `start_precheck_ahead` started if no pre-check used it."""
-
     def emit(self, workflow: Workflow, options: EmitOptions) -> Emitted: ...
 
     def precheck(self, staged: Path, workflow: Workflow, output_dir: Path) -> CheckResult | None: ...

@@ -208,14 +208,6 @@ class NextflowGenerator:
     def precheck(self, staged, workflow: Workflow, output_dir) -> None:
         return None
 
-    @classmethod
-    def start_precheck_ahead(cls) -> None:
-        return None
-
-    @classmethod
-    def stop_precheck_ahead(cls) -> None:
-        return None
-
     # ------------------------------------------------------------------ what cannot be expressed
     def refuse_unsafe_names(self, workflow: Workflow) -> None:
         bad = [row["sample"] for row in workflow.samples if not _SAFE_NAME.match(row["sample"])]

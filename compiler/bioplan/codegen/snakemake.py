@@ -204,18 +204,6 @@ class SnakemakeGenerator:
 
         return precheck(staged, workflow, output_dir)
 
-    @classmethod
-    def start_precheck_ahead(cls) -> None:
-        from bioplan.validate import snakemake_checks
-
-        snakemake_checks.start_dry_run_ahead()  # Snakemake imports on another core while bioplan plans
-
-    @classmethod
-    def stop_precheck_ahead(cls) -> None:
-        from bioplan.validate import snakemake_checks
-
-        snakemake_checks.stop_dry_run_ahead()
-
     # ------------------------------------------------------------ lowering of IR nodes
     def ref_expr(self, ref: FileRef, consumer_scope: str, group_by: str | None = None) -> str:
         """A file as a rule's input reads it: a group step (one job per patient) reads the per-sample files
