@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 import json
 import time
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
 from bioplan import __version__
 from bioplan.cli import main
-from bioplan.doctor import diagnose, extra_requirements, text_report, tool_requirement
+from bioplan.doctor import bound_tool_checks, diagnose, dist_version, extra_requirements, text_report, tool_requirement
 from bioplan.progress import quiet, slow_step
 
 
@@ -22,6 +23,12 @@ from bioplan.progress import quiet, slow_step
     ("featureCounts -v 2>&1 | grep featureCounts", ("exe", "featureCounts")),
     ('python -c "import gseapy; print(gseapy.__version__)"', ("python", "gseapy")),
     ('''python -c "import importlib.metadata as m; print(m.version('scanpy'))"''', ("python", "scanpy")),
+    ('''python -c "import importlib.metadata as m; print(m.version('scvi-tools'))"''', ("python", "scvi_tools")),
+    # a Python tool run as its executable: the metadata answers fast, the executable is what the step needs
+    ('''python -c "import importlib.metadata as m; print(m.version('multiqc'))" 2>/dev/null '''
+     "|| multiqc --version | sed -n 's/.* version //p'", ("exe", "multiqc")),
+    ('''python -c "import importlib.metadata as m; print(m.version('quast'))" 2>/dev/null '''
+     "|| quast.py --version 2>&1 | grep QUAST", ("exe", "quast.py")),
     ("python --version", ("python", "sys")),
     # Picard's launcher: bioconda's `picard` or Debian's `PicardCommandLine`, either will do
     ("$(command -v picard || command -v PicardCommandLine) MarkDuplicates --version 2>&1 | tail -n 1",
@@ -30,6 +37,15 @@ from bioplan.progress import quiet, slow_step
 ])
 def test_what_a_tool_needs_comes_from_its_version_command(command, need):
     assert tool_requirement(command) == need
+
+
+def test_a_python_distribution_is_found_by_its_metadata_where_its_module_has_another_name():
+    """scikit-learn imports as sklearn: the doctor looks the distribution up, not a module `scikit_learn`."""
+    command = '''python -c "import importlib.metadata as m; print(m.version('scikit-learn'))"'''
+    tool = SimpleNamespace(id="sk_tool", implements="some_operation", software=SimpleNamespace(version_command=command))
+    (check,) = bound_tool_checks(SimpleNamespace(tools={"sk_tool": tool}))
+    assert check.ok and check.name == "python: scikit_learn" and check.version == dist_version("scikit-learn")
+    assert check.blocks == "sk_tool (some_operation)"
 
 
 def test_every_bound_tool_needs_something_doctor_can_check(knowledge):

@@ -28,6 +28,9 @@ FAKE_TOOLS = {
     "fastqc": "echo 'FastQC v0.12.1'",
     "featureCounts": "printf '\\n  featureCounts v2.0.6\\n\\n' >&2",
     "multiqc": "echo 'multiqc, version 1.25.1'",
+    # a Python without MultiQC's metadata (MultiQC from the system's packages): its version command falls
+    # back to the executable, so the table's multiqc entry comes from the fake `multiqc` above
+    "python": "echo 'PackageNotFoundError: No package metadata was found for multiqc 9.9' >&2; exit 1",
 }
 
 

@@ -25,6 +25,10 @@ from bioplan import __version__
 # What a tool's `software.version_command` runs tells what the tool needs on this machine.
 _PYTHON_VERSION_OF = re.compile(r"""^python3? -c .*version\(['"]([\w-]+)['"]\)""")
 _PYTHON_IMPORT = re.compile(r"""^python3? -c ["']import (\w+)""")
+# a Python tool run as an executable: its version from the env's Python metadata (fast), else from the
+# executable (`python -c "...m.version('multiqc'))" 2>/dev/null || multiqc --version | ...`): the step
+# runs the executable, so that is what the tool needs
+_METADATA_OR_EXECUTABLE = re.compile(r"""^python3? -c "[^"]*" 2>/dev/null \|\| (.+)$""", re.S)
 _R_PACKAGE = re.compile(r"""^Rscript -e .*packageVersion\(["']([\w.]+)["']\)""")
 # a launcher found under one of several names: `$(command -v picard || command -v PicardCommandLine) ...`
 _LAUNCHER_CHOICE = re.compile(r"^\$\(\s*(command -v [\w.+-]+(?:\s*\|\|\s*command -v [\w.+-]+)*)\s*\)")
@@ -80,9 +84,12 @@ def extra_requirements(extra: str) -> list[tuple[str, str]]:
 
 
 def tool_requirement(version_command: str) -> tuple[str, str]:
-    """(kind, name) a tool needs, from its version command: ('python', module), ('r', package) or
-    ('exe', executable)."""
+    """(kind, name) a tool needs, from its version command: ('python', distribution or module), ('r', package)
+    or ('exe', executable)."""
     cmd = version_command.strip()
+    m = _METADATA_OR_EXECUTABLE.match(cmd)
+    if m:
+        return tool_requirement(m.group(1))
     m = _PYTHON_VERSION_OF.match(cmd) or _PYTHON_IMPORT.match(cmd)
     if m:
         return "python", m.group(1).replace("-", "_")
@@ -171,7 +178,8 @@ def bound_tool_checks(knowledge) -> list[Check]:
             out.append(Check("bound tools", name.replace("|", " or "), where is not None, where=where, blocks=blocks,
                              install="the tool's conda env (snakemake --sdm conda) or your package manager"))
         elif kind == "python":
-            found = importlib.util.find_spec(name) is not None
+            # a distribution (`m.version('scvi-tools')`: module scvi) or a module (`import sklearn`)
+            found = name == "sys" or dist_version(name) is not None or importlib.util.find_spec(name) is not None
             install = _EXTRA_HINT["tools"] if name.lower() in extra else "pip install " + name
             label = "python (standard library)" if name == "sys" else f"python: {name}"
             out.append(Check("bound tools", label, found, dist_version(name) if name != "sys" else None,
