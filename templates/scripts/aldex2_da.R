@@ -30,8 +30,6 @@ read_any <- function(path, what) {
     )
 }
 
-suppressPackageStartupMessages(library(ALDEx2))
-
 p <- snakemake@params
 condition <- if (is.null(p[["condition_column"]]) || p[["condition_column"]] == "") "condition" else p[["condition_column"]]
 group_a <- if (is.null(p[["group_a"]])) "" else as.character(p[["group_a"]])
@@ -100,6 +98,7 @@ conds <- factor(c(rep(group_a, length(in_a)), rep(group_b, length(in_b))), level
 message(sprintf("%d taxa kept, %d samples (%s: %d, %s: %d), %d Monte-Carlo instances",
                 nrow(reads), length(used), group_a, length(in_a), group_b, length(in_b), mc_samples))
 
+load_packages("ALDEx2")
 set.seed(seed)
 x <- aldex.clr(reads, conds, mc.samples = mc_samples, denom = "all", verbose = FALSE)
 tt <- aldex.ttest(x, paired.test = FALSE, verbose = FALSE)

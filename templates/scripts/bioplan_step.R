@@ -41,6 +41,13 @@ run <- function(main) {
   invisible(NULL)
 }
 
+# Attach the step's R packages without their start-up banners. A step calls it after reading and checking its
+# inputs and parameters: a Bioconductor package takes seconds to load (DESeq2, dada2: 10+ CPU seconds, mostly
+# S4 method tables), and a bad input should fail at once, not after that wait.
+load_packages <- function(...) {
+  for (package in c(...)) suppressPackageStartupMessages(library(package, character.only = TRUE))
+}
+
 param <- function(name, default = NULL) {
   value <- snakemake@params[[name]]
   if (is.null(value) || length(value) == 0) default else value

@@ -36,8 +36,8 @@ main <- function() {
     fail("the annotation package ", orgdb, " is not installed. Install it (conda: bioconductor-", tolower(orgdb),
          "; R: BiocManager::install('", orgdb, "')) or give a gene id mapping table.")
   }
-  suppressPackageStartupMessages(library(clusterProfiler))
   genes <- strip_version(read_gene_list(snakemake@input[["genes"]]))
+  load_packages("clusterProfiler")
   genes <- unique(genes)
   out <- snakemake@output[["entrez"]]
   if (length(genes) == 0) {

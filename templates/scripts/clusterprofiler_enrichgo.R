@@ -10,9 +10,9 @@
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
 main <- function() {
-  suppressPackageStartupMessages(library(clusterProfiler))
   genes <- unique(strip_version(read_gene_list(snakemake@input[["genes"]])))
   sets <- read_gmt(snakemake@input[["gene_sets"]])
+  load_packages("clusterProfiler")
   out <- snakemake@output[["table"]]
   term2gene <- data.frame(term = rep(names(sets), lengths(sets)), gene = unlist(sets, use.names = FALSE),
                           stringsAsFactors = FALSE)

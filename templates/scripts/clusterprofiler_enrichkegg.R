@@ -16,8 +16,8 @@ main <- function() {
   if (is.null(code) || !nzchar(code)) {
     fail("no KEGG organism code (e.g. hsa, mmu): the plan has no organism. Set params.kegg_organism in config.yaml.")
   }
-  suppressPackageStartupMessages(library(clusterProfiler))
   genes <- read_gene_list(snakemake@input[["genes"]])
+  load_packages("clusterProfiler")
   out <- snakemake@output[["table"]]
   message(sprintf("%d genes; KEGG organism %s; the gene set library input is not used (online KEGG)", length(genes), code))
   if (length(genes) == 0) {

@@ -11,7 +11,6 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), param()
 source(file.path(snakemake@scriptdir, "dada2_reads.R"), local = environment())   # read_asv_table()
-suppressPackageStartupMessages(library(dada2))
 
 check_training_set <- function(path) {
   first <- readLines(gzfile(path), n = 1, warn = FALSE)
@@ -30,6 +29,7 @@ main <- function() {
   if (is.na(min_boot) || min_boot < 0 || min_boot > 100 || is.na(seed)) fail("params.dada2_assigntaxonomy.min_boot (0-100) and seed must be numbers")
   levels <- trimws(strsplit(as.character(param("tax_levels", "Kingdom,Phylum,Class,Order,Family,Genus,Species")), ",")[[1]])
   if (length(asvs$sequences) == 0) fail("the ASV table has no ASV to classify")
+  load_packages("dada2")
   set.seed(seed)  # the bootstrap draws k-mer subsets at random
   res <- assignTaxonomy(asvs$sequences, reference, minBoot = min_boot, tryRC = isTRUE(as.logical(param("try_rc", FALSE))),
                         outputBootstraps = TRUE, taxLevels = levels, multithread = max(1L, as.integer(snakemake@threads)),

@@ -9,7 +9,6 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), param()
 source(file.path(snakemake@scriptdir, "dada2_reads.R"), local = environment())   # gathered_reads(), write_asv_table()
-suppressPackageStartupMessages(library(dada2))
 
 pool_mode <- function(value) {
   value <- tolower(as.character(value))
@@ -25,6 +24,7 @@ main <- function() {
   if (!is.null(reads$rev) && is.null(errors$rev)) fail("paired reads but the error model has no reverse-read rates")
   threads <- max(1L, as.integer(snakemake@threads))
   pool <- pool_mode(param("pool", "false"))
+  load_packages("dada2")
   dd_fwd <- as_sample_list(dada(reads$fwd, err = errors$fwd, pool = pool, multithread = threads), reads$samples, "dada")
   if (is.null(reads$rev)) {
     per_sample <- dd_fwd

@@ -8,7 +8,6 @@
 #        trunc_q (2), min_len (50), max_n (0), rm_phix (true)
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), param()
-suppressPackageStartupMessages(library(dada2))
 
 number <- function(name, default) {
   value <- suppressWarnings(as.numeric(param(name, default)))
@@ -23,6 +22,7 @@ main <- function() {
   rm_phix <- isTRUE(as.logical(param("rm_phix", TRUE)))
   common <- list(truncQ = number("trunc_q", 2), minLen = number("min_len", 50), maxN = number("max_n", 0),
                  rm.phix = rm_phix, compress = TRUE, multithread = max(1L, as.integer(snakemake@threads)), verbose = TRUE)
+  load_packages("dada2")
   if (paired) {
     out <- do.call(filterAndTrim, c(list(snakemake@input[["reads_1"]], snakemake@output[["filtered_1"]],
                                          snakemake@input[["reads_2"]], snakemake@output[["filtered_2"]],

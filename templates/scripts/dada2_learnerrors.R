@@ -8,13 +8,13 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), param()
 source(file.path(snakemake@scriptdir, "dada2_reads.R"), local = environment())   # gathered_reads()
-suppressPackageStartupMessages(library(dada2))
 
 main <- function() {
   reads <- gathered_reads()
   nbases <- suppressWarnings(as.numeric(param("nbases", 1e8)))
   seed <- suppressWarnings(as.integer(param("seed", 1)))
   if (is.na(nbases) || nbases <= 0 || is.na(seed)) fail("params.dada2_learnerrors.nbases and seed must be positive numbers")
+  load_packages("dada2")
   threads <- max(1L, as.integer(snakemake@threads))
   learn <- function(files, direction) {
     set.seed(seed)  # the reads are read in order (randomize = FALSE); the seed pins any sampling inside

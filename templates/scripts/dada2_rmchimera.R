@@ -8,7 +8,6 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), param()
 source(file.path(snakemake@scriptdir, "dada2_reads.R"), local = environment())   # read_asv_table(), write_asv_table()
-suppressPackageStartupMessages(library(dada2))
 
 main <- function() {
   method <- as.character(param("method", "consensus"))
@@ -16,6 +15,7 @@ main <- function() {
     fail("params.dada2_rmchimera.method must be consensus, pooled or per-sample, not '", method, "'")
   }
   asvs <- read_asv_table(snakemake@input[["table"]])
+  load_packages("dada2")
   seqtab <- t(asvs$counts)  # samples x sequences, as DADA2 holds it
   storage.mode(seqtab) <- "integer"
   nochim <- removeBimeraDenovo(seqtab, method = method, multithread = max(1L, as.integer(snakemake@threads)), verbose = TRUE)

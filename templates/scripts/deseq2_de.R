@@ -14,8 +14,7 @@ source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment()) 
 main <- function() {
   de <- de_inputs()
   lfc <- lfc_threshold_param()
-  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
-  suppressPackageStartupMessages(library(DESeq2))
+  load_packages("DESeq2")
   alpha <- as.numeric(param("alpha", 0.05))
   coldata <- data.frame(condition = de$group, row.names = colnames(de$counts))
   dds <- DESeqDataSetFromMatrix(countData = de$counts, colData = coldata, design = ~condition)

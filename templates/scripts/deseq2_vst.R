@@ -42,8 +42,7 @@ main <- function() {
   m <- count_matrix(snakemake@input[["counts"]])
   m <- m[rowSums(m) > 0, , drop = FALSE]
   if (nrow(m) < 2) fail("fewer than 2 rows of '", snakemake@input[["counts"]], "' have a count: nothing to transform.")
-  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
-  suppressPackageStartupMessages(library(DESeq2))
+  load_packages("DESeq2")
   dds <- DESeqDataSetFromMatrix(countData = m, colData = data.frame(row.names = colnames(m)), design = ~1)
   dds <- estimateSizeFactors(dds)
   message(sprintf("%d features x %d samples; size factors: %s", nrow(m), ncol(m), toString(round(sizeFactors(dds), 4))))

@@ -109,7 +109,7 @@ main <- function() {
     # (makeBSseqData keeps the union of the samples' CpGs); checked before DSS takes seconds to load
     covered <- length(unique(unlist(lapply(calls, function(x) paste(x$chr, x$pos)))))
     if (covered < 50) fail("only ", covered, " CpGs are covered; DSS needs at least 50 (give whole coverage files)")
-    suppressPackageStartupMessages(library(DSS))
+    load_packages("DSS")
     bs <- makeBSseqData(calls, used)
     message(sprintf("%d CpGs x %d samples; %s (%d) vs %s (%d); smoothing %s", nrow(bs), length(used), d$lv$test,
                     length(d$test), d$lv$reference, length(d$reference), smoothing))

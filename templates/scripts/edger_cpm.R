@@ -12,8 +12,7 @@ main <- function() {
   path <- snakemake@input[["counts"]]
   m <- read_count_table(path)
   method <- norm_method_param()
-  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
-  suppressPackageStartupMessages(library(edgeR))
+  load_packages("edgeR")
   y <- calcNormFactors(DGEList(counts = m), method = method)
   message(sprintf("%d genes x %d samples; %s factors: %s", nrow(m), ncol(m), method, toString(round(y$samples$norm.factors, 4))))
   as_log <- isTRUE(param("log", TRUE))

@@ -15,8 +15,7 @@ source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment()) 
 main <- function() {
   de <- de_inputs()
   lfc <- lfc_threshold_param()
-  # the package loads (seconds) after the inputs are read and checked: a bad input fails at once
-  suppressPackageStartupMessages(library(edgeR))
+  load_packages("edgeR")
   y <- DGEList(counts = de$counts, group = de$group)
   keep <- if (isTRUE(param("filter", TRUE))) filterByExpr(y, group = de$group) else rep(TRUE, nrow(y))
   message(sprintf("filterByExpr keeps %d of %d genes", sum(keep), length(keep)))

@@ -37,9 +37,9 @@ read_ranking <- function(path) {
 }
 
 main <- function() {
-  suppressPackageStartupMessages(library(fgsea))
   stats <- read_ranking(snakemake@input[["ranked"]])
   sets <- read_gmt(snakemake@input[["gene_sets"]])
+  load_packages("fgsea")
   out <- snakemake@output[["table"]]
   min_size <- as.integer(param("min_size", 15))
   max_size <- as.integer(param("max_size", 500))

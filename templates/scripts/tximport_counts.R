@@ -12,8 +12,6 @@
 
 source(file.path(snakemake@scriptdir, "bioplan_step.R"), local = environment())  # the log, fail(), run(), readers
 
-suppressPackageStartupMessages(library(tximport))
-
 quant_paths <- unlist(snakemake@input[["quants"]])
 gtf <- snakemake@input[["annotation"]]
 samples <- unlist(snakemake@params[["samples"]])
@@ -110,6 +108,7 @@ if (is_gtf(gtf)) {
 }
 message(nrow(tx2gene), " transcripts in ", length(unique(tx2gene$gene)), " genes")
 
+load_packages("tximport")
 type <- types[1]
 tx_in <- type == "rsem_isoforms"
 if (tx_in) type <- "rsem"
