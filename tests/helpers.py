@@ -246,3 +246,57 @@ def require_r_packages(*packages: str) -> None:
     if not _r_packages_installed(("jsonlite", *packages)):
         skip_or_fail_in_ci(f"R packages {', '.join(packages)} are not installed "
                            "(scripts/install-tools.sh installs them)")
+
+
+# Several runs of R step scripts in one R session, each through the Nextflow target's runner (bin/bioplan_run.R)
+# as `Rscript bioplan_run.R ARGS` runs it: the runner reads its run's arguments from commandArgs(), given per run.
+# What a script attaches stays for the next run, so a Bioconductor package loads once per session instead of once
+# per run (DESeq2: 12-14 CPU-s); the sinks a run leaves are closed at its end, as its process's end would. fail()
+# quits the session for real (exit status 1), so a run expected to fail goes last. A prelude (R code) runs first.
+_R_SESSION = r"""
+session <- commandArgs(trailingOnly = TRUE)
+eval(parse(text = session[3]))
+runs <- jsonlite::fromJSON(session[2], simplifyVector = FALSE)
+for (i in seq_along(runs)) {
+  cat(sprintf("@@bioplan-run %d\n", i), file = stderr())
+  run_env <- new.env()
+  run_env$commandArgs <- local({
+    argv <- unlist(runs[[i]])
+    function(trailingOnly = FALSE) if (trailingOnly) argv else base::commandArgs(FALSE)
+  })
+  source(session[1], local = run_env)
+  while (sink.number() > 0) sink()
+  sink(type = "message")
+  cat(sprintf("@@bioplan-run %d ended\n", i), file = stderr())
+}
+"""
+_RUN_MARK = re.compile(r"@@bioplan-run (\d+)( ended)?")
+
+
+def run_r_session(workdir: Path, runner: Path, runs: list[list[str]], prelude: str = "",
+                  timeout: int = 600) -> list[tuple[int | None, str]]:
+    """Each run's (exit status, terminal) after `runs` (the runner's argument lists) ran in one R session:
+    0 for a run that ended, the session's exit status for the run it ended in, None for a run never started
+    (its terminal then says why). The terminal is what the run wrote on stderr."""
+    (workdir / "r_session_runs.json").write_text(json.dumps(runs))
+    proc = subprocess.run(["Rscript", "-e", _R_SESSION, str(runner), str(workdir / "r_session_runs.json"), prelude],
+                          capture_output=True, text=True, timeout=timeout, cwd=workdir)
+    codes: list[int | None] = [None] * len(runs)
+    terminals = [""] * len(runs)
+    outside, current = "", None
+    for line in proc.stderr.splitlines(keepends=True):
+        mark = _RUN_MARK.fullmatch(line.rstrip("\n"))
+        if mark:
+            current = None if mark.group(2) else int(mark.group(1)) - 1
+            if mark.group(2):
+                codes[int(mark.group(1)) - 1] = 0
+        elif current is None:
+            outside += line
+        else:
+            terminals[current] += line
+    for i, code in enumerate(codes):
+        if code is None and terminals[i] == "" and i != current:
+            terminals[i] = f"(not run: the R session ended before it, status {proc.returncode})\n{outside}"
+        elif code is None:
+            codes[i] = proc.returncode
+    return list(zip(codes, terminals))

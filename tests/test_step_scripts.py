@@ -5,7 +5,8 @@ line, on tiny hand-made inputs: each script's output on good input, and its one-
 
 In-process, so that pandas, scanpy and matplotlib are imported once for the whole file (a
 subprocess per case would cost a second or more each). R scripts run through bin/bioplan_run.R
-when Rscript and the script's R packages are installed, else they are skipped. The steps whose
+when Rscript and the script's R packages are installed, else they are skipped; a test's several R runs share
+one R session (helpers.run_r_session: a Bioconductor package loads once, not once per run). The steps whose
 libraries take tens of seconds to start (PyDESeq2, scanpy's graph and Leiden, DESeq2) are marked
 e2e; the rest run in the fast tier.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import require_r_packages
+from helpers import require_r_packages, run_r_session
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "templates" / "scripts"
@@ -732,18 +733,46 @@ def run_r(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict
     return StepRun(proc.returncode, proc.stderr, log.read_text(encoding="utf-8") if log.exists() else "")
 
 
-@heavy
-def test_deseq2_de_r(tmp_path):
+def run_r_steps(tmp_path: Path, *steps: tuple[str, dict, dict, dict]) -> list[StepRun]:
+    """run_r of each (script, inputs, outputs, params) step, all in one R session (helpers.run_r_session: the
+    scripts' packages load once), each with its params and log in its own folder tmp_path/run<n>, rule 'step'.
+    A step expected to fail goes last (fail() ends the session); a step never run has code -1."""
+    argvs = []
+    for n, (script, inputs, outputs, params) in enumerate(steps, 1):
+        (tmp_path / f"run{n}").mkdir()
+        argvs.append(_argv(script, tmp_path / f"run{n}", inputs, outputs, params, "step"))
+    runs = []
+    for n, (code, terminal) in enumerate(run_r_session(tmp_path, RUNNER_R, argvs), 1):
+        log = tmp_path / f"run{n}" / "step.log"
+        runs.append(StepRun(-1 if code is None else code, terminal,
+                            log.read_text(encoding="utf-8") if log.exists() else ""))
+    return runs
+
+
+@pytest.fixture(scope="module")
+def deseq2_runs(tmp_path_factory) -> dict:
+    """The DESeq2 runs of test_deseq2_de_r and test_deseq2_vst_r in one R session (DESeq2 loads once): the DE
+    test, the VST of ATAC_PEAK_COUNTS, then the DE test on a sheet without the condition column (it fails: last)."""
     require_r_packages("DESeq2")
-    counts, samples = write(tmp_path / "counts.tsv", COUNTS), write(tmp_path / "samples.tsv", SAMPLES)
+    tmp = tmp_path_factory.mktemp("deseq2")
+    counts, samples = write(tmp / "counts.tsv", COUNTS), write(tmp / "samples.tsv", SAMPLES)
+    wrong = write(tmp / "wrong.tsv", SAMPLES.replace("condition", "group"))
     params = {"condition_column": "condition", "alpha": 0.05}
-    run = run_r(tmp_path, "deseq2_de.R", {"counts": counts, "samples": samples}, {"table": tmp_path / "de.tsv"}, params)
+    de, vst, wrong_sheet = run_r_steps(
+        tmp, ("deseq2_de.R", {"counts": counts, "samples": samples}, {"table": tmp / "de.tsv"}, params),
+        ("deseq2_vst.R", {"counts": write(tmp / "peaks.tsv", ATAC_PEAK_COUNTS)}, {"normalized": tmp / "vst.tsv"},
+         {"fit_type": "parametric", "blind": True}),
+        ("deseq2_de.R", {"counts": counts, "samples": wrong}, {"table": tmp / "x.tsv"}, params))
+    return {"de": de, "vst": vst, "wrong_sheet": wrong_sheet, "dir": tmp}
+
+
+@heavy
+def test_deseq2_de_r(deseq2_runs):
+    run = deseq2_runs["de"]
     assert run.code == 0, run.terminal + run.log
-    rows = read_tsv(tmp_path / "de.tsv")
+    rows = read_tsv(deseq2_runs["dir"] / "de.tsv")
     assert rows[0][:3] == ["gene_id", "baseMean", "log2FoldChange"] and len(rows) == 41
-    wrong = write(tmp_path / "wrong.tsv", SAMPLES.replace("condition", "group"))
-    run = run_r(tmp_path, "deseq2_de.R", {"counts": counts, "samples": wrong}, {"table": tmp_path / "x.tsv"}, params)
-    assert_failed(run, "has no column 'condition'")
+    assert_failed(deseq2_runs["wrong_sheet"], "has no column 'condition'")
 
 
 # featureCounts in the 11 consensus peaks of tests/e2e/test_chipseq_extras_run.py's ATAC run (the 5th peak opened
@@ -757,14 +786,11 @@ ATAC_PEAK_COUNTS = tsv([["peak_id", "ctrl_1", "ctrl_2", "treated_1", "treated_2"
 
 
 @heavy
-def test_deseq2_vst_r(tmp_path):
-    require_r_packages("DESeq2")
-    counts = write(tmp_path / "counts.tsv", ATAC_PEAK_COUNTS)
-    run = run_r(tmp_path, "deseq2_vst.R", {"counts": counts}, {"normalized": tmp_path / "vst.tsv"},
-                {"fit_type": "parametric", "blind": True})
+def test_deseq2_vst_r(tmp_path, deseq2_runs):
+    run = deseq2_runs["vst"]
     assert run.code == 0, run.terminal + run.log
     assert "used the mean dispersion fit" in run.log, run.log
-    rows = read_tsv(tmp_path / "vst.tsv")
+    rows = read_tsv(deseq2_runs["dir"] / "vst.tsv")
     assert rows[0] == ["gene_id", "ctrl_1", "ctrl_2", "treated_1", "treated_2"] and len(rows) == 12
     # log2-like: 200-1000 normalised reads land between log2(150) and log2(1100), and the opened peak is the
     # treated samples' highest value
@@ -784,8 +810,10 @@ def test_edger_cpm_r(tmp_path):
     named = "\n".join(f"{line}\t{'name' if i == 0 else f'g{i}'}" for i, line in
                       enumerate(ATAC_PEAK_COUNTS.strip().split("\n"))) + "\n"
     counts = write(tmp_path / "counts.tsv", named)
-    run = run_r(tmp_path, "edger_cpm.R", {"counts": counts}, {"normalized": tmp_path / "cpm.tsv"},
-                {"log": True, "prior_count": 2})
+    negative = write(tmp_path / "neg.tsv", ATAC_PEAK_COUNTS.replace("\t251\t", "\t-3\t", 1))
+    run, failed = run_r_steps(tmp_path, ("edger_cpm.R", {"counts": counts}, {"normalized": tmp_path / "cpm.tsv"},
+                                         {"log": True, "prior_count": 2}),
+                              ("edger_cpm.R", {"counts": negative}, {"normalized": tmp_path / "x.tsv"}, {}))
     assert run.code == 0, run.terminal + run.log
     assert "dropping non-numeric columns: name" in run.log, run.log
     rows = read_tsv(tmp_path / "cpm.tsv")
@@ -794,9 +822,7 @@ def test_edger_cpm_r(tmp_path):
     # about 230 of ~2,500 reads per sample: log2(~90,000 CPM) ~ 16.5
     assert all(15.0 < v < 18.5 for vs in values.values() for v in vs), values
     assert min(values["consensus_peak_5"][2:]) > max(max(vs[2:]) for p, vs in values.items() if p != "consensus_peak_5")
-    negative = write(tmp_path / "neg.tsv", ATAC_PEAK_COUNTS.replace("\t251\t", "\t-3\t", 1))
-    run = run_r(tmp_path, "edger_cpm.R", {"counts": negative}, {"normalized": tmp_path / "x.tsv"}, {})
-    assert_failed(run, "missing or negative value")
+    assert_failed(failed, "missing or negative value")
 
 
 @heavy
@@ -811,11 +837,12 @@ def test_tximport_counts_r(tmp_path):
         write(tmp_path / sample / "quant.sf", "Name\tLength\tEffectiveLength\tTPM\tNumReads\n"
               + "".join(f"T{i}\t100\t90\t1.0\t{r}\n" for i, r in enumerate(reads, 1)))
         quants.append(tmp_path / sample)
-    run = run_r(tmp_path, "tximport_counts.R", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "c.tsv"},
-                {"samples": ["a", "b"]})
+    run, failed = run_r_steps(
+        tmp_path, ("tximport_counts.R", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "c.tsv"},
+                   {"samples": ["a", "b"]}),
+        ("tximport_counts.R", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "x.tsv"},
+         {"samples": ["a"]}))
     assert run.code == 0, run.terminal + run.log
     rows = read_tsv(tmp_path / "c.tsv")
     assert rows[0] == ["gene_id", "a", "b"] and [r[0] for r in rows[1:]] == ["G1", "G2"]
-    run = run_r(tmp_path, "tximport_counts.R", {"quants": quants, "annotation": gtf}, {"counts": tmp_path / "x.tsv"},
-                {"samples": ["a"]})
-    assert_failed(run, "2 quantification outputs but 1 sample names")
+    assert_failed(failed, "2 quantification outputs but 1 sample names")
