@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import require_r_packages
-from test_step_scripts import assert_failed, read_tsv, run_r, write
+from test_step_scripts import assert_failed, read_tsv, run_r, run_r_steps, write
 
 pytestmark = pytest.mark.e2e
 
@@ -38,8 +38,12 @@ def test_dss_dmr_one_sample_per_condition(tmp_path):
     calls = [_coverage(tmp_path / "wt.cov.gz", lost), _coverage(tmp_path / "ko.cov.gz", gained)]
     samples = write(tmp_path / "samples.tsv", "sample\tcondition\nwt\tcontrol\nko\tknockout\n")
     outputs = {"regions": tmp_path / "dmrs.tsv", "loci": tmp_path / "dml.tsv"}
-    run = run_r(tmp_path, "dss_dmr.R", {"calls": calls, "samples": samples}, outputs,
-                {**DSS_PARAMS, "samples": ["wt", "ko"]})
+    # the DMR run and the one without smoothing in one R session (the failing run last); the other failures stop
+    # before DSS loads, each in its own short R process
+    run, unsmoothed = run_r_steps(
+        tmp_path, ("dss_dmr.R", {"calls": calls, "samples": samples}, outputs, {**DSS_PARAMS, "samples": ["wt", "ko"]}),
+        ("dss_dmr.R", {"calls": calls, "samples": samples}, outputs,
+         {**DSS_PARAMS, "samples": ["wt", "ko"], "smoothing": False}))
     assert run.code == 0, run.terminal + run.log
     regions = read_tsv(outputs["regions"])
     assert regions[0][:5] == ["chr", "start", "end", "length", "n_cpg"] and len(regions) == 2, regions
@@ -49,9 +53,7 @@ def test_dss_dmr_one_sample_per_condition(tmp_path):
     assert int(row["start"]) <= 1000 + 30 * 16 and int(row["end"]) >= 1000 + 30 * 23, row
     assert len(read_tsv(outputs["loci"])) == 61  # header + 60 CpGs
 
-    run = run_r(tmp_path, "dss_dmr.R", {"calls": calls, "samples": samples}, outputs,
-                {**DSS_PARAMS, "samples": ["wt", "ko"], "smoothing": False})
-    assert_failed(run, "without replicates", "set params.dss_calldmr.smoothing to true")
+    assert_failed(unsmoothed, "without replicates", "set params.dss_calldmr.smoothing to true")
     partial = write(tmp_path / "partial.tsv", "sample\tcondition\nwt\tcontrol\n")
     run = run_r(tmp_path, "dss_dmr.R", {"calls": calls, "samples": partial}, outputs,
                 {**DSS_PARAMS, "samples": ["wt", "ko"]})
