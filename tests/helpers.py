@@ -225,7 +225,7 @@ def planning_refusal(knowledge, query: str, inputs: list[str], workdir: Path):
 
 
 @functools.cache
-def _r_packages_installed(packages: tuple[str, ...]) -> bool:
+def r_packages_installed(packages: tuple[str, ...]) -> bool:
     """Whether every R package is installed. system.file() finds a package without loading it (as
     scripts/install-tools.sh checks): requireNamespace() would load its namespace, 12-14 CPU-s for DESeq2
     (S4 method tables), as much again as the test's own R run. Asked once per test process."""
@@ -243,7 +243,7 @@ def require_r_packages(*packages: str) -> None:
 
     if shutil.which("Rscript") is None:
         skip_or_fail_in_ci("Rscript is not installed (scripts/install-tools.sh installs it)")
-    if not _r_packages_installed(("jsonlite", *packages)):
+    if not r_packages_installed(("jsonlite", *packages)):
         skip_or_fail_in_ci(f"R packages {', '.join(packages)} are not installed "
                            "(scripts/install-tools.sh installs them)")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helpers import require_r_packages
+from helpers import r_packages_installed, require_r_packages, run_r_session
 
 pytestmark = pytest.mark.e2e
 
@@ -31,9 +31,8 @@ SAMPLES = ["X1O", "X2O", "X3O", "P11_1", "P11_2", "P11_3"]
 TREATED = SAMPLES[3:]
 
 
-def run_step(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict,
-             rule: str = "step") -> tuple[int, str]:
-    """Run one step script as the Nextflow target does; (exit status, terminal + log)."""
+def _argv(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict, rule: str) -> list[str]:
+    """The runner's arguments for one step script (params and log in tmp_path, named after the rule)."""
     argv = [str(SCRIPTS / script)]
     for name, value in inputs.items():
         argv += ["--input", f"{name}={value}"]
@@ -41,15 +40,35 @@ def run_step(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: d
         argv += ["--output", f"{name}={value}"]
     params_file = tmp_path / f"{rule}.params.json"
     params_file.write_text(json.dumps(params))
+    return argv + ["--params", str(params_file), "--log", str(tmp_path / f"{rule}.log"), "--rule", rule]
+
+
+def _said(tmp_path: Path, terminal: str, rule: str) -> str:
     log = tmp_path / f"{rule}.log"
-    argv += ["--params", str(params_file), "--log", str(log), "--rule", rule]
+    return terminal + (log.read_text(encoding="utf-8") if log.exists() else "")
+
+
+def run_step(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict,
+             rule: str = "step") -> tuple[int, str]:
+    """Run one step script as the Nextflow target does; (exit status, terminal + log)."""
+    argv = _argv(tmp_path, script, inputs, outputs, params, rule)
     runner = ["Rscript", str(RUNNER_R)] if script.endswith(".R") else [sys.executable, str(RUNNER_PY)]
     proc = subprocess.run([*runner, *argv], capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    return proc.returncode, proc.stderr + (log.read_text(encoding="utf-8") if log.exists() else "")
+    return proc.returncode, _said(tmp_path, proc.stderr, rule)
 
 
-@pytest.fixture
-def planted(tmp_path) -> tuple[Path, Path, list[str]]:
+def run_r_steps(tmp_path: Path, steps: dict[str, tuple[str, dict, dict, dict]],
+                prelude: str = "") -> dict[str, tuple[int | None, str]]:
+    """run_step of each R step (rule: (script, inputs, outputs, params)) in one R session (helpers.run_r_session:
+    DESeq2 loads once), in order after the R code `prelude`; a step expected to fail goes last."""
+    argvs = [_argv(tmp_path, *step, rule) for rule, step in steps.items()]
+    runs = run_r_session(tmp_path, RUNNER_R, argvs, prelude)
+    return {rule: (code, _said(tmp_path, terminal, rule)) for rule, (code, terminal) in zip(steps, runs)}
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory) -> tuple[Path, Path, list[str]]:
+    tmp_path = tmp_path_factory.mktemp("planted")
     counts = pd.read_csv(DATA / "salmon.merged.gene_counts.tsv", sep="\t")
     expressed = counts[(counts[SAMPLES] >= 300).all(axis=1)]
     genes = list(expressed["gene_id"][::3][:12])
@@ -71,20 +90,52 @@ def _found(table: Path, genes: list[str]) -> set[str]:
 
 
 PARAMS = {"condition_column": "condition", "reference_level": "control", "test_level": "P11", "alpha": 0.05}
+SALMON_RUNS = ROOT / "tests" / "data" / "real_studies" / "isoformswitch_salmon"
+SALMON_NAMES = ["data_cond1_rep1", "data_cond1_rep2", "data_cond2_rep1", "data_cond2_rep2"]
 
 
-def test_deseq2_r_rounds_estimated_counts_and_finds_the_planted_genes(tmp_path, planted):
+@pytest.fixture(scope="module")
+def r_runs(tmp_path_factory, planted) -> tuple[Path, dict[str, tuple[int | None, str]]]:
+    """The R runs of this module in one R session, DESeq2 loading once instead of four times (the folder, and each
+    run's exit status and terminal + log by its rule): DESeq2 DE on the planted estimates ("planted"); the VST of
+    the counts with a Length column ("length"); when tximport is installed, tximport merging the four Salmon runs
+    into a transcript-level matrix (the prelude) and DESeq2 DE on it ("tximport"); last, as it fails, DESeq2 DE on
+    the run's TPM ("tpm")."""
     require_r_packages("DESeq2")
-    counts, sheet, genes = planted
-    code, said = run_step(tmp_path, "deseq2_de.R", {"counts": counts, "samples": sheet},
-                          {"table": tmp_path / "de.tsv"}, PARAMS)
+    tmp_path = tmp_path_factory.mktemp("r_runs")
+    counts, sheet, _ = planted
+    with_length = pd.read_csv(DATA / "salmon.merged.gene_counts.tsv", sep="\t")
+    with_length.insert(2, "Length", [1000 + 7 * i for i in range(len(with_length))])
+    with_length.to_csv(tmp_path / "gene_counts.tsv", sep="\t", index=False)
+    steps = {"planted": ("deseq2_de.R", {"counts": counts, "samples": sheet}, {"table": tmp_path / "de.tsv"}, PARAMS),
+             "length": ("deseq2_vst.R", {"counts": tmp_path / "gene_counts.tsv"},
+                        {"normalized": tmp_path / "vst.tsv"}, {"fit_type": "parametric", "blind": True})}
+    prelude = ""
+    if r_packages_installed(("tximport",)):
+        matrix = tmp_path / "salmon.merged.transcript_counts.tsv"
+        prelude = (f'suppressMessages(library(tximport)); s <- c({", ".join(repr(n) for n in SALMON_NAMES)}); '
+                   f'f <- setNames(file.path("{SALMON_RUNS}", s, "quant.sf.gz"), s); '
+                   'm <- tximport(f, type = "salmon", txOut = TRUE)$counts; '
+                   'write.table(data.frame(transcript_id = rownames(m), m, check.names = FALSE), '
+                   f'"{matrix}", sep = "\\t", quote = FALSE, row.names = FALSE)')
+        tx_sheet = tmp_path / "tx_samples.tsv"
+        tx_sheet.write_text("sample\tcondition\n" + "".join(f"{n}\t{n[5:10]}\n" for n in SALMON_NAMES))
+        steps["tximport"] = ("deseq2_de.R", {"counts": matrix, "samples": tx_sheet},
+                             {"table": tmp_path / "tx_de.tsv"}, {"condition_column": "condition", "alpha": 0.05})
+    tpm = shutil.copy(DATA / "salmon.merged.gene_tpm.tsv", tmp_path / "salmon.merged.gene_tpm.tsv")
+    steps["tpm"] = ("deseq2_de.R", {"counts": tpm, "samples": sheet}, {"table": tmp_path / "x.tsv"}, PARAMS)
+    return tmp_path, run_r_steps(tmp_path, steps, prelude)
+
+
+def test_deseq2_r_rounds_estimated_counts_and_finds_the_planted_genes(planted, r_runs):
+    genes = planted[2]
+    folder, runs = r_runs
+    code, said = runs["planted"]
     assert code == 0, said
     assert "read as estimated counts" in said and "rounded to whole numbers" in said, said
-    found = _found(tmp_path / "de.tsv", genes)
+    found = _found(folder / "de.tsv", genes)
     assert len(found) >= 11, (sorted(found), said)
-    tpm = shutil.copy(DATA / "salmon.merged.gene_tpm.tsv", tmp_path / "salmon.merged.gene_tpm.tsv")
-    code, said = run_step(tmp_path, "deseq2_de.R", {"counts": tpm, "samples": sheet},
-                          {"table": tmp_path / "x.tsv"}, PARAMS, rule="tpm")
+    code, said = runs["tpm"]
     assert code != 0 and "not a raw count" in said and "salmon.merged.gene_counts.tsv" in said, said
 
 
@@ -111,45 +162,30 @@ def test_the_precondition_check_passes_estimates_and_fails_tpm(tmp_path, planted
     assert code != 0 and "the file name says 'tpm'" in said, said
 
 
-def test_the_r_count_table_reader_drops_a_length_column(tmp_path):
+def test_the_r_count_table_reader_drops_a_length_column(r_runs):
     """read_count_table (bioplan_step.R) without a sample sheet: 'Length' is annotation, not a sample."""
-    require_r_packages("DESeq2")
-    counts = pd.read_csv(DATA / "salmon.merged.gene_counts.tsv", sep="\t")
-    counts.insert(2, "Length", [1000 + 7 * i for i in range(len(counts))])
-    path = tmp_path / "gene_counts.tsv"
-    counts.to_csv(path, sep="\t", index=False)
-    code, said = run_step(tmp_path, "deseq2_vst.R", {"counts": path}, {"normalized": tmp_path / "vst.tsv"},
-                          {"fit_type": "parametric", "blind": True})
+    folder, runs = r_runs
+    code, said = runs["length"]
     assert code == 0, said
     assert "dropping numeric annotation columns (not samples): Length" in said, said
-    assert list(pd.read_csv(tmp_path / "vst.tsv", sep="\t").columns) == ["gene_id", *SAMPLES]
+    assert list(pd.read_csv(folder / "vst.tsv", sep="\t").columns) == ["gene_id", *SAMPLES]
 
 
-def test_a_tximport_matrix_of_real_salmon_runs_is_read_and_deseq2_runs_on_it(tmp_path):
+def test_a_tximport_matrix_of_real_salmon_runs_is_read_and_deseq2_runs_on_it(r_runs):
     """tximport (R) merges the four IsoformSwitchAnalyzeR Salmon runs of tests/data/real_studies/ into
     transcript-level estimated counts (99% of them not whole), written as nf-core/rnaseq names them: bioplan
     reads them as read counts, and DESeq2 runs on them rounded."""
     require_r_packages("DESeq2", "tximport")
-    runs = ROOT / "tests" / "data" / "real_studies" / "isoformswitch_salmon"
-    names = ["data_cond1_rep1", "data_cond1_rep2", "data_cond2_rep1", "data_cond2_rep2"]
-    matrix = tmp_path / "salmon.merged.transcript_counts.tsv"
-    script = (f'suppressMessages(library(tximport)); s <- c({", ".join(repr(n) for n in names)}); '
-              f'f <- setNames(file.path("{runs}", s, "quant.sf.gz"), s); '
-              'm <- tximport(f, type = "salmon", txOut = TRUE)$counts; '
-              'write.table(data.frame(transcript_id = rownames(m), m, check.names = FALSE), '
-              f'"{matrix}", sep = "\\t", quote = FALSE, row.names = FALSE)')
-    proc = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
+    folder, runs = r_runs
+    matrix = folder / "salmon.merged.transcript_counts.tsv"
+    assert matrix.exists(), runs["tximport"][1]  # the prelude's tximport wrote it (its error is in the terminal)
     from bioplan.request.sniff import sniff_inputs
 
     f = sniff_inputs([str(matrix)], {}).files[0]
-    assert (f.datatype, f.fact("estimated_counts"), f.fact("sample_names")) == ("raw_count_matrix", True, names)
-    sheet = tmp_path / "samples.tsv"
-    sheet.write_text("sample\tcondition\n" + "".join(f"{n}\t{n[5:10]}\n" for n in names))
-    code, said = run_step(tmp_path, "deseq2_de.R", {"counts": matrix, "samples": sheet},
-                          {"table": tmp_path / "de.tsv"}, {"condition_column": "condition", "alpha": 0.05})
+    assert (f.datatype, f.fact("estimated_counts"), f.fact("sample_names")) == ("raw_count_matrix", True, SALMON_NAMES)
+    code, said = runs["tximport"]
     assert code == 0 and "read as estimated counts" in said, said
-    assert len(pd.read_csv(tmp_path / "de.tsv", sep="\t")) == 300
+    assert len(pd.read_csv(folder / "tx_de.tsv", sep="\t")) == 300
 
 
 def test_the_python_count_table_reader_drops_a_length_column(tmp_path):
