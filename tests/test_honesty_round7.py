@@ -29,7 +29,7 @@ from bioplan.models import InputProfile
 from bioplan.report import report
 from bioplan.request.parse import parse_request
 from bioplan.request.spec import build_spec
-from helpers import require_r_packages
+from helpers import require_r_packages, run_r_session
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER_R = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.R"
@@ -293,20 +293,10 @@ def test_data_named_to_use_is_no_result(knowledge, query):
 # --------------------------------------------------------------------------- the R scripts take the settings
 
 
-# One R session runs the cases one after another, each through the Nextflow runner as Rscript would (the runner
-# reads the case's arguments from commandArgs): the script's package loads once, not once per case.
-_CASES_R = """
-runner <- commandArgs(trailingOnly = TRUE)[1]
-for (argv in jsonlite::fromJSON(commandArgs(trailingOnly = TRUE)[2], simplifyVector = FALSE)) {
-  case <- new.env()
-  case$commandArgs <- function(trailingOnly = FALSE) if (trailingOnly) unlist(argv) else base::commandArgs(FALSE)
-  source(runner, local = case)
-}
-"""
-
-
 def _run_r_cases(tmp_path: Path, script: str, cases: list[tuple[str, dict, tuple[str, str]]]) -> tuple[int, str]:
-    """Run `script` on each (folder, params, levels) case of `cases` in one R session; (exit status, terminal)."""
+    """Run `script` on each (folder, params, levels) case of `cases` in one R session (helpers.run_r_session: each
+    case through the Nextflow runner, the script's package loading once); (0 if every case ended, else the first
+    other exit status, -1 for a case never run; terminal)."""
     runs = []
     for folder, params, levels in cases:
         work = tmp_path / folder
@@ -316,10 +306,9 @@ def _run_r_cases(tmp_path: Path, script: str, cases: list[tuple[str, dict, tuple
         runs.append([str(ROOT / "templates" / "scripts" / script), "--input", f"counts={inputs[0]}", "--input",
                      f"samples={inputs[1]}", "--output", f"table={work / 'de.tsv'}", "--params",
                      str(work / "params.json"), "--log", str(work / "step.log"), "--rule", "step"])
-    (tmp_path / "cases.json").write_text(json.dumps(runs))
-    proc = subprocess.run(["Rscript", "-e", _CASES_R, str(RUNNER_R), str(tmp_path / "cases.json")],
-                          capture_output=True, text=True, timeout=300)
-    return proc.returncode, proc.stderr
+    done = run_r_session(tmp_path, RUNNER_R, runs, timeout=300)
+    codes = [-1 if code is None else code for code, _ in done]  # -1: never run
+    return next((code for code in codes if code != 0), 0), "".join(terminal for _, terminal in done)
 
 
 def _log(folder: Path) -> str:
