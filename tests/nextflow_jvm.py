@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
+import subprocess
 from pathlib import Path
 
 GC = "-XX:+UseSerialGC"
@@ -57,3 +59,23 @@ class JvmOptions:
             os.replace(self.writing, self.archive)  # atomic: a concurrent run maps a whole archive or none
         else:
             self.writing.unlink(missing_ok=True)
+
+
+def run(command: list[str], *, cwd: Path | str, env: dict[str, str], timeout: float,
+        stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    """`command` (a Nextflow launcher, then its arguments) with these JVM options, in its own process
+    group, so that on a timeout the JVM and every task it started are killed instead of left running
+    beside the next tests (then subprocess.TimeoutExpired, its output in .output); the archive a first
+    run wrote is kept when the run succeeded. stderr=subprocess.STDOUT merges the streams."""
+    jvm = JvmOptions(command[0])
+    with subprocess.Popen(command, cwd=cwd, env=jvm.env(env), stdout=subprocess.PIPE, stderr=stderr, text=True,
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired as timed_out:
+            os.killpg(proc.pid, signal.SIGKILL)
+            timed_out.output, _ = proc.communicate()
+            jvm.keep(-signal.SIGKILL)
+            raise
+    jvm.keep(proc.returncode)
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)

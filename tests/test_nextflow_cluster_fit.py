@@ -53,18 +53,15 @@ def pipeline(workspace, knowledge, tmp_path_factory):
 
 def run(pipeline: Path, *args: str) -> tuple[subprocess.CompletedProcess, list[str]]:
     """`nextflow run` in the pipeline with the stand-in SLURM clients first on PATH: (the run, its sbatch calls)."""
-    from nextflow_jvm import JvmOptions
+    import nextflow_jvm
     from test_nextflow_run import nextflow_bin
 
     log = pipeline.parent / "sbatch.log"
     log.unlink(missing_ok=True)
-    nextflow = nextflow_bin()
-    jvm = JvmOptions(nextflow)  # the serial collector and a class-data-sharing archive
-    env = jvm.env(dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(pipeline.parent / ".nxf_home"),
-                       PATH=f"{pipeline.parent / 'bin'}{os.pathsep}{os.environ['PATH']}"))
-    proc = subprocess.run([nextflow, "run", *args], cwd=pipeline, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
-    jvm.keep(proc.returncode)
+    env = dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(pipeline.parent / ".nxf_home"),
+               PATH=f"{pipeline.parent / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    proc = nextflow_jvm.run([nextflow_bin(), "run", *args], cwd=pipeline, env=env, timeout=RUN_TIMEOUT,
+                            stderr=subprocess.STDOUT)
     return proc, (log.read_text().splitlines() if log.exists() else [])
 
 

@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 from collections import Counter, deque
@@ -30,11 +29,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+import nextflow_jvm
 from bioplan.codegen.provenance import package_name
 from bioplan.knowledge.load import load_knowledge
 from conftest import REFERENCE_CLASSES, ROOT, PlanOnce, skip_or_fail_in_ci
 from helpers import RULEGRAPH_ARGS, DryRunLoop, rule_graph_edges
-from nextflow_jvm import JvmOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
 import e2e_support  # noqa: E402
@@ -63,26 +62,15 @@ def nextflow_bin() -> str:
 
 
 def run_nextflow(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    nextflow = nextflow_bin()
-    jvm = JvmOptions(nextflow)  # the serial collector and a class-data-sharing archive
-    env = jvm.env(e2e_support.env())
+    env = e2e_support.env()
     env["NXF_ANSI_LOG"] = "false"
     env.setdefault("NXF_HOME", str(workdir / ".nxf_home"))  # no state shared with the user's ~/.nextflow
-    command = [nextflow, "run", ".", "-profile", "local", *args]
-    # its own process group: on a timeout the JVM and every task it started are killed, not left
-    # running beside the next tests
-    with subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, start_new_session=True) as proc:
-        try:
-            stdout, _ = proc.communicate(timeout=NEXTFLOW_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            stdout, _ = proc.communicate()
-            jvm.keep(proc.returncode)
-            pytest.fail(f"nextflow run did not finish in {NEXTFLOW_TIMEOUT} s in {workdir}\n"
-                        + _hang_report(workdir, stdout))
-    jvm.keep(proc.returncode)
-    return subprocess.CompletedProcess(command, proc.returncode, stdout, None)
+    try:  # the serial collector and a class-data-sharing archive; its own process group
+        return nextflow_jvm.run([nextflow_bin(), "run", ".", "-profile", "local", *args], cwd=workdir, env=env,
+                                timeout=NEXTFLOW_TIMEOUT, stderr=subprocess.STDOUT)
+    except subprocess.TimeoutExpired as timed_out:
+        pytest.fail(f"nextflow run did not finish in {NEXTFLOW_TIMEOUT} s in {workdir}\n"
+                    + _hang_report(workdir, timed_out.output or ""))
 
 
 def _hang_report(workdir: Path, stdout: str) -> str:

@@ -317,14 +317,11 @@ def test_nextflow_fetch_process_downloads_verifies_and_stores_once(workspace, tm
                                fetch_references=True, reference_cache=str(cache), validate=False)
 
     def run(res, key: str) -> subprocess.CompletedProcess:
-        from nextflow_jvm import JvmOptions
+        import nextflow_jvm
 
         path = next(r.path for r in res.workflow.references if r.key == key)
-        jvm = JvmOptions(nextflow)  # the serial collector and a class-data-sharing archive
-        proc = subprocess.run([nextflow, "run", _fetch_only(res.output_dir, key), f"--{key}", path],
-                              cwd=res.output_dir, env=jvm.env(env), capture_output=True, text=True, timeout=600)
-        jvm.keep(proc.returncode)
-        return proc
+        return nextflow_jvm.run([nextflow, "run", _fetch_only(res.output_dir, key), f"--{key}", path],
+                                cwd=res.output_dir, env=env, timeout=600)
 
     first_workflow = compiled(f"mouse {ALIGN}", "nf")
     first = run(first_workflow, "reference_genome")
