@@ -207,6 +207,12 @@ class Source:
         lines = decode(self.head).lstrip("\ufeff").splitlines()
         return lines[:-1] if len(self.head) >= HEAD_BYTES and len(lines) > 1 else lines
 
+    @functools.cached_property
+    def nonblank_lines(self) -> list[str]:
+        """The head's text lines that are not blank (the report readers ask several times per file; not
+        to be changed)."""
+        return [ln for ln in self.text_lines if ln.strip()]
+
     @property
     def first_line(self) -> str:
         """The first non-blank line of the head ("" for none)."""
