@@ -270,7 +270,7 @@ for (i in seq_along(runs)) {
   cat(sprintf("@@bioplan-run %d ended\n", i), file = stderr())
 }
 """
-_RUN_MARK = re.compile(r"@@bioplan-run (\d+)( ended)?")
+_RUN_MARK = re.compile(r"(.*)@@bioplan-run (\d+)( ended)?\n?", re.DOTALL)  # after a run's unended last line too
 
 
 def run_r_session(workdir: Path, runner: Path, runs: list[list[str]], prelude: str = "",
@@ -281,22 +281,29 @@ def run_r_session(workdir: Path, runner: Path, runs: list[list[str]], prelude: s
     (workdir / "r_session_runs.json").write_text(json.dumps(runs))
     proc = subprocess.run(["Rscript", "-e", _R_SESSION, str(runner), str(workdir / "r_session_runs.json"), prelude],
                           capture_output=True, text=True, timeout=timeout, cwd=workdir)
-    codes: list[int | None] = [None] * len(runs)
-    terminals = [""] * len(runs)
+    return split_r_session(proc.stderr, len(runs), proc.returncode)
+
+
+def split_r_session(stderr: str, n_runs: int, status: int) -> list[tuple[int | None, str]]:
+    """run_r_session's result from the session's stderr (the runs' terminals between its marks) and exit status."""
+    codes: list[int | None] = [None] * n_runs
+    terminals = [""] * n_runs
     outside, current = "", None
-    for line in proc.stderr.splitlines(keepends=True):
-        mark = _RUN_MARK.fullmatch(line.rstrip("\n"))
-        if mark:
-            current = None if mark.group(2) else int(mark.group(1)) - 1
-            if mark.group(2):
-                codes[int(mark.group(1)) - 1] = 0
-        elif current is None:
-            outside += line
+    for line in stderr.splitlines(keepends=True):
+        mark = _RUN_MARK.fullmatch(line)
+        text = mark.group(1) if mark else line
+        if current is None:
+            outside += text
         else:
-            terminals[current] += line
+            terminals[current] += text
+        if mark:
+            run = int(mark.group(2)) - 1
+            current = None if mark.group(3) else run
+            if mark.group(3):
+                codes[run] = 0
     for i, code in enumerate(codes):
         if code is None and terminals[i] == "" and i != current:
-            terminals[i] = f"(not run: the R session ended before it, status {proc.returncode})\n{outside}"
+            terminals[i] = f"(not run: the R session ended before it, status {status})\n{outside}"
         elif code is None:
-            codes[i] = proc.returncode
+            codes[i] = status
     return list(zip(codes, terminals))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import require_r_packages, run_r_session
+from helpers import require_r_packages, run_r_session, split_r_session
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "templates" / "scripts"
@@ -747,6 +747,20 @@ def run_r_steps(tmp_path: Path, *steps: tuple[str, dict, dict, dict]) -> list[St
         runs.append(StepRun(-1 if code is None else code, terminal,
                             log.read_text(encoding="utf-8") if log.exists() else ""))
     return runs
+
+
+def test_one_r_session_tells_each_run_its_status_and_terminal():
+    """helpers.split_r_session: a run that ended is 0 with what it wrote between its marks (a last line without a
+    newline too); the run the session ended in takes the session's exit status; a run never started is None, and
+    its terminal says so with what the session wrote outside the runs (an error of the prelude)."""
+    stderr = ("@@bioplan-run 1\nWARNING: x\nno newline@@bioplan-run 1 ended\n"
+              "@@bioplan-run 2\nERROR [step]: bad input\n")
+    assert split_r_session(stderr, 3, 1) == [
+        (0, "WARNING: x\nno newline"), (1, "ERROR [step]: bad input\n"),
+        (None, "(not run: the R session ended before it, status 1)\n")]
+    assert split_r_session("@@bioplan-run 1\n@@bioplan-run 1 ended\n", 1, 0) == [(0, "")]
+    assert split_r_session("Error in eval(): boom\n", 1, 1) == [
+        (None, "(not run: the R session ended before it, status 1)\nError in eval(): boom\n")]
 
 
 @pytest.fixture(scope="module")
