@@ -82,6 +82,9 @@ class _Compiled:
         self.lm_pre.append([self.target] + [self.n_plain + bit for bit in range(k)])
         self.lm_add.append([self.goal_fact])
         self.lm_cost = self.cost + [0.0]
+        # costs never below 0 (a cut lowers each by at most its own): facts leave _lm_hmax's heap
+        # in order of their value, so an action's dearest precondition is the one popped last
+        self.lm_monotone = all(c >= 0 for c in self.lm_cost)
         self.lm_consumers: list[list[int]] = [[] for _ in range(self.n_facts)]
         self.lm_achievers: list[list[int]] = [[] for _ in range(self.n_facts)]
         for i, needs in enumerate(self.lm_pre):
@@ -142,6 +145,7 @@ class _Compiled:
         heap = [(0.0, f) for f in state]
         done = [False] * self.n_facts
         reached = [False] * (len(self.actions) + 1)
+        monotone = self.lm_monotone
         while heap:
             v, f = heapq.heappop(heap)
             if done[f]:
@@ -151,7 +155,8 @@ class _Compiled:
                 waiting[i] -= 1
                 if waiting[i] == 0:
                     reached[i] = True
-                    w = max(val[p] for p in pre[i]) + cost[i]
+                    # v is val[f], the largest value popped so far: the max of pre[i]'s values
+                    w = (v if monotone else max(val[p] for p in pre[i])) + cost[i]
                     for g in add[i]:
                         if w < val[g]:
                             val[g] = w
