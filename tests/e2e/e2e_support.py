@@ -7,6 +7,7 @@ the install command, except under CI (CI=true), where a missing tool is a failur
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -41,6 +42,7 @@ def env() -> dict[str, str]:
     return e
 
 
+@functools.cache  # an Rscript start per question: asked once per test process (require_tools asks per test)
 def _r_package_installed(name: str) -> bool:
     rscript = shutil.which("Rscript", path=env()["PATH"])
     if not rscript:
