@@ -259,38 +259,117 @@ def check_job(job: dict[str, str], want: dict[str, int], attempt: int, cpus: int
     assert (job["Partition"], job["Account"]) == (PARTITION, ACCOUNT), (rule, job)
 
 
-@pytest.mark.slurm
-def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, knowledge, tmp_path):
-    """Two runs at once (one would take too long after the other): the workflow, and a copy
-    whose DE step rejects a config parameter."""
-    start = time.time()
-    workdir = tmp_path / "wf"
-    # the cluster's limits given at compile time: the profile caps every job at this node
+# Test-only Nextflow settings (-c): its SLURM executor polls every 30 s and waits 270 s for the
+# exit file of a job that left the queue; the trace gets each task's SLURM job id and request.
+NF_TEST_CONFIG = """\
+executor {
+    pollInterval = '1 sec'
+    queueStatInterval = '2 sec'
+    submitRateLimit = '100/1s'
+    exitReadTimeout = '60 sec'
+}
+trace.fields = 'task_id,name,process,native_id,status,exit,attempt,cpus,memory,time'
+"""
+
+
+class NextflowRun:
+    """`nextflow run . -profile slurm -c slurm_test.config [args]` in the background (the tools on PATH, as
+    SnakemakeRun; the jobs inherit it, SLURM's default --export=ALL), under the same hard timeout."""
+
+    def __init__(self, pipeline: Path, nxf_home: Path, args: tuple[str, ...] = ()):
+        from test_nextflow_run import nextflow_bin  # here: the fast tier never imports it
+
+        (pipeline / "slurm_test.config").write_text(NF_TEST_CONFIG)
+        env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+                   NXF_ANSI_LOG="false", NXF_HOME=str(nxf_home))
+        self.log, self.started = pipeline / "run.log", time.time()
+        self.since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started - 5))
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config",
+                                          *args], cwd=pipeline, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+
+    def finish(self) -> tuple[int, str]:
+        try:
+            code = self.proc.wait(timeout=max(1.0, self.started + RUN_TIMEOUT - time.time()))
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()  # Nextflow cancels its SLURM jobs on SIGTERM
+            try:
+                self.proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            pytest.fail(f"nextflow did not finish in {RUN_TIMEOUT} s:\n{self.log.read_text(errors='replace')[-5000:]}")
+        self.seconds = time.time() - self.started
+        return code, self.log.read_text(errors="replace")
+
+
+def stop_runs(runs) -> None:
+    """A test that failed early leaves no run behind (Snakemake and Nextflow cancel their SLURM jobs)."""
+    for run in runs:
+        if run.proc.poll() is None:
+            run.proc.terminate()
+            try:
+                run.proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                run.proc.kill()
+
+
+def _start_snakemake_runs(base: Path, node: dict[str, int], workspace: Path, knowledge) -> dict:
+    """The workflow compiled with the cluster's limits (the profile caps every job at this node), and a copy
+    whose DE step rejects a config parameter, both started."""
+    workdir = base / "wf"
     result = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(workdir / "Snakefile"),
                              knowledge=knowledge, partition=PARTITION, account=ACCOUNT,
-                             max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"])
-    bound = {s.operation: s.tool for s in result.plan.steps}
-    assert all(bound.get(op) == tool for op, tool in TOOLS.items()), f"the plan binds {bound}, not {TOOLS}"
+                             max_threads=node["cpus"], max_mem_mb=node["mem_mb"])
     requests = rule_requests(workdir)
-    # the cluster jobs: two checks, DE, KEGG and GO (the filter, id conversion, merge and the software
-    # versions are local rules)
-    assert len(requests) >= 5 and max(r["threads"] for r in requests.values()) > 1
     test_settings = {"slurm-init-seconds-before-status-checks": INIT_SECONDS}
-
     # The failing copy (same depth, so the relative input paths hold): pydeseq2 is asked for a
     # level the condition column does not have. Retried with twice the memory and time if the
     # node has that memory, then the run fails with the rule named.
-    failing = tmp_path / "wf_failing"
+    failing = base / "wf_failing"
     shutil.copytree(workdir, failing)
     config = yaml.safe_load((failing / "config" / "config.yaml").read_text())
     config["params"]["pydeseq2"]["test_level"] = "no_such_level"
     (failing / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     de = requests["differential_expression"]
-    retries = FAILING_RETRIES if de["mem_mb"] * (FAILING_RETRIES + 1) <= slurm_node["mem_mb"] else 0
+    retries = FAILING_RETRIES if de["mem_mb"] * (FAILING_RETRIES + 1) <= node["mem_mb"] else 0
     # one CPU, so that it runs beside the other run's jobs instead of queueing for the whole node
     failing_settings = dict(test_settings, retries=retries, **{"max-threads": 1})
-    run_failing = SnakemakeRun(failing, write_test_profile(failing, **failing_settings), tmp_path / "failing.log")
-    run = SnakemakeRun(workdir, write_test_profile(workdir, **test_settings), tmp_path / "run.log")
+    run_failing = SnakemakeRun(failing, write_test_profile(failing, **failing_settings), base / "failing.log")
+    run = SnakemakeRun(workdir, write_test_profile(workdir, **test_settings), base / "run.log")
+    return {"result": result, "workdir": workdir, "requests": requests, "failing": failing, "retries": retries,
+            "run": run, "run_failing": run_failing}
+
+
+@pytest.fixture(scope="module")
+def bulk_runs(slurm_node, workspace, knowledge, tmp_path_factory):
+    """The bulk DE runs of the two tests below, started at once so that their waits overlap (each
+    Snakemake job starts its own Python and Snakemake, Nextflow its JVM, and a 2-CPU job holds the
+    whole node): the Snakemake workflow, its failing copy, and the Nextflow pipeline (compiled without
+    the node's limits, given as nf-core's --max_cpus and --max_memory on the command line)."""
+    base = tmp_path_factory.mktemp("bulk")
+    started = time.time()
+    snakemake = _start_snakemake_runs(base / "smk", slurm_node, workspace, knowledge)
+    pipeline = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(base / "nf" / "main.nf"),
+                               target="nextflow", knowledge=knowledge, validate=False, partition=PARTITION,
+                               account=ACCOUNT, read_sinfo=False).output_dir
+    caps = ("--max_cpus", str(slurm_node["cpus"]), "--max_memory", f"{slurm_node['mem_mb']}.MB")
+    nextflow = NextflowRun(pipeline, base / ".nxf_home", caps)
+    yield {"snakemake": snakemake, "pipeline": pipeline, "nextflow": nextflow, "started": started}
+    stop_runs([snakemake["run"], snakemake["run_failing"], nextflow])
+
+
+@pytest.mark.slurm
+def test_snakemake_slurm_profile_runs_on_a_real_cluster(bulk_runs, slurm_node, workspace):
+    """Two runs at once (one would take too long after the other), beside the Nextflow run below: the
+    workflow, and a copy whose DE step rejects a config parameter."""
+    runs = bulk_runs["snakemake"]
+    workdir, requests, run = runs["workdir"], runs["requests"], runs["run"]
+    bound = {s.operation: s.tool for s in runs["result"].plan.steps}
+    assert all(bound.get(op) == tool for op, tool in TOOLS.items()), f"the plan binds {bound}, not {TOOLS}"
+    # the cluster jobs: two checks, DE, KEGG and GO (the filter, id conversion, merge and the software
+    # versions are local rules)
+    assert len(requests) >= 5 and max(r["threads"] for r in requests.values()) > 1
 
     # 1. The whole workflow through SLURM: every rule one job, with its own CPUs, memory and time, but the
     # two checks of the DE step: one job (their group), side by side, one CPU and its memory each.
@@ -328,6 +407,7 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
     assert set(merged.loc[merged["padj"] < 0.05, "term"]) == set(truth["planted_sets"]), merged
 
     # 2. The failing step: non-zero exit, the rule named, its log shown, nothing downstream.
+    run_failing, retries, de = runs["run_failing"], runs["retries"], requests["differential_expression"]
     code, text, run_id = run_failing.finish()
     assert code != 0, text[-5000:]
     assert "Error in rule differential_expression" in text, text[-5000:]
@@ -340,54 +420,32 @@ def test_snakemake_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, k
         check_job(job, de, attempt=attempt, cpus=1)
     # what ran beside it is what does not need its output: the checks and the software versions
     # table (each package's version job and their merge), never a step downstream of DE
-    ran = {r for j in jobs if j not in failed for r in job_rules(j["Comment"], requests, check_groups(failing))}
+    ran = {r for j in jobs if j not in failed for r in job_rules(j["Comment"], requests, check_groups(runs["failing"]))}
     assert {"check_raw_integer_counts", "check_replicates"} <= ran, jobs
     assert ran <= independent_of(workdir, "differential_expression"), jobs
-    print(f"slurm test: {time.time() - start:.0f} s (run {run.seconds:.0f} s, failing run {run_failing.seconds:.0f} s)")
-
-
-# Test-only Nextflow settings (-c): its SLURM executor polls every 30 s and waits 270 s for the
-# exit file of a job that left the queue; the trace gets each task's SLURM job id and request.
-NF_TEST_CONFIG = """\
-executor {
-    pollInterval = '1 sec'
-    queueStatInterval = '2 sec'
-    submitRateLimit = '100/1s'
-    exitReadTimeout = '60 sec'
-}
-trace.fields = 'task_id,name,process,native_id,status,exit,attempt,cpus,memory,time'
-"""
+    print(f"slurm test: {time.time() - bulk_runs['started']:.0f} s (run {run.seconds:.0f} s, "
+          f"failing run {run_failing.seconds:.0f} s)")
 
 
 @pytest.mark.slurm
-def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, knowledge, tmp_path):
+def test_nextflow_slurm_profile_runs_on_a_real_cluster(bulk_runs, slurm_node, workspace, knowledge, tmp_path):
     """`nextflow run . -profile slurm` (the tools on PATH; the jobs inherit it, SLURM's default
     --export=ALL) on the local cluster: every process one SLURM job, found in sacct by the job id
     Nextflow recorded, COMPLETED, asking the partition and account given at compile time and the
     same CPUs, memory and time as the Snakemake target's rule of the same step (capped at this
     node by resourceLimits: compiled without the node's limits, given as nf-core's --max_cpus and
     --max_memory on the command line); the results right."""
-    from test_nextflow_run import nextflow_bin, read_trace  # here: the fast tier never imports it
+    from test_nextflow_run import read_trace  # here: the fast tier never imports it
 
-    start = time.time()
-    limits = {"max_threads": slurm_node["cpus"], "max_mem_mb": slurm_node["mem_mb"]}
-    pipelines = {target: compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / target / entry),
-                                         target=target, knowledge=knowledge, validate=False, partition=PARTITION,
-                                         account=ACCOUNT, read_sinfo=False,
-                                         **(limits if target == "snakemake" else {})).output_dir
-                 for target, entry in (("nextflow", "main.nf"), ("snakemake", "Snakefile"))}
-    wanted = rule_requests(pipelines["snakemake"])
-    pipeline = pipelines["nextflow"]
-    (pipeline / "slurm_test.config").write_text(NF_TEST_CONFIG)
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
-    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
-    caps = ["--max_cpus", str(slurm_node["cpus"]), "--max_memory", f"{slurm_node['mem_mb']}.MB"]
-    proc = subprocess.run([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config", *caps],
-                          cwd=pipeline, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          timeout=RUN_TIMEOUT)
+    # the Snakemake target's rules, compiled with the node's limits: what each process must ask
+    wanted = rule_requests(compile_request(REQUEST, example_inputs(workspace, "bulk_de"),
+                                           str(tmp_path / "snakemake" / "Snakefile"), knowledge=knowledge,
+                                           validate=False, partition=PARTITION, account=ACCOUNT, read_sinfo=False,
+                                           max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"]).output_dir)
+    pipeline, run = bulk_runs["pipeline"], bulk_runs["nextflow"]
+    code, text = run.finish()
     log = pipeline / ".nextflow.log"
-    assert proc.returncode == 0, proc.stdout[-5000:] + (log.read_text(errors="replace")[-4000:] if log.exists() else "")
+    assert code == 0, text[-5000:] + (log.read_text(errors="replace")[-4000:] if log.exists() else "")
     trace = read_trace(pipeline / "results" / "pipeline_info" / "execution_trace.txt")
     assert trace and all(row["status"] == "COMPLETED" for row in trace), trace
     # the steps the Snakemake target runs as local rules run beside Nextflow (its local executor)
@@ -398,7 +456,7 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     assert all(i.isdigit() for i in ids), trace  # SLURM job ids: the tasks were submitted, not run locally
     fields = ",".join(SACCT_FIELDS + ("WorkDir",))
     for _ in range(20):  # the end record reaches slurmdbd a moment after the job ends
-        out = _run(["sacct", "-X", "-P", "-n", "-S", since, "-j", ",".join(ids), "-o", fields], timeout=60)
+        out = _run(["sacct", "-X", "-P", "-n", "-S", run.since, "-j", ",".join(ids), "-o", fields], timeout=60)
         jobs = {row["JobID"]: row for row in (dict(zip(SACCT_FIELDS + ("WorkDir",), line.split("|")))
                                                for line in out.stdout.splitlines() if line.strip())}
         if len(jobs) == len(ids) and all(j["State"] == "COMPLETED" for j in jobs.values()):
@@ -418,7 +476,7 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(slurm_node, workspace, kn
     truth = json.loads((workspace / "data" / "bulk_de" / "truth.json").read_text())
     merged = pd.read_csv(next((pipeline / "results" / "pathway_merge").glob("*merged_pathways.tsv")), sep="\t")
     assert set(merged.loc[merged["padj"] < 0.05, "term"]) == set(truth["planted_sets"]), merged
-    print(f"nextflow slurm test: {time.time() - start:.0f} s")
+    print(f"nextflow slurm test: run {run.seconds:.0f} s")
 
 
 SHORT = "short"  # scripts/slurm-local.sh: the same node under a 30 min time limit
@@ -460,8 +518,10 @@ def test_nextflow_job_no_node_takes_is_refused_not_left_pending(slurm_node, work
     over = {p.upper() for p, r in asked.items() if r["runtime"] * 3 > 30 and p in rule_requests_of_nextflow(pipeline)}
     assert "DIFFERENTIAL_EXPRESSION" in named and named == over, (named, over, proc.stdout[-4000:])
     assert "Submitted process" not in proc.stdout, proc.stdout[-4000:]
-    sacct = _run(["sacct", "-X", "-P", "-n", "-S", since, "-o", "JobName"], timeout=60).stdout.split()
-    assert not [name for name in sacct if name.startswith("nf-")], sacct
+    # of this run (its work directory: another module's Nextflow run may share the cluster meanwhile)
+    sacct = _run(["sacct", "-X", "-P", "-n", "-S", since, "-o", "JobName,WorkDir"], timeout=60).stdout.splitlines()
+    assert not [line for line in sacct if line.startswith("nf-") and
+                Path(line.split("|", 1)[1]).is_relative_to(pipeline)], sacct
 
 
 def rule_requests_of_nextflow(pipeline: Path) -> set[str]:

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -32,10 +30,9 @@ from bioplan.compile import compile_request
 from conftest import PlanOnce, example_inputs, example_request
 from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
     ACCOUNT,
-    NF_TEST_CONFIG,
     PARTITION,
-    RUN_TIMEOUT,
     SACCT_FIELDS,
+    NextflowRun,
     SnakemakeRun,
     _run,
     mem_mb,
@@ -44,6 +41,7 @@ from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
     rule_requests,
     sacct_jobs,
     slurm_node,
+    stop_runs,
     write_test_profile,
 )
 
@@ -69,36 +67,6 @@ def _inputs(workspace: Path, name: str) -> list[str]:
     return inputs
 
 
-class NextflowRun:
-    """`nextflow run . -profile slurm` in the background (the tools on PATH, as SnakemakeRun)."""
-
-    def __init__(self, pipeline: Path, nxf_home: Path):
-        from test_nextflow_run import nextflow_bin  # here: the fast tier never imports it
-
-        (pipeline / "slurm_test.config").write_text(NF_TEST_CONFIG)
-        env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-                   NXF_ANSI_LOG="false", NXF_HOME=str(nxf_home))
-        self.log, self.started = pipeline / "run.log", time.time()
-        self.since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started - 5))
-        with self.log.open("w") as out:
-            self.proc = subprocess.Popen([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config"],
-                                         cwd=pipeline, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
-
-    def finish(self) -> tuple[int, str]:
-        try:
-            code = self.proc.wait(timeout=max(1.0, self.started + RUN_TIMEOUT - time.time()))
-        except subprocess.TimeoutExpired:
-            self.proc.terminate()  # Nextflow cancels its SLURM jobs on SIGTERM
-            try:
-                self.proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-            pytest.fail(f"nextflow did not finish in {RUN_TIMEOUT} s:\n{self.log.read_text(errors='replace')[-5000:]}")
-        self.seconds = time.time() - self.started
-        return code, self.log.read_text(errors="replace")
-
-
 @pytest.fixture(scope="module")
 def runs(slurm_node, workspace, knowledge, tmp_path_factory):
     """Every run of RUNS compiled for this node and started at once: {(class, target): (dir, run)}."""
@@ -116,13 +84,7 @@ def runs(slurm_node, workspace, knowledge, tmp_path_factory):
             else:
                 started[name, target] = out, NextflowRun(out, base / ".nxf_home")
     yield started
-    for _, run in started.values():  # a test that failed early leaves no run behind
-        if run.proc.poll() is None:
-            run.proc.terminate()
-            try:
-                run.proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                run.proc.kill()
+    stop_runs([run for _, run in started.values()])  # a test that failed early leaves no run behind
 
 
 def _profile_caps(workdir: Path) -> dict[str, int | None]:
