@@ -116,19 +116,54 @@ def yaml_too_deep(text: str) -> bool:
 
 
 def _read_yaml(path: Path, problems: list[str]) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        problems.append(f"{path}: cannot be read: {exc.strerror}")
+        return None
+    return _parse_yaml(path, text, problems)
+
+
+def _parse_yaml(path: Path, text: str, problems: list[str], checked: bool = False) -> Any:
+    """The YAML of `text`, None with a problem when it is not valid YAML or nests too deep (not
+    looked at again when `checked`: a text that passed before)."""
     import yaml  # the files are parsed only when the cache misses
 
     try:
-        text = path.read_text(encoding="utf-8")
-        if yaml_too_deep(text):  # a knowledge directory of the user's (BIOPLAN_KNOWLEDGE_DIRS)
+        if not checked and yaml_too_deep(text):  # a knowledge directory of the user's (BIOPLAN_KNOWLEDGE_DIRS)
             problems.append(f"{path}: not valid YAML: collections nested deeper than {MAX_YAML_DEPTH} levels")
             return None
         return yaml.load(text, Loader=_safe_loader())
     except yaml.YAMLError as exc:
         problems.append(f"{path}: not valid YAML: {exc}")
+    return None
+
+
+# (kind, text) of the knowledge files whose text passed the depth check and their kind's schema in this
+# process: a process that builds the knowledge from several directories holding mostly the same files
+# (the test suite's edited copies of the ontology: ~1 s of jsonschema per build) checks each text once.
+# The schemas derive from the models alone, so a text's verdict cannot change within a process.
+_VALID_TEXTS: set[tuple[str, str]] = set()
+
+
+def _read_valid(kind: str, path: Path, problems: list[str]) -> Any:
+    """The data of a knowledge file that is valid YAML and passes its kind's schema, else None with the
+    problems added (an empty file: None, nothing added)."""
+    try:
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         problems.append(f"{path}: cannot be read: {exc.strerror}")
-    return None
+        return None
+    checked = (kind, text) in _VALID_TEXTS
+    data = _parse_yaml(path, text, problems, checked)
+    if data is None or checked:
+        return data
+    found = _schema_problems(path, data, kind)
+    if found:
+        problems.extend(found)
+        return None
+    _VALID_TEXTS.add((kind, text))
+    return data
 
 
 def _schema_problems(path: Path, data: Any, kind: str) -> list[str]:
@@ -284,14 +319,10 @@ def build_knowledge(roots: list[Path], templates: Path, content_hash: str) -> Kn
     sources: dict[str, Path] = {}
 
     for kind, path in knowledge_files(roots):
-        data = _read_yaml(path, problems)
+        data = _read_valid(kind, path, problems)
         if data is None:
             if not problems or not problems[-1].startswith(str(path)):
                 problems.append(f"{path}: empty file; remove it or add content")
-            continue
-        found = _schema_problems(path, data, kind)
-        if found:
-            problems.extend(found)
             continue
         if kind in raw:
             _merge(raw[kind], data[kind], path, kind, problems)
