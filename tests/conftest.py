@@ -27,6 +27,7 @@ test is about the installed entry point.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import functools
 import gc
@@ -225,16 +226,39 @@ def _integration_groups_first(items: list) -> list:
     return sorted(items, key=lambda item: (xdist_group(item) != SLURM_GROUP, xdist_group(item) not in slow))
 
 
+# Modules that read the same costly thing, kept on one worker so it is made once: the package's
+# source parsed (`parsed_source`, ~0.8 CPU-s a parse of the whole package).
+SHARED_GROUPS = {
+    "tests/test_function_length.py": "package_source",
+    "tests/test_import_graph.py": "package_source",
+    "tests/test_knowledge_ids_in_code.py": "package_source",
+}
+
+
+def parsed_source(path: Path) -> ast.Module:
+    """The syntax tree of a Python file, parsed once per test process and file version (path,
+    modification time, size): the tests that check the package's source walk it, none changes it."""
+    status = path.stat()
+    return _parsed_source(str(path), status.st_mtime_ns, status.st_size)
+
+
+@functools.cache
+def _parsed_source(path: str, mtime_ns: int, size: int) -> ast.Module:
+    return ast.parse(Path(path).read_text(encoding="utf-8"), path)
+
+
 def xdist_group(item) -> str:
     """The pytest-xdist worker group of a test (`-n 2 --dist loadgroup`, the README's test command):
     a group runs on one worker, in order. The tests of the SLURM cluster form one group (one cluster,
     and their jobs must not queue behind each other's); otherwise a module is one group, so its
     module fixtures (a workflow run, a wheel built in the checkout's build/) are made once, unless
     the module splits itself with an `xdist_group_of(item)` function (the named-tool cases: one
-    group per case, whose compiles only its own tests read)."""
+    group per case, whose compiles only its own tests read), or shares a group of SHARED_GROUPS."""
     if item.get_closest_marker("slurm") or "slurm_node" in getattr(item, "fixturenames", ()):
         return SLURM_GROUP
     module = item.nodeid.split("::", 1)[0]
+    if module in SHARED_GROUPS:
+        return SHARED_GROUPS[module]
     split = getattr(getattr(item, "module", None), "xdist_group_of", None)
     part = split(item) if split is not None else None
     return f"{module}:{part}" if part else module

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import bioplan
+from conftest import parsed_source
 
 MAX_LINES = 60
 PACKAGE = Path(bioplan.__file__).resolve().parent
@@ -15,7 +16,7 @@ PACKAGE = Path(bioplan.__file__).resolve().parent
 def _long_functions() -> list[str]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(parsed_source(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 if length > MAX_LINES:

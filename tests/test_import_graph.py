@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, parsed_source
 
 PACKAGE = ROOT / "compiler" / "bioplan"
 
@@ -75,7 +75,7 @@ def imports_of(module: str, with_type_checking: bool = False) -> list[tuple[str,
     (and, with `with_type_checking`, those under `if TYPE_CHECKING:` too)."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = parsed_source(path)
     skipped = set() if with_type_checking else _type_checking_only(tree)
     out = []
     for node in ast.walk(tree):

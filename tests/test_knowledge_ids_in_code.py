@@ -29,6 +29,7 @@ import pytest
 
 from bioplan.knowledge.load import load_knowledge
 from bioplan.request.sniffers.registry import FILE_SNIFFERS, FOLDER_SNIFFERS, declared_ids
+from conftest import parsed_source
 
 PACKAGE = Path(__file__).resolve().parents[1] / "compiler" / "bioplan"
 
@@ -185,7 +186,7 @@ def scan() -> list[tuple[str, str | None, str]]:
     """(literal, namespace, where) over the package (read once per test session)."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = parsed_source(path)
         for value, space, line in ids_in(tree):
             if value:  # "" is a default, not an id
                 found.append((value, space, f"{path.relative_to(PACKAGE.parent)}:{line}"))
