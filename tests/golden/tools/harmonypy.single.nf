@@ -11,7 +11,7 @@ process HARMONYPY {
     output:
     tuple val(meta), path("${prefix}.integrated.h5ad"), emit: adata
     tuple val(meta), path("${prefix}.batch_mixing.tsv"), emit: mixing
-    tuple val("${task.process}"), val('harmonypy'), eval('{ python -c "import harmonypy; print(harmonypy.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_harmonypy, topic: versions
+    tuple val("${task.process}"), val('harmonypy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'harmonypy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_harmonypy, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

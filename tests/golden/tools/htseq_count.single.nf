@@ -14,7 +14,7 @@ process HTSEQ_COUNT {
     output:
     tuple val(meta), path("${prefix}.counts.tsv"), emit: counts
     tuple val(meta), path("${prefix}.htseq_counts.tsv"), emit: raw
-    tuple val("${task.process}"), val('htseq'), eval('{ htseq-count --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_htseq, topic: versions
+    tuple val("${task.process}"), val('htseq'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'HTSeq\'))" 2>/dev/null || htseq-count --version ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_htseq, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

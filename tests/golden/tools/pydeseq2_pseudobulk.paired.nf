@@ -13,7 +13,7 @@ process PYDESEQ2_PSEUDOBULK {
 
     output:
     tuple val(meta), path("${prefix}.pseudobulk_de.tsv"), emit: table
-    tuple val("${task.process}"), val('pydeseq2'), eval('{ python -c "import pydeseq2; print(pydeseq2.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pydeseq2, topic: versions
+    tuple val("${task.process}"), val('pydeseq2'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'pydeseq2\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pydeseq2, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -13,7 +13,7 @@ process QUAST {
     output:
     tuple val(meta), path("${prefix}.quast_report.tsv"), emit: report
     tuple val(meta), path("${prefix}.quast_report.html"), emit: html
-    tuple val("${task.process}"), val('quast'), eval('{ quast.py --version 2>&1 | grep QUAST | sed \'s/^.*QUAST v//; s/ .*$//\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_quast, topic: versions
+    tuple val("${task.process}"), val('quast'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'quast\'))" 2>/dev/null || quast.py --version 2>&1 | grep QUAST | sed \'s/^.*QUAST v//; s/ .*$//\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_quast, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

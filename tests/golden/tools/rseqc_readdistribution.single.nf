@@ -11,7 +11,7 @@ process RSEQC_READDISTRIBUTION {
 
     output:
     tuple val(meta), path("${prefix}.read_distribution.txt"), emit: report
-    tuple val("${task.process}"), val('rseqc'), eval('{ read_distribution.py --version 2>&1 | sed \'s/read_distribution.py //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_rseqc, topic: versions
+    tuple val("${task.process}"), val('rseqc'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'RSeQC\'))" 2>/dev/null || read_distribution.py --version 2>&1 | sed \'s/read_distribution.py //\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_rseqc, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -14,7 +14,7 @@ process SAMPLEDISTANCES {
     tuple val(meta), path("${prefix}.sample_distances.tsv"), emit: distances
     tuple val(meta), path("${prefix}.sample_clustering.nwk"), emit: tree
     tuple val(meta), path("${prefix}.sample_distance_clustering.log"), emit: log
-    tuple val("${task.process}"), val('scipy'), eval('{ python -c "import scipy; print(scipy.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scipy, topic: versions
+    tuple val("${task.process}"), val('scipy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scipy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scipy, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -10,7 +10,7 @@ process TAXONOMY_BARPLOT {
 
     output:
     tuple val(meta), path("${prefix}.taxonomy_barplot.png"), emit: plot
-    tuple val("${task.process}"), val('matplotlib'), eval('{ python -c "import matplotlib; print(matplotlib.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_matplotlib, topic: versions
+    tuple val("${task.process}"), val('matplotlib'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'matplotlib\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_matplotlib, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

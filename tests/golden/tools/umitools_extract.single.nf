@@ -11,7 +11,7 @@ process UMITOOLS_EXTRACT {
     output:
     tuple val(meta), path("${prefix}.umi_extract*.fastq.gz"), emit: extracted
     tuple val(meta), path("${prefix}.umi_extract.log"), emit: log
-    tuple val("${task.process}"), val('umi_tools'), eval('{ umi_tools --version | sed -n \'s/.*version: *//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_umi_tools, topic: versions
+    tuple val("${task.process}"), val('umi_tools'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'umi_tools\'))" 2>/dev/null || umi_tools --version | sed -n \'s/.*version: *//p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_umi_tools, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -39,7 +39,7 @@ rule versions_gseapy:
         runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="gseapy",
-        command='python -c "import gseapy; print(gseapy.__version__)"',
+        command="python -c \"import importlib.metadata as m; print(m.version('gseapy'))\"",
     shell:
         "exec 2> {log:q}; set +o pipefail; "
         "version=$(bash -c {params.command:q} 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p); "
@@ -63,7 +63,7 @@ rule versions_pandas:
         runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="pandas",
-        command='python -c "import pandas; print(pandas.__version__)"',
+        command="python -c \"import importlib.metadata as m; print(m.version('pandas'))\"",
     shell:
         "exec 2> {log:q}; set +o pipefail; "
         "version=$(bash -c {params.command:q} 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p); "

@@ -63,7 +63,7 @@ rule versions_multiqc:
         runtime=lambda wildcards, attempt: 10 * attempt,
     params:
         package="multiqc",
-        command="multiqc --version | sed -n 's/.* version //p'",
+        command="python -c \"import importlib.metadata as m; print(m.version('multiqc'))\" 2>/dev/null || multiqc --version | sed -n 's/.* version //p'",
     shell:
         "exec 2> {log:q}; set +o pipefail; "
         "version=$(bash -c {params.command:q} 2>&1 | grep -oE '[0-9]+([.][0-9]+)+[a-z]?' | sed -n 1p); "

@@ -17,7 +17,7 @@ process MULTIQC {
     output:
     tuple val(meta), path("${prefix}.multiqc_report.html"), emit: report
     tuple val(meta), path("multiqc_data"), emit: data
-    tuple val("${task.process}"), val('multiqc'), eval('{ multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc
+    tuple val("${task.process}"), val('multiqc'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'multiqc\'))" 2>/dev/null || multiqc --version | sed -n \'s/.* version //p\' ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_multiqc
 
     when:
     task.ext.when == null || task.ext.when

@@ -14,7 +14,7 @@ process GSEAPY_ENRICHGO {
     output:
     tuple val(meta), path("${prefix}.go_enrichment.tsv"), emit: table
     tuple val(meta), path("${prefix}.gseapy_enrich_go.log"), emit: log
-    tuple val("${task.process}"), val('gseapy'), eval('{ python -c "import gseapy; print(gseapy.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gseapy, topic: versions
+    tuple val("${task.process}"), val('gseapy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'gseapy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_gseapy, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

@@ -13,7 +13,7 @@ process TABLE_TOCSV {
     output:
     tuple val(meta), path("${prefix}.merged_pathways.csv"), emit: csv
     tuple val(meta), path("${prefix}.table_to_csv.log"), emit: log
-    tuple val("${task.process}"), val('pandas'), eval('{ python -c "import pandas; print(pandas.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pandas, topic: versions
+    tuple val("${task.process}"), val('pandas'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'pandas\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pandas, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

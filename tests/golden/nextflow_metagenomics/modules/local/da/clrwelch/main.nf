@@ -11,7 +11,7 @@ process DA_CLRWELCH {
 
     output:
     tuple val(meta), path("${prefix}.differential_abundance.tsv"), emit: table
-    tuple val("${task.process}"), val('scipy'), eval('{ python -c "import scipy; print(scipy.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scipy, topic: versions
+    tuple val("${task.process}"), val('scipy'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'scipy\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_scipy, topic: versions
 
     when:
     task.ext.when == null || task.ext.when

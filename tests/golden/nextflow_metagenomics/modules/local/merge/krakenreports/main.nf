@@ -12,7 +12,7 @@ process MERGE_KRAKENREPORTS {
 
     output:
     tuple val(meta), path("${prefix}.abundance_table.tsv"), emit: table
-    tuple val("${task.process}"), val('pandas'), eval('{ python -c "import pandas; print(pandas.__version__)" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pandas, topic: versions
+    tuple val("${task.process}"), val('pandas'), eval('{ python -c "import importlib.metadata as m; print(m.version(\'pandas\'))" ; } 2>&1 | grep -oE \'[0-9]+([.][0-9]+)+[a-z]?\' | sed -n 1p | grep .'), emit: versions_pandas, topic: versions
 
     when:
     task.ext.when == null || task.ext.when
