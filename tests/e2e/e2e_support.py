@@ -60,6 +60,16 @@ def require_binaries(*binaries: str) -> None:
         pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
 
 
+def require_modules(*modules: str) -> None:
+    """Skip (locally) or fail (CI=true) when a Python module a workflow's steps import is not installed: found
+    by its spec, not imported (scanpy's import alone is ~5 CPU-s of the test process, the steps import it
+    themselves)."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        message = f"{', '.join(missing)} missing; {INSTALL_HINT}"
+        pytest.fail(message) if os.environ.get("CI", "").lower() == "true" else pytest.skip(message)
+
+
 def require_tools(*classes: str) -> None:
     """Skip (locally) or fail (CI=true) when a tool the given examples run is missing."""
     path = env()["PATH"]

@@ -15,7 +15,7 @@ import csv
 
 import numpy as np
 import pytest
-from e2e_support import compile_workflow, require_binaries, run_ok
+from e2e_support import compile_workflow, require_binaries, require_modules, run_ok
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +65,7 @@ def plant(folder) -> str:
 
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory):
-    pytest.importorskip("scanpy")
+    require_modules("scanpy", "anndata")  # the steps import scanpy, this process anndata only
     require_binaries("snakemake")
     base = tmp_path_factory.mktemp("cellcycle")
     workdir = compile_workflow(REQUEST, [plant(base)], base / "out")
