@@ -40,9 +40,17 @@ def _keys(package_dir) -> tuple[str, str]:
     return out[0], out[1]
 
 
-def test_editing_the_code_that_builds_the_knowledge_changes_its_key(package_copy):
+def test_editing_the_code_that_builds_the_knowledge_or_its_index_changes_their_keys(package_copy):
+    """One copy of the package, each edit on top of the ones before (a process per key reading: the
+    index edit first, then each module that builds the knowledge)."""
     knowledge_key, index_key = _keys(package_copy)
     assert _keys(package_copy) == (knowledge_key, index_key)  # the same in every process
+    # an index code edit alone changes only the index key
+    with (package_copy / "bioplan" / "planner" / "index.py").open("a") as fh:
+        fh.write("\n# an edit\n")
+    edited_knowledge_key, edited_index_key = _keys(package_copy)
+    assert edited_knowledge_key == knowledge_key  # the knowledge pickle stays valid
+    assert edited_index_key != index_key
     seen = {knowledge_key}
     for module in ("knowledge/models.py", "knowledge/checks.py", "knowledge/load.py", "knowledge/words.py"):
         with (package_copy / "bioplan" / module).open("a") as fh:
@@ -50,15 +58,6 @@ def test_editing_the_code_that_builds_the_knowledge_changes_its_key(package_copy
         edited, _ = _keys(package_copy)
         assert edited not in seen, module  # a pickle built by the old code is never read back
         seen.add(edited)
-
-
-def test_an_index_code_edit_alone_changes_only_the_index_key(package_copy):
-    knowledge_key, index_key = _keys(package_copy)
-    with (package_copy / "bioplan" / "planner" / "index.py").open("a") as fh:
-        fh.write("\n# an edit\n")
-    edited_knowledge_key, edited_index_key = _keys(package_copy)
-    assert edited_knowledge_key == knowledge_key  # the knowledge pickle stays valid
-    assert edited_index_key != index_key
 
 
 def test_read_returns_what_write_stored_and_nothing_for_a_bad_file(tmp_path, monkeypatch):
