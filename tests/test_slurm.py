@@ -282,10 +282,10 @@ class NextflowRun:
     """`nextflow run . -profile slurm -c slurm_test.config [args]` in the background (the tools on PATH, as
     SnakemakeRun; the jobs inherit it, SLURM's default --export=ALL), under the same hard timeout."""
 
-    def __init__(self, pipeline: Path, nxf_home: Path, args: tuple[str, ...] = ()):
+    def __init__(self, pipeline: Path, nxf_home: Path, args: tuple[str, ...] = (), config: str = NF_TEST_CONFIG):
         from test_nextflow_run import nextflow_bin  # here: the fast tier never imports it
 
-        (pipeline / "slurm_test.config").write_text(NF_TEST_CONFIG)
+        (pipeline / "slurm_test.config").write_text(config)
         env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
                    NXF_ANSI_LOG="false", NXF_HOME=str(nxf_home))
         self.log, self.started = pipeline / "run.log", time.time()
@@ -349,12 +349,43 @@ def _start_snakemake_runs(base: Path, node: dict[str, int], workspace: Path, kno
             "run": run, "run_failing": run_failing, "rulegraph": start_rulegraph(base / "wf_graph")}
 
 
+def _start_killed_run(base: Path, node: dict[str, int], workspace: Path, knowledge) -> tuple[Path, dict, NextflowRun]:
+    """The pipeline of test_nextflow_job_killed_by_slurm_is_retried_with_more_memory, started."""
+    compiled = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(base / "nf" / "main.nf"),
+                               target="nextflow", knowledge=knowledge, validate=False, partition=PARTITION,
+                               account=ACCOUNT, max_threads=node["cpus"], max_mem_mb=node["mem_mb"])
+    want = nextflow_step_resources(compiled.output_dir)["differential_expression"]
+    pipeline = base / "killed"
+    (pipeline / "conf").mkdir(parents=True)
+    shutil.copy(compiled.output_dir / "conf" / "base.config", pipeline / "conf" / "base.config")
+    config = (compiled.output_dir / "nextflow.config").read_text()
+    slurm = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", config, re.S)
+    caps = re.findall(r"^    max_(?:cpus|memory|time) = .*$", config, re.M)
+    (pipeline / "nextflow.config").write_text(  # the params the profile's resourceLimits read, then the profile
+        "params {\n" + "\n".join(caps) + "\n}\nincludeConfig 'conf/base.config'\nprofiles {\n    slurm {\n"
+        + slurm[1] + "\n    }\n}\n")
+    (pipeline / "main.nf").write_text(
+        "process DIFFERENTIAL_EXPRESSION {\n    output:\n    path 'de.txt'\n    script:\n    \"\"\"\n"
+        "    if [ ${task.attempt} -lt 2 ]; then kill -9 -- -\\$(ps -o pgid= \\$\\$ | tr -d ' '); fi\n"
+        "    echo done > de.txt\n    \"\"\"\n}\n"
+        "process FAILING_STEP {\n    memory '200 MB'\n    input:\n    path de\n    script:\n    \"\"\"\n"
+        "    echo 'not a resource problem' >&2; exit 3\n    \"\"\"\n}\n"
+        "workflow {\n    FAILING_STEP(DIFFERENTIAL_EXPRESSION())\n}\n")
+    # -c: applied after the profile's polling settings. The killed job leaves no exit file, and Nextflow waits
+    # exitReadTimeout after the job left the queue before it calls the task failed (and retries it): 1 s here, as
+    # every other job's exit file is written (on this node's own disk) before its job ends
+    config = (NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '1 sec'")
+        + f"trace.enabled = true\ntrace.file = '{pipeline}/trace.txt'\n")
+    return pipeline, want, NextflowRun(pipeline, base / ".nxf_home", config=config)
+
+
 @pytest.fixture(scope="module")
 def bulk_runs(slurm_node, workspace, knowledge, tmp_path_factory):
-    """The bulk DE runs of the two tests below, started at once so that their waits overlap (each
+    """The bulk DE runs of the tests below, started at once so that their waits overlap (each
     Snakemake job starts its own Python and Snakemake, Nextflow its JVM, and a 2-CPU job holds the
-    whole node): the Snakemake workflow, its failing copy, and the Nextflow pipeline (compiled without
-    the node's limits, given as nf-core's --max_cpus and --max_memory on the command line)."""
+    whole node): the Snakemake workflow, its failing copy, the Nextflow pipeline (compiled without
+    the node's limits, given as nf-core's --max_cpus and --max_memory on the command line), and the
+    two-process pipeline whose DE job is killed."""
     base = tmp_path_factory.mktemp("bulk")
     started = time.time()
     snakemake = _start_snakemake_runs(base / "smk", slurm_node, workspace, knowledge)
@@ -363,8 +394,9 @@ def bulk_runs(slurm_node, workspace, knowledge, tmp_path_factory):
                                account=ACCOUNT, read_sinfo=False).output_dir
     caps = ("--max_cpus", str(slurm_node["cpus"]), "--max_memory", f"{slurm_node['mem_mb']}.MB")
     nextflow = NextflowRun(pipeline, base / ".nxf_home", caps)
-    yield {"snakemake": snakemake, "pipeline": pipeline, "nextflow": nextflow, "started": started}
-    stop_runs([snakemake["run"], snakemake["run_failing"], nextflow])
+    killed = _start_killed_run(base / "killed", slurm_node, workspace, knowledge)
+    yield {"snakemake": snakemake, "pipeline": pipeline, "nextflow": nextflow, "killed": killed, "started": started}
+    stop_runs([snakemake["run"], snakemake["run_failing"], nextflow, killed[2]])
     if snakemake["rulegraph"].poll() is None:
         snakemake["rulegraph"].kill()
         snakemake["rulegraph"].communicate()
@@ -544,48 +576,20 @@ def rule_requests_of_nextflow(pipeline: Path) -> set[str]:
 
 
 @pytest.mark.slurm
-def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(slurm_node, workspace, knowledge, tmp_path):
+def test_nextflow_job_killed_by_slurm_is_retried_with_more_memory(bulk_runs, slurm_node):
     """The emitted conf/base.config's retry on SLURM: a job ended as a whole by the scheduler (as its
     cgroup does for memory: no exit status is left, Nextflow reads 2147483647) is resubmitted with
     twice the memory and time of its step, and the run goes on; a step that fails for another reason
     (exit status 3) runs once, is not retried, and fails the run. A two-process pipeline includes the
     emitted configs: one named as the DE step, whose first attempt kills its own job's processes, then
     one that exits 3 on the DE step's output."""
-    from test_nextflow_run import nextflow_bin, read_trace
+    from test_nextflow_run import read_trace
 
-    compiled = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "nf" / "main.nf"),
-                               target="nextflow", knowledge=knowledge, validate=False, partition=PARTITION,
-                               account=ACCOUNT, max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"])
-    want = nextflow_step_resources(compiled.output_dir)["differential_expression"]
-    pipeline = tmp_path / "killed"
-    (pipeline / "conf").mkdir(parents=True)
-    shutil.copy(compiled.output_dir / "conf" / "base.config", pipeline / "conf" / "base.config")
-    config = (compiled.output_dir / "nextflow.config").read_text()
-    slurm = re.search(r"\n    slurm \{\n(.*?)\n    \}\n", config, re.S)
-    caps = re.findall(r"^    max_(?:cpus|memory|time) = .*$", config, re.M)
-    (pipeline / "nextflow.config").write_text(  # the params the profile's resourceLimits read, then the profile
-        "params {\n" + "\n".join(caps) + "\n}\nincludeConfig 'conf/base.config'\nprofiles {\n    slurm {\n"
-        + slurm[1] + "\n    }\n}\n")
-    # -c: applied after the profile's polling settings. The killed job leaves no exit file, and Nextflow waits
-    # exitReadTimeout after the job left the queue before it calls the task failed (and retries it): 1 s here, as
-    # every other job's exit file is written (on this node's own disk) before its job ends
-    (pipeline / "slurm_test.config").write_text(
-        NF_TEST_CONFIG.replace("exitReadTimeout = '60 sec'", "exitReadTimeout = '1 sec'")
-        + f"trace.enabled = true\ntrace.file = '{pipeline}/trace.txt'\n")
-    (pipeline / "main.nf").write_text(
-        "process DIFFERENTIAL_EXPRESSION {\n    output:\n    path 'de.txt'\n    script:\n    \"\"\"\n"
-        "    if [ ${task.attempt} -lt 2 ]; then kill -9 -- -\\$(ps -o pgid= \\$\\$ | tr -d ' '); fi\n"
-        "    echo done > de.txt\n    \"\"\"\n}\n"
-        "process FAILING_STEP {\n    memory '200 MB'\n    input:\n    path de\n    script:\n    \"\"\"\n"
-        "    echo 'not a resource problem' >&2; exit 3\n    \"\"\"\n}\n"
-        "workflow {\n    FAILING_STEP(DIFFERENTIAL_EXPRESSION())\n}\n")
-    env = dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
-    proc = subprocess.run([nextflow_bin(), "run", "main.nf", "-profile", "slurm", "-c", "slurm_test.config"],
-                          cwd=pipeline, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
-    assert proc.returncode != 0, proc.stdout[-4000:]
-    assert "terminated for an unknown reason" in proc.stdout and "Execution is retried (1)" in proc.stdout
-    assert "Execution is retried (2)" not in proc.stdout and "FAILING_STEP" in proc.stdout, proc.stdout[-4000:]
+    pipeline, want, run = bulk_runs["killed"]
+    code, text = run.finish()
+    assert code != 0, text[-4000:]
+    assert "terminated for an unknown reason" in text and "Execution is retried (1)" in text
+    assert "Execution is retried (2)" not in text and "FAILING_STEP" in text, text[-4000:]
     trace = read_trace(pipeline / "trace.txt")
     failing = [r for r in trace if r["process"] == "FAILING_STEP"]
     assert [(r["attempt"], r["status"], r["exit"]) for r in failing] == [("1", "FAILED", "3")], trace  # not retried
