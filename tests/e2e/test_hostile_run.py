@@ -7,7 +7,6 @@ correct results and no canary file (INJECTED*) anywhere.
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -15,13 +14,13 @@ import pytest
 from e2e_support import (
     ROOT,
     compile_workflow,
+    few_fastqc_contaminants,
     generate,
     injected,
     inputs,
     request,
     require_tools,
     run_ok,
-    set_param,
     truth,
 )
 
@@ -64,13 +63,7 @@ def test_hostile_fastq_to_counts(hostile):
     files = [str(p) for p in sorted((data / "reads").glob("*.fastq.gz"))]
     files += [str(data / reads["genome"]), str(data / reads["annotation"]), str(data / reads["samples"])]
     workdir = compile_workflow(request("rnaseq_fastq"), files, base / "out" / "reads; touch INJECTED_BT |")
-    # 250 pairs a sample: every distinct read is 0.4 % of its file, over FastQC's 0.1 % threshold, so FastQC
-    # reports each one as overrepresented and aligns it to every entry of its contaminant list (~2 of its ~4.4
-    # CPU-s a file). A one-entry list (a user's --contaminants) keeps every module and report; the random
-    # reads match no contaminant either way ("No Hit")
-    contaminants = base / "fastqc_contaminants.txt"
-    contaminants.write_text("Illumina Single End Adapter 1\tGATCGGAAGAGCTCGTATGCCGTCTTCTGCTTG\n")
-    set_param(workdir, "fastqc", "extra", f"--contaminants {shlex.quote(str(contaminants))}")
+    few_fastqc_contaminants(workdir, base)  # 250 pairs a sample: each read is over FastQC's threshold
     run_ok(workdir)
     assert not injected(base)
     counts = pd.read_csv(workdir / "results/read_counting/counts.tsv", sep="\t").set_index("gene_id")
