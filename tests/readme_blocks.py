@@ -37,7 +37,7 @@ _BLOCK = re.compile(r"^```bash\n(.*?)^```", re.S | re.M)
 _SKIP = re.compile(r"<!--\s*readme-test:\s*skip\s+(.+?)\s*-->\s*$")
 # what a reader's fresh terminal does not have: the test runner's venv and bioplan's overrides
 _NOT_INHERITED = ("VIRTUAL_ENV", "PYTHONPATH", "BIOPLAN_DATA_ROOT", "BIOPLAN_KNOWLEDGE")
-TIMEOUT_SECONDS = 1800
+TIMEOUT_SECONDS = 3600  # a block, the set-up command included: a cold machine installs every tool (apt, pip)
 
 
 @dataclass(frozen=True)
