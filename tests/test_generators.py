@@ -181,3 +181,15 @@ def test_each_generator_refuses_the_names_its_target_cannot_carry(knowledge, tar
 def test_a_leading_dash_is_fine_for_snakemake(knowledge):
     files = make_generator("snakemake", knowledge).emit(fastqc_workflow(samples=("-ctrl",)), EmitOptions()).files
     assert "-ctrl\tdata/-ctrl_R1.fastq.gz" in files["config/samples.tsv"]
+
+
+def test_every_precheck_started_ahead_names_a_target_and_two_functions():
+    import importlib
+
+    from bioplan.codegen import PRECHECK_AHEAD, REGISTRY
+
+    for target, pair in PRECHECK_AHEAD.items():
+        assert target in REGISTRY, target
+        for where in pair:
+            module, _, name = where.partition(":")
+            assert callable(getattr(importlib.import_module(module), name)), where

@@ -207,11 +207,6 @@ def stop_dry_run_ahead() -> None:
         worker.close()
 
 
-# the names bioplan.codegen.PRECHECK_AHEAD looks for
-start_ahead = start_dry_run_ahead
-stop_ahead = stop_dry_run_ahead
-
-
 def _take_worker() -> _DryRunWorker | None:
     global _worker
     with _worker_lock:
