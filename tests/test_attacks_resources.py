@@ -263,13 +263,13 @@ def test_eval_files_nested_past_the_recursion_limit_are_a_clear_error(tmp_path, 
 def test_a_knowledge_directory_nested_too_deep_is_a_problem_not_a_crash(tmp_path):
     """BIOPLAN_KNOWLEDGE_DIRS is the user's: libyaml's composer crashed the process (SIGSEGV) on
     100,000 nested flow sequences, PyYAML's raised RecursionError."""
-    from bioplan.knowledge.load import _read_yaml
+    from bioplan.knowledge.load import _read_valid
 
     path = tmp_path / "operations.yaml"
     path.write_text("operations: " + "[" * 100_000 + "]" * 100_000 + "\n")
     problems: list[str] = []
     with deadline(30):
-        assert _read_yaml(path, problems) is None
+        assert _read_valid("operations", path, problems) is None
     assert problems == [f"{path}: not valid YAML: collections nested deeper than 64 levels"]
 
 

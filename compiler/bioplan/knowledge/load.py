@@ -115,15 +115,6 @@ def yaml_too_deep(text: str) -> bool:
     return False
 
 
-def _read_yaml(path: Path, problems: list[str]) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        problems.append(f"{path}: cannot be read: {exc.strerror}")
-        return None
-    return _parse_yaml(path, text, problems)
-
-
 def _parse_yaml(path: Path, text: str, problems: list[str], checked: bool = False) -> Any:
     """The YAML of `text`, None with a problem when it is not valid YAML or nests too deep (not
     looked at again when `checked`: a text that passed before)."""
