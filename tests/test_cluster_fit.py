@@ -37,6 +37,7 @@ from test_slurm import (  # noqa: F401  (slurm_node is a fixture)
     rule_requests,
     sacct_jobs,
     slurm_node,
+    stop_runs,
     write_test_profile,
 )
 
@@ -193,17 +194,47 @@ def test_watcher_confirms_a_stuck_job_of_this_run_only():
               _job("3", comment="my own sbatch"),  # not a job of the plugin
               _job("4", reason="Resources")]  # waits for a node: clears by itself
     stuck_job = _job("9", comment="rule_qc_wildcards_sample=a")
-    assert watcher.look(others + [stuck_job], parts) == []  # first sight: reasons settle after submission
-    (stuck,) = watcher.look(others + [stuck_job], parts)
+    assert watcher.look(others + [stuck_job], parts, now=100.0) == []  # first sight: reasons settle after submission
+    assert watcher.next_wait(102.0, last_wait=10.0) == 3.0  # looked at again once settled
+    assert watcher.look(others + [stuck_job], parts, now=104.9) == []  # seen twice, not yet settled
+    (stuck,) = watcher.look(others + [stuck_job], parts, now=105.0)
     assert (stuck.rule, stuck.job.jobid, stuck.kind) == ("qc", "9", "PartitionConfig")
     # a job that left the stuck state starts over
-    assert watcher.look([_job("9", reason="Resources", comment="rule_qc")], parts) == []
-    assert watcher.look([stuck_job], parts) == []
+    assert watcher.look([_job("9", reason="Resources", comment="rule_qc")], parts, now=110.0) == []
+    assert watcher.look([stuck_job], parts, now=120.0) == []
+    assert watcher.look([stuck_job], parts, now=125.0)
 
     message = guard.stuck_message([stuck])
     assert "rule qc, SLURM job 9 (partition 'short', 4 CPUs, 8000 MB" in message
     assert "Reason=PartitionConfig" in message and "up to 2 CPUs and 22900 MB each" in message
     assert "To resolve, lower the request" in message and "profiles/slurm/config.yaml" in message
+
+
+def test_a_job_count_limit_is_named_only_after_a_scheduling_pass_with_nothing_running():
+    """A job-count limit clears when one of the user's jobs ends, but the job shows the stale reason until
+    SLURM's next scheduling pass (every 60 s with SchedulerParameters=defer): seen over 65 s of looks with
+    nothing running, not the 5 s of a reason of the job itself; a job running in between starts it over."""
+    parts = guard.parse_sinfo(SINFO)
+    watcher = guard.Watcher({"de"}, "/wf", since="2026-01-01T10:00:00")
+    limited = _job("5", reason="AssocMaxJobsLimit")
+    assert watcher.look([limited], parts, now=0.0) == []
+    assert watcher.next_wait(0.0, last_wait=10.0) == 10.0  # no hurry: the usual gap
+    assert watcher.look([limited], parts, now=guard.SETTLE_SECONDS) == []
+    assert watcher.look([limited, _job("6", state="RUNNING", reason="None")], parts, now=30.0) == []
+    for now in (40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0):
+        assert watcher.look([limited], parts, now=now) == []
+    assert watcher.next_wait(100.0, last_wait=10.0) == 5.0  # looked at again when the pass is over
+    (stuck,) = watcher.look([limited], parts, now=105.0)
+    assert stuck.kind == "job_count" and stuck.job.jobid == "5"
+
+
+def test_the_looks_come_soon_then_every_poll_seconds():
+    watcher = guard.Watcher({"de"}, "/wf", since="2026-01-01T10:00:00")
+    waits, wait = [], guard.FIRST_LOOK_SECONDS
+    for _ in range(8):
+        waits.append(wait)
+        wait = watcher.next_wait(0.0, wait)
+    assert waits[:4] == [2.0, 3.0, 4.5, 6.75] and waits[-1] == guard.POLL_SECONDS == max(waits)
 
 
 def test_a_stuck_group_job_is_named_with_its_rules():
@@ -212,8 +243,8 @@ def test_a_stuck_group_job_is_named_with_its_rules():
     watcher = guard.Watcher({"de", "check_replicates", "check_raw_integer_counts"}, "/wf",
                             since="2026-01-01T10:00:00", groups=groups)
     job = _job("7", comment="rule_checks_de_check_replicates_check_raw_integer_counts")
-    assert watcher.look([job], parts) == []
-    (stuck,) = watcher.look([job], parts)
+    assert watcher.look([job], parts, now=0.0) == []
+    (stuck,) = watcher.look([job], parts, now=guard.SETTLE_SECONDS)
     assert stuck.rule == "checks_de" and stuck.members == groups["checks_de"]
     message = guard.stuck_message([stuck])
     assert "group checks_de (rules check_replicates, check_raw_integer_counts), SLURM job 7" in message
@@ -470,36 +501,56 @@ def _run_jobs(run_id: str, since: str) -> list[dict[str, str]]:
     return sacct_jobs(run_id, since) if run_id else []
 
 
+@pytest.fixture(scope="module")
+def guard_runs(slurm_node, workspace, knowledge, tmp_path_factory):
+    """The two runs of the tests below, started at once (each waits on Snakemake's start and on SLURM, not on
+    the other): {"over_node": (workdir, run), "pending": (workdir, run)}."""
+    base = tmp_path_factory.mktemp("guard")
+    # the issue's run: the bulk DE example compiled without limits
+    over = _compile_for_cluster(workspace, knowledge, base / "over" / "wf", request=example_request("bulk_de"))
+    # with the limits given the fit check passes; a rule then asks for 4 tasks (4 CPUs on a 2-CPU node)
+    pending = _compile_for_cluster(workspace, knowledge, base / "pending" / "wf", max_threads=slurm_node["cpus"],
+                                   max_mem_mb=slurm_node["mem_mb"])
+    init = {"slurm-init-seconds-before-status-checks": INIT_SECONDS}
+    tasks = {"set-resources": {"check_replicates": {"tasks": 2 * slurm_node["cpus"]}}}
+    runs = {"over_node": (over, SnakemakeRun(over, write_test_profile(over, **init), base / "over" / "run.log")),
+            "pending": (pending, SnakemakeRun(pending, write_test_profile(pending, **init, **tasks),
+                                              base / "pending" / "run.log"))}
+    yield runs
+    stop_runs([run for _, run in runs.values()])  # a test that failed early leaves no run behind
+
+
 @pytest.mark.slurm
-def test_a_rule_asking_more_cpus_than_the_node_stops_the_run_at_start(slurm_node, workspace, knowledge, tmp_path):
+def test_a_rule_asking_more_cpus_than_the_node_stops_the_run_at_start(guard_runs, slurm_node):
     """The issue's run: the bulk DE example compiled without limits, whose DESeq2 step asks for
     4 CPUs on this 2-CPU node (SLURM: PENDING, Reason=PartitionConfig, forever). Nothing is
     submitted; the run stops at once naming the rule and the setting that fixes it."""
-    wf = _compile_for_cluster(workspace, knowledge, tmp_path / "wf", request=example_request("bulk_de"))
+    wf, run = guard_runs["over_node"]
     threads = rule_requests(wf)["differential_expression"]["threads"]
     assert threads > slurm_node["cpus"], "the test needs a rule asking more CPUs than the node has"
-    run = SnakemakeRun(wf, write_test_profile(wf, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS}),
-                       tmp_path / "run.log")
     code, text, run_id = run.finish()
     assert code != 0 and run.seconds < 60, text[-3000:]
     assert re.search(rf"differential_expression: threads {threads} > {slurm_node['cpus']} CPUs per node of "
                      rf"partition '{PARTITION}'", text), text[-3000:]
     assert f"    max-threads: {slurm_node['cpus']}\n" in text
     assert "submitted with SLURM jobid" not in text
-    assert _run_jobs(run_id, run.since) == []  # nothing reached the queue
+    # nothing reached the queue: slurmctld lists every job of the last MinJobAge (300 s) in squeue, ended or not,
+    # the moment sbatch returns; the accounting database holds none either (one look: sacct_jobs waits for rows)
+    queued = subprocess.run(["squeue", "-h", "--states=all", "--name", run_id, "-o", "%i"], capture_output=True,
+                            text=True, timeout=60)
+    assert queued.returncode == 0 and queued.stdout.split() == [], queued
+    accounted = subprocess.run(["sacct", "-X", "-P", "-n", "-S", run.since, "--name", run_id, "-o", "JobID"],
+                               capture_output=True, text=True, timeout=60)
+    assert accounted.returncode == 0 and accounted.stdout.split() == [], accounted
 
 
 @pytest.mark.slurm
-def test_a_job_pending_forever_stops_the_run_with_the_reason(slurm_node, workspace, knowledge, tmp_path):
+def test_a_job_pending_forever_stops_the_run_with_the_reason(guard_runs, slurm_node):
     """With the limits given the fit check passes; a rule then asks for 4 tasks (4 CPUs on a
     2-CPU node, which the fit check does not see): SLURM keeps it PENDING with
     Reason=PartitionConfig. The run ends within a minute, naming rule, job id and reason, and
     leaves nothing in the queue."""
-    wf = _compile_for_cluster(workspace, knowledge, tmp_path / "wf", max_threads=slurm_node["cpus"],
-                              max_mem_mb=slurm_node["mem_mb"])
-    profile = write_test_profile(wf, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS,
-                                        "set-resources": {"check_replicates": {"tasks": 2 * slurm_node["cpus"]}}})
-    run = SnakemakeRun(wf, profile, tmp_path / "run.log")
+    wf, run = guard_runs["pending"]
     code, text, run_id = run.finish()
     assert code != 0, text[-3000:]
     assert run.seconds < 60, f"the run took {run.seconds:.0f} s:\n{text[-3000:]}"

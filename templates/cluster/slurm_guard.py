@@ -14,7 +14,9 @@ keeps a job PENDING, whatever the reason):
    clear by itself (PartitionConfig, an invalid account or QOS, a per-job limit of the account
    or QOS, ReqNodeNotAvail for a node that does not exist, a job-count limit with no job
    running, ...) stops the run: its jobs are cancelled and the message names the rule, the job
-   id, SLURM's reason and what to change.
+   id, SLURM's reason and what to change. The first look comes 2 s after the start, then ever
+   less often, up to every 10 s; a job seen stuck is named when it still is 5 s later (a
+   job-count limit: 65 s, a scheduling pass of SLURM's).
 
 Only the standard library; the parsing and the verdicts are pure functions, tested on canned
 `sinfo`/`squeue` output (bioplan's tests/test_cluster_fit.py).
@@ -31,8 +33,16 @@ import time
 from dataclasses import dataclass, field
 
 PROFILE = "profiles/slurm/config.yaml"
-POLL_SECONDS = 10  # between two looks at the queue
-CONFIRM_POLLS = 2  # a reason counts once seen on this many consecutive looks (reasons settle after submission)
+# Looks at the queue: the first soon after the start, the gap then growing by half up to POLL_SECONDS (SLURM
+# sets a job's reason when it takes the job, so one look finds a stuck job); a job seen stuck is looked at again
+# once it has been so for its settling time, and named only if it still is then, on every look in between.
+FIRST_LOOK_SECONDS = 2.0
+POLL_SECONDS = 10.0
+SETTLE_SECONDS = 5.0  # a reason of the job itself (partition, account, QOS, node list): set at submission
+# a job-count limit with none of the user's jobs running: SLURM starts the job at its next scheduling pass, which
+# runs when a job ends or, with SchedulerParameters=defer, every sched_interval (60 s by default): a job about to
+# start shows the stale reason until then
+JOB_COUNT_SETTLE_SECONDS = 65.0
 # `sinfo -N`: one line per node and partition
 SINFO_FORMAT = "%P|%N|%c|%m|%l|%a"
 # `squeue`: the fields the watcher reads; the working directory last, as it may hold '|'
@@ -371,7 +381,7 @@ class Watcher:
     rules: set[str]
     workdir: str
     since: str  # ISO time of the run's start: jobs submitted before belong to an earlier run
-    seen: dict[tuple[str, str], int] = field(default_factory=dict)
+    seen: dict[tuple[str, str], float] = field(default_factory=dict)  # (job, kind) -> since when, on every look
     groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # group -> its rules: a group job is named
     # after its group
 
@@ -379,9 +389,9 @@ class Watcher:
         return (os.path.normpath(job.workdir) == os.path.normpath(self.workdir) and job.submit_time >= self.since
                 and rule_of(job.comment, self.rules, frozenset(self.groups)) is not None)
 
-    def look(self, jobs: list[QueuedJob], partitions: dict[str, Partition]) -> list[Stuck]:
-        """Record one look at the queue (all of the user's jobs); the jobs stuck on every one of
-        the last CONFIRM_POLLS looks."""
+    def look(self, jobs: list[QueuedJob], partitions: dict[str, Partition], now: float) -> list[Stuck]:
+        """Record one look at the queue (all of the user's jobs) at `now` (seconds, monotonic); the jobs
+        stuck on this look and on every look since at least their settling time ago."""
         anything_running = any(j.state in ("RUNNING", "COMPLETING", "CONFIGURING") for j in jobs)
         seen, stuck = {}, []
         for job in filter(self.ours, jobs):
@@ -389,12 +399,24 @@ class Watcher:
             if kind is None:
                 continue
             key = (job.jobid, kind)
-            seen[key] = self.seen.get(key, 0) + 1
-            if seen[key] >= CONFIRM_POLLS:
+            seen[key] = self.seen.get(key, now)
+            if now - seen[key] >= settle_seconds(kind):
                 rule = rule_of(job.comment, self.rules, frozenset(self.groups))
                 stuck.append(Stuck(job, rule, kind, why(kind, job, partitions), self.groups.get(rule, ())))
         self.seen = seen
         return stuck
+
+    def next_wait(self, now: float, last_wait: float) -> float:
+        """Seconds until the next look: half as long again as the last wait, up to POLL_SECONDS, and no later
+        than the moment a job seen stuck has been so for its settling time."""
+        wait = min(POLL_SECONDS, last_wait * 1.5)
+        for (_, kind), since in self.seen.items():
+            wait = min(wait, max(0.5, since + settle_seconds(kind) - now))
+        return wait
+
+
+def settle_seconds(kind: str) -> float:
+    return JOB_COUNT_SETTLE_SECONDS if kind == "job_count" else SETTLE_SECONDS
 
 
 def rule_groups(rules) -> dict[str, tuple[str, ...]]:
@@ -475,14 +497,18 @@ def start(workflow, logger) -> None:
 
 def _watch(watcher: Watcher, workflow, logger, partitions, error_class) -> None:
     user = getpass.getuser()
+    wait = FIRST_LOOK_SECONDS
     while True:
-        time.sleep(POLL_SECONDS)
+        time.sleep(wait)
         try:
             jobs = parse_squeue(_run(["squeue", "-h", "--user", user, "-o", SQUEUE_FORMAT]))
         except (OSError, subprocess.SubprocessError, ValueError) as exc:  # a busy controller: look again later
             logger.debug(f"bioplan: squeue failed ({exc})")
+            wait = POLL_SECONDS
             continue
-        stuck = watcher.look(jobs, partitions)
+        now = time.monotonic()
+        stuck = watcher.look(jobs, partitions, now)
+        wait = watcher.next_wait(now, wait)
         if stuck:
             names = sorted({s.job.name for s in stuck})
             for name in names:  # the whole run: nothing of it stays queued
