@@ -334,9 +334,10 @@ def test_a_command_in_a_sample_id_stays_data_on_a_real_slurm_cluster(knowledge, 
     from test_slurm import ACCOUNT, INIT_SECONDS, PARTITION, SnakemakeRun, write_test_profile
 
     name = "S 'q';touch PWNED"
+    # one CPU per job: the two samples' trimming jobs run side by side on the node, not one after the other
     workdir = compile_request(TRIM, fastq_pairs(tmp_path / "in", [name, "S2"]), str(tmp_path / "wf"),
                               knowledge=knowledge, validate=False, partition=PARTITION, account=ACCOUNT,
-                              max_threads=slurm_node["cpus"], max_mem_mb=slurm_node["mem_mb"]).output_dir
+                              max_threads=1, max_mem_mb=slurm_node["mem_mb"]).output_dir
     profile = write_test_profile(workdir, **{"slurm-init-seconds-before-status-checks": INIT_SECONDS})
     assert yaml.safe_load((profile / "config.yaml").read_text())["slurm-pass-command-as-script"] is True
     code, text, _ = SnakemakeRun(workdir, profile, tmp_path / "run.log").finish()
