@@ -649,6 +649,29 @@ def test_scanpy_umap_refuses_data_without_clusters(step, tmp_path, cells):
     assert_failed(run, "has no obs column 'leiden'")
 
 
+def test_numba_functions_without_cache_get_the_on_disk_cache(tmp_path, monkeypatch):
+    """cache_numba_compilations: a module's lazily compiled numba functions (umap's, declared without cache=True)
+    save their machine code beside the module on first use, for the next process; a compiled one and a module
+    not installed are left alone."""
+    numba = pytest.importorskip("numba")
+    write(tmp_path / "nb_uncached.py", "import numba\n\n@numba.njit\ndef add(a, b):\n    return a + b\n\n"
+          "@numba.njit('i8(i8)')\ndef eager(a):\n    return a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bioplan_step
+        import nb_uncached
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    assert isinstance(nb_uncached.add, numba.core.dispatcher.Dispatcher)
+    assert bioplan_step.cache_numba_compilations(("nb_uncached", "bioplan_no_such_module")) == 1
+    assert nb_uncached.add(2, 3) == 5
+    saved = sorted(p.name for p in (tmp_path / "__pycache__").glob("nb_uncached.*.nb[ci]"))
+    assert {n.split("-")[0] for n in saved} == {"nb_uncached.add"}, saved  # its index and its machine code
+    assert {n.rsplit(".", 1)[1] for n in saved} == {"nbi", "nbc"}, saved
+    sys.modules.pop("nb_uncached")
+
+
 def test_harmony_integration_runs_the_clustering_steps_pca(step, tmp_path, cells):
     """harmony_integrate.py and scanpy_leiden.py share one PCA (bioplan_step.pca_settings): on the
     highly variable genes, n_comps lowered to what the data allows, too small a data set refused."""

@@ -103,6 +103,35 @@ def limit_threads(threads):
     return threads
 
 
+# umap's functions behind scanpy's neighbour graph (smooth_knn_dist, compute_membership_strengths, parallel) and
+# UMAP layout: numba compiles them in every process that uses them, ~8 CPU-s a step, as umap does not ask for
+# numba's on-disk cache (pynndescent and scanpy do, cache=True).
+UMAP_NUMBA_MODULES = ("umap.umap_", "umap.layouts", "umap.spectral")
+
+
+def cache_numba_compilations(modules=UMAP_NUMBA_MODULES):
+    """Ask numba to cache the compiled code of the modules' lazily compiled functions on disk (beside the
+    package, or in NUMBA_CACHE_DIR when it is read-only), as cache=True would: the first step compiles, later
+    steps load the machine code. The results are the same; a module not installed is left alone."""
+    import importlib
+
+    try:
+        from numba.core.dispatcher import Dispatcher
+    except ImportError:
+        return 0
+    enabled = 0
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher) and not value.signatures:  # not compiled yet (eager ones have cache=)
+                value.enable_caching()
+                enabled += 1
+    return enabled
+
+
 def as_list(value):
     """A port's value as a list of paths (one path is a str)."""
     return [value] if isinstance(value, str) else list(value)

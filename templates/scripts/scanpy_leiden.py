@@ -68,6 +68,8 @@ if integrated:
     neighbors_kwargs["use_rep"] = integrated
 if accepts(sc.pp.neighbors, "transformer"):
     neighbors_kwargs["transformer"] = "sklearn"  # exact kNN, no pynndescent/numba JIT
+if neighbors_method == "umap":  # umap's connectivity functions: compiled once, not in every run
+    bioplan_step.cache_numba_compilations()
 sc.pp.neighbors(adata, **neighbors_kwargs)
 
 leiden_kwargs = {"resolution": resolution, "random_state": seed, "key_added": key, "n_iterations": 2}

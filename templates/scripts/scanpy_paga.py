@@ -51,6 +51,7 @@ def ensure_neighbors(adata):
         fail(f"{in_path} has neither a neighbour graph (uns['neighbors']) nor an embedding obsm[{rep!r}] to build "
              "one: run the clustering step first.")
     LOG.info("no neighbour graph in %s: building one on obsm[%r]", in_path, rep)
+    bioplan_step.cache_numba_compilations()  # umap's neighbour-graph functions: compiled once, not per run
     sc.pp.neighbors(adata, use_rep=rep, random_state=0, transformer="sklearn")
 
 

@@ -43,6 +43,7 @@ if key not in adata.obs:
 if "neighbors" not in adata.uns:
     fail(f"{in_path} has no neighbour graph (uns['neighbors']); run the clustering step first.")
 
+bioplan_step.cache_numba_compilations()  # umap's layout functions: compiled once, not per run
 sc.tl.umap(adata, min_dist=min_dist, random_state=seed)
 
 
