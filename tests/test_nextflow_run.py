@@ -103,7 +103,7 @@ def base(tmp_path_factory):
     return base
 
 
-# Each example planned once in a test process: its stub, real, sheet and parameter runs and the
+# Each example planned once in a test process: its stub, real and validation runs and the
 # Snakefile of the graph check emit the one plan (planning is deterministic).
 PLANS = PlanOnce()
 
@@ -131,32 +131,25 @@ def test_stub_run_completes(base, name):
     assert trace and all(row["status"] in ("COMPLETED", "CACHED") for row in trace)
 
 
-def test_sample_sheet_is_checked_by_nf_schema_before_any_task(base):
-    """nf-schema (built from source by the installer) reads the sample sheet: a sample id that
-    tools would read as an option is refused with the schema's message, and nothing runs."""
+def test_sample_sheet_and_parameters_are_checked_by_nf_schema_before_any_task(base):
+    """validateParameters() (nf-schema, built from source by the installer) holds every parameter to
+    nextflow_schema.json first, the sample sheet included (its input parameter names the sheet's schema),
+    and names every failure at once: a sample id that tools would read as an option and a text where the
+    schema wants an integer are both refused with the schema's messages, and nothing runs. One launch
+    for both refusals (each message is asserted on its own)."""
     nextflow_bin()
     workdir = compile_nextflow(base, "rnaseq_fastq", "sheet")
+    schema = json.loads((workdir / "nextflow_schema.json").read_text())
+    assert schema["$defs"]["tool_options"]["properties"]["featurecounts_strandedness"]["type"] == "integer"
     header, first, *rest = (workdir / "assets" / "samplesheet.csv").read_text().splitlines()
     bad = workdir / "bad_samplesheet.csv"
     bad.write_text("\n".join([header, "-x" + first[first.index(","):], *rest]) + "\n")
-    proc = run_nextflow(workdir, "-stub-run", "--input", str(bad))
-    assert proc.returncode != 0
-    assert "do not start with '-'" in proc.stdout, proc.stdout[-3000:]
-    assert not list((workdir / "work").glob("*/*")), "a task ran before the sample sheet was checked"
-
-
-def test_a_bad_parameter_stops_the_run_before_any_task(base):
-    """validateParameters() (nf-schema) holds every parameter to nextflow_schema.json first: a
-    text where the schema wants an integer is refused with the schema's message, and nothing runs."""
-    nextflow_bin()
-    workdir = compile_nextflow(base, "rnaseq_fastq", "params")
-    schema = json.loads((workdir / "nextflow_schema.json").read_text())
-    assert schema["$defs"]["tool_options"]["properties"]["featurecounts_strandedness"]["type"] == "integer"
-    proc = run_nextflow(workdir, "-stub-run", "--featurecounts_strandedness", "reverse")
+    proc = run_nextflow(workdir, "-stub-run", "--input", str(bad), "--featurecounts_strandedness", "reverse")
     assert proc.returncode != 0
     assert "Validation of pipeline parameters failed" in proc.stdout, proc.stdout[-3000:]
+    assert "do not start with '-'" in proc.stdout, proc.stdout[-3000:]
     assert "--featurecounts_strandedness (reverse)" in proc.stdout and "[integer]" in proc.stdout, proc.stdout[-3000:]
-    assert not list((workdir / "work").glob("*/*")), "a task ran before the parameters were checked"
+    assert not list((workdir / "work").glob("*/*")), "a task ran before the sample sheet and parameters were checked"
 
 
 # --------------------------------------------------------------------------- real runs
