@@ -11,8 +11,9 @@ import pytest
 from rocrate.rocrate import ROCrate
 
 from bioplan import __version__
+from bioplan.codegen import crate as crate_module
 from bioplan.codegen import escape
-from bioplan.codegen.crate import CRATE_FILE, EDAM, crate_title
+from bioplan.codegen.crate import CRATE_FILE, EDAM, crate_metadata, crate_title
 from bioplan.compile import compile_request
 from conftest import REFERENCE_CLASSES, example_inputs, example_request
 
@@ -103,3 +104,59 @@ def test_title_is_the_request_cut_at_a_word():
     title = crate_title(long)
     assert len(title) <= 84 and title.endswith(" ...") and "  " not in title
     assert crate_title("  ") == "bioplan workflow"
+
+
+def library_crate(knowledge, workflow, files, target: str, entry: str) -> str:
+    """The crate as the `rocrate` library builds it (how codegen/crate.py built it until it wrote the
+    same entities itself, without importing the library): the reference for its bytes."""
+    from rocrate.model.contextentity import ContextEntity
+
+    crate = ROCrate(gen_preview=False)
+    root = crate.root_dataset
+    shown = str(escape.request_text(workflow.query))
+    root["name"] = crate_title(shown)
+    root["description"] = escape.md(shown)
+    root["datePublished"] = crate_module.RELEASE_DATE
+    license_ = crate_module.LICENSE
+    root["license"] = crate.add(ContextEntity(crate, license_["@id"],
+                                              {k: v for k, v in license_.items() if k != "@id"}))
+    bioplan = crate.add(ContextEntity(crate, "#bioplan", {
+        "@type": "SoftwareApplication", "name": "bioplan", "softwareVersion": __version__,
+        "description": "a deterministic workflow compiler for bioinformatics (request + input files -> workflow)"}))
+    inputs, outputs = crate_module.workflow_parameters(workflow)
+    main = crate.add_workflow(None, entry, main=True, lang=target, lang_version=crate_module._lang_version(target),
+                              properties={"name": f"{workflow.name} ({target})",
+                                          "conformsTo": {"@id": crate_module.COMPUTATIONAL_WORKFLOW}})
+    entity = crate_module._parameter_entity
+    main["input"] = [crate.add(ContextEntity(crate, p.id, entity(knowledge, p))) for p in inputs]
+    main["output"] = [crate.add(ContextEntity(crate, p.id, entity(knowledge, p))) for p in outputs]
+    main["creator"] = bioplan
+    tools = sorted({s.tool for s in workflow.steps if s.tool})
+    for tool in tools:
+        crate.add(ContextEntity(crate, f"#tool-{tool}", crate_module._tool_entity(knowledge, tool)))
+    main["step"] = [crate.add(ContextEntity(crate, sid, props))
+                    for sid, props in crate_module._step_entities(knowledge, workflow)]
+    main["softwareRequirements"] = [{"@id": f"#tool-{t}"} for t in tools]
+    for path in sorted(files):
+        if path not in (entry, CRATE_FILE):
+            crate.add_file(None, dest_path=path)
+    crate.add(ContextEntity(crate, "#compile", {
+        "@type": "CreateAction", "name": "bioplan compile",
+        "description": f"compiled by bioplan {__version__} from the request and the input files",
+        "instrument": {"@id": "#bioplan"}, "result": {"@id": entry}, "object": [{"@id": p.id} for p in inputs]}))
+    return json.dumps(crate.metadata.generate(), indent=2, ensure_ascii=True) + "\n"
+
+
+@pytest.mark.parametrize("target", ENTRY)
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_the_crate_has_the_bytes_the_rocrate_library_writes(compiled, knowledge, name, target):
+    """codegen/crate.py writes the crate's entities itself: the same bytes as the library's, for the
+    workflow's files and for file names it must percent-encode or that name one file twice."""
+    workdir, res = compiled[name, target]
+    files = dict.fromkeys(res.files)
+    expected = library_crate(knowledge, res.workflow, files, target, ENTRY[target])
+    assert (workdir / CRATE_FILE).read_text() == expected
+    odd = dict.fromkeys([*files, "docs/a b#c?.txt", "données/ü.tsv", "x/./y.txt", "x/y.txt", "x//z.txt", "x/z.txt/",
+                         "q/../r.txt", "r.txt", "%41.txt", "A.txt"])
+    assert crate_metadata(knowledge, res.workflow, odd, target, ENTRY[target]) == library_crate(
+        knowledge, res.workflow, odd, target, ENTRY[target])

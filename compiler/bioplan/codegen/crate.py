@@ -1,25 +1,26 @@
 """`ro-crate-metadata.json`: the emitted workflow described as a Workflow RO-Crate (WorkflowHub's profile).
 
-Built with the `rocrate` library: the root dataset (the request as its description, the license of
-bioplan's templates), the main workflow entity (its language, and its inputs, references and results
-as Bioschemas FormalParameters with EDAM data and format ids), the plan's steps in order (HowToStep,
-each with its EDAM operation and the tool with its pinned version), every emitted file, and how the
-crate was made (a CreateAction whose instrument is bioplan at its version). Deterministic: the same
-workflow gives the same bytes (no clock: the publication date is bioplan's release date, see
-`RELEASE_DATE`, which a registry replaces when the crate is published).
+The entities the `rocrate` library writes, built without it (see `_Graph`): the root dataset (the
+request as its description, the license of bioplan's templates), the main workflow entity (its
+language, and its inputs, references and results as Bioschemas FormalParameters with EDAM data and
+format ids), the plan's steps in order (HowToStep, each with its EDAM operation and the tool with its
+pinned version), every emitted file, and how the crate was made (a CreateAction whose instrument is
+bioplan at its version). Deterministic: the same workflow gives the same bytes (no clock: the
+publication date is bioplan's release date, see `RELEASE_DATE`, which a registry replaces when the
+crate is published).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
+from pathlib import PurePosixPath
 from typing import Any
-
-from rocrate.model.contextentity import ContextEntity
-from rocrate.rocrate import ROCrate
+from urllib.parse import quote, urljoin, urlsplit
 
 from bioplan import __version__
 from bioplan.codegen import escape
@@ -66,8 +67,10 @@ def _edam(term: str | None) -> dict[str, str] | None:
     return {"@id": EDAM + term} if term else None
 
 
+@functools.cache
 def _lang_version(target: str) -> str | None:
-    """The pinned version of the target's engine where bioplan installs it (Snakemake)."""
+    """The pinned version of the target's engine where bioplan installs it (Snakemake), looked up once
+    per process (~1 ms: importlib.metadata reads the installed distributions)."""
     try:
         return package_version(target)
     except PackageNotFoundError:
@@ -155,43 +158,116 @@ def _step_entities(knowledge: Knowledge, workflow: Workflow) -> Iterable[tuple[s
         yield f"#step-{step.id}", props
 
 
+# What the `rocrate` library (0.16) writes for a crate made as `crate_metadata` describes it, built here
+# without it: importing the library (and `requests`, `dateutil` with it) cost ~0.3 s of every compile,
+# and its entities (each id resolved against a URI with `urljoin`) ~6 ms a crate. The bytes are the
+# library's (tests/test_crate.py builds the crate of each reference workflow with the library too).
+CRATE_CONTEXT = "https://w3id.org/ro/crate/1.3/context"
+CRATE_PROFILE = "https://w3id.org/ro/crate/1.3"
+WORKFLOW_CRATE_PROFILE = ("https://w3id.org/workflowhub/workflow-ro-crate/1.1", "1.1")
+LANGUAGE_ENTITIES = {
+    "snakemake": ("https://w3id.org/workflowhub/workflow-ro-crate#snakemake", "Snakemake",
+                  "https://doi.org/10.1093/bioinformatics/bts480", "https://snakemake.readthedocs.io"),
+    "nextflow": ("https://w3id.org/workflowhub/workflow-ro-crate#nextflow", "Nextflow",
+                 "https://www.nextflow.io/", "https://www.nextflow.io/"),
+}
+_BASE = "arcp://uuid,00000000-0000-0000-0000-000000000000/"
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(entity_id: str) -> str:
+    """The id under which the library keeps an entity (one id, one entity: a later one replaces it)."""
+    return (entity_id if urlsplit(entity_id).scheme else urljoin(_BASE, entity_id)).rstrip("/")
+
+
+class _Graph:
+    """The crate's entities in the order first added; an entity added under a known id replaces it."""
+
+    def __init__(self) -> None:
+        self.entities: dict[str, dict[str, Any]] = {}
+        self.root: dict[str, Any] = {"@id": "./", "@type": "Dataset", "datePublished": RELEASE_DATE}
+        self.add(self.root)
+        self.add({"@id": CRATE_FILE, "@type": "CreativeWork", "conformsTo": {"@id": CRATE_PROFILE},
+                  "about": {"@id": "./"}})
+
+    def add(self, entity: dict[str, Any]) -> dict[str, str]:
+        self.entities[_canonical(entity["@id"])] = entity
+        return {"@id": entity["@id"]}
+
+    def context(self, entity_id: str, props: Mapping[str, Any]) -> dict[str, str]:
+        """A contextual entity: its @-keys as given, its other values with entity references as {"@id"}."""
+        entity: dict[str, Any] = {"@id": entity_id, "@type": "Thing"}
+        entity.update(props)
+        return self.add(entity)
+
+    def data(self, entity: dict[str, Any]) -> dict[str, str]:
+        """A file of the crate: listed in the root's hasPart when its id is new."""
+        if _canonical(entity["@id"]) not in self.entities:
+            self.root.setdefault("hasPart", []).append({"@id": entity["@id"]})
+        return self.add(entity)
+
+    def json(self) -> str:
+        return json.dumps({"@context": CRATE_CONTEXT, "@graph": list(self.entities.values())},
+                          indent=2, ensure_ascii=True) + "\n"
+
+
 def crate_metadata(knowledge: Knowledge, workflow: Workflow, files: Mapping[str, object], target: str,
                    entry: str) -> str:
     """The JSON text of `ro-crate-metadata.json` for the emitted `files` (paths relative to the crate
     root, the workflow directory), whose main workflow is `entry` in `target`'s language."""
-    crate = ROCrate(gen_preview=False)
-    root = crate.root_dataset
+    graph = _Graph()
+    root = graph.root
     # the request as the READMEs show it (one line, no invisible format characters or bidi overrides, lookalike
     # letters as the Latin ones the plan read), not the raw text; registries (WorkflowHub) render the
     # description as Markdown, so it is Markdown-escaped like the README's (no links, HTML or autolinks)
     shown = str(escape.request_text(workflow.query))
     root["name"] = crate_title(shown)
     root["description"] = escape.md(shown)
-    root["datePublished"] = RELEASE_DATE
-    root["license"] = crate.add(ContextEntity(crate, LICENSE["@id"],
-                                              {k: v for k, v in LICENSE.items() if k != "@id"}))
-    bioplan = crate.add(ContextEntity(crate, "#bioplan", {
+    root["license"] = graph.context(LICENSE["@id"], {k: v for k, v in LICENSE.items() if k != "@id"})
+    bioplan = graph.context("#bioplan", {
         "@type": "SoftwareApplication", "name": "bioplan", "softwareVersion": __version__,
-        "description": "a deterministic workflow compiler for bioinformatics (request + input files -> workflow)"}))
+        "description": "a deterministic workflow compiler for bioinformatics (request + input files -> workflow)"})
 
     inputs, outputs = workflow_parameters(workflow)
-    main = crate.add_workflow(None, entry, main=True, lang=LANGUAGES[target], lang_version=_lang_version(target),
-                              properties={"name": f"{workflow.name} ({target})",
-                                          "conformsTo": {"@id": COMPUTATIONAL_WORKFLOW}})
-    main["input"] = [crate.add(ContextEntity(crate, p.id, _parameter_entity(knowledge, p))) for p in inputs]
-    main["output"] = [crate.add(ContextEntity(crate, p.id, _parameter_entity(knowledge, p))) for p in outputs]
+    main_id = _file_id(entry)
+    main: dict[str, Any] = {"@id": main_id, "@type": ["File", "SoftwareSourceCode", "ComputationalWorkflow"],
+                            "name": f"{workflow.name} ({target})", "conformsTo": {"@id": COMPUTATIONAL_WORKFLOW}}
+    graph.data(main)
+    main["programmingLanguage"] = _language(graph, target)
+    root["mainEntity"] = {"@id": main_id}
+    profile, profile_version = WORKFLOW_CRATE_PROFILE
+    if _canonical(profile) not in graph.entities:
+        root.setdefault("conformsTo", []).append(graph.context(profile, {
+            "@type": ["CreativeWork", "Profile"], "name": "Workflow RO-Crate", "version": profile_version}))
+    main["input"] = [graph.context(p.id, _parameter_entity(knowledge, p)) for p in inputs]
+    main["output"] = [graph.context(p.id, _parameter_entity(knowledge, p)) for p in outputs]
     main["creator"] = bioplan
     tools = sorted({s.tool for s in workflow.steps if s.tool})
     for tool in tools:
-        crate.add(ContextEntity(crate, f"#tool-{tool}", _tool_entity(knowledge, tool)))
-    main["step"] = [crate.add(ContextEntity(crate, sid, props)) for sid, props in _step_entities(knowledge, workflow)]
+        graph.context(f"#tool-{tool}", _tool_entity(knowledge, tool))
+    main["step"] = [graph.context(sid, props) for sid, props in _step_entities(knowledge, workflow)]
     main["softwareRequirements"] = [{"@id": f"#tool-{t}"} for t in tools]
 
     for path in sorted(files):
         if path not in (entry, CRATE_FILE):
-            crate.add_file(None, dest_path=path)
-    crate.add(ContextEntity(crate, "#compile", {
+            graph.data({"@id": _file_id(path), "@type": "File"})
+    graph.context("#compile", {
         "@type": "CreateAction", "name": "bioplan compile",
         "description": f"compiled by bioplan {__version__} from the request and the input files",
-        "instrument": {"@id": "#bioplan"}, "result": {"@id": entry}, "object": [{"@id": p.id} for p in inputs]}))
-    return json.dumps(crate.metadata.generate(), indent=2, ensure_ascii=True) + "\n"
+        "instrument": {"@id": "#bioplan"}, "result": {"@id": entry}, "object": [{"@id": p.id} for p in inputs]})
+    return graph.json()
+
+
+def _file_id(path: str) -> str:
+    """A file's id: its relative POSIX path, percent-encoded as a URI path."""
+    return quote(PurePosixPath(path).as_posix())
+
+
+def _language(graph: _Graph, target: str) -> dict[str, str]:
+    entity_id, name, identifier, url = LANGUAGE_ENTITIES[target]
+    props: dict[str, Any] = {"@type": "ComputerLanguage", "name": name, "identifier": {"@id": identifier},
+                             "url": {"@id": url}}
+    version = _lang_version(target)
+    if version:
+        props["version"] = version
+    return graph.context(entity_id, props)
