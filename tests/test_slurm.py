@@ -29,6 +29,7 @@ from bioplan.compile import compile_request
 from conftest import ROOT, SLURM_LOCAL, example_inputs, skip_or_fail_in_ci
 
 PARTITION, ACCOUNT = "debug", "ci"  # what scripts/slurm-local.sh creates
+SHORT = "short"  # scripts/slurm-local.sh: the same node under a 30 min time limit
 
 # The bulk DE example with the Python tools (pydeseq2, gseapy): checks -> DE -> filter -> id
 # conversion -> KEGG + GO (branches) -> merge (join).
@@ -280,20 +281,23 @@ trace.fields = 'task_id,name,process,native_id,status,exit,attempt,cpus,memory,t
 
 class NextflowRun:
     """`nextflow run . -profile slurm -c slurm_test.config [args]` in the background (the tools on PATH, as
-    SnakemakeRun; the jobs inherit it, SLURM's default --export=ALL), under the same hard timeout."""
+    SnakemakeRun; the jobs inherit it, SLURM's default --export=ALL), under the same hard timeout. With
+    config=None, `nextflow run . -profile slurm [args]` as a user types it."""
 
-    def __init__(self, pipeline: Path, nxf_home: Path, args: tuple[str, ...] = (), config: str = NF_TEST_CONFIG):
+    def __init__(self, pipeline: Path, nxf_home: Path, args: tuple[str, ...] = (),
+                 config: str | None = NF_TEST_CONFIG):
         from test_nextflow_run import nextflow_bin  # here: the fast tier never imports it
 
-        (pipeline / "slurm_test.config").write_text(config)
+        if config is not None:
+            (pipeline / "slurm_test.config").write_text(config)
+            args = ("-c", "slurm_test.config", *args)
         env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
                    NXF_ANSI_LOG="false", NXF_HOME=str(nxf_home))
         self.log, self.started = pipeline / "run.log", time.time()
         self.since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started - 5))
         with self.log.open("w") as out:
-            self.proc = subprocess.Popen([nextflow_bin(), "run", ".", "-profile", "slurm", "-c", "slurm_test.config",
-                                          *args], cwd=pipeline, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen([nextflow_bin(), "run", ".", "-profile", "slurm", *args], cwd=pipeline,
+                                         env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
     def finish(self) -> tuple[int, str]:
         try:
@@ -350,10 +354,12 @@ def _start_snakemake_runs(base: Path, node: dict[str, int], workspace: Path, kno
 
 
 def _start_killed_run(base: Path, node: dict[str, int], workspace: Path, knowledge) -> tuple[Path, dict, NextflowRun]:
-    """The pipeline of test_nextflow_job_killed_by_slurm_is_retried_with_more_memory, started."""
+    """The pipeline of test_nextflow_job_killed_by_slurm_is_retried_with_more_memory, started. One CPU per job:
+    its DE job runs beside the other runs' jobs instead of waiting for the whole node (its memory and time are
+    what the test reads)."""
     compiled = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(base / "nf" / "main.nf"),
                                target="nextflow", knowledge=knowledge, validate=False, partition=PARTITION,
-                               account=ACCOUNT, max_threads=node["cpus"], max_mem_mb=node["mem_mb"])
+                               account=ACCOUNT, max_threads=1, max_mem_mb=node["mem_mb"])
     want = nextflow_step_resources(compiled.output_dir)["differential_expression"]
     pipeline = base / "killed"
     (pipeline / "conf").mkdir(parents=True)
@@ -379,6 +385,15 @@ def _start_killed_run(base: Path, node: dict[str, int], workspace: Path, knowled
     return pipeline, want, NextflowRun(pipeline, base / ".nxf_home", config=config)
 
 
+def _start_refused_run(base: Path, workspace: Path, knowledge) -> tuple[Path, NextflowRun]:
+    """The run of test_nextflow_job_no_node_takes_is_refused_not_left_pending, started: `nextflow run . -profile
+    slurm` as a user types it (no test config) of the pipeline compiled for partition `short`."""
+    pipeline = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(base / "nf" / "main.nf"),
+                               target="nextflow", knowledge=knowledge, validate=False, partition=SHORT,
+                               account=ACCOUNT, read_sinfo=False).output_dir
+    return pipeline, NextflowRun(pipeline, base / ".nxf_home", config=None)
+
+
 @pytest.fixture(scope="module")
 def bulk_runs(slurm_node, workspace, knowledge, tmp_path_factory):
     """The bulk DE runs of the tests below, started at once so that their waits overlap (each
@@ -395,8 +410,10 @@ def bulk_runs(slurm_node, workspace, knowledge, tmp_path_factory):
     caps = ("--max_cpus", str(slurm_node["cpus"]), "--max_memory", f"{slurm_node['mem_mb']}.MB")
     nextflow = NextflowRun(pipeline, base / ".nxf_home", caps)
     killed = _start_killed_run(base / "killed", slurm_node, workspace, knowledge)
-    yield {"snakemake": snakemake, "pipeline": pipeline, "nextflow": nextflow, "killed": killed, "started": started}
-    stop_runs([snakemake["run"], snakemake["run_failing"], nextflow, killed[2]])
+    refused = _start_refused_run(base / "refused", workspace, knowledge)
+    yield {"snakemake": snakemake, "pipeline": pipeline, "nextflow": nextflow, "killed": killed, "refused": refused,
+           "started": started}
+    stop_runs([snakemake["run"], snakemake["run_failing"], nextflow, killed[2], refused[1]])
     if snakemake["rulegraph"].poll() is None:
         snakemake["rulegraph"].kill()
         snakemake["rulegraph"].communicate()
@@ -522,19 +539,13 @@ def test_nextflow_slurm_profile_runs_on_a_real_cluster(bulk_runs, slurm_node, wo
     print(f"nextflow slurm test: run {run.seconds:.0f} s")
 
 
-SHORT = "short"  # scripts/slurm-local.sh: the same node under a 30 min time limit
-
-
 @pytest.mark.slurm
-def test_nextflow_job_no_node_takes_is_refused_not_left_pending(slurm_node, workspace, knowledge, tmp_path):
+def test_nextflow_job_no_node_takes_is_refused_not_left_pending(bulk_runs):
     """A job asking for more than its partition offers stays PENDING forever (SLURM's own answer, shown
-    with sbatch first): `nextflow run . -profile slurm` of a pipeline compiled for partition `short`
+    with sbatch): `nextflow run . -profile slurm` of a pipeline compiled for partition `short`
     without the partition's limits (the time placeholder, 72 h, caps nothing there) stops before any
     submission, naming each process above the 30 min limit and nf-core's --max_time that fixes it; no job
-    of the run reaches SLURM."""
-    from test_nextflow_run import nextflow_bin
-
-    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 5))
+    of the run reaches SLURM. (The run starts with the bulk runs; the sbatch meanwhile.)"""
     job = _run(["sbatch", "--parsable", "-p", SHORT, "-A", ACCOUNT, "--time", "60", "--wrap", "true"], timeout=60)
     assert job.returncode == 0, job.stderr
     try:
@@ -546,23 +557,19 @@ def test_nextflow_job_no_node_takes_is_refused_not_left_pending(slurm_node, work
         assert reason == ["PENDING", "PartitionTimeLimit"], reason
     finally:
         _run(["scancel", job.stdout.strip()], timeout=60)
-    pipeline = compile_request(REQUEST, example_inputs(workspace, "bulk_de"), str(tmp_path / "nf" / "main.nf"),
-                               target="nextflow", knowledge=knowledge, validate=False, partition=SHORT,
-                               account=ACCOUNT, read_sinfo=False).output_dir
+    pipeline, run = bulk_runs["refused"]
     asked = nextflow_step_resources(pipeline)
-    env = dict(os.environ, NXF_ANSI_LOG="false", NXF_HOME=str(tmp_path / ".nxf_home"))
-    proc = subprocess.run([nextflow_bin(), "run", ".", "-profile", "slurm"], cwd=pipeline, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
-    assert proc.returncode != 0, proc.stdout[-4000:]
-    assert f"ask for more than a node of SLURM partition '{SHORT}' offers" in proc.stdout, proc.stdout[-4000:]
-    assert "the 30 min time limit" in proc.stdout and "--max_time '30.min'" in proc.stdout, proc.stdout[-4000:]
-    named = set(re.findall(r"^  (\w+): .*\d+ min > the 30 min time limit$", proc.stdout, re.M))
+    code, stdout = run.finish()
+    assert code != 0, stdout[-4000:]
+    assert f"ask for more than a node of SLURM partition '{SHORT}' offers" in stdout, stdout[-4000:]
+    assert "the 30 min time limit" in stdout and "--max_time '30.min'" in stdout, stdout[-4000:]
+    named = set(re.findall(r"^  (\w+): .*\d+ min > the 30 min time limit$", stdout, re.M))
     # every process SLURM runs whose time at the last of its 3 attempts is above 30 min (DE: 60 min at the first)
     over = {p.upper() for p, r in asked.items() if r["runtime"] * 3 > 30 and p in rule_requests_of_nextflow(pipeline)}
-    assert "DIFFERENTIAL_EXPRESSION" in named and named == over, (named, over, proc.stdout[-4000:])
-    assert "Submitted process" not in proc.stdout, proc.stdout[-4000:]
-    # of this run (its work directory: another module's Nextflow run may share the cluster meanwhile)
-    sacct = _run(["sacct", "-X", "-P", "-n", "-S", since, "-o", "JobName,WorkDir"], timeout=60).stdout.splitlines()
+    assert "DIFFERENTIAL_EXPRESSION" in named and named == over, (named, over, stdout[-4000:])
+    assert "Submitted process" not in stdout, stdout[-4000:]
+    # of this run (its work directory: the other Nextflow runs share the cluster meanwhile)
+    sacct = _run(["sacct", "-X", "-P", "-n", "-S", run.since, "-o", "JobName,WorkDir"], timeout=60).stdout.splitlines()
     assert not [line for line in sacct if line.startswith("nf-") and
                 Path(line.split("|", 1)[1]).is_relative_to(pipeline)], sacct
 
