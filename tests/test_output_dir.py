@@ -266,3 +266,35 @@ def test_an_input_where_bioplan_writes_its_own_file_is_never_overwritten(workspa
     assert str(sheet) in info.value.message and info.value.details["inputs"] == [str(sheet)]
     assert sheet.read_bytes() == before
     assert not (proj / "workflow").exists()
+
+
+def test_a_file_path_inside_the_output_resolves_as_pathlib_resolves_it(tmp_path):
+    """compile's check that no input is overwritten resolves each file's folder once and then only asks
+    whether the file's own name is a link (`_resolved_inside`): the same path as `Path.resolve` for every
+    kind of name and link, and the same error for a link loop."""
+    from bioplan.compile import _resolved_inside
+
+    out, outside = tmp_path / "out", tmp_path / "elsewhere"
+    (out / "workflow" / "rules").mkdir(parents=True)
+    (outside / "data").mkdir(parents=True)
+    (outside / "data" / "samples.tsv").write_text("sample\n")
+    (out / "inner").symlink_to("workflow")  # a folder link that stays inside
+    (out / "away").symlink_to(outside / "data")  # one that leads out
+    (out / "workflow" / "samples.tsv").symlink_to(outside / "data" / "samples.tsv")  # a file link to an input
+    (out / "workflow" / "dangling.smk").symlink_to(outside / "missing.smk")
+    (out / "workflow" / "rel.smk").symlink_to("../away/samples.tsv")  # relative, through another link
+    (out / "a_file").write_text("x")
+    (out / "loop").symlink_to("loop")
+    names = ["README.md", "workflow/Snakefile", "workflow/rules/x.smk", "inner/rules/x.smk", "inner/samples.tsv",
+             "away/samples.tsv", "away/new/deeper.txt", "workflow/samples.tsv", "workflow/dangling.smk",
+             "workflow/rel.smk", "a_file/below.txt", "new/folder/file.txt", "workflow/./rules/y.smk",
+             "workflow//rules/z.smk", "workflow/../README.md", "inner/../away/samples.tsv", "workflow/rules/",
+             "workflow/..", ".", "ünï cødé/ file .txt"]
+    folders: dict[str, str] = {}
+    for rel in names:
+        assert _resolved_inside(out, rel, folders) == str((out / rel).resolve()), rel
+    for rel in ("loop", "loop/x.txt"):
+        with pytest.raises(RuntimeError):
+            (out / rel).resolve()
+        with pytest.raises(RuntimeError):
+            _resolved_inside(out, rel, folders)
