@@ -63,7 +63,7 @@ def _readme_headline(data: Path) -> tuple[SimpleNamespace, list[str]]:
 
 
 def _dev_set_workflows(knowledge, workspace, base):
-    """{IR without the request's own words: [(case, inputs, declared)]} over every plannable case."""
+    """{IR without the request's own words: [(case, inputs, declared, plan result)]} over every plannable case."""
     from bioplan.codegen.ir import synthesize
 
     cf = load_cases(DEV_SET, knowledge)
@@ -82,14 +82,15 @@ def _dev_set_workflows(knowledge, workspace, base):
             workflow = synthesize(knowledge, result.spec, result.plans[0], workdir=str(base / "out" / "w"))
         except BioplanError:
             continue  # a case bioplan refuses is the eval's business, not this test's
-        groups.setdefault(workflow.model_dump_json(exclude=REQUEST_WORDS), []).append((case, inputs, declared))
+        groups.setdefault(workflow.model_dump_json(exclude=REQUEST_WORDS), []).append((case, inputs, declared, result))
     return groups
 
 
 @pytest.fixture(scope="module")
 def dev_dry_runs(knowledge, workspace, tmp_path_factory):
     """(case ids, CompileResult, first dry run) for one compile per distinct workflow of the development
-    set; each is dry-run in the shared Snakemake process while the next one is emitted."""
+    set, compiled from the plan made while grouping (not planned twice); each is dry-run in the shared Snakemake
+    process while the next one is emitted."""
     base = tmp_path_factory.mktemp("devset")
     groups = _dev_set_workflows(knowledge, workspace, base)
     assert sum(map(len, groups.values())) > 150, "most development-set cases should plan"
@@ -97,9 +98,9 @@ def dev_dry_runs(knowledge, workspace, tmp_path_factory):
     try:
         compiled = []
         for i, members in enumerate(groups.values()):
-            case, inputs, declared = members[0]
+            case, inputs, declared, result = members[0]
             res = compile_request(case.request, inputs, str(base / "out" / f"{i:03d}" / "Snakefile"), validate=False,
-                                  knowledge=knowledge, declared=declared)
+                                  knowledge=knowledge, declared=declared, planned=result)
             loop.submit(res.output_dir)
             compiled.append(([m[0].id for m in members], res))
         firsts = loop.results()
@@ -407,3 +408,23 @@ def test_a_nextflow_run_stops_before_any_task_naming_every_missing_reference(wor
     assert "Mus_musculus.GRCm39.112.entrez.tsv.gz" in said and "or run with --fetch true to download it" in said
     assert "nothing has run yet" in said and "MissingInputException" not in said
     assert not list((res.output_dir / "work").glob("*/*")), "a task ran before the references were checked"
+
+
+def test_compile_writes_the_plan_it_is_given_without_planning_again(knowledge, workspace, tmp_path, monkeypatch):
+    """compile_request(planned=...) (the dev-set test above compiles the plans it grouped) writes that plan's
+    workflow, and never plans."""
+    import bioplan.compile as compile_module
+
+    data = workspace / "data" / "bulk_de"
+    query = "mouse bulk RNA-seq raw counts: differential expression, then KEGG enrichment"
+    inputs = [str(data / "counts.csv"), str(data / "samples.tsv"), str(data / "gene_sets_kegg.gmt")]
+    planned = plan_request(query, inputs, knowledge)
+
+    def no_planning(*args, **kwargs):
+        raise AssertionError("compile_request planned although given a plan result")
+
+    monkeypatch.setattr(compile_module, "plan_request", no_planning)
+    given = compile_request(query, inputs, str(tmp_path / "wf"), validate=False, knowledge=knowledge, planned=planned)
+    assert given.result is planned and given.plan == planned.plans[0]
+    config = yaml.safe_load((given.output_dir / "config" / "config.yaml").read_text(encoding="utf-8"))
+    assert {r.key for r in given.workflow.references} == set(config["references"]) == {"gene_id_mapping"}

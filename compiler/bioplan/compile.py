@@ -364,7 +364,10 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
                     allow_partial: bool = False, max_threads: int | str | None = None,
                     max_mem_mb: int | str | None = None, max_runtime: int | str | None = None,
                     fetch_references: bool = False, reference_cache: str | None = None,
-                    read_sinfo: bool = True) -> CompileResult:
+                    read_sinfo: bool = True, planned: PlanResult | None = None) -> CompileResult:
+    """Plan the request (unless `planned`, plan_request's result for this very query, inputs and options,
+    is given: a caller that planned already, such as a test grouping the dev set's plans, plans once) and
+    write the workflow of its best plan that passes the pre-check into `output`."""
     limits = cluster_limits(max_threads, max_mem_mb, max_runtime)  # a bad value fails before any work
     limits, cluster_notes = _limits_of_partition(limits, partition, read_sinfo)
     if reference_cache is not None:  # one folder whatever directory the workflow runs from
@@ -374,9 +377,11 @@ def compile_request(query: str, inputs: list[str], output: str, target: str = DE
     out_dir = output_directory(output, target, entry)
     out_real = _writable_output_dir(out_dir)  # before planning: a bad -o fails at once
     _refuse_shadowing_entry(out_dir, out_real, entry)
-    with slow_step(PLANNING):
-        result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
-                              substitute=substitute, allow_partial=allow_partial)
+    result = planned
+    if result is None:
+        with slow_step(PLANNING):
+            result = plan_request(query, inputs, knowledge, top_k=top_k, max_hops=max_hops, declared=declared,
+                                  substitute=substitute, allow_partial=allow_partial)
 
     tried: list[str] = []
     created: list[Path] = []
