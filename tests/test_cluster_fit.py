@@ -10,6 +10,7 @@ start one, failed under CI=true).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -89,10 +90,10 @@ def test_parse_sinfo_groups_nodes_by_partition_and_marks_the_default():
 
 def test_parse_squeue_and_host_lists():
     line = "123|run-uuid|rule_differential_expression|PENDING|PartitionConfig|debug|4|8000M|2:00:00|1|" \
-           "2026-01-02T03:04:05|/data/my|odd dir\n"
+           "2026-01-02T03:04:05|lab|normal|/data/my|odd dir\n"
     (job,) = guard.parse_squeue(line)
-    assert (job.jobid, job.name, job.state, job.reason, job.cpus, job.mem_mb, job.nodes) == (
-        "123", "run-uuid", "PENDING", "PartitionConfig", 4, 8000, 1)
+    assert (job.jobid, job.name, job.state, job.reason, job.cpus, job.mem_mb, job.nodes, job.account, job.qos) == (
+        "123", "run-uuid", "PENDING", "PartitionConfig", 4, 8000, 1, "lab", "normal")
     assert job.workdir == "/data/my|odd dir"
     assert guard.mem_mb("8G") == 8192 and guard.mem_mb("500M") == 500 and guard.mem_mb("1000") == 1000
     assert guard.expand_hostlist("node[01-03,7],gpu1") == ["node01", "node02", "node03", "node7", "gpu1"]
@@ -184,6 +185,24 @@ def _job(jobid="7", reason="PartitionConfig", state="PENDING", comment="rule_de"
 def test_which_pending_reasons_never_clear(reason, running, kind):
     parts = guard.parse_sinfo(SINFO)
     assert guard.never_clears(_job(reason=reason), parts, anything_running=running) == kind
+
+
+@pytest.mark.parametrize("reason, everyone, kind", [
+    ("AssocGrpJobsLimit", None, None),  # the account's other users not looked at: never called stuck
+    ("AssocGrpJobsLimit", "other|normal\n", "job_count"),  # nothing of account lab runs
+    ("AssocGrpJobsLimit", "other|normal\nlab|high\n", None),  # a colleague's job in lab: clears when it ends
+    ("QOSGrpJobsLimit", "lab|high\n", "job_count"),  # the QOS counts, not the account
+    ("QOSMaxJobsPerAccount", "other|normal\n", None),
+    ("QOSJobLimit", "", "job_count"),
+])
+def test_a_job_count_limit_shared_with_other_users_waits_for_their_jobs(reason, everyone, kind):
+    """A group limit of the account (AssocGrp...) or QOS (QOSGrp..., per account) counts every user's jobs: the job
+    is stuck only when none of the account's (the QOS's) jobs runs, whoever's, as `squeue -o '%a|%q'` of all users
+    lists the running ones."""
+    job = dataclasses.replace(_job(reason=reason), account="lab", qos="normal")
+    running = None if everyone is None else guard.parse_running(everyone)
+    assert guard.never_clears(job, guard.parse_sinfo(SINFO), anything_running=False, running=running) == kind
+    assert guard.never_clears(job, guard.parse_sinfo(SINFO), anything_running=True, running=set()) is None
 
 
 def test_watcher_confirms_a_stuck_job_of_this_run_only():

@@ -13,7 +13,8 @@ keeps a job PENDING, whatever the reason):
 2. Pending watcher, while the run lasts: a job of this run PENDING for a reason that will not
    clear by itself (PartitionConfig, an invalid account or QOS, a per-job limit of the account
    or QOS, ReqNodeNotAvail for a node that does not exist, a job-count limit with no job
-   running, ...) stops the run: its jobs are cancelled and the message names the rule, the job
+   running that counts against it: the user's, or anyone's in the account or QOS of a limit they
+   share, ...) stops the run: its jobs are cancelled and the message names the rule, the job
    id, SLURM's reason and what to change. The first look comes 2 s after the start, then ever
    less often, up to every 10 s; a job seen stuck is named when it still is 5 s later (a
    job-count limit: 65 s, a scheduling pass of SLURM's).
@@ -47,8 +48,10 @@ JOB_COUNT_SETTLE_SECONDS = 65.0
 SINFO_FORMAT = "%P|%N|%c|%m|%l|%a"
 # `squeue`: the fields the watcher reads; the working directory last, as it may hold '|'
 SQUEUE_FIELDS = ("jobid", "name", "comment", "state", "reason", "partition", "cpus", "min_memory", "time_limit",
-                 "nodes", "submit_time", "workdir")
-SQUEUE_FORMAT = "%i|%j|%k|%T|%r|%P|%C|%m|%l|%D|%V|%Z"
+                 "nodes", "submit_time", "account", "qos", "workdir")
+SQUEUE_FORMAT = "%i|%j|%k|%T|%r|%P|%C|%m|%l|%D|%V|%a|%q|%Z"
+# `squeue` of every user's running jobs: their account and QOS (a limit they share with this run's jobs)
+RUNNING_FORMAT = "%a|%q"
 
 
 # ----------------------------------------------------------------------------- parsing
@@ -135,10 +138,12 @@ class QueuedJob:
     nodes: int
     submit_time: str
     workdir: str
+    account: str = ""
+    qos: str = ""
 
 
 def parse_squeue(text: str) -> list[QueuedJob]:
-    """Jobs from `squeue -h -o '%i|%j|%k|%T|%r|%P|%C|%m|%l|%D|%V|%Z'`."""
+    """Jobs from `squeue -h -o '%i|%j|%k|%T|%r|%P|%C|%m|%l|%D|%V|%a|%q|%Z'`."""
     jobs = []
     for line in text.splitlines():
         if not line.strip():
@@ -148,8 +153,18 @@ def parse_squeue(text: str) -> list[QueuedJob]:
                               state=f["state"].strip(), reason=f["reason"].strip(), partition=f["partition"].strip(),
                               cpus=int(f["cpus"]), mem_mb=mem_mb(f["min_memory"]), time_limit=f["time_limit"].strip(),
                               nodes=int(f["nodes"]), submit_time=f["submit_time"].strip(),
-                              workdir=f["workdir"].rstrip("\n")))
+                              workdir=f["workdir"].rstrip("\n"), account=f["account"].strip(), qos=f["qos"].strip()))
     return jobs
+
+
+def parse_running(text: str) -> set[tuple[str, str]]:
+    """("account", name) and ("qos", name) of every running job, from `squeue -h -o '%a|%q'` (all users)."""
+    found = set()
+    for line in text.splitlines():
+        if line.strip():
+            account, _, qos = line.strip().partition("|")
+            found |= {("account", account), ("qos", qos)}
+    return found
 
 
 def expand_hostlist(text: str) -> list[str]:
@@ -293,9 +308,12 @@ NEVER_CLEARS = {
 }
 # Per-job limits of an association or QOS (AssocMaxCpuPerJobLimit, QOSMaxWallDurationPerJobLimit, ...)
 PER_JOB_LIMIT = re.compile(r"^(Assoc|QOS)(Max\w*Per(Job|Node)\w*|Min\w*)$")
-# Limits on how many jobs may run: they clear as running jobs end, so only when none runs
-JOB_COUNT_LIMIT = re.compile(r"^(AssocMaxJobsLimit|AssocGrpJobsLimit|QOSMaxJobsPerUserLimit|QOSMaxJobsPerAccount"
-                             r"|QOSGrpMaxJobsLimit|QOSGrpJobsLimit|QOSJobLimit)$")
+# Limits on how many jobs may run: they clear as running jobs end, so only when none runs: of the user's own
+# (a limit per user) ...
+JOB_COUNT_LIMIT = re.compile(r"^(AssocMaxJobsLimit|QOSMaxJobsPerUserLimit)$")
+# ... or of anyone in the job's account (Assoc...) or QOS (QOS...): limits other users' jobs count against
+SHARED_JOB_COUNT_LIMIT = re.compile(r"^(AssocGrpJobsLimit|QOSMaxJobsPerAccount|QOSGrpMaxJobsLimit|QOSGrpJobsLimit"
+                                    r"|QOSJobLimit)$")
 
 ADVICE = {
     "PartitionConfig": "lower the request to what a node offers (max-threads / resources: mem_mb in {profile}, "
@@ -315,7 +333,8 @@ ADVICE = {
     "BadConstraints": "drop or correct the rule's constraint / slurm_extra node options in {profile}",
     "per_job": "lower the request below the account's or QOS's per-job limit (`sacctmgr show assoc user=$USER`, "
                "`sacctmgr show qos`), or use another account or QOS",
-    "job_count": "your account or QOS lets no job of yours run (none is running and this one may not start); "
+    "job_count": "your account or QOS lets no job of yours run (none of the jobs it counts is running and this one "
+                 "may not start); "
                  "use another account (slurm_account in {profile}) or ask the cluster's administrators",
     "node": "remove the node list (nodelist / exclude in the rule's slurm_extra) naming nodes that do not exist",
 }
@@ -335,8 +354,10 @@ def reason_code(reason: str) -> str:
     return re.split(r"[,\s(]", reason.strip(), maxsplit=1)[0]
 
 
-def never_clears(job: QueuedJob, partitions: dict[str, Partition], anything_running: bool) -> str | None:
-    """The ADVICE key when this PENDING job can never start as submitted, else None."""
+def never_clears(job: QueuedJob, partitions: dict[str, Partition], anything_running: bool,
+                 running: set[tuple[str, str]] | None = None) -> str | None:
+    """The ADVICE key when this PENDING job can never start as submitted, else None. `anything_running`: a job of
+    the user runs; `running`: the accounts and QOS of every user's running jobs (None: not looked at)."""
     if job.state != "PENDING":
         return None
     code = reason_code(job.reason)
@@ -346,6 +367,9 @@ def never_clears(job: QueuedJob, partitions: dict[str, Partition], anything_runn
         return "per_job"
     if JOB_COUNT_LIMIT.match(code) and not anything_running:
         return "job_count"
+    if SHARED_JOB_COUNT_LIMIT.match(code) and not anything_running and running is not None:
+        shared_by = ("account", job.account) if code.startswith("Assoc") else ("qos", job.qos)
+        return None if shared_by in running else "job_count"
     if code == "ReqNodeNotAvail":
         listed = re.search(r"UnavailableNodes:(\S+)", job.reason)
         known = {n.name for p in partitions.values() for n in p.nodes}
@@ -389,13 +413,14 @@ class Watcher:
         return (os.path.normpath(job.workdir) == os.path.normpath(self.workdir) and job.submit_time >= self.since
                 and rule_of(job.comment, self.rules, frozenset(self.groups)) is not None)
 
-    def look(self, jobs: list[QueuedJob], partitions: dict[str, Partition], now: float) -> list[Stuck]:
-        """Record one look at the queue (all of the user's jobs) at `now` (seconds, monotonic); the jobs
-        stuck on this look and on every look since at least their settling time ago."""
+    def look(self, jobs: list[QueuedJob], partitions: dict[str, Partition], now: float,
+             running: set[tuple[str, str]] | None = None) -> list[Stuck]:
+        """Record one look at the queue (all of the user's jobs; `running`: see never_clears) at `now` (seconds,
+        monotonic); the jobs stuck on this look and on every look since at least their settling time ago."""
         anything_running = any(j.state in ("RUNNING", "COMPLETING", "CONFIGURING") for j in jobs)
         seen, stuck = {}, []
         for job in filter(self.ours, jobs):
-            kind = never_clears(job, partitions, anything_running)
+            kind = never_clears(job, partitions, anything_running, running)
             if kind is None:
                 continue
             key = (job.jobid, kind)
@@ -495,6 +520,18 @@ def start(workflow, logger) -> None:
                      name="bioplan-slurm-watcher", daemon=True).start()
 
 
+def _running_if_shared(watcher: Watcher, jobs: list[QueuedJob], logger) -> set[tuple[str, str]] | None:
+    """The accounts and QOS of every user's running jobs, looked up only while a job of this run waits on a
+    job-count limit it shares with them (None: no such job, or squeue failed)."""
+    if not any(SHARED_JOB_COUNT_LIMIT.match(reason_code(j.reason)) for j in jobs if watcher.ours(j)):
+        return None
+    try:
+        return parse_running(_run(["squeue", "-h", "--states=RUNNING,COMPLETING,CONFIGURING", "-o", RUNNING_FORMAT]))
+    except (OSError, subprocess.SubprocessError) as exc:
+        logger.debug(f"bioplan: squeue failed ({exc})")
+        return None
+
+
 def _watch(watcher: Watcher, workflow, logger, partitions, error_class) -> None:
     user = getpass.getuser()
     wait = FIRST_LOOK_SECONDS
@@ -507,7 +544,7 @@ def _watch(watcher: Watcher, workflow, logger, partitions, error_class) -> None:
             wait = POLL_SECONDS
             continue
         now = time.monotonic()
-        stuck = watcher.look(jobs, partitions, now)
+        stuck = watcher.look(jobs, partitions, now, _running_if_shared(watcher, jobs, logger))
         wait = watcher.next_wait(now, wait)
         if stuck:
             names = sorted({s.job.name for s in stuck})
