@@ -70,6 +70,8 @@ def _inputs(workspace: Path, name: str) -> list[str]:
 @pytest.fixture(scope="module")
 def runs(slurm_node, workspace, knowledge, tmp_path_factory):
     """Every run of RUNS compiled for this node and started at once: {(class, target): (dir, run)}."""
+    from e2e.e2e_support import few_fastqc_contaminants  # FastQC's contaminant list: one entry, not ~2 CPU-s a file
+
     base = tmp_path_factory.mktemp("classes")
     limits = {"max_threads": 1, "max_mem_mb": slurm_node["mem_mb"]}
     started = {}
@@ -79,6 +81,8 @@ def runs(slurm_node, workspace, knowledge, tmp_path_factory):
                                   str(base / f"{name}_{target}" / ENTRY[target]), target=target, knowledge=knowledge,
                                   validate=False, partition=PARTITION, account=ACCOUNT, **limits).output_dir
             if target == "snakemake":
+                if "fastqc" in yaml.safe_load((out / "config" / "config.yaml").read_text())["params"]:
+                    few_fastqc_contaminants(out, base)  # as the e2e runs of the small example reads
                 profile = write_test_profile(out, **{"slurm-init-seconds-before-status-checks": 2})
                 started[name, target] = out, SnakemakeRun(out, profile, out / "run.log")
             else:
