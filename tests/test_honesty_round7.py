@@ -16,8 +16,6 @@ for is honoured or said not honoured.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,7 +31,6 @@ from helpers import require_r_packages, run_r_session
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER_R = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.R"
-RUNNER_PY = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
 DE_TOOLS = ("deseq2", "pydeseq2", "edger", "limma_voom")
 
 
@@ -315,9 +312,27 @@ def _log(folder: Path) -> str:
     return (folder / "step.log").read_text() if (folder / "step.log").exists() else ""
 
 
+def assert_threshold_and_levels(thresholded_log: str, thresholded_table: Path, plain_log: str, plain_table: Path,
+                                said: str) -> None:
+    """A DE script's two runs on _study(("WT", "KO")): with lfc_threshold 1 and the levels wt/ko it tests against the
+    threshold (naming how: `said`) and contrasts KO vs WT; with 0 it tests no threshold; the threshold never gives a
+    smaller p-value (column 6) than testing against 0."""
+    assert f"testing |log2FoldChange| > 1 ({said}" in thresholded_log, thresholded_log
+    assert "contrast condition: KO vs WT" in thresholded_log, thresholded_log
+    assert "testing |log2FoldChange|" not in plain_log  # each case its own log: the threshold of its own
+    thresholded = {r.split("\t")[0]: r.split("\t") for r in thresholded_table.read_text().splitlines()[1:]}
+    plain = {r.split("\t")[0]: r.split("\t") for r in plain_table.read_text().splitlines()[1:]}
+    # testing against |log2FC| > 1 never gives a smaller p-value than testing against 0
+    both = [g for g in plain if plain[g][5] != "NA" and thresholded[g][5] != "NA"]
+    assert both and all(float(thresholded[g][5]) >= float(plain[g][5]) - 1e-12 for g in both)
+
+
+# DESeq2's and PyDESeq2's cases run in tests/test_step_scripts.py, in the DESeq2 R session and the process that
+# imports PyDESeq2 there (test_deseq2_de_r_tests_against_the_threshold_and_takes_the_levels,
+# test_pydeseq2_tests_against_the_threshold_and_takes_the_levels): a Bioconductor load (~10 CPU-s) and two Python
+# starts importing PyDESeq2 fewer
 @pytest.mark.e2e
 @pytest.mark.parametrize(("script", "package", "said"), [
-    ("deseq2_de.R", "DESeq2", "lfcThreshold"),
     ("edger_de.R", "edgeR", "glmTreat"),
     ("limma_voom_de.R", "limma", "treat"),
 ])
@@ -327,33 +342,5 @@ def test_the_de_scripts_test_against_the_threshold_and_take_the_levels(tmp_path,
         ("a", {"lfc_threshold": 1.0, "reference_level": "wt", "test_level": "ko"}, ("WT", "KO")),
         ("b", {"lfc_threshold": 0.0}, ("WT", "KO"))])
     assert code == 0, terminal + _log(tmp_path / "a") + _log(tmp_path / "b")
-    log = _log(tmp_path / "a")
-    assert f"testing |log2FoldChange| > 1 ({said}" in log and "contrast condition: KO vs WT" in log, log
-    thresholded = {r.split("\t")[0]: r.split("\t") for r in (tmp_path / "a" / "de.tsv").read_text().splitlines()[1:]}
-    assert "testing |log2FoldChange|" not in _log(tmp_path / "b")  # each case its own log: the threshold of its own
-    plain = {r.split("\t")[0]: r.split("\t") for r in (tmp_path / "b" / "de.tsv").read_text().splitlines()[1:]}
-    # testing against |log2FC| > 1 never gives a smaller p-value than testing against 0
-    both = [g for g in plain if plain[g][5] != "NA" and thresholded[g][5] != "NA"]
-    assert both and all(float(thresholded[g][5]) >= float(plain[g][5]) - 1e-12 for g in both)
-
-
-@pytest.mark.e2e
-def test_pydeseq2_tests_against_the_threshold_and_takes_the_levels(tmp_path):
-    pytest.importorskip("pydeseq2")
-    inputs = _study(tmp_path, ("WT", "KO"))
-    tables = {}
-    for lfc in (0.0, 1.0):
-        params = tmp_path / f"params{lfc}.json"
-        params.write_text(json.dumps({"condition_column": "condition", "alpha": 0.05, "reference_level": "wt",
-                                      "test_level": "ko", "lfc_threshold": lfc}))
-        table, log = tmp_path / f"de{lfc}.tsv", tmp_path / f"step{lfc}.log"
-        argv = [sys.executable, str(RUNNER_PY), str(ROOT / "templates" / "scripts" / "pydeseq2_de.py"), "--input",
-                f"counts={inputs[0]}", "--input", f"samples={inputs[1]}", "--output", f"table={table}", "--params",
-                str(params), "--log", str(log), "--rule", "step", "--threads", "1"]
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr + log.read_text()
-        assert "contrast condition: KO vs WT" in log.read_text()
-        assert ("testing |log2FoldChange| > 1" in log.read_text()) == (lfc > 0)
-        tables[lfc] = {r.split("\t")[0]: r.split("\t") for r in table.read_text().splitlines()[1:]}
-    both = [g for g in tables[0.0] if tables[0.0][g][5] != "NA" and tables[1.0][g][5] != "NA"]
-    assert both and all(float(tables[1.0][g][5]) >= float(tables[0.0][g][5]) - 1e-12 for g in both)
+    assert_threshold_and_levels(_log(tmp_path / "a"), tmp_path / "a" / "de.tsv", _log(tmp_path / "b"),
+                                tmp_path / "b" / "de.tsv", said)

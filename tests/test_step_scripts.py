@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from helpers import require_r_packages, run_r_session, split_r_session
+from test_honesty_round7 import _study, assert_threshold_and_levels
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "templates" / "scripts"
@@ -317,6 +318,23 @@ def test_pydeseq2_de_and_vst(step, tmp_path):
     wrong = write(tmp_path / "wrong.tsv", SAMPLES.replace("s6", "s7"))
     run = step("pydeseq2_de.py", {"counts": counts, "samples": wrong}, {"table": tmp_path / "x.tsv"}, params)
     assert_failed(run, "s7")
+
+
+@heavy
+def test_pydeseq2_tests_against_the_threshold_and_takes_the_levels(step, tmp_path):
+    """tests/test_honesty_round7.py's DE-script case for PyDESeq2, in this process (PyDESeq2 imported once): with
+    the levels wt/ko, testing against |log2FC| > 1, then against 0."""
+    pytest.importorskip("pydeseq2")
+    counts, samples = _study(tmp_path, ("WT", "KO"))
+    runs, tables = {}, {}
+    for lfc in (1.0, 0.0):
+        tables[lfc] = tmp_path / f"de{lfc}.tsv"
+        runs[lfc] = step("pydeseq2_de.py", {"counts": counts, "samples": samples}, {"table": tables[lfc]},
+                         {"condition_column": "condition", "alpha": 0.05, "reference_level": "wt", "test_level": "ko",
+                          "lfc_threshold": lfc}, rule=f"step{int(lfc)}")
+        assert runs[lfc].code == 0, runs[lfc].terminal + runs[lfc].log
+        assert "contrast condition: KO vs WT" in runs[lfc].log, runs[lfc].log
+    assert_threshold_and_levels(runs[1.0].log, tables[1.0], runs[0.0].log, tables[0.0], "lfc_null")
 
 
 # --- gene lists and gene set libraries ------------------------------------------------------------
@@ -788,19 +806,26 @@ def test_one_r_session_tells_each_run_its_status_and_terminal():
 
 @pytest.fixture(scope="module")
 def deseq2_runs(tmp_path_factory) -> dict:
-    """The DESeq2 runs of test_deseq2_de_r and test_deseq2_vst_r in one R session (DESeq2 loads once): the DE
-    test, the VST of ATAC_PEAK_COUNTS, then the DE test on a sheet without the condition column (it fails: last)."""
+    """The DESeq2 runs of test_deseq2_de_r, test_deseq2_vst_r and test_deseq2_de_r_tests_against_the_threshold_and_
+    takes_the_levels in one R session (DESeq2 loads once): the DE test, the VST of ATAC_PEAK_COUNTS, the DE test of
+    test_honesty_round7's study with |log2FC| > 1 and the levels wt/ko, then without a threshold, then the DE test on
+    a sheet without the condition column (it fails: last)."""
     require_r_packages("DESeq2")
     tmp = tmp_path_factory.mktemp("deseq2")
     counts, samples = write(tmp / "counts.tsv", COUNTS), write(tmp / "samples.tsv", SAMPLES)
     wrong = write(tmp / "wrong.tsv", SAMPLES.replace("condition", "group"))
     params = {"condition_column": "condition", "alpha": 0.05}
-    de, vst, wrong_sheet = run_r_steps(
+    (tmp / "study").mkdir()
+    study = dict(zip(("counts", "samples"), _study(tmp / "study", ("WT", "KO"))))
+    levels = {**params, "lfc_threshold": 1.0, "reference_level": "wt", "test_level": "ko"}
+    de, vst, thresholded, plain, wrong_sheet = run_r_steps(
         tmp, ("deseq2_de.R", {"counts": counts, "samples": samples}, {"table": tmp / "de.tsv"}, params),
         ("deseq2_vst.R", {"counts": write(tmp / "peaks.tsv", ATAC_PEAK_COUNTS)}, {"normalized": tmp / "vst.tsv"},
          {"fit_type": "parametric", "blind": True}),
+        ("deseq2_de.R", study, {"table": tmp / "thresholded.tsv"}, levels),
+        ("deseq2_de.R", study, {"table": tmp / "plain.tsv"}, {**params, "lfc_threshold": 0.0}),
         ("deseq2_de.R", {"counts": counts, "samples": wrong}, {"table": tmp / "x.tsv"}, params))
-    return {"de": de, "vst": vst, "wrong_sheet": wrong_sheet, "dir": tmp}
+    return {"de": de, "vst": vst, "thresholded": thresholded, "plain": plain, "wrong_sheet": wrong_sheet, "dir": tmp}
 
 
 @heavy
@@ -810,6 +835,16 @@ def test_deseq2_de_r(deseq2_runs):
     rows = read_tsv(deseq2_runs["dir"] / "de.tsv")
     assert rows[0][:3] == ["gene_id", "baseMean", "log2FoldChange"] and len(rows) == 41
     assert_failed(deseq2_runs["wrong_sheet"], "has no column 'condition'")
+
+
+@heavy
+def test_deseq2_de_r_tests_against_the_threshold_and_takes_the_levels(deseq2_runs):
+    """tests/test_honesty_round7.py's DE-script case for DESeq2, in this module's DESeq2 session."""
+    thresholded, plain = deseq2_runs["thresholded"], deseq2_runs["plain"]
+    assert thresholded.code == 0, thresholded.terminal + thresholded.log
+    assert plain.code == 0, plain.terminal + plain.log
+    assert_threshold_and_levels(thresholded.log, deseq2_runs["dir"] / "thresholded.tsv", plain.log,
+                                deseq2_runs["dir"] / "plain.tsv", "lfcThreshold")
 
 
 # featureCounts in the 11 consensus peaks of tests/e2e/test_chipseq_extras_run.py's ATAC run (the 5th peak opened
