@@ -8,14 +8,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rocrate.rocrate import ROCrate
 
 from bioplan import __version__
 from bioplan.codegen import crate as crate_module
 from bioplan.codegen import escape
-from bioplan.codegen.crate import CRATE_FILE, EDAM, crate_metadata, crate_title
+from bioplan.codegen.crate import CRATE_FILE, EDAM, crate_metadata, crate_title, json_text
 from bioplan.compile import compile_request
-from conftest import REFERENCE_CLASSES, example_inputs, example_request
+from conftest import REFERENCE_CLASSES, example_inputs, example_request, examples
 
 ENTRY = {"snakemake": "workflow/Snakefile", "nextflow": "main.nf"}
 
@@ -160,3 +162,17 @@ def test_the_crate_has_the_bytes_the_rocrate_library_writes(compiled, knowledge,
                          "q/../r.txt", "r.txt", "%41.txt", "A.txt"])
     assert crate_metadata(knowledge, res.workflow, odd, target, ENTRY[target]) == library_crate(
         knowledge, res.workflow, odd, target, ENTRY[target])
+
+
+JSON_DATA = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(JSON_DATA)
+def test_the_crate_json_is_the_text_json_dumps_writes(value):
+    """crate.json_text, the crate's writer: json.dumps(indent=2, ensure_ascii=True)'s text for any JSON data
+    (any string, empty and nested lists, tuples and objects, NaN and infinities as json writes them)."""
+    assert json_text(value) == json.dumps(value, indent=2, ensure_ascii=True)

@@ -7,6 +7,7 @@ import ast
 import csv
 import io
 import json
+import re
 import shlex
 import subprocess
 import tokenize
@@ -16,6 +17,8 @@ from pathlib import Path
 import jinja2
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import nodes
 
 from bioplan.codegen import escape
@@ -23,6 +26,7 @@ from bioplan.codegen.generator import EmitOptions
 from bioplan.codegen.ir import ConfigInput, Workflow
 from bioplan.errors import EmptyQueryError, InvalidOptionError, UnreadableInputError
 from bioplan.request.text import clean_request_text
+from conftest import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
@@ -332,3 +336,35 @@ def test_no_template_writes_user_text_into_a_comment():
                      for e in o.nodes if not isinstance(e, nodes.TemplateData)]
             assert not any(_user_derived(e, set()) for e in exprs), \
                 f"{path.relative_to(ROOT)}:{number}: user text in a comment: {code}"
+
+
+def _loop_escape(text: str, specials: dict[str, str], other) -> str:
+    """escape._escape as a loop over every character (what it did before its no-escape fast path)."""
+    return "".join(specials[c] if c in specials else c if c.isprintable() else other(c) for c in text)
+
+
+def _loop_clean(text: str) -> str:
+    """clean_request_text with its character loop always run (before its fast path for printable text)."""
+    from bioplan.request.text import _BIDI_CONTROLS, _is_separator
+
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if _is_separator(c) else c for c in text if c not in _BIDI_CONTROLS)
+    return re.sub(" {2,}", " ", text).strip()
+
+
+# printable text (the fast paths), specials, controls, separators, bidi controls and marks, astral characters
+ESCAPE_TEXT = st.text(st.sampled_from(list("ab é_$'\"\\\t\n\r\b\f\x00\x1b\x7f\x85\u2028\u2029\u202e\u2066\u200f\u061c"
+                                           "\u00a0\u3000中𝔸\U0001f600")) | st.characters(blacklist_categories=("Cs",)))
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(ESCAPE_TEXT)
+def test_the_escapers_fast_paths_give_what_the_character_loops_give(text):
+    """py, yaml and groovy return a string that needs no escape as it is, md and clean_request_text skip
+    their character loop for printable text: the same text as the loops for any text."""
+    assert escape.py(text) == '"' + _loop_escape(text, escape._PY_SPECIALS, escape._python_escape) + '"'
+    assert escape.yaml(text) == '"' + _loop_escape(text, escape._YAML_SPECIALS, escape._python_escape) + '"'
+    assert escape.groovy(text) == "'" + _loop_escape(text, escape._GROOVY_SPECIALS, escape._utf16_escapes) + "'"
+    assert clean_request_text(text) == _loop_clean(text)
+    shown = "".join(f"\\u{ord(c):04X}" if escape._shown_escaped(c) else c for c in text)
+    assert escape._md_inline(text, links=True) == escape._md_inline(shown, links=True)

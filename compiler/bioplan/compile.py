@@ -291,9 +291,12 @@ def _emit(generator: Generator, knowledge: Knowledge, result: PlanResult, plan: 
 
 
 def _write_tree(root: Path, files: dict) -> None:
+    made: set[Path] = set()  # each folder made once (mkdir of an existing folder raises and catches: ~40 a compile)
     for rel, content in files.items():
         path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
         data = content.encode("utf-8") if isinstance(content, str) else content
         path.write_bytes(data)
         path.chmod(0o644)

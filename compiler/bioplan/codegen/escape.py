@@ -93,8 +93,11 @@ def _utf16_escapes(char: str) -> str:
 
 
 def _escape(text: str, specials: dict[str, str], other) -> str:
+    text = _checked(text)
+    if type(text) is str and text.isprintable() and not any(special in text for special in specials):
+        return text  # nothing to escape (most values): no loop over the characters
     out = []
-    for char in _checked(text):
+    for char in text:
         if char in specials:
             out.append(specials[char])
         elif char.isprintable():
@@ -238,7 +241,9 @@ def _shown_escaped(char: str) -> bool:
 
 
 def _md_inline(value: Any, links: bool) -> str:
-    shown = "".join(f"\\u{ord(c):04X}" if _shown_escaped(c) else c for c in str(value))
+    shown = str(value)
+    if not shown.isprintable():  # every character _shown_escaped shows is a non-printable one (Cc, Cf)
+        shown = "".join(f"\\u{ord(c):04X}" if _shown_escaped(c) else c for c in shown)
     text = _MD_INLINE.sub(r"\\\1", clean_request_text(shown))
     if not links:
         text = _MD_AUTOLINK.sub(_escape_autolink, text)

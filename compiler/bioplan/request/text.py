@@ -73,7 +73,8 @@ def clean_request_text(text: str) -> str:
     """NFC text on one line: line separators and control characters -> one space, bidi overrides dropped."""
     require_utf8(text, "the request")
     text = unicodedata.normalize("NFC", text)
-    text = "".join(" " if _is_separator(c) else c for c in text if c not in _BIDI_CONTROLS)
+    if not text.isprintable():  # separators and bidi controls are non-printable (Cc, Zl, Zp, Cf)
+        text = "".join(" " if _is_separator(c) else c for c in text if c not in _BIDI_CONTROLS)
     return re.sub(" {2,}", " ", text).strip()
 
 
