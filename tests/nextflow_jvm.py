@@ -4,7 +4,10 @@ launch maps them instead of loading and verifying them from the jars (about 1.5 
 
 The first run without an archive writes one (-XX:ArchiveClassesAtExit) to a private name; it becomes
 the archive only when that run succeeded (a partly written archive crashes the JVM that maps it).
-The archive's name holds the Java and Nextflow it was made with: another runtime makes its own."""
+The archive's name holds the Java and Nextflow it was made with: another runtime makes its own.
+
+A `run` also gets `-c nextflow_no_reports.config` (the HTML report, timeline and DAG off: ~2.5 CPU-s a launch
+that no test reads) unless the caller asks for the reports (reports=True)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 GC = "-XX:+UseSerialGC"
+NO_REPORTS = Path(__file__).resolve().parent / "nextflow_no_reports.config"
 
 
 def _java() -> str:
@@ -61,12 +65,23 @@ class JvmOptions:
             self.writing.unlink(missing_ok=True)
 
 
+def without_reports(command: list[str]) -> list[str]:
+    """A `nextflow run` command with NO_REPORTS given first among its -c files (a later one may still turn a
+    report on); any other command as it is."""
+    if command[1:2] != ["run"]:
+        return command
+    return [command[0], "run", "-c", str(NO_REPORTS), *command[2:]]
+
+
 def run(command: list[str], *, cwd: Path | str, env: dict[str, str], timeout: float,
-        stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+        stderr: int = subprocess.PIPE, reports: bool = False) -> subprocess.CompletedProcess[str]:
     """`command` (a Nextflow launcher, then its arguments) with these JVM options, in its own process
     group, so that on a timeout the JVM and every task it started are killed instead of left running
     beside the next tests (then subprocess.TimeoutExpired, its output in .output); the archive a first
-    run wrote is kept when the run succeeded. stderr=subprocess.STDOUT merges the streams."""
+    run wrote is kept when the run succeeded. stderr=subprocess.STDOUT merges the streams. A `run`
+    renders no HTML report, timeline or DAG unless reports=True (without_reports)."""
+    if not reports:
+        command = without_reports(command)
     jvm = JvmOptions(command[0])
     with subprocess.Popen(command, cwd=cwd, env=jvm.env(env), stdout=subprocess.PIPE, stderr=stderr, text=True,
                           start_new_session=True) as proc:

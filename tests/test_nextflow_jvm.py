@@ -65,3 +65,18 @@ def test_a_run_past_its_timeout_is_killed_with_what_it_started(tmp_path, cache):
     else:
         pytest.fail(f"the launcher's child {child} still runs")
     assert not list(cache.glob("*.tmp"))
+
+
+@pytest.mark.parametrize("reports", [False, True])
+def test_a_run_renders_no_html_reports_unless_asked(tmp_path, cache, reports):
+    """`run` gets the config that turns the HTML report, timeline and DAG off first among its -c files, unless
+    reports=True; other commands are passed as they are."""
+    nextflow = _launcher(tmp_path, 'echo "$*"')
+    env = {"PATH": os.environ["PATH"]}
+    proc = nextflow_jvm.run([nextflow, "run", ".", "-c", "mine.config"], cwd=tmp_path, env=env, timeout=30,
+                            reports=reports)
+    quiet = f"-c {nextflow_jvm.NO_REPORTS} "
+    assert proc.stdout == f"run {'' if reports else quiet}. -c mine.config\n"
+    assert "report.enabled = false" in nextflow_jvm.NO_REPORTS.read_text()
+    other = nextflow_jvm.run([nextflow, "lint", "."], cwd=tmp_path, env=env, timeout=30)
+    assert other.stdout == "lint .\n"

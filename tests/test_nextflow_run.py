@@ -61,13 +61,15 @@ def nextflow_bin() -> str:
     skip_or_fail_in_ci(f"no Nextflow runtime; {INSTALL_HINT}")
 
 
-def run_nextflow(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+def run_nextflow(workdir: Path, *args: str, reports: bool = False) -> subprocess.CompletedProcess:
+    """`nextflow run . -profile local ARGS` in workdir; the HTML report, timeline and DAG only with reports=True
+    (nextflow_jvm.without_reports: no test but the real runs' reads them)."""
     env = e2e_support.env()
     env["NXF_ANSI_LOG"] = "false"
     env.setdefault("NXF_HOME", str(workdir / ".nxf_home"))  # no state shared with the user's ~/.nextflow
     try:  # the serial collector and a class-data-sharing archive; its own process group
         return nextflow_jvm.run([nextflow_bin(), "run", ".", "-profile", "local", *args], cwd=workdir, env=env,
-                                timeout=NEXTFLOW_TIMEOUT, stderr=subprocess.STDOUT)
+                                timeout=NEXTFLOW_TIMEOUT, stderr=subprocess.STDOUT, reports=reports)
     except subprocess.TimeoutExpired as timed_out:
         pytest.fail(f"nextflow run did not finish in {NEXTFLOW_TIMEOUT} s in {workdir}\n"
                     + _hang_report(workdir, timed_out.output or ""))
@@ -88,8 +90,8 @@ def _hang_report(workdir: Path, stdout: str) -> str:
     return "\n".join(parts)
 
 
-def run_ok(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    proc = run_nextflow(workdir, *args)
+def run_ok(workdir: Path, *args: str, reports: bool = False) -> subprocess.CompletedProcess:
+    proc = run_nextflow(workdir, *args, reports=reports)
     log = workdir / ".nextflow.log"
     tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
     assert proc.returncode == 0, f"nextflow failed in {workdir}:\n{proc.stdout[-6000:]}\n{tail}"
@@ -164,7 +166,8 @@ class Run:
         extra = self.workdir / "trace_fields.config"
         extra.write_text(TRACE_CONFIG)
         self.dag = self.workdir / "dag.dot"
-        run_ok(self.workdir, "-c", str(extra), "-with-dag", str(self.dag), *RUN_PARAMS.get(name, []))
+        # with the emitted config's HTML report and timeline (the other tests' runs go without them)
+        run_ok(self.workdir, "-c", str(extra), "-with-dag", str(self.dag), *RUN_PARAMS.get(name, []), reports=True)
         self.results = self.workdir / "results"
         self.truth = e2e_support.truth(base / "data", name)
         self.trace = read_trace(self.results / "pipeline_info" / "execution_trace.txt")
@@ -245,6 +248,18 @@ def test_real_run_passes_the_science_asserts(runs, name):
     run = runs(name)
     for assert_name in SCIENCE[name]:
         getattr(snakemake_e2e, assert_name)((run.view, run.truth))
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", REFERENCE_CLASSES)
+def test_real_run_renders_the_emitted_reports(runs, name):
+    """The emitted nextflow.config's HTML execution report and timeline (nf-core's, on by default) are written
+    by a real run and name every process that ran (the other tests' runs leave them off: nextflow_jvm)."""
+    run = runs(name)
+    ran = {row["process"] for row in run.trace}
+    for report in ("execution_report.html", "execution_timeline.html"):
+        text = (run.results / "pipeline_info" / report).read_text()
+        assert {process for process in ran if process not in text} == set(), report
 
 
 # --------------------------------------------------------------------------- executed task graph
