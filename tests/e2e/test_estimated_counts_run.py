@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import test_step_scripts
 from helpers import r_packages_installed, require_r_packages, run_r_session
 
 pytestmark = pytest.mark.e2e
@@ -25,7 +24,6 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "templates" / "scripts"
 RUNNER_R = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.R"
-RUNNER_PY = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
 DATA = ROOT / "tests" / "data" / "real_round4b"
 SAMPLES = ["X1O", "X2O", "X3O", "P11_1", "P11_2", "P11_3"]
 TREATED = SAMPLES[3:]
@@ -48,19 +46,23 @@ def _said(tmp_path: Path, terminal: str, rule: str) -> str:
     return terminal + (log.read_text(encoding="utf-8") if log.exists() else "")
 
 
-def run_step(tmp_path: Path, script: str, inputs: dict, outputs: dict, params: dict,
-             rule: str = "step") -> tuple[int, str]:
-    """Run one step script as the Nextflow target does; (exit status, terminal + log)."""
-    argv = _argv(tmp_path, script, inputs, outputs, params, rule)
-    runner = ["Rscript", str(RUNNER_R)] if script.endswith(".R") else [sys.executable, str(RUNNER_PY)]
-    proc = subprocess.run([*runner, *argv], capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    return proc.returncode, _said(tmp_path, proc.stderr, rule)
+# step(script, inputs, outputs, params, rule): a Python step script run in this process through the Nextflow runner's
+# functions (tests/test_step_scripts.py's fixture): PyDESeq2 and pandas imported once for the module, not in a new
+# Python per run (~5 CPU-s a PyDESeq2 run before)
+step = test_step_scripts.step
+
+
+def _run(step, script: str, inputs: dict, outputs: dict, params: dict, rule: str = "step") -> tuple[int, str]:
+    """Run one Python step script as the Nextflow target does; (exit status, terminal + log)."""
+    run = step(script, inputs, outputs, params, rule)
+    return run.code, run.terminal + run.log
 
 
 def run_r_steps(tmp_path: Path, steps: dict[str, tuple[str, dict, dict, dict]],
                 prelude: str = "") -> dict[str, tuple[int | None, str]]:
-    """run_step of each R step (rule: (script, inputs, outputs, params)) in one R session (helpers.run_r_session:
-    DESeq2 loads once), in order after the R code `prelude`; a step expected to fail goes last."""
+    """Each R step (rule: (script, inputs, outputs, params)), run as the Nextflow target does, in one R session
+    (helpers.run_r_session: DESeq2 loads once), in order after the R code `prelude`; a step expected to fail goes
+    last."""
     argvs = [_argv(tmp_path, *step, rule) for rule, step in steps.items()]
     runs = run_r_session(tmp_path, RUNNER_R, argvs, prelude)
     return {rule: (code, _said(tmp_path, terminal, rule)) for rule, (code, terminal) in zip(steps, runs)}
@@ -139,26 +141,25 @@ def test_deseq2_r_rounds_estimated_counts_and_finds_the_planted_genes(planted, r
     assert code != 0 and "not a raw count" in said and "salmon.merged.gene_counts.tsv" in said, said
 
 
-def test_pydeseq2_rounds_estimated_counts_and_finds_the_planted_genes(tmp_path, planted):
+def test_pydeseq2_rounds_estimated_counts_and_finds_the_planted_genes(tmp_path, planted, step):
     pytest.importorskip("pydeseq2")
     counts, sheet, genes = planted
-    code, said = run_step(tmp_path, "pydeseq2_de.py", {"counts": counts, "samples": sheet},
-                          {"table": tmp_path / "de.tsv"}, PARAMS)
+    code, said = _run(step, "pydeseq2_de.py", {"counts": counts, "samples": sheet}, {"table": tmp_path / "de.tsv"},
+                      PARAMS)
     assert code == 0, said
     assert "read as estimated counts" in said, said
     assert len(_found(tmp_path / "de.tsv", genes)) >= 11
 
 
-def test_the_precondition_check_passes_estimates_and_fails_tpm(tmp_path, planted):
+def test_the_precondition_check_passes_estimates_and_fails_tpm(tmp_path, planted, step):
     counts = planted[0]
     params = {"constraint": "requires_raw_integer_counts", "guarded_step": "differential_expression",
               "datatypes": {"counts": "raw_count_matrix"}}
-    code, said = run_step(tmp_path, "check_integer_counts.py", {"counts": counts}, {"ok": tmp_path / "ok"}, params)
+    code, said = _run(step, "check_integer_counts.py", {"counts": counts}, {"ok": tmp_path / "ok"}, params)
     assert code == 0, said
     assert "estimated counts" in (tmp_path / "ok").read_text()
     tpm = shutil.copy(DATA / "salmon.merged.gene_tpm.tsv", tmp_path / "salmon.merged.gene_tpm.tsv")
-    code, said = run_step(tmp_path, "check_integer_counts.py", {"counts": tpm}, {"ok": tmp_path / "ok2"}, params,
-                          rule="tpm")
+    code, said = _run(step, "check_integer_counts.py", {"counts": tpm}, {"ok": tmp_path / "ok2"}, params, rule="tpm")
     assert code != 0 and "the file name says 'tpm'" in said, said
 
 
@@ -188,7 +189,7 @@ def test_a_tximport_matrix_of_real_salmon_runs_is_read_and_deseq2_runs_on_it(r_r
     assert len(pd.read_csv(folder / "tx_de.tsv", sep="\t")) == 300
 
 
-def test_the_python_count_table_reader_drops_a_length_column(tmp_path):
+def test_the_python_count_table_reader_drops_a_length_column(tmp_path, step):
     """pydeseq2_vst.py's reader without a sample sheet: 'Length' and 'GC content' are annotation, not samples."""
     pytest.importorskip("pydeseq2")
     counts = pd.read_csv(DATA / "salmon.merged.gene_counts.tsv", sep="\t")
@@ -196,8 +197,8 @@ def test_the_python_count_table_reader_drops_a_length_column(tmp_path):
     counts.insert(3, "GC content", [0.4 + (i % 10) / 100 for i in range(len(counts))])
     path = tmp_path / "gene_counts.tsv"
     counts.to_csv(path, sep="\t", index=False)
-    code, said = run_step(tmp_path, "pydeseq2_vst.py", {"counts": path}, {"normalized": tmp_path / "vst.tsv"},
-                          {"fit_type": "parametric"})
+    code, said = _run(step, "pydeseq2_vst.py", {"counts": path}, {"normalized": tmp_path / "vst.tsv"},
+                      {"fit_type": "parametric"})
     assert code == 0, said
     assert "dropping numeric annotation columns (not samples): Length, GC content" in said, said
     assert list(pd.read_csv(tmp_path / "vst.tsv", sep="\t").columns) == ["gene_id", *SAMPLES]
