@@ -28,7 +28,7 @@ def _requests() -> list[str]:
     out = []
     for path in CASE_FILES:
         out += [normalize(case["request"]) for case in read_yaml(path)["cases"]]
-    return out
+    return list(dict.fromkeys(out))  # a request in both sets, or twice in one, is checked once
 
 
 @pytest.mark.parametrize("pattern, triggers", [
@@ -51,7 +51,9 @@ def test_every_text_a_lexicon_pattern_matches_holds_one_of_its_triggers(knowledg
     triggers = lexicon_index(knowledge).triggers
     assert len(triggers) > 200 and sum(not t for t in triggers.values()) < 10
     for pattern, needs in triggers.items():
-        compiled = re.compile(pattern)
+        # the pattern the product runs: built from the program the cached index keeps, equal to re.compile's
+        # (test_the_cached_index_keeps_each_patterns_program_and_it_builds_the_same_pattern), ~0.3 s less
+        compiled = _compiled(pattern, knowledge)
         for text in texts:
             if compiled.search(text):
                 assert all(any(t in text.lower() for t in needed) for needed in needs), (pattern, text)
