@@ -76,6 +76,8 @@ def test_a_user_config_above_the_node_is_refused_before_any_submission(pipeline,
                     "        resourceLimits = [cpus: 2, memory: 100.GB, time: 1.h]\n    }\n}\n")
     proc, submitted = run(pipeline, ".", "-profile", "slurm", "-c", str(mine))
     assert proc.returncode != 0 and not submitted, (submitted, proc.stdout[-3000:])
+    # a second run into the first one's outdir replaces its trace (nextflow.config: overwrite) instead of refusing
+    assert "Trace file already exists" not in (pipeline / ".nextflow.log").read_text()
     assert "1 process(es) ask for more than a node of SLURM partition 'debug' offers (2 CPUs, 22900 MB, 60 min" \
         in proc.stdout, proc.stdout[-3000:]
     assert ("  DIFFERENTIAL_EXPRESSION: 40960 MB > 22900 MB per node (already at the first attempt: only bigger "
