@@ -546,7 +546,8 @@ def test_nextflow_job_no_node_takes_is_refused_not_left_pending(bulk_runs):
     without the partition's limits (the time placeholder, 72 h, caps nothing there) stops before any
     submission, naming each process above the 30 min limit and nf-core's --max_time that fixes it; no job
     of the run reaches SLURM. (The run starts with the bulk runs; the sbatch meanwhile.)"""
-    job = _run(["sbatch", "--parsable", "-p", SHORT, "-A", ACCOUNT, "--time", "60", "--wrap", "true"], timeout=60)
+    job = _run(["sbatch", "--parsable", "-p", SHORT, "-A", ACCOUNT, "--time", "60", "-o", "/dev/null",
+                "--wrap", "true"], timeout=60)  # -o: no slurm-<id>.out left in the folder the tests run from
     assert job.returncode == 0, job.stderr
     try:
         for _ in range(40):
