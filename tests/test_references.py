@@ -385,7 +385,6 @@ def test_a_nextflow_run_stops_before_any_task_naming_every_missing_reference(wor
     """The start check, run by Nextflow: after validateParameters() and before any task, one message lists
     each missing reference with its parameter, where to get it and that --fetch true downloads it."""
     import os
-    import subprocess
 
     from test_reference_fetch import _nextflow
 
@@ -399,8 +398,10 @@ def test_a_nextflow_run_stops_before_any_task_naming_every_missing_reference(wor
                           [str(data / "counts.csv"), str(data / "samples.tsv"), str(data / "gene_sets_kegg.gmt")],
                           str(tmp_path / "nf" / "main.nf"), target="nextflow", validate=False)
     env = {**os.environ, "NXF_ANSI_LOG": "false", "NXF_HOME": str(tmp_path / "nxf_home")}
-    run = subprocess.run([nextflow, "run", ".", "-profile", "local", "-stub-run"], cwd=res.output_dir, env=env,
-                         capture_output=True, text=True, timeout=600)
+    import nextflow_jvm  # the tests' JVM options and no HTML reports (a run that stops at the start)
+
+    run = nextflow_jvm.run([nextflow, "run", ".", "-profile", "local", "-stub-run"], cwd=res.output_dir, env=env,
+                           timeout=600)
     said = run.stdout + run.stderr
     assert run.returncode != 0
     assert "bioplan: 1 reference file(s) missing:" in said, said[-3000:]
