@@ -670,7 +670,8 @@ def test_scanpy_umap_refuses_data_without_clusters(step, tmp_path, cells):
 def test_numba_functions_without_cache_get_the_on_disk_cache(tmp_path, monkeypatch):
     """cache_numba_compilations: a module's lazily compiled numba functions (umap's, declared without cache=True)
     get numba's on-disk cache beside the module, as cache=True gives (nothing is compiled here: a compile starts
-    LLVM, ~1 CPU-s); other objects and a module not installed are left alone."""
+    LLVM, ~1 CPU-s); other objects, a module not installed and a machine without a writable folder for the cache
+    are left alone."""
     numba = pytest.importorskip("numba")
     write(tmp_path / "nb_uncached.py", "import numba\n\n@numba.njit\ndef add(a, b):\n    return a + b\n\n"
           "def plain(a):\n    return a\n")
@@ -682,6 +683,10 @@ def test_numba_functions_without_cache_get_the_on_disk_cache(tmp_path, monkeypat
 
         assert isinstance(nb_uncached.add, numba.core.dispatcher.Dispatcher)
         assert type(nb_uncached.add._cache).__name__ == "NullCache"  # numba's default without cache=True
+        with monkeypatch.context() as nowhere:  # no writable folder: numba finds no locator, the function stays
+            nowhere.setattr(numba.core.caching.CacheImpl, "_locator_classes", [])
+            assert bioplan_step.cache_numba_compilations(("nb_uncached",)) == 0
+        assert type(nb_uncached.add._cache).__name__ == "NullCache"
         assert bioplan_step.cache_numba_compilations(("nb_uncached", "bioplan_no_such_module")) == 1
     finally:
         sys.path.remove(str(SCRIPTS))

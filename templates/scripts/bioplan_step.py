@@ -127,7 +127,10 @@ def cache_numba_compilations(modules=UMAP_NUMBA_MODULES):
             continue
         for value in vars(module).values():
             if isinstance(value, Dispatcher) and not value.signatures:  # not compiled yet (eager ones have cache=)
-                value.enable_caching()
+                try:
+                    value.enable_caching()
+                except RuntimeError:  # no writable cache folder ("no locator available"): compiled as before
+                    return enabled
                 enabled += 1
     return enabled
 
