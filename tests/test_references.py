@@ -88,9 +88,9 @@ def _dev_set_workflows(knowledge, workspace, base):
 
 @pytest.fixture(scope="module")
 def dev_dry_runs(knowledge, workspace, tmp_path_factory):
-    """(case ids, CompileResult, first dry run) for one compile per distinct workflow of the development
+    """([(case ids, CompileResult, first dry run)] for one compile per distinct workflow of the development
     set, compiled from the plan made while grouping (not planned twice); each is dry-run in the shared Snakemake
-    process while the next one is emitted."""
+    process while the next one is emitted], the loop, open for the test's second round)."""
     base = tmp_path_factory.mktemp("devset")
     groups = _dev_set_workflows(knowledge, workspace, base)
     assert sum(map(len, groups.values())) > 150, "most development-set cases should plan"
@@ -104,13 +104,15 @@ def dev_dry_runs(knowledge, workspace, tmp_path_factory):
             loop.submit(res.output_dir)
             compiled.append(([m[0].id for m in members], res))
         firsts = loop.results()
+        # the loop stays for the test's second round (a Python and Snakemake start fewer)
+        yield [(ids, res, first) for (ids, res), first in zip(compiled, firsts)], loop
     finally:
         loop.close()
-    return [(ids, res, first) for (ids, res), first in zip(compiled, firsts)]
 
 
 @pytest.mark.e2e
 def test_every_dev_set_plan_dry_runs_or_stops_naming_only_its_references(dev_dry_runs):
+    dev_dry_runs, loop = dev_dry_runs
     with_refs = []
     for case_ids, res, (code, output) in dev_dry_runs:
         workdir = res.output_dir
@@ -138,19 +140,15 @@ def test_every_dev_set_plan_dry_runs_or_stops_naming_only_its_references(dev_dry
     # the shared Snakemake process judges as a fresh `snakemake -n` does (one workflow checked both ways)
     fresh = dry_run(with_refs[0][1].output_dir)
     assert not fresh.ok and set(NAMED.findall(fresh.output)) == {r.key for r in with_refs[0][1].workflow.references}
-    # with the named references in place, nothing else is missing
-    loop = DryRunLoop()
-    try:
-        for _, res in with_refs:
-            config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text(encoding="utf-8"))
-            for r in res.workflow.references:
-                path = res.output_dir / config["references"][r.key]
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.mkdir(exist_ok=True) if r.directory else path.touch()
-            loop.submit(res.output_dir)
-        seconds = loop.results()
-    finally:
-        loop.close()
+    # with the named references in place, nothing else is missing (in the fixture's loop)
+    for _, res in with_refs:
+        config = yaml.safe_load((res.output_dir / "config" / "config.yaml").read_text(encoding="utf-8"))
+        for r in res.workflow.references:
+            path = res.output_dir / config["references"][r.key]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.mkdir(exist_ok=True) if r.directory else path.touch()
+        loop.submit(res.output_dir)
+    seconds = loop.results()
     for (case_ids, _), (code, output) in zip(with_refs, seconds):
         assert code == 0, f"{case_ids}: with every named reference present:\n{output[-2000:]}"
 
