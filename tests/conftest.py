@@ -151,9 +151,10 @@ def _holds(marked: dict[str, bool], name: str, /, **kwargs) -> bool:
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers (and before xdist reads the groups)
 def pytest_collection_modifyitems(config, items):
     grouped = config.pluginmanager.hasplugin("xdist")
+    prefixes, e2e_dir = tuple(INTEGRATION), f"{E2E_DIR}{os.sep}"  # one startswith each, not a loop over Paths
     for item in items:
-        listed = any(item.nodeid.startswith(prefix) for prefix in INTEGRATION) or any(
-            word in item.name for word in INTEGRATION_NAMES) or E2E_DIR in item.path.parents
+        listed = item.nodeid.startswith(prefixes) or any(
+            word in item.name for word in INTEGRATION_NAMES) or str(item.path).startswith(e2e_dir)
         if listed or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
         if grouped:
@@ -221,9 +222,10 @@ def _integration_groups_first(items: list) -> list:
     the many short ones after them, so that no long group starts last and leaves a worker idle;
     otherwise collection order. The SLURM group goes first of all: its minutes are mostly waiting for
     the cluster's jobs, which the other worker's runs then fill (last, it leaves both cores idle)."""
-    slow = {xdist_group(item) for item in items if item.get_closest_marker("e2e") or item.get_closest_marker("slurm")}
+    groups = {id(item): xdist_group(item) for item in items}  # each item's group worked out once
+    slow = {groups[id(item)] for item in items if item.get_closest_marker("e2e") or item.get_closest_marker("slurm")}
     # stable: each group keeps its order
-    return sorted(items, key=lambda item: (xdist_group(item) != SLURM_GROUP, xdist_group(item) not in slow))
+    return sorted(items, key=lambda item: (groups[id(item)] != SLURM_GROUP, groups[id(item)] not in slow))
 
 
 # Modules that read the same costly thing, kept on one worker so it is made once: the package's
