@@ -66,8 +66,10 @@ def nextflow_bin() -> str:
 
 def run_nextflow(workdir: Path, *args: str, reports: bool = False) -> subprocess.CompletedProcess:
     """`nextflow run . -profile local ARGS` in workdir; the HTML report, timeline and DAG only with reports=True
-    (nextflow_jvm.without_reports: no test but the real runs' reads them)."""
-    env = e2e_support.env()
+    (nextflow_jvm.without_reports: no test but the real runs' reads them). The tasks' JVMs (FastQC, snpEff,
+    Picard, ...) start with e2e_support.QUICK_JVM, as in the Snakemake runs, unless the environment sets
+    JAVA_TOOL_OPTIONS (Nextflow's own JVM already runs with those options)."""
+    env = {**e2e_support.QUICK_JVM, **e2e_support.env()}
     env["NXF_ANSI_LOG"] = "false"
     env.setdefault("NXF_HOME", str(workdir / ".nxf_home"))  # no state shared with the user's ~/.nextflow
     try:  # the serial collector and a class-data-sharing archive; its own process group
