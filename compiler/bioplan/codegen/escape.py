@@ -92,10 +92,20 @@ def _utf16_escapes(char: str) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
+_TABLES: dict[int, tuple[dict[str, str], dict[int, str]]] = {}  # id of a specials dict -> it, its translate table
+
+
+def _table(specials: dict[str, str]) -> dict[int, str]:
+    held = _TABLES.get(id(specials))
+    if held is None or held[0] is not specials or held[0] != specials:
+        held = _TABLES[id(specials)] = (specials, str.maketrans(specials))
+    return held[1]
+
+
 def _escape(text: str, specials: dict[str, str], other) -> str:
     text = _checked(text)
-    if type(text) is str and text.isprintable() and not any(special in text for special in specials):
-        return text  # nothing to escape (most values): no loop over the characters
+    if type(text) is str and text.isprintable():  # no character for `other`: the specials by str.translate
+        return text.translate(_table(specials))
     out = []
     for char in text:
         if char in specials:
