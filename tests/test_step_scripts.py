@@ -17,6 +17,8 @@ import gzip
 import importlib.util
 import json
 import logging
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -695,6 +697,36 @@ def test_numba_functions_without_cache_get_the_on_disk_cache(tmp_path, monkeypat
     assert type(cache).__name__ == "FunctionCache", cache
     assert Path(cache.cache_path) == tmp_path / "__pycache__", cache.cache_path  # beside the module, for every run
     assert nb_uncached.plain(3) == 3
+
+
+def test_pydeseq2_steps_run_blas_single_threaded_and_serially_on_small_matrices(monkeypatch):
+    """PyDESeq2 parallelises by gene (joblib workers): its steps ask limit_threads for one-thread BLAS pools
+    before numpy is imported (2 OpenBLAS threads doubled the bulk example's DE CPU, same results), keep the rule's
+    threads for numba and a value the user set; below SERIAL_BELOW_COUNTS counts they run serially."""
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bioplan_step
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    pools = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+    for var in pools:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")  # the user's own setting stays
+    assert bioplan_step.limit_threads(4, blas=1) == 4
+    assert [os.environ[v] for v in pools] == ["1", "1", "3", "4"]
+    for var in pools:
+        monkeypatch.delenv(var, raising=False)
+    bioplan_step.limit_threads("2")
+    assert [os.environ[v] for v in pools] == ["2", "2", "2", "2"]
+    limit = bioplan_step.SERIAL_BELOW_COUNTS
+    assert [bioplan_step.pydeseq2_workers(t, n) for t, n in ((4, limit - 1), (4, limit), (0, limit), ("2", 3600))] \
+        == [1, 4, 1, 1]
+    for script in ("pydeseq2_de.py", "pydeseq2_vst.py", "pseudobulk_pydeseq2.py"):
+        lines = (SCRIPTS / script).read_text().splitlines()
+        first_numeric = min(i for i, line in enumerate(lines) if re.match(r"import (numpy|pandas)\b", line))
+        limited = [i for i, line in enumerate(lines) if "limit_threads(snakemake.threads, blas=1)" in line]
+        assert limited and limited[0] < first_numeric, script
+        assert "pydeseq2_workers(" in (SCRIPTS / script).read_text(), script
 
 
 def test_harmony_integration_runs_the_clustering_steps_pca(step, tmp_path, cells):

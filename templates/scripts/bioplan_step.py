@@ -92,15 +92,34 @@ def _uncaught(kind, exc, tb):
         report(unexpected(exc))
 
 
-def limit_threads(threads):
-    """Numerical libraries use the rule's threads, and find a writable cache in a read-only HOME."""
+def limit_threads(threads, blas=None):
+    """Numerical libraries use the rule's threads, and find a writable cache in a read-only HOME.
+
+    `blas`: the BLAS/OpenMP pools' size when the step parallelises elsewhere. PyDESeq2 fits each gene
+    apart (its own joblib workers) with tiny matrix products, on which BLAS threads only wait for work:
+    the bulk example's DE (600 genes x 6 samples) took 16 CPU-s with OpenBLAS's 2 threads, 7 with 1,
+    the same results. Call before numpy is imported: its pools start with it."""
     threads = max(1, int(threads))
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-        os.environ.setdefault(var, str(threads))
+    pools = str(threads if blas is None else max(1, int(blas)))
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, pools)
+    os.environ.setdefault("NUMBA_NUM_THREADS", str(threads))
     if not os.access(os.path.expanduser("~"), os.W_OK):  # read-only HOME in containers
         os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="mpl-"))
         os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="numba-"))
     return threads
+
+
+# Below this many counts PyDESeq2 runs serially (deseq2_de.R: DESeq() likewise).
+SERIAL_BELOW_COUNTS = 100_000
+
+
+def pydeseq2_workers(threads, counts):
+    """PyDESeq2's n_cpus for a matrix of `counts` values. Its joblib (loky) workers are new Python processes that
+    import PyDESeq2 again (~4 CPU-s each): on small matrices they cost more than they save (the bulk example's DE,
+    600 genes x 6 samples: 14.8 CPU-s with 2 workers, 7.8 serial; pseudobulk profiles of three cell types: 18.8
+    and 9.8; the same results), so below SERIAL_BELOW_COUNTS a step runs serially whatever its threads."""
+    return max(1, int(threads)) if counts >= SERIAL_BELOW_COUNTS else 1
 
 
 # umap's functions behind scanpy's neighbour graph (smooth_knn_dist, compute_membership_strengths, parallel) and

@@ -27,7 +27,7 @@ import bioplan_step
 from bioplan_step import LOG, cluster_sort_key, distinct_levels, fail, read_h5ad, read_table, same_level
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
-THREADS = bioplan_step.limit_threads(snakemake.threads)  # before numpy starts its thread pools
+THREADS = bioplan_step.limit_threads(snakemake.threads, blas=1)  # noqa: F821 (before numpy: PyDESeq2 parallelises by gene)
 
 import numpy as np
 import pandas as pd
@@ -121,10 +121,7 @@ def test_group(name, profiles, meta, reference, test):
     # formula-safe level names: PyDESeq2 dislikes '_' and spaces in levels
     codes = {reference: "ref", test: "test"}
     design = pd.DataFrame({"condition": meta["condition"].map(codes).to_numpy()}, index=profiles.index)
-    # PyDESeq2's joblib (loky) workers are new Python processes: on small matrices they cost more than they
-    # save (4 pseudobulk profiles x 240 genes, three cell types: 18.8 CPU-s with 2 workers, 9.8 serial, same
-    # results), so below 100,000 counts it runs serially whatever the threads, as deseq2_de.R does
-    cpus = THREADS if profiles.size >= 100_000 else 1
+    cpus = bioplan_step.pydeseq2_workers(THREADS, profiles.size)  # serial on small matrices
     dds = DeseqDataSet(counts=profiles, metadata=design, design="~condition", refit_cooks=True, n_cpus=cpus,
                        quiet=True)
     dds.deseq2()

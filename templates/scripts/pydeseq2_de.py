@@ -14,6 +14,7 @@ import bioplan_step
 from bioplan_step import LOG, distinct_levels, estimated_counts, fail, read_table, same_level
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+bioplan_step.limit_threads(snakemake.threads, blas=1)  # noqa: F821 (before numpy: PyDESeq2 parallelises by gene)
 
 import pandas as pd
 
@@ -108,7 +109,7 @@ def main():
     # Internal, formula-safe names: PyDESeq2 dislikes '_' and spaces in factor names and levels.
     codes = {lvl: f"g{i}" for i, lvl in enumerate(sorted(meta[condition].unique()))}
     design = pd.DataFrame({"condition": meta[condition].map(codes).to_numpy()}, index=samples)
-    threads = max(1, int(snakemake.threads))
+    threads = bioplan_step.pydeseq2_workers(snakemake.threads, counts.size)
     common = dict(counts=counts.T, metadata=design, refit_cooks=True, n_cpus=threads, quiet=True)
     try:
         dds = DeseqDataSet(design="~condition", **common)  # PyDESeq2 >= 0.5

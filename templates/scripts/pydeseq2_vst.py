@@ -11,6 +11,7 @@ import bioplan_step
 from bioplan_step import LOG, annotation_columns, fail, read_table
 
 bioplan_step.start(snakemake)  # noqa: F821 (injected by Snakemake or bin/bioplan_run.py)
+bioplan_step.limit_threads(snakemake.threads, blas=1)  # noqa: F821 (before numpy: PyDESeq2 parallelises by gene)
 
 import pandas as pd
 
@@ -53,7 +54,7 @@ def main():
         fail("fewer than 2 genes have any counts; nothing to transform.")
     LOG.info("%d genes x %d samples", counts.shape[0], counts.shape[1])
     design = pd.DataFrame({"intercept": ["all"] * counts.shape[1]}, index=counts.columns)
-    threads = max(1, int(snakemake.threads))
+    threads = bioplan_step.pydeseq2_workers(snakemake.threads, counts.size)
     dds = DeseqDataSet(counts=counts.T, metadata=design, design="~1", n_cpus=threads, quiet=True)
     dds.vst(use_design=False, fit_type=snakemake.params.fit_type or "parametric")
     vst = pd.DataFrame(dds.layers["vst_counts"], index=counts.columns, columns=counts.index).T
