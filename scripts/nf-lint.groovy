@@ -9,13 +9,36 @@
 // parsers (so includes resolve as in `nextflow lint DIR`); file arguments together form one more
 // pipeline. Each error is printed as FILE:LINE:COLUMN: MESSAGE, then one summary line per
 // pipeline. Exit status: 0 without errors, 1 with any. NF_LINT_WARNINGS=1 prints warnings too
-// (they never change the exit status).
+// (they never change the exit status). NF_LINT_SLL=REGEX: each .nf file whose path matches is also parsed by
+// the parser's fast pass alone (SLL prediction, which ScriptAstBuilder tries first); one it cannot take is
+// printed as FILE: needs the slow pass (nf-lang then parses it again with full LL prediction, several times the
+// CPU). Never an error.
 import nextflow.config.control.ConfigParser
+import nextflow.script.parser.DescriptiveErrorStrategy
+import nextflow.script.parser.ScriptLexer
 import nextflow.script.control.ScriptParser
+import org.antlr.v4.runtime.CharStreams
+import org.antlr.v4.runtime.CommonTokenStream
+import org.antlr.v4.runtime.atn.PredictionMode
 import org.codehaus.groovy.control.messages.ExceptionMessage
 import org.codehaus.groovy.control.messages.SyntaxErrorMessage
 
 boolean printWarnings = System.getenv('NF_LINT_WARNINGS') == '1'
+// Whether the parser's fast pass (SLL prediction, bailing out at the first ambiguity) cannot take the file.
+boolean needsSlowPass(File file) {
+    def lexer = new ScriptLexer(CharStreams.fromFileName(file.path))
+    def parser = new nextflow.script.parser.ScriptParser(new CommonTokenStream(lexer))
+    parser.errorHandler = new DescriptiveErrorStrategy(CharStreams.fromFileName(file.path))
+    parser.interpreter.predictionMode = PredictionMode.SLL
+    lexer.removeErrorListeners()
+    parser.removeErrorListeners()
+    try {
+        parser.compilationUnit()
+        return false
+    } catch (Exception ignored) {
+        return true
+    }
+}
 
 // The files of a pipeline directory that Nextflow reads, in a stable order.
 List<File> pipelineFiles(File dir) {
@@ -32,9 +55,12 @@ List<File> pipelineFiles(File dir) {
 int lint(List<File> files, boolean printWarnings) {
     def scripts = new ScriptParser()
     def configs = new ConfigParser()
+    String sllPattern = System.getenv('NF_LINT_SLL')
     files.each { File f ->
         // canonical paths: a module parsed as a file and again through an include is one source
         File file = f.canonicalFile
+        if (sllPattern && file.name.endsWith('.nf') && file.path =~ sllPattern && needsSlowPass(file))
+            println "${file}: needs the slow pass"
         if (file.name.endsWith('.nf'))
             scripts.parse(file)
         else if (file.name.endsWith('.config'))
