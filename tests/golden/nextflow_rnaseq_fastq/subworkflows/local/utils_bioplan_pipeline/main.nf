@@ -124,14 +124,16 @@ def clusterRequest(settings, attempt, name) {
     return [cpus, mb, minutes]
 }
 
-// A memory directive's value as Nextflow reads it (a MemoryUnit, or its text: '8 GB', '8.GB')
+// A memory directive's value as Nextflow reads it (a MemoryUnit, or its text: '8 GB', '8.GB'). The condition in
+// parentheses: `X instanceof T ? a : b` is ambiguous to the strict parser's fast pass (nextflow lint), which then
+// parses the whole file again the slow way
 def clusterMemory(value) {
-    return value instanceof MemoryUnit ? value : value.toString() as MemoryUnit
+    return (value instanceof MemoryUnit) ? value : value.toString() as MemoryUnit
 }
 
 // A time directive's value as Nextflow reads it (a Duration, or its text: '2h', '30.min')
 def clusterDuration(value) {
-    return value instanceof Duration ? value : value.toString() as Duration
+    return (value instanceof Duration) ? value : value.toString() as Duration
 }
 
 // Why no node of the partition takes the process at some attempt ('' when one takes it at every attempt): the
