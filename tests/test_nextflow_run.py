@@ -45,6 +45,10 @@ NEXTFLOW_TIMEOUT = 1200
 # Parameters a run of an example sets (none: the examples run with their defaults, as in the
 # Snakemake e2e tests).
 RUN_PARAMS: dict[str, list[str]] = {}
+# The environment a real run of an example adds: the metagenomics run under OMP_NUM_THREADS=1, as many clusters and
+# job environments set it (kraken2's database build refused its threads above it, exit 64, until
+# kraken2_build_db.sh gave the build its own; Snakemake sets it per job, Nextflow passes the user's through).
+RUN_ENV: dict[str, dict[str, str]] = {"metagenomics": {"OMP_NUM_THREADS": "1"}}
 # The trace columns the graph check reads (-c adds them to the pipeline's trace file).
 TRACE_CONFIG = "trace.fields = 'task_id,hash,name,process,tag,status,exit,submit,start,complete'\n"
 VERSION = re.compile(r"^[0-9]+(\.[0-9]+)+[a-z]?$")
@@ -64,12 +68,13 @@ def nextflow_bin() -> str:
     skip_or_fail_in_ci(f"no Nextflow runtime; {INSTALL_HINT}")
 
 
-def run_nextflow(workdir: Path, *args: str, reports: bool = False) -> subprocess.CompletedProcess:
+def run_nextflow(workdir: Path, *args: str, reports: bool = False,
+                 extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`nextflow run . -profile local ARGS` in workdir; the HTML report, timeline and DAG only with reports=True
     (nextflow_jvm.without_reports: no test but the real runs' reads them). The tasks' JVMs (FastQC, snpEff,
     Picard, ...) start with e2e_support.QUICK_JVM, as in the Snakemake runs, unless the environment sets
     JAVA_TOOL_OPTIONS (Nextflow's own JVM already runs with those options)."""
-    env = {**e2e_support.QUICK_JVM, **e2e_support.env()}
+    env = {**e2e_support.QUICK_JVM, **e2e_support.env(), **(extra_env or {})}
     env["NXF_ANSI_LOG"] = "false"
     env.setdefault("NXF_HOME", str(workdir / ".nxf_home"))  # no state shared with the user's ~/.nextflow
     try:  # the serial collector and a class-data-sharing archive; its own process group
@@ -95,8 +100,9 @@ def _hang_report(workdir: Path, stdout: str) -> str:
     return "\n".join(parts)
 
 
-def run_ok(workdir: Path, *args: str, reports: bool = False) -> subprocess.CompletedProcess:
-    proc = run_nextflow(workdir, *args, reports=reports)
+def run_ok(workdir: Path, *args: str, reports: bool = False,
+           extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    proc = run_nextflow(workdir, *args, reports=reports, extra_env=extra_env)
     log = workdir / ".nextflow.log"
     tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
     assert proc.returncode == 0, f"nextflow failed in {workdir}:\n{proc.stdout[-6000:]}\n{tail}"
@@ -173,7 +179,7 @@ class Run:
         self.dag = self.workdir / "dag.dot"
         # one class with the emitted config's HTML report and timeline (every other run goes without them)
         run_ok(self.workdir, "-c", str(extra), "-with-dag", str(self.dag), *RUN_PARAMS.get(name, []),
-               reports=name == REPORTS_CLASS)
+               reports=name == REPORTS_CLASS, extra_env=RUN_ENV.get(name))
         self.results = self.workdir / "results"
         self.truth = e2e_support.truth(base / "data", name)
         self.trace = read_trace(self.results / "pipeline_info" / "execution_trace.txt")

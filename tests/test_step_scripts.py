@@ -87,6 +87,10 @@ def step(tmp_path, capfd):
     def run(script: str, inputs: dict, outputs: dict, params: dict | None = None, rule: str = "step") -> StepRun:
         smk = RUNNER.build_snakemake(RUNNER.parse_args(_argv(script, tmp_path, inputs, outputs, params or {}, rule)))
         saved, saved_path = (sys.stdout, sys.stderr, sys.excepthook), list(sys.path)
+        # a script sets thread counts and caches in os.environ (bioplan_step.limit_threads) as its own process
+        # would; restored after it, so no later tool this worker starts inherits them (OMP_NUM_THREADS=1 left
+        # here made a later kraken2 database build fail and plink2 p-values differ in the last digit)
+        saved_env = dict(os.environ)
         _restream_library_loggers()
         code = 0
         try:
@@ -102,6 +106,8 @@ def step(tmp_path, capfd):
             bioplan_step.finish()
             sys.stdout, sys.stderr, sys.excepthook = saved
             sys.path[:] = saved_path  # the scripts' folder was put first, as Snakemake does
+            os.environ.clear()
+            os.environ.update(saved_env)
         return StepRun(code, capfd.readouterr().err, (tmp_path / f"{rule}.log").read_text(encoding="utf-8"))
 
     return run

@@ -109,8 +109,10 @@ fi
 kraken2-build --add-to-library "$fasta" --db "$db" $mask
 rm -f "$fasta"
 set -f  # the extra options below are split into words, never globbed
+# OMP_NUM_THREADS: build_db refuses more threads than OpenMP allows ("OMP only wants you to use 1 threads",
+# exit 64), and many clusters and job environments set OMP_NUM_THREADS=1
 # shellcheck disable=SC2086  # $extra: the extra options, one word each
-kraken2-build --build --db "$db" --threads "$threads" \
+OMP_NUM_THREADS=$threads kraken2-build --build --db "$db" --threads "$threads" \
     --kmer-len "$kmer_len" \
     --minimizer-len "$minimizer_len" \
     --minimizer-spaces "$minimizer_spaces" $extra
