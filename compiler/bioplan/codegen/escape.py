@@ -92,20 +92,11 @@ def _utf16_escapes(char: str) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
-_TABLES: dict[int, tuple[dict[str, str], dict[int, str]]] = {}  # id of a specials dict -> it, its translate table
-
-
-def _table(specials: dict[str, str]) -> dict[int, str]:
-    held = _TABLES.get(id(specials))
-    if held is None or held[0] is not specials or held[0] != specials:
-        held = _TABLES[id(specials)] = (specials, str.maketrans(specials))
-    return held[1]
-
-
-def _escape(text: str, specials: dict[str, str], other) -> str:
+def _escape(text: str, specials: dict[str, str], table: dict[int, str], other) -> str:
+    """`table` is str.maketrans(specials), made once beside each context's specials."""
     text = _checked(text)
     if type(text) is str and text.isprintable():  # no character for `other`: the specials by str.translate
-        return text.translate(_table(specials))
+        return text.translate(table)
     out = []
     for char in text:
         if char in specials:
@@ -126,12 +117,13 @@ def _python_escape(char: str) -> str:
 
 # ----------------------------------------------------------------------------- contexts
 _PY_SPECIALS = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_PY_TABLE = str.maketrans(_PY_SPECIALS)
 
 
 def py(value: Any) -> str:
     """A Python literal: strings double-quoted with every non-printable character escaped."""
     if isinstance(value, str):
-        return '"' + _escape(value, _PY_SPECIALS, _python_escape) + '"'
+        return '"' + _escape(value, _PY_SPECIALS, _PY_TABLE, _python_escape) + '"'
     if isinstance(value, bool) or value is None or isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (list, tuple)):
@@ -143,12 +135,13 @@ def py(value: Any) -> str:
 
 # YAML double-quoted escapes (YAML 1.1/1.2): \\ \" \n \r \t and \x \u \U for the rest
 _YAML_SPECIALS = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_YAML_TABLE = str.maketrans(_YAML_SPECIALS)
 
 
 def yaml(value: Any) -> str:
     """A YAML flow value: strings as double-quoted scalars; lists and dicts in flow style."""
     if isinstance(value, str):
-        return '"' + _escape(value, _YAML_SPECIALS, _python_escape) + '"'
+        return '"' + _escape(value, _YAML_SPECIALS, _YAML_TABLE, _python_escape) + '"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -165,12 +158,13 @@ def yaml(value: Any) -> str:
 
 # Groovy single-quoted strings interpolate nothing ($ is literal); \' \\ and \uXXXX escapes
 _GROOVY_SPECIALS = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_GROOVY_TABLE = str.maketrans(_GROOVY_SPECIALS)
 
 
 def groovy(value: Any) -> str:
     """A Groovy literal: strings single-quoted (never a GString), lists and maps in Groovy syntax."""
     if isinstance(value, str):
-        return "'" + _escape(value, _GROOVY_SPECIALS, _utf16_escapes) + "'"
+        return "'" + _escape(value, _GROOVY_SPECIALS, _GROOVY_TABLE, _utf16_escapes) + "'"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
