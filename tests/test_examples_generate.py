@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import _generated_examples, _run_dir
+
 np = pytest.importorskip("numpy")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +70,11 @@ def selected(gen) -> list[str]:
 
 @pytest.fixture(scope="session")
 def data(gen, tmp_path_factory) -> Path:
+    """What the generator writes: the run's examples, which conftest's `workspace` has the same
+    generator write once per run (every class, the same call; generating them again here cost each
+    run 2 CPU-s), read only; without anndata, the classes it can write, generated here."""
+    if HAVE_ANNDATA:
+        return _generated_examples(_run_dir(tmp_path_factory))
     out = tmp_path_factory.mktemp("examples_data")
     gen.generate(out, only=selected(gen))
     return out
