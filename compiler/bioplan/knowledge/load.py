@@ -115,13 +115,12 @@ def yaml_too_deep(text: str) -> bool:
     return False
 
 
-def _parse_yaml(path: Path, text: str, problems: list[str], checked: bool = False) -> Any:
-    """The YAML of `text`, None with a problem when it is not valid YAML or nests too deep (not
-    looked at again when `checked`: a text that passed before)."""
+def _parse_yaml(path: Path, text: str, problems: list[str]) -> Any:
+    """The YAML of `text`, None with a problem when it is not valid YAML or nests too deep."""
     import yaml  # the files are parsed only when the cache misses
 
     try:
-        if not checked and yaml_too_deep(text):  # a knowledge directory of the user's (BIOPLAN_KNOWLEDGE_DIRS)
+        if yaml_too_deep(text):  # a knowledge directory of the user's (BIOPLAN_KNOWLEDGE_DIRS)
             problems.append(f"{path}: not valid YAML: collections nested deeper than {MAX_YAML_DEPTH} levels")
             return None
         return yaml.load(text, Loader=_safe_loader())
@@ -130,11 +129,27 @@ def _parse_yaml(path: Path, text: str, problems: list[str], checked: bool = Fals
     return None
 
 
-# (kind, text) of the knowledge files whose text passed the depth check and their kind's schema in this
-# process: a process that builds the knowledge from several directories holding mostly the same files
-# (the test suite's edited copies of the ontology: ~1 s of jsonschema per build) checks each text once.
-# The schemas derive from the models alone, so a text's verdict cannot change within a process.
-_VALID_TEXTS: set[tuple[str, str]] = set()
+# (kind, text) -> the data of a knowledge file whose text passed the depth check and its kind's schema in
+# this process: a process that builds the knowledge from several directories holding mostly the same files
+# (the test suite's edited copies of the ontology: ~1 s of jsonschema and ~0.5 s of YAML per build) checks
+# and parses each text once. The schemas derive from the models alone, so a text's verdict cannot change
+# within a process; each build gets its own copy of the data (the build merges into what it reads).
+_VALID_TEXTS: dict[tuple[str, str], Any] = {}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _copied(data: Any) -> Any:
+    """A copy of YAML data as deepcopy makes it (new dicts and lists all the way down), without its memo."""
+    kind = type(data)
+    if kind is dict:
+        return {key: _copied(value) for key, value in data.items()}
+    if kind is list:
+        return [_copied(value) for value in data]
+    if kind in _SCALARS:
+        return data
+    import copy  # a YAML tag the knowledge files do not use (a date, a set)
+
+    return copy.deepcopy(data)
 
 
 def _read_valid(kind: str, path: Path, problems: list[str]) -> Any:
@@ -145,15 +160,17 @@ def _read_valid(kind: str, path: Path, problems: list[str]) -> Any:
     except OSError as exc:
         problems.append(f"{path}: cannot be read: {exc.strerror}")
         return None
-    checked = (kind, text) in _VALID_TEXTS
-    data = _parse_yaml(path, text, problems, checked)
-    if data is None or checked:
+    valid = _VALID_TEXTS.get((kind, text))
+    if valid is not None:
+        return _copied(valid)
+    data = _parse_yaml(path, text, problems)
+    if data is None:
         return data
     found = _schema_problems(path, data, kind)
     if found:
         problems.extend(found)
         return None
-    _VALID_TEXTS.add((kind, text))
+    _VALID_TEXTS[(kind, text)] = _copied(data)
     return data
 
 
