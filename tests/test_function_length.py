@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 import bioplan
-from conftest import parsed_source
+from conftest import source_nodes
 
 MAX_LINES = 60
 PACKAGE = Path(bioplan.__file__).resolve().parent
@@ -16,7 +16,7 @@ PACKAGE = Path(bioplan.__file__).resolve().parent
 def _long_functions() -> list[str]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(parsed_source(path)):
+        for node in source_nodes(path):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 if length > MAX_LINES:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, parsed_source
+from conftest import ROOT, source_nodes
 
 PACKAGE = ROOT / "compiler" / "bioplan"
 
@@ -59,10 +59,10 @@ def stage_of(module: str) -> int | None:
     raise AssertionError(f"{module} belongs to no stage: add it to SHARED or STAGES in {__file__}")
 
 
-def _type_checking_only(tree: ast.Module) -> set[int]:
-    """ids of the import nodes inside `if TYPE_CHECKING:` blocks."""
+def _type_checking_only(nodes: tuple[ast.AST, ...]) -> set[int]:
+    """ids of the import nodes inside `if TYPE_CHECKING:` blocks (`nodes`: every node of a module)."""
     out: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.If) and (
                 (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
                 or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")):
@@ -75,10 +75,10 @@ def imports_of(module: str, with_type_checking: bool = False) -> list[tuple[str,
     (and, with `with_type_checking`, those under `if TYPE_CHECKING:` too)."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    tree = parsed_source(path)
-    skipped = set() if with_type_checking else _type_checking_only(tree)
+    nodes = source_nodes(path)
+    skipped = set() if with_type_checking else _type_checking_only(nodes)
     out = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if id(node) in skipped:
             continue
         if isinstance(node, ast.Import):

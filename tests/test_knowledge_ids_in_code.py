@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bioplan.knowledge.load import load_knowledge
 from bioplan.request.sniffers.registry import FILE_SNIFFERS, FOLDER_SNIFFERS, declared_ids
-from conftest import parsed_source
+from conftest import source_nodes
 
 PACKAGE = Path(__file__).resolve().parents[1] / "compiler" / "bioplan"
 
@@ -124,10 +124,10 @@ def _returns(function: str) -> str | None:
     return next((ns for end, ns in (("format", "formats"), ("datatype", "datatypes")) if low.endswith(end)), None)
 
 
-def _parameters(tree: ast.AST) -> dict[str, list[str]]:
+def _parameters(nodes: Sequence[ast.AST]) -> dict[str, list[str]]:
     """Positional parameter names of the module's functions and dataclass-like classes (fields in order)."""
     out: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out[node.name] = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
         elif isinstance(node, ast.ClassDef):
@@ -146,10 +146,11 @@ def _positional(node: ast.Call, params: dict[str, list[str]]) -> Iterator[tuple[
             yield from ((c.value, space, c.lineno) for c in _strings(arg))
 
 
-def ids_in(tree: ast.AST) -> Iterator[tuple[str, str | None, int]]:
-    """(literal, namespace or None for any, line) for every id-like literal of a module."""
-    params = _parameters(tree)
-    for node in ast.walk(tree):
+def ids_in(nodes: Sequence[ast.AST]) -> Iterator[tuple[str, str | None, int]]:
+    """(literal, namespace or None for any, line) for every id-like literal of a module (`nodes`: every
+    node of its tree, as `ast.walk` gives them)."""
+    params = _parameters(nodes)
+    for node in nodes:
         if isinstance(node, ast.Call):
             yield from _positional(node, params)
         if isinstance(node, ast.FunctionDef) and (space := _returns(node.name)):
@@ -186,8 +187,7 @@ def scan() -> list[tuple[str, str | None, str]]:
     """(literal, namespace, where) over the package (read once per test session)."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = parsed_source(path)
-        for value, space, line in ids_in(tree):
+        for value, space, line in ids_in(source_nodes(path)):
             if value:  # "" is a default, not an id
                 found.append((value, space, f"{path.relative_to(PACKAGE.parent)}:{line}"))
     return found
@@ -246,7 +246,7 @@ def test_a_renamed_id_is_caught() -> None:
                      'k.constraints["requires_replicate"]\n'
                      'facts["organism_mous"] = True\n'
                      'if ".gz" in fmt or spec.constraints.get("layout") == "paired": pass\n')
-    assert {(v, s) for v, s, _ in ids_in(tree)} == {("raw_read", "datatypes"), ("fastq", "formats"),
+    assert {(v, s) for v, s, _ in ids_in(list(ast.walk(tree)))} == {("raw_read", "datatypes"), ("fastq", "formats"),
                                                     ("read_trimmin", "operations"),
                                                     ("requires_replicate", "constraints"),
                                                     ("organism_mous", "constraints")}

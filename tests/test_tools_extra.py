@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import parsed_source, source_nodes
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "templates" / "scripts"
 # top-level modules of the `tools` extra (pyproject.toml) the step scripts import
@@ -50,7 +52,7 @@ def _start_line(tree: ast.Module) -> int | None:
 
 def unguarded_imports(path: Path) -> list[str]:
     """Imports of a tools-extra module that a missing package would turn into a bare traceback."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed_source(path)
     start = _start_line(tree)
 
     def guarded_by_start(node: ast.AST) -> bool:
@@ -78,7 +80,7 @@ def unguarded_imports(path: Path) -> list[str]:
 def test_every_tools_extra_import_is_guarded():
     scripts = sorted(SCRIPTS.glob("*.py"))
     importing = [p for p in scripts
-                 if any(_imported(n) & TOOLS_EXTRA_MODULES for n in ast.walk(ast.parse(p.read_text())))]
+                 if any(_imported(n) & TOOLS_EXTRA_MODULES for n in source_nodes(p))]
     assert len(importing) >= 10  # the scanpy, gseapy, pydeseq2 and plotting steps
     problems = [b for p in scripts for b in unguarded_imports(p)]
     assert not problems, "unguarded imports of the tools extra:\n  " + "\n  ".join(problems)
