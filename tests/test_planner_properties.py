@@ -108,3 +108,18 @@ def test_bfs_baseline_finds_a_plan_iff_astar_does_and_never_a_cheaper_one(proble
     if a is not None:
         assert simulate(problem, b.actions) is not None
         assert a.cost <= b.cost + 1e-9
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(problems())
+def test_astar_memo_gives_the_search_result_for_exactly_that_problem(problem):
+    from bioplan.planner.search import _astar_plan
+
+    first, again = astar_plan(problem), astar_plan(problem)
+    assert first == again == _astar_plan(problem, 200_000)
+    # another cost, the same ids: a new search, not the kept result
+    name, action = next(iter(problem.actions.items()))
+    dearer = Problem(problem.initial, problem.target, problem.anchors,
+                     {**problem.actions, name: Action(name, action.cost + 8.0, action.pre, action.add, name)},
+                     problem.max_hops)
+    assert astar_plan(dearer) == _astar_plan(dearer, 200_000)

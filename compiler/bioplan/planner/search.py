@@ -418,6 +418,30 @@ def _max_or_zero(values: list[float]) -> float:
 def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | None:
     """Minimum-cost plan: target produced and every anchor applied (None if none exists).
 
+    The search reads only the initial facts, the target, the anchors and the actions, so its
+    result is kept per process under exactly those (a request planned again, the Yen and motif
+    variants that give the same Problem, the tests' repeated requests: ~2/3 of the calls)."""
+    try:
+        key = (frozenset(problem.initial), problem.target, tuple(problem.anchors),
+               tuple(problem.actions.items()), max_expansions)
+        hash(key)
+    except TypeError:  # an action built with mutable sets: not kept
+        return _astar_plan(problem, max_expansions)
+    if key in _ASTAR_MEMO:
+        return _ASTAR_MEMO[key]
+    if len(_ASTAR_MEMO) >= _ASTAR_MEMO_MAX:
+        _ASTAR_MEMO.clear()
+    found = _ASTAR_MEMO[key] = _astar_plan(problem, max_expansions)
+    return found
+
+
+_ASTAR_MEMO: dict[tuple, RawPlan | None] = {}
+_ASTAR_MEMO_MAX = 4096
+
+
+def _astar_plan(problem: Problem, max_expansions: int) -> RawPlan | None:
+    """`astar_plan` without the memo.
+
     Only the applicable actions of a strong stubborn set are branched on (Alkhazraji et al.
     2012; Wehrle & Helmert 2014): start from a disjunctive action landmark of the state (its
     smallest LM-cut cut: every plan from the state uses one of its actions) and, for every
