@@ -3,7 +3,7 @@ conversions, where the chain ends. Built on the knowledge-side queries (`knowled
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import closure, is_subtype, made_within
@@ -13,9 +13,27 @@ from bioplan.models import WorkflowType
 SWEEP_STEPS = 10
 
 
+# The passes ask the same few hundred questions of the graph many times (`fit` of every reading against
+# every input, `feeds` of every pair of requested operations: ~14k a spec of the eval set): each answer is
+# kept per knowledge (content hash, as `made_within`'s sweeps), a function of the knowledge and the two ids.
+_ANSWERS: dict[tuple[str, str, str, str], bool] = {}
+_ANSWERS_MAX = 1 << 16
+
+
+def _remembered(question: str, knowledge: Knowledge, a: str, b: str, answer: Callable[[], bool]) -> bool:
+    key = (question, knowledge.content_hash, a, b)
+    found = _ANSWERS.get(key)
+    if found is None:
+        if len(_ANSWERS) >= _ANSWERS_MAX:
+            _ANSWERS.clear()
+        found = _ANSWERS[key] = answer()
+    return found
+
+
 def is_downstream(knowledge: Knowledge, src: str, dst: str) -> bool:
     """True if datatype dst is src, or some chain of operations makes it (or a subtype) from src."""
-    return src == dst or any(is_subtype(knowledge, d, dst) for d in made_within(knowledge, [src], SWEEP_STEPS))
+    return src == dst or _remembered("downstream", knowledge, src, dst, lambda: any(
+        is_subtype(knowledge, d, dst) for d in made_within(knowledge, [src], SWEEP_STEPS)))
 
 
 def leads_to(knowledge: Knowledge, src: str, port: str) -> bool:
@@ -25,6 +43,10 @@ def leads_to(knowledge: Knowledge, src: str, port: str) -> bool:
 
 def feeds(knowledge: Knowledge, src_op: str, dst_op: str) -> bool:
     """True if some output of src_op can reach an input of dst_op through the graph."""
+    return _remembered("feeds", knowledge, src_op, dst_op, lambda: _feeds(knowledge, src_op, dst_op))
+
+
+def _feeds(knowledge: Knowledge, src_op: str, dst_op: str) -> bool:
     outs = [p.datatype for p in knowledge.operations[src_op].outputs.values()]
     # the sweep's last step makes data no operation is then asked to read
     met = set(outs) | made_within(knowledge, outs, SWEEP_STEPS - 1)

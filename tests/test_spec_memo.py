@@ -1,0 +1,30 @@
+"""The spec passes remember answers of the capability graph per knowledge (passes/shape.py `_remembered`,
+passes/anchors.py `_readers_of`): every remembered answer is the answer its definition gives."""
+
+from __future__ import annotations
+
+import itertools
+
+from bioplan.knowledge.queries import is_subtype, made_within
+from bioplan.request.passes import anchors, shape
+
+
+def test_remembered_graph_answers_are_their_definitions(knowledge):
+    ops = sorted(knowledge.operations)[::3]
+    types = sorted(knowledge.datatypes)[::2]
+    for _ in range(2):  # the first round fills the memo, the second reads it
+        for a, b in itertools.product(ops, ops):
+            assert shape.feeds(knowledge, a, b) == shape._feeds(knowledge, a, b)
+        for s, d in itertools.product(types, types):
+            made = made_within(knowledge, [s], shape.SWEEP_STEPS)
+            assert shape.is_downstream(knowledge, s, d) == (s == d or any(is_subtype(knowledge, m, d) for m in made))
+            assert shape.leads_to(knowledge, s, d) == (shape.is_downstream(knowledge, s, d)
+                                                       or is_subtype(knowledge, s, d))
+
+
+def test_readers_of_a_datatype_are_the_operations_it_may_feed(knowledge):
+    for d in knowledge.datatypes:
+        expected = [op.id for op in knowledge.operations.values()
+                    if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values())]
+        assert list(anchors._readers_of(knowledge, d)) == expected
+        assert list(anchors._readers_of(knowledge, d)) == expected
