@@ -85,6 +85,9 @@ class _Compiled:
         # costs never below 0 (a cut lowers each by at most its own): facts leave _lm_hmax's heap
         # in order of their value, so an action's dearest precondition is the one popped last
         self.lm_monotone = all(c >= 0 for c in self.lm_cost)
+        self.lm_pre_len = [len(p) for p in self.lm_pre]
+        self.lm_goal_mask = sum(1 << f for f in self.lm_pre[-1])
+        self.init_bit = 1 << self.init_fact
         self.lm_consumers: list[list[int]] = [[] for _ in range(self.n_facts)]
         self.lm_achievers: list[list[int]] = [[] for _ in range(self.n_facts)]
         for i, needs in enumerate(self.lm_pre):
@@ -100,22 +103,23 @@ class _Compiled:
         admissible and dominates h_max, so A* stays optimal and expands far fewer states.
         The cuts (every plan from this state uses an action of each) go to `cuts`."""
         INF = float("inf")
-        state = self._lm_state(facts, mask)
-        in_state = [False] * self.n_facts
-        for f in state:
-            in_state[f] = True
-        if all(in_state[f] for f in self.lm_pre[len(self.actions)]):
+        bits = facts | mask << self.n_plain | self.init_bit
+        if not self.lm_goal_mask & ~bits:
             return 0.0
+        state = []  # LM-cut's facts of the state: its plain facts, a "used" fact per applied anchor, init
+        while bits:
+            low = bits & -bits
+            state.append(low.bit_length() - 1)
+            bits ^= low
         cost = list(self.lm_cost)  # each round lowers the costs of the actions it cuts
         total = 0.0
+        val, pcf, by_pcf = self._lm_hmax(state, cost)
         while True:
-            val, reached = self._lm_hmax(state, cost)
             if val[self.goal_fact] == INF:
                 return INF
             if val[self.goal_fact] <= 1e-9:
                 return total
-            pcf, by_pcf = self._lm_precondition_choice(val, reached)
-            cut = self._lm_cut(state, self._lm_goal_zone(pcf, reached, cost), by_pcf)
+            cut = self._lm_cut(state, self._lm_goal_zone(pcf, cost), by_pcf)
             if not cut:
                 return total
             if cuts is not None:
@@ -124,62 +128,105 @@ class _Compiled:
             total += m
             for i in cut:
                 cost[i] -= m
+            if self.lm_monotone:
+                self._lm_lower(val, pcf, by_pcf, cost, cut)
+            else:
+                val, pcf, by_pcf = self._lm_hmax(state, cost)
 
-    def _lm_state(self, facts: int, mask: int) -> list[int]:
-        """LM-cut's facts of a search state: its plain facts, a "used" fact per applied anchor
-        and the artificial init fact."""
-        state = [f for f in range(self.n_plain) if facts >> f & 1]
-        state += [self.n_plain + bit for bit in range(len(self.anchors)) if mask >> bit & 1]
-        state.append(self.init_fact)
-        return state
+    def _lm_lower(self, val: list[float], pcf: list[int], by_pcf: list[list[int]], cost: list[float],
+                  cut: set[int]) -> None:
+        """h_max and the justification graph after the cut's costs went down, updated in place:
+        the same values as `_lm_hmax` from scratch (costs only fall, so values only fall, from
+        the cut's effects onward: a Dijkstra over the facts that get cheaper). An action is
+        re-read only when its dearest precondition gets cheaper: another one, lowered, stays
+        below that one (and after it on ties)."""
+        pre, add, consumers = self.lm_pre, self.lm_add, self.lm_consumers
+        heap: list[tuple[float, int]] = []
+        for i in cut:
+            w = val[pcf[i]] + cost[i]
+            for g in add[i]:
+                if w < val[g]:
+                    val[g] = w
+                    heapq.heappush(heap, (w, g))
+        while heap:
+            v, f = heapq.heappop(heap)
+            if v > val[f]:
+                continue  # lowered again since
+            for i in consumers[f]:
+                if pcf[i] != f:
+                    continue
+                needs = pre[i]
+                top = max(val[p] for p in needs)
+                best = needs[0]
+                if val[best] != top:
+                    best = next(p for p in needs if val[p] == top)
+                if best != f:
+                    by_pcf[f].remove(i)
+                    by_pcf[best].append(i)
+                    pcf[i] = best
+                w = top + cost[i]
+                for g in add[i]:
+                    if w < val[g]:
+                        val[g] = w
+                        heapq.heappush(heap, (w, g))
 
-    def _lm_hmax(self, state: list[int], cost: list[float]) -> tuple[list[float], list[bool]]:
-        """h_max of every fact under the current costs (generalised Dijkstra), and which actions
-        (the artificial goal action last) became applicable in the relaxation."""
+    def _lm_hmax(self, state: list[int], cost: list[float]) -> tuple[list[float], list[int], list[list[int]]]:
+        """h_max of every fact under the current costs (generalised Dijkstra), and the
+        justification graph: the dearest precondition of every action the relaxation reaches
+        (first one on ties; -1 if not reached; the artificial goal action last), and the reached
+        actions grouped by it."""
         INF = float("inf")
         pre, add, consumers = self.lm_pre, self.lm_add, self.lm_consumers
         val = [INF] * self.n_facts
         for f in state:
             val[f] = 0.0
-        waiting = [len(p) for p in pre]
-        heap = [(0.0, f) for f in state]
+        waiting = list(self.lm_pre_len)
+        pcf = [-1] * len(pre)
+        by_pcf: list[list[int]] = [[] for _ in val]
         done = [False] * self.n_facts
-        reached = [False] * (len(self.actions) + 1)
         monotone = self.lm_monotone
-        while heap:
-            v, f = heapq.heappop(heap)
+        # the state's facts first (0 is the least value), then the heap in order of value; with a
+        # cost below 0 a state's fact may get lower: all in the heap (sorted: a heap already)
+        heap: list[tuple[float, int]] = [] if monotone else [(0.0, f) for f in state]
+        for v, f in itertools.chain(((0.0, f) for f in state) if monotone else (), _drain(heap)):
             if done[f]:
                 continue
             done[f] = True
             for i in consumers[f]:
                 waiting[i] -= 1
-                if waiting[i] == 0:
-                    reached[i] = True
-                    # v is val[f], the largest value popped so far: the max of pre[i]'s values
-                    w = (v if monotone else max(val[p] for p in pre[i])) + cost[i]
-                    for g in add[i]:
-                        if w < val[g]:
-                            val[g] = w
-                            heapq.heappush(heap, (w, g))
-        return val, reached
+                if waiting[i]:
+                    continue
+                needs = pre[i]
+                # v is val[f], the largest value popped so far: the max of needs' values
+                top = v if monotone else max(val[p] for p in needs)
+                best = needs[0]
+                if val[best] != top:
+                    best = next(p for p in needs if val[p] == top)
+                pcf[i] = best
+                by_pcf[best].append(i)
+                w = top + cost[i]
+                for g in add[i]:
+                    if w < val[g]:
+                        val[g] = w
+                        heapq.heappush(heap, (w, g))
+        if not monotone:  # a later pop may lower a precondition below the value it had
+            self._lm_repick(val, pcf, by_pcf)
+        return val, pcf, by_pcf
 
-    def _lm_precondition_choice(self, val: list[float], reached: list[bool]) -> tuple[list[int], dict[int, list[int]]]:
-        """The dearest precondition of every reached action (first one on ties), and the
-        reached actions grouped by it: the edges of the justification graph."""
-        pre = self.lm_pre
-        pcf = [-1] * (len(self.actions) + 1)
-        by_pcf: dict[int, list[int]] = {}
-        for i in range(len(self.actions) + 1):
-            if reached[i]:
-                best = pre[i][0]
-                for p in pre[i]:
+    def _lm_repick(self, val: list[float], pcf: list[int], by_pcf: list[list[int]]) -> None:
+        """The dearest preconditions by the final values (costs below 0 only)."""
+        for group in by_pcf:
+            group.clear()
+        for i, needs in enumerate(self.lm_pre):
+            if pcf[i] >= 0:
+                best = needs[0]
+                for p in needs:
                     if val[p] > val[best]:
                         best = p
                 pcf[i] = best
-                by_pcf.setdefault(best, []).append(i)
-        return pcf, by_pcf
+                by_pcf[best].append(i)
 
-    def _lm_goal_zone(self, pcf: list[int], reached: list[bool], cost: list[float]) -> list[bool]:
+    def _lm_goal_zone(self, pcf: list[int], cost: list[float]) -> list[bool]:
         """The goal zone: facts from which the goal is reached through zero-cost actions."""
         achievers = self.lm_achievers
         zone = [False] * self.n_facts
@@ -188,12 +235,13 @@ class _Compiled:
         while stack:
             g = stack.pop()
             for i in achievers[g]:
-                if reached[i] and cost[i] <= 1e-9 and not zone[pcf[i]]:
-                    zone[pcf[i]] = True
-                    stack.append(pcf[i])
+                p = pcf[i]
+                if p >= 0 and cost[i] <= 1e-9 and not zone[p]:
+                    zone[p] = True
+                    stack.append(p)
         return zone
 
-    def _lm_cut(self, state: list[int], zone: list[bool], by_pcf: dict[int, list[int]]) -> set[int]:
+    def _lm_cut(self, state: list[int], zone: list[bool], by_pcf: list[list[int]]) -> set[int]:
         """The cut: actions leading from the facts reachable from the state outside the goal
         zone into the goal zone (a disjunctive action landmark)."""
         add = self.lm_add
@@ -206,7 +254,7 @@ class _Compiled:
         cut: set[int] = set()
         while stack:
             f = stack.pop()
-            for i in by_pcf.get(f, ()):
+            for i in by_pcf[f]:
                 for g in add[i]:
                     if zone[g]:
                         cut.add(i)
@@ -273,6 +321,12 @@ class _Compiled:
             if open_goals:
                 return INF
         return max(max((cost.get(f, 0.0) for f in g), default=0.0) + e for g, e in goals)
+
+
+def _drain(heap: list[tuple[float, int]]):
+    """Pop `heap` until it is empty (it may grow while the caller works)."""
+    while heap:
+        yield heapq.heappop(heap)
 
 
 def _consumers_and_achievers(actions: dict[str, Action]) -> tuple[dict[str, list[Action]], dict[str, list[Action]]]:
