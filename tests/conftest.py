@@ -484,12 +484,14 @@ class PlanOnce:
 class SniffOnce:
     """Each input file read by the sniffers once while this is entered (`with sniffs:`), however many
     compiles name it (the named-tool cases all read the example's reads). Sniffing is deterministic
-    and its findings frozen; the key is the file (real path, inode, size, modification time) and the
-    readers' whole context (the knowledge's organism prefixes and format signatures, the datatypes the
-    request expects and the other inputs)."""
+    and its findings frozen; a finding is kept with the file (real path, inode, size, modification
+    time) and the fields of the readers' context it consulted (`_ReadContext`: the organism prefixes,
+    format signatures, the datatypes the request expects, the other inputs), and is given again for the
+    same file whenever those fields are equal: a FASTQ reader consults none, a FASTA one what the request
+    expects (a FASTA a tree is built from is a sequence set, beside a kallisto request a transcriptome)."""
 
     def __init__(self):
-        self.found: dict[tuple, Any] = {}
+        self.found: dict[tuple, list[tuple[dict[str, Any], Any]]] = {}
         self._patch: Any = None
 
     def __enter__(self) -> SniffOnce:
@@ -503,13 +505,34 @@ class SniffOnce:
         self._patch.stop()
 
     def sniff(self, guarded, path: str, ctx):
-        # the request's expectations and the other inputs settle some readings (a FASTA a tree is built
-        # from is a sequence set; a report beside the data it describes), so they are part of the key
-        expected = tuple(tuple(sorted(level.items())) for level in ctx.expected)
-        key = (path, _stamp(path), tuple(sorted(ctx.prefixes.items())), ctx.signatures, expected, ctx.inputs)
-        if key not in self.found:
-            self.found[key] = guarded(path, ctx)
-        return self.found[key]
+        kept = self.found.setdefault((path, _stamp(path)), [])
+        for consulted, found in kept:
+            if all(getattr(ctx, name) == value for name, value in consulted.items()):
+                return found
+        reading = _ReadContext(ctx)
+        found = guarded(path, reading)
+        kept.append((reading.consulted, found))
+        return found
+
+
+class _ReadContext:
+    """A sniffers' Context that notes the fields a reader consults, with their values. Reading a file
+    inside a folder (`sniff`, through the dispatch) may consult any field: all of them are noted."""
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+        self.consulted: dict[str, Any] = {}
+
+    def __getattr__(self, name: str):
+        import dataclasses
+
+        value = getattr(self._ctx, name)
+        if name in ("sniff", "dispatch"):
+            self.consulted.update((f.name, getattr(self._ctx, f.name)) for f in dataclasses.fields(self._ctx)
+                                  if f.name != "dispatch")
+        else:
+            self.consulted[name] = value
+        return value
 
 
 def _stamp(path: str) -> tuple:

@@ -110,6 +110,16 @@ def test_sniff_once_reads_a_file_again_when_the_request_expects_other_data(tmp_p
     assert memo.sniff(guarded, str(fasta), quant) == 2  # another expectation: read again
     beside = Context(prefixes={}, expected=quant.expected, inputs=(str(fasta), str(tmp_path / "genes.gtf")))
     assert memo.sniff(guarded, str(fasta), beside) == 3  # other inputs beside it: read again
+    # a reader that consults no field of the context (a FASTQ's) reads the file once, whatever the context
+    reads = tmp_path / "a.fastq"
+    reads.write_text("@r1\nACGT\n+\nFFFF\n")
+    assert memo.sniff(lambda path, ctx: ("reads", path), str(reads), tree) == ("reads", str(reads))
+    assert memo.sniff(guarded, str(reads), quant) == ("reads", str(reads)) and len(calls) == 3
+    # one that reads a file inside a folder through the context may consult every field: read again when any differs
+    inner = Context(prefixes={}, dispatch=lambda path, ctx: "inner", inputs=(str(tmp_path),))
+    assert memo.sniff(lambda path, ctx: ctx.sniff(path + "/quant.sf"), str(tmp_path), inner) == "inner"
+    assert memo.sniff(guarded, str(tmp_path), inner) == "inner" and len(calls) == 3
+    assert memo.sniff(guarded, str(tmp_path), Context(prefixes={"mouse": "ENSMUSG"}, inputs=inner.inputs)) == 4
 
 
 def test_the_kept_caches_carry_only_snakefmt_and_template_entries_and_never_overwrite(tmp_path: Path):
