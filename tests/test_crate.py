@@ -10,7 +10,6 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rocrate.rocrate import ROCrate
 
 from bioplan import __version__
 from bioplan.codegen import crate as crate_module
@@ -36,6 +35,8 @@ def _graph(workdir):
 @pytest.mark.parametrize("target", ENTRY)
 @pytest.mark.parametrize("name", REFERENCE_CLASSES)
 def test_crate_reads_back_as_a_workflow_crate(compiled, knowledge, name, target):
+    from rocrate.rocrate import ROCrate  # imported by the tests that use it, not at each worker's collection
+
     workdir, res = compiled[name, target]
     crate = ROCrate(workdir)  # the library parses it and resolves every entity
     main = crate.mainEntity
@@ -112,6 +113,7 @@ def library_crate(knowledge, workflow, files, target: str, entry: str) -> str:
     """The crate as the `rocrate` library builds it (how codegen/crate.py built it until it wrote the
     same entities itself, without importing the library): the reference for its bytes."""
     from rocrate.model.contextentity import ContextEntity
+    from rocrate.rocrate import ROCrate
 
     crate = ROCrate(gen_preview=False)
     root = crate.root_dataset
