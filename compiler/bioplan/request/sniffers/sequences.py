@@ -56,6 +56,8 @@ _CASAVA_RE = re.compile(r"^([12]):[YN]:")
 # `_mate_from_read_id` of a block of header lines, where each is one of its two common forms: a read id
 # ending in /1 or /2 (group 1), or a read id and CASAVA 1.8's '1:N:...' (group 2)
 _MATE_LINES_RE = re.compile(r"^@(?:\S*/([12])(?=[^\S\n]|$)|\S+[^\S\n]+([12]):[YN]:)", re.MULTILINE)
+# a match's groups -> its mate: int(from_id or casava) of the one group that matched, looked up in C
+_MATE_OF_GROUPS = {("1", ""): 1, ("2", ""): 2, ("", "1"): 1, ("", "2"): 2}
 _QUAL_MIN, _QUAL_MAX = ord("!"), ord("~")  # every FASTQ quality encoding uses printable ASCII 33..126
 
 
@@ -101,7 +103,7 @@ def _mates_from_read_ids(headers: list[str]) -> list[int | None]:
     has a common form (~0.2 instead of ~1 ms for 1000 reads), else header by header."""
     found = _MATE_LINES_RE.findall("\n".join(headers))  # a header holds no newline: one match per line at most
     if len(found) == len(headers):
-        return [int(from_id or casava) for from_id, casava in found]
+        return list(map(_MATE_OF_GROUPS.__getitem__, found))
     return list(map(_mate_from_read_id, headers))
 
 
@@ -167,7 +169,8 @@ def _scan_well_formed(lines: list[str]) -> _FastqScan | None:
     lengths = list(map(len, seqs))
     if lengths != list(map(len, quals)):
         return None
-    if any(len(p) > 1 and p[1:] != h[1:] for h, p in zip(headers, pluses)):
+    # a bare '+' on every separator line (the common form) is counted in C; else each is compared with its header
+    if pluses.count("+") != len(pluses) and any(len(p) > 1 and p[1:] != h[1:] for h, p in zip(headers, pluses)):
         return None  # a '+' line naming another read: said where by the record-by-record scan
     qualities = "".join(quals)
     scan = _FastqScan(lengths=lengths, mates=_mates_from_read_ids(headers), first_header=headers[0])
@@ -276,11 +279,13 @@ def _long_read_reading(scan: _FastqScan) -> tuple[str, str] | None:
 
 def _read_id_mate(mates: Sequence[int | None]) -> tuple[int | None, bool]:
     """(the mate every read id says, whether the ids alternate mate 1 and 2: an interleaved file)."""
-    if mates and all(m == 1 for m in mates):
+    mates = list(mates)  # each test counted in C: a Python step per read cost ~0.3 ms a file
+    if mates and mates.count(1) == len(mates):
         return 1, False
-    if mates and all(m == 2 for m in mates):
+    if mates and mates.count(2) == len(mates):
         return 2, False
-    return None, len(mates) >= 2 and all(m == (1 if i % 2 == 0 else 2) for i, m in enumerate(mates))
+    odd, even = mates[0::2], mates[1::2]
+    return None, len(mates) >= 2 and odd.count(1) == len(odd) and even.count(2) == len(even)
 
 
 def _sniff_fastq(src: Source) -> tuple[SniffedFile, Notes]:
@@ -502,7 +507,8 @@ def _nucleotide_share(src: Source, scan: _FastaScan) -> float:
         raise unreadable(src.shown, "not a valid FASTA file: no '>' header found", expected="FASTA")
     if not scan.residues:
         return 1.0
-    return sum(1 for b in scan.residues if b in _NUCLEOTIDES) / len(scan.residues)
+    # each nucleotide's count in C (bytearray.count), where a Python step per letter cost ~20 ms for 200 000
+    return sum(scan.residues.count(b) for b in _NUCLEOTIDES) / len(scan.residues)
 
 
 def _sniff_protein_fasta(src: Source, scan: _FastaScan, nuc: float) -> SniffedFile:
