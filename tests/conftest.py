@@ -452,6 +452,41 @@ def _generated_examples(run_dir: Path) -> Path:
     return data
 
 
+@pytest.fixture(scope="session")
+def dry_run_loop():
+    """One Snakemake process per pytest worker for the `snakemake -n` runs of many workflows (helpers.DryRunLoop)."""
+    from helpers import DryRunLoop
+
+    loop = DryRunLoop()
+    yield loop
+    loop.close()
+
+
+class _LoopDryRun:
+    """The dry run `bioplan compile` starts ahead (snakemake_checks._take_worker), served by `dry_run_loop`:
+    the workflow's directory and Snakemake's arguments as compile's pre-check gives them, its exit code and
+    output as the verdict."""
+
+    def __init__(self, loop):
+        self.loop = loop
+
+    def run(self, workdir: Path, timeout: int = 600) -> tuple[int, str]:
+        from bioplan.validate import snakemake_checks
+
+        self.loop.submit(Path(workdir).resolve(), list(snakemake_checks._DRY_RUN_ARGS))
+        code, output = self.loop.results()[0]
+        return code, output.strip()
+
+
+@pytest.fixture
+def precheck_in_loop(dry_run_loop, monkeypatch):
+    """compile's `snakemake -n` pre-check run in the worker's one Snakemake process instead of a new one per
+    compile (~2 CPU-s each, most of it importing Snakemake), for modules whose tests pre-check several compiles."""
+    from bioplan.validate import snakemake_checks
+
+    monkeypatch.setattr(snakemake_checks, "_take_worker", lambda: _LoopDryRun(dry_run_loop))
+
+
 class PlanOnce:
     """compile_request's planning done once per distinct request, inputs and options, while this is
     entered (`with plans:`): each compile of the same request and inputs (another target, other

@@ -88,7 +88,7 @@ def test_braces_in_a_sample_name_are_refused_clearly_for_snakemake(workspace, tm
     assert "s{x}" in err["details"]["samples"]
 
 
-def test_lone_braces_that_are_no_wildcard_compile(workspace, knowledge, tmp_path):
+def test_lone_braces_that_are_no_wildcard_compile(workspace, knowledge, tmp_path, precheck_in_loop):
     """'{' alone is no Snakemake wildcard: such a file name works end to end, pre-check included."""
     from bioplan.compile import compile_request
 

@@ -44,7 +44,9 @@ def _config_inputs(workflow_dir: Path) -> dict:
 
 # ---------------------------------------------------------------- inputs inside -o (finding 3)
 
-def test_inputs_in_the_data_folder_with_output_dot_snakefile(workspace, knowledge, tmp_path, monkeypatch):
+# these compiles' `snakemake -n` pre-checks run in the worker's one Snakemake process (conftest.precheck_in_loop)
+def test_inputs_in_the_data_folder_with_output_dot_snakefile(workspace, knowledge, tmp_path, monkeypatch,
+                                                             precheck_in_loop):
     data = tmp_path / "data"
     _bulk_inputs(workspace, data)
     monkeypatch.chdir(data)
@@ -55,7 +57,7 @@ def test_inputs_in_the_data_folder_with_output_dot_snakefile(workspace, knowledg
     assert _leftovers(tmp_path) == []
 
 
-def test_project_layout_with_a_symlinked_input(workspace, knowledge, tmp_path, monkeypatch):
+def test_project_layout_with_a_symlinked_input(workspace, knowledge, tmp_path, monkeypatch, precheck_in_loop):
     """proj/data/* + -o proj/Snakefile, relative paths, and one input a relative symlink to a file elsewhere."""
     elsewhere = tmp_path / "elsewhere"
     counts, _ = _bulk_inputs(workspace, elsewhere)
@@ -73,7 +75,7 @@ def test_project_layout_with_a_symlinked_input(workspace, knowledge, tmp_path, m
     assert _leftovers(tmp_path) == []
 
 
-def test_fastq_sample_sheet_paths_inside_output(workspace, knowledge, tmp_path, monkeypatch):
+def test_fastq_sample_sheet_paths_inside_output(workspace, knowledge, tmp_path, monkeypatch, precheck_in_loop):
     """Per-sample inputs reach the workflow through config/samples.tsv: the pre-check must see those too."""
     reads = tmp_path / "proj" / "reads"
     reads.mkdir(parents=True)
