@@ -111,3 +111,33 @@ def test_has_word_is_the_whole_word_regular_expression():
     for text, word in itertools.product(texts, words):
         expected = re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) is not None
         assert has_word(text, word) == expected, (text, word)
+
+
+def test_the_typo_windows_try_only_aliases_of_a_length_that_can_reach_the_score(knowledge):
+    """`_fuzzy_choices` keeps, for a window of n characters, the aliases of a length whose best possible
+    ratio (100 * (1 - |a - n| / (a + n)): an edit distance is at least the length difference) reaches the
+    cutoff. Every length it leaves out cannot reach it, and the best choice among those kept is the best of
+    all aliases (same alias, same score, the first of equals): checked on near-misses of the aliases."""
+    from rapidfuzz import fuzz, process
+
+    from bioplan.request.parse import _FUZZY_MIN_SCORE, _fuzzy_choices, _tables
+
+    tables = _tables(knowledge)
+    lengths = {len(t.alias) for t in tables.fuzzy_terms}
+    for size in range(1, 80):
+        kept = {len(a) for a in _fuzzy_choices(tables, size)[1]}
+        for length in lengths - kept:
+            assert 100 * (1 - abs(length - size) / (length + size)) < _FUZZY_MIN_SCORE, (size, length)
+    everything = [t.alias for t in tables.fuzzy_terms]
+    texts = [a[:len(a) // 2] + a[len(a) // 2 + 1:] for a in everything[::31]]  # a letter dropped
+    texts += [a[:2] + "x" + a[2:] + "e" for a in everything[3::37]]  # two added
+    found = 0
+    for text in texts:
+        terms, choices = _fuzzy_choices(tables, len(text))
+        full = process.extractOne(text, everything, scorer=fuzz.ratio, score_cutoff=_FUZZY_MIN_SCORE)
+        kept_best = process.extractOne(text, choices, scorer=fuzz.ratio, score_cutoff=_FUZZY_MIN_SCORE)
+        assert (full is None) == (kept_best is None), text
+        if full is not None:
+            assert (tables.fuzzy_terms[full[2]], full[1]) == (terms[kept_best[2]], kept_best[1]), text
+            found += 1
+    assert found > len(texts) // 2

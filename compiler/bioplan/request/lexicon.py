@@ -11,6 +11,7 @@ import importlib
 import re
 import sys
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
@@ -21,7 +22,8 @@ from bioplan.knowledge.words import is_cjk, normalize, singular
 from bioplan.models import MatchKind
 
 __all__ = ["TYPO_MIN_WORD", "Term", "absent_tool_matches", "alias_index", "build_terms", "find_aliases", "is_cjk",
-           "lexicon_index", "lexicon_pattern", "lexicon_words", "normalize", "required_literals", "singular",
+           "lexicon_index", "lexicon_matcher", "lexicon_pattern", "lexicon_words", "normalize", "required_literals",
+           "singular",
            "unsupported_analysis_matches", "setting_matches"]
 
 
@@ -223,9 +225,10 @@ def setting_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str
 def _entry_matches(norm: str, knowledge: Knowledge,
                    entries: list[tuple[str, tuple[str, ...]]]) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
+    matcher = lexicon_matcher(norm, knowledge)
     for entry_id, patterns in entries:
         for pattern in patterns:
-            compiled = lexicon_pattern(pattern, norm, knowledge)
+            compiled = matcher(pattern)
             if compiled is None:
                 continue
             group = "m" if "m" in compiled.groupindex else 0
@@ -438,10 +441,67 @@ def _compiled(pattern: str, knowledge: Knowledge) -> re.Pattern[str]:
 def lexicon_pattern(pattern: str, text: str, knowledge: Knowledge) -> re.Pattern[str] | None:
     """The compiled `pattern` of the lexicon, or None when it cannot match `text` (a set of its
     triggers has no string in it): the pattern is then neither compiled nor run."""
-    known = pattern_triggers(knowledge)
-    triggers = known[pattern] if pattern in known else required_literals(pattern)
-    if triggers:
-        lowered = text.lower()
-        if not all(any(t in lowered for t in needed) for needed in triggers):
+    return lexicon_matcher(text, knowledge)(pattern)
+
+
+def lexicon_matcher(text: str, knowledge: Knowledge) -> Callable[[str], re.Pattern[str] | None]:
+    """`lexicon_pattern` for one text: the triggers of every pattern of the index are tested once per text
+    (`_passing`), so a caller asking for hundreds of patterns looks each up instead of testing it again."""
+    index = lexicon_index(knowledge)
+    passing = _passing(text, index)
+
+    def compiled(pattern: str) -> re.Pattern[str] | None:
+        if pattern in passing:
+            return _compiled(pattern, knowledge)
+        if pattern in index.triggers:
             return None
-    return _compiled(pattern, knowledge)
+        # a pattern the index lacks: its triggers read now
+        triggers = required_literals(pattern)
+        lowered = text.lower()
+        if triggers and not all(any(t in lowered for t in needed) for needed in triggers):
+            return None
+        return _compiled(pattern, knowledge)
+    return compiled
+
+
+class _Prefilter(NamedTuple):
+    """An index's triggers arranged to test a text once: every distinct trigger string, the patterns with
+    triggers, and those without (always run)."""
+
+    strings: tuple[str, ...]
+    gated: tuple[tuple[str, Triggers], ...]
+    always: frozenset[str]
+
+
+_PREFILTERS: dict[str, _Prefilter] = {}
+_PASSING: dict[tuple[str, str], frozenset[str]] = {}
+_PASSING_MAX = 64  # texts remembered: a parse asks about ~4 (the request, with its context, typo-corrected)
+
+
+def _prefilter(index: LexiconIndex) -> _Prefilter:
+    hit = _PREFILTERS.get(index.content_hash)
+    if hit is None:
+        if len(_PREFILTERS) >= 8:  # tests build many knowledge bases in one process
+            _PREFILTERS.clear()
+        strings = tuple(sorted({t for triggers in index.triggers.values() for needed in triggers for t in needed}))
+        hit = _Prefilter(strings, tuple((p, t) for p, t in index.triggers.items() if t),
+                         frozenset(p for p, t in index.triggers.items() if not t))
+        _PREFILTERS[index.content_hash] = hit
+    return hit
+
+
+def _passing(text: str, index: LexiconIndex) -> frozenset[str]:
+    """The patterns of the index that may match `text`: each set of their triggers has a string in the
+    lower-cased text (the same test `lexicon_pattern` made of each pattern, each string looked for once)."""
+    key = (index.content_hash, text)
+    hit = _PASSING.get(key)
+    if hit is None:
+        pre = _prefilter(index)
+        lowered = text.lower()
+        present = {t for t in pre.strings if t in lowered}
+        hit = pre.always | {p for p, triggers in pre.gated
+                            if all(not present.isdisjoint(needed) for needed in triggers)}
+        while len(_PASSING) >= _PASSING_MAX:
+            _PASSING.pop(next(iter(_PASSING)))
+        _PASSING[key] = hit
+    return hit

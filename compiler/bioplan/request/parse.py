@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -26,15 +27,16 @@ from rapidfuzz.distance import OSA
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.words import cjk_pattern, has_word
-from bioplan.models import AbsentTerm, Language, Match, Request, Span, SpanRole
+from bioplan.models import AbsentTerm, Language, Match, MatchKind, Request, Span, SpanRole
 from bioplan.request.lexicon import (
     TYPO_MIN_WORD,
+    Term,
     absent_tool_matches,
     build_terms,
     find_aliases,
     is_cjk,
     lexicon_index,
-    lexicon_pattern,
+    lexicon_matcher,
     lexicon_words,
     normalize,
     setting_matches,
@@ -139,8 +141,9 @@ def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple
     differ" from reading as bulk DE; no phrase is ever found inside the context itself."""
     found, target, constraints = [], None, []
     text_and_context = norm + _CONTEXT_SEPARATOR + context if context else norm
+    matcher = lexicon_matcher(text_and_context, knowledge)
     for rule in knowledge.lexicon.phrases:
-        pattern = lexicon_pattern(rule.pattern, text_and_context, knowledge)
+        pattern = matcher(rule.pattern)
         if pattern is None:
             continue
         for start, end in _rule_spans(pattern, norm, text_and_context[len(norm):]):
@@ -180,22 +183,76 @@ def _rule_spans(pattern: re.Pattern[str], norm: str, context: str) -> list[tuple
     return spans
 
 
-def _phrase_vocabulary(knowledge: Knowledge) -> tuple[str, ...]:
-    """The words a typo inside an intent phrase may stand for (`LexiconIndex.vocabulary`)."""
-    return lexicon_index(knowledge).vocabulary
+class _Tables(NamedTuple):
+    """What the typo corrections read from the knowledge, built once per knowledge (before, on every
+    parse: ~40 % of its time) from `lexicon_index`."""
+
+    fuzzy_terms: tuple[Term, ...]  # the Latin aliases of 4+ characters, longest first
+    same_alias: dict[str, tuple[tuple[MatchKind, str], ...]]  # alias -> (kind, id) of every one of them carrying it
+    versioned_tools: tuple[tuple[Term, tuple[str, ...]], ...]  # one-word tool aliases with digits, and the digits
+    tool_aliases: dict[str, str]  # Latin tool alias -> the first tool carrying it
+    vocabulary: frozenset[str]  # `LexiconIndex.vocabulary`
+    vocabulary_by_letter: dict[str, tuple[str, ...]]  # its words by first letter, in its (sorted) order
+    common: frozenset[str]  # `_common_words`
+    # text length -> the fuzzy terms of a length a ratio of _FUZZY_MIN_SCORE allows, with their aliases
+    by_length: dict[int, tuple[tuple[Term, ...], tuple[str, ...]]]
 
 
-def _typo_correction(word: str, vocabulary: tuple[str, ...], common: frozenset[str]) -> str | None:
+_TABLES: dict[str, _Tables] = {}
+
+
+def _tables(knowledge: Knowledge) -> _Tables:
+    hit = _TABLES.get(knowledge.content_hash)
+    if hit is not None:
+        return hit
+    if len(_TABLES) >= 8:  # tests build many knowledge bases in one process
+        _TABLES.clear()
+    index = lexicon_index(knowledge)
+    fuzzy_terms = tuple(t for t in index.latin_terms if len(t.alias) >= 4)
+    same: dict[str, set[tuple[MatchKind, str]]] = {}
+    for t in fuzzy_terms:
+        same.setdefault(t.alias, set()).add((t.kind, t.id))
+    tool_aliases: dict[str, str] = {}
+    for t in index.latin_terms:
+        if t.kind == "tool":
+            tool_aliases.setdefault(t.alias, t.id)
+    by_letter: dict[str, list[str]] = {}
+    for word in index.vocabulary:
+        by_letter.setdefault(word[0], []).append(word)
+    versioned = tuple((t, tuple(c for c in t.alias if c.isdigit())) for t in index.latin_terms if t.kind == "tool"
+                      and " " not in t.alias and len(t.alias) >= 4 and any(c.isdigit() for c in t.alias))
+    hit = _Tables(fuzzy_terms, {a: tuple(sorted(ids)) for a, ids in same.items()}, versioned, tool_aliases,
+                  frozenset(index.vocabulary), {c: tuple(ws) for c, ws in by_letter.items()},
+                  lexicon_words(knowledge, "filler") | lexicon_words(knowledge, "group_words") | STOPWORDS, {})
+    _TABLES[knowledge.content_hash] = hit
+    return hit
+
+
+def _fuzzy_choices(tables: _Tables, size: int) -> tuple[tuple[Term, ...], tuple[str, ...]]:
+    """The fuzzy terms whose alias a text of `size` characters can reach a ratio of _FUZZY_MIN_SCORE with, in
+    order: the ratio is 100 * (1 - d / (a + b)) for an edit distance d of at least |a - b|, so an alias of a
+    length with 100 * |a - b| / (a + b) > 100 - _FUZZY_MIN_SCORE scores below it (kept with a margin). The
+    best of these is the best of all, the first of equals too (test_parse.py checks it on every alias)."""
+    hit = tables.by_length.get(size)
+    if hit is None:
+        slack = (100 - _FUZZY_MIN_SCORE + 0.5) / 100
+        terms = tuple(t for t in tables.fuzzy_terms if abs(len(t.alias) - size) <= slack * (len(t.alias) + size))
+        hit = tables.by_length[size] = (terms, tuple(t.alias for t in terms))
+    return hit
+
+
+def _typo_correction(word: str, tables: _Tables) -> str | None:
     """The vocabulary word a misspelt word stands for: one edit (a transposition counts as one) for
     words of 5-7 letters, two for longer ones, same first letter; never a common or known word."""
+    common, vocabulary = tables.common, tables.vocabulary
     if len(word) < TYPO_MIN_WORD or word in common or singular(word) in common:
         return None
     if word in vocabulary or singular(word) in vocabulary:
         return None
     limit = 1 if len(word) < 8 else 2
     best = None
-    for cand in vocabulary:
-        if cand[0] != word[0] or abs(len(cand) - len(word)) > limit or _prefix_antonym(word, cand):
+    for cand in tables.vocabulary_by_letter.get(word[0], ()):
+        if abs(len(cand) - len(word)) > limit or _prefix_antonym(word, cand):
             continue
         d = OSA.distance(word, cand, score_cutoff=limit)
         if d <= limit and (best is None or (d, -len(cand), cand) < best):
@@ -208,14 +265,13 @@ def _typo_phrase_matches(norm: str, exact: list[Match], knowledge: Knowledge,
     """Intent phrases that a typo broke: words nothing matched are corrected to the nearest word
     of the lexicon, and a phrase found in the corrected text counts only if it covers a corrected
     word (a correction that completes no phrase is not made). Spans point into the original text."""
-    vocabulary = _phrase_vocabulary(knowledge)
-    common = _common_words(knowledge)
+    tables = _tables(knowledge)
     pieces: list[str] = []
     mapping: list[tuple[int, int, int, int]] = []  # (corrected start, corrected end, original start, end)
     corrected: list[tuple[int, int]] = []
     pos = out_len = 0
     for word, start, end in _uncovered_words(norm, exact):
-        fix = _typo_correction(word, vocabulary, common)
+        fix = _typo_correction(word, tables)
         if fix is None:
             continue
         pieces.append(norm[pos:start])
@@ -267,7 +323,7 @@ def _uncovered_words(norm: str, matches: list[Match]) -> list[tuple[str, int, in
 
 def _common_words(knowledge: Knowledge) -> frozenset[str]:
     """Words never corrected as typos: the filler and sample-group words of the lexicon."""
-    return lexicon_words(knowledge, "filler") | lexicon_words(knowledge, "group_words") | STOPWORDS
+    return _tables(knowledge).common
 
 
 def _fuzzy_word_ok(word: str, target: str, common: frozenset[str]) -> bool:
@@ -296,9 +352,8 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
                    explained: list[tuple[int, int]]) -> list[Match]:
     """Typo corrections of the words no alias matched, in windows of two words then one; a window
     wholly inside an intent phrase's words (`explained`) is left as the phrase reads it."""
-    latin_terms = [t for t in lexicon_index(knowledge).latin_terms if len(t.alias) >= 4]
-    choices = [t.alias for t in latin_terms]
-    common = _common_words(knowledge)
+    tables = _tables(knowledge)
+    common = tables.common
     found = []
     # 2-word then 1-word windows over the uncovered words
     for size in (2, 1):
@@ -313,10 +368,11 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
                 continue
             if any(s <= window[0][1] and window[-1][2] <= e for s, e in explained):
                 continue
+            terms, choices = _fuzzy_choices(tables, len(text))
             best = process.extractOne(text, choices, scorer=fuzz.ratio, score_cutoff=_FUZZY_MIN_SCORE)
             if best is None:
                 continue
-            term = latin_terms[best[2]]
+            term = terms[best[2]]
             if abs(len(term.alias) - len(text)) > 2:
                 continue
             # word by word: every differing word must be a long, uncommon near-miss of its alias word
@@ -328,7 +384,7 @@ def _fuzzy_matches(words: list[tuple[str, int, int]], knowledge: Knowledge,
             # every entry carrying that alias, as an exact match would find them ("alignment": read and
             # bisulfite alignment); _select makes them one match with alternatives, the readings choose
             # (of every kind: "taxonomical classification" is the operation before the datatype, as exactly)
-            for same in sorted({(t.kind, t.id) for t in latin_terms if t.alias == term.alias}):
+            for same in tables.same_alias[term.alias]:
                 found.append(Match(kind=same[0], id=same[1], text=" ".join(w[0] for w in window),
                                    start=window[0][1], end=window[-1][2], how="fuzzy", score=round(best[1] / 100, 3)))
     return found
@@ -338,21 +394,20 @@ def _versioned_tool_typos(words: list[tuple[str, int, int]], knowledge: Knowledg
     """A versioned tool's name with one letter missing, added or changed ("MAC2" for MACS2, "bowtei2"): too
     short for the typo windows above, but its version digits leave one reading. Only digit-bearing words
     one edit from exactly one tool, with the same digits."""
-    tools = [t for t in lexicon_index(knowledge).latin_terms
-             if t.kind == "tool" and " " not in t.alias and len(t.alias) >= 4 and any(c.isdigit() for c in t.alias)]
+    tools = _tables(knowledge).versioned_tools
     found: list[Match] = []
     for word, start, end in words:
         if not 4 <= len(word) <= 10 or not any(c.isdigit() for c in word):
             continue
-        digits = [c for c in word if c.isdigit()]
-        near = {t.alias for t in tools if [c for c in t.alias if c.isdigit()] == digits
+        digits = tuple(c for c in word if c.isdigit())
+        near = {t.alias for t, t_digits in tools if t_digits == digits
                 and t.alias != word and OSA.distance(word, t.alias) == 1}
         if len(near) != 1:
             continue
         # every tool carrying that alias, as an exact match finds them (_select makes them one match)
         alias = near.pop()
         found.extend(Match(kind="tool", id=tool_id, text=word, start=start, end=end, how="fuzzy", score=0.9)
-                     for tool_id in sorted({t.id for t in tools if t.alias == alias}))
+                     for tool_id in sorted({t.id for t, _ in tools if t.alias == alias}))
     return found
 
 
@@ -897,10 +952,7 @@ def _split_joined_names(norm: str, matches: list[Match], knowledge: Knowledge,
     """A tool alias made of two tools' names of different steps written joined by "/" ("Kraken2/Bracken",
     an alias of Bracken) names both: the pipeline of the two, neither hidden behind the other ("Bismark
     Bowtie2", one tool's name, stays one)."""
-    tool_aliases: dict[str, str] = {}
-    for t in lexicon_index(knowledge).latin_terms:
-        if t.kind == "tool":
-            tool_aliases.setdefault(t.alias, t.id)
+    tool_aliases = _tables(knowledge).tool_aliases
     out: list[Match] = []
     for m in matches:
         words = norm[m.start:m.end].split(" ")
