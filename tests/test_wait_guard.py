@@ -18,11 +18,13 @@ class Clock:
     the machine's stall, the waits for the other worker."""
 
     def __init__(self):
-        self.wall = self.cpu = self.children = self.stall = 0.0
+        self.wall = self.cpu = self.children = self.stall = self.live = 0.0
         self.shared = wait_guard.SharedWait(wall=lambda: self.wall)
 
-    def advance(self, wall: float = 0.0, cpu: float = 0.0, stall: float = 0.0, children: float = 0.0) -> None:
+    def advance(self, wall: float = 0.0, cpu: float = 0.0, stall: float = 0.0, children: float = 0.0,
+                live: float = 0.0) -> None:
         self.wall += wall
+        self.live += live
         self.cpu += cpu
         self.children += children
         self.stall += stall
@@ -30,6 +32,7 @@ class Clock:
     def guard(self, limit: float = 2.0) -> wait_guard.WaitGuard:
         return wait_guard.WaitGuard(limit, read=functools.partial(
             wait_guard.clocks, stall=lambda: self.stall, wall=lambda: self.wall, shared=self.shared,
+            live=lambda: self.live,
             times=lambda: SimpleNamespace(user=self.cpu, system=0.0, children_user=self.children,
                                           children_system=0.0)))
 
@@ -85,6 +88,22 @@ def test_waits_of_setup_and_teardown_add_up_to_the_tests(clock):
 def test_cpu_of_the_test_and_of_its_children_is_no_wait(clock):
     reports = _test(clock.guard(), clock, call={"wall": 9.0, "cpu": 4.0, "children": 4.5})
     assert all(report.passed for report in reports)
+
+
+def test_cpu_of_a_live_child_the_test_hands_work_to_is_no_wait(clock):
+    """A long-lived child the tests wait for (conftest's dry_run_loop) counts with its CPU while it lives."""
+    reports = _test(clock.guard(), clock, call={"wall": 5.0, "cpu": 0.5, "live": 4.0})
+    assert all(report.passed for report in reports)
+    assert _test(clock.guard(), clock, call={"wall": 5.0, "cpu": 0.5, "live": 2.0})[1].failed
+
+
+def test_the_live_childrens_cpu_is_read_from_proc():
+    import os
+
+    own = os.times()  # this process, alive, as /proc/<pid>/stat counts it (clock ticks)
+    counted = wait_guard.live_children_cpu({os.getpid()})
+    assert counted > 0 and abs(counted - (own.user + own.system)) < 0.1, (counted, own)
+    assert wait_guard.live_children_cpu({2 ** 22 + 1}) == 0  # no such process (the kernel's pid_max is 2**22)
 
 
 def test_a_loaded_machine_is_no_wait(clock):

@@ -73,15 +73,34 @@ def waited_for_the_run():
     return SHARED.waiting()
 
 
-def clocks(stall=stalled, times=os.times, wall=time.perf_counter, shared=SHARED) -> tuple[float, float, float] | None:
-    """(wall clock, CPU of this process and its finished children, the machine's stall time plus this
-    process's waits for the other worker): the wait of a stretch is its wall clock less the other two;
-    None where the stall time is unknown."""
+# long-lived children that tests hand work to and wait for (a Snakemake process serving many dry runs,
+# tests/conftest.py dry_run_loop): their CPU counts as the waiting test's while they live; once reaped
+# it is in the finished children's (so a child is left out after its wait() only)
+LIVE_CHILDREN: set[int] = set()
+
+
+def live_children_cpu(pids: set[int] = LIVE_CHILDREN) -> float:
+    """CPU seconds (user + system) the live children of `pids` have used so far (/proc/<pid>/stat)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime: the stat file's 14th and 15th fields
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def clocks(stall=stalled, times=os.times, wall=time.perf_counter, shared=SHARED,
+           live=live_children_cpu) -> tuple[float, float, float] | None:
+    """(wall clock, CPU of this process, of its finished children and of its LIVE_CHILDREN, the machine's
+    stall time plus this process's waits for the other worker): the wait of a stretch is its wall clock less
+    the other two; None where the stall time is unknown."""
     stalled_now = stall()
     if stalled_now is None:
         return None
     now = times()
-    cpu = now.user + now.system + now.children_user + now.children_system
+    cpu = now.user + now.system + now.children_user + now.children_system + live()
     return wall(), cpu, stalled_now + shared.seconds
 
 
