@@ -1,7 +1,7 @@
 """check_paired_mates.py, the paired-end precondition check both targets run, on small files.
 
 It streams both mates through pigz/gzip (or Python's zlib when neither is on PATH) side by side;
-these tests run it as the Nextflow target does (templates/nextflow/bin/bioplan_run.py), in each
+these tests run it as the Nextflow target does (templates/nextflow/bin/bioplan_run.py, in this process), in each
 decompression mode, on good pairs (multi-member gzip as bgzip writes) and on each kind of broken
 pair. The 2 GB pair is measured in benchmarks/check_paired_mates.py; the e2e run of the generated
 rule: tests/e2e/test_preconditions_run.py. The check's time limit grows with its input:
@@ -11,20 +11,18 @@ _checked_gb below.
 from __future__ import annotations
 
 import gzip
-import json
 import shutil
-import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bioplan.codegen.ir import CHECK_RUNTIME, CHECK_RUNTIME_PER_GB, FileRef, IOPort, _checked_gb
 from bioplan.models import SpecInput
+from test_step_scripts import step  # noqa: F401  (the fixture that runs a step script in this process)
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNNER = ROOT / "templates" / "nextflow" / "bin" / "bioplan_run.py"
-SCRIPT = ROOT / "templates" / "scripts" / "check_paired_mates.py"
 MODES = ["pigz", "gzip", "zlib"]
 
 
@@ -38,28 +36,39 @@ def write_members(path: Path, *chunks: bytes) -> Path:
     return path
 
 
-def run_check(tmp_path: Path, mate1: Path, mate2: Path, mode: str) -> subprocess.CompletedProcess:
-    params = tmp_path / "params.json"
-    params.write_text(json.dumps({"constraint": "paired_end_reads", "guarded_step": "read_trimming",
-                                  "datatypes": {"reads_1": "raw_reads", "reads_2": "raw_reads"}}))
-    # PATH holds only the decompressor of the mode (none: the script uses Python's zlib)
-    bin_dir = tmp_path / f"path_{mode}"
-    bin_dir.mkdir(exist_ok=True)
-    if mode != "zlib":
-        tool = shutil.which(mode)
-        if tool is None:
-            pytest.skip(f"{mode} is not on PATH")
-        if not (bin_dir / mode).exists():
-            (bin_dir / mode).symlink_to(tool)
-    env = {"PATH": str(bin_dir)}
-    return subprocess.run([sys.executable, str(RUNNER), str(SCRIPT), "--input", f"reads_1={mate1}",
-                           "--input", f"reads_2={mate2}", "--output", f"ok={tmp_path / 'check.ok'}",
-                           "--params", str(params), "--log", str(tmp_path / "check.log")],
-                          capture_output=True, text=True, env=env, timeout=120)
+@dataclass
+class CheckRun:
+    returncode: int  # 0: the pair passed; 1: fail() with the one-line message
+    stderr: str  # what the check printed on the terminal
+
+
+@pytest.fixture
+def run_check(step, monkeypatch):
+    """run_check(tmp_path, mate1, mate2, mode): the check run by the Nextflow runner's run_script in this
+    process (test_step_scripts' `step`: a process per check cost ~0.2 CPU-s of Python start and imports),
+    with PATH holding only the decompressor of the mode (none: the script uses Python's zlib)."""
+
+    def run(tmp_path: Path, mate1: Path, mate2: Path, mode: str) -> CheckRun:
+        bin_dir = tmp_path / f"path_{mode}"
+        bin_dir.mkdir(exist_ok=True)
+        if mode != "zlib":
+            tool = shutil.which(mode)
+            if tool is None:
+                pytest.skip(f"{mode} is not on PATH")
+            if not (bin_dir / mode).exists():
+                (bin_dir / mode).symlink_to(tool)
+        monkeypatch.setenv("PATH", str(bin_dir))  # restored after the test
+        params = {"constraint": "paired_end_reads", "guarded_step": "read_trimming",
+                  "datatypes": {"reads_1": "raw_reads", "reads_2": "raw_reads"}}
+        done = step("check_paired_mates.py", {"reads_1": str(mate1), "reads_2": str(mate2)},
+                    {"ok": str(tmp_path / "check.ok")}, params, rule="check")
+        return CheckRun(done.code, done.terminal)
+
+    return run
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_good_pair_in_several_gzip_members_passes(tmp_path, mode):
+def test_good_pair_in_several_gzip_members_passes(tmp_path, mode, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(0, 1500)), records(1, range(1500, 3000), "/1"))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(0, 2000)), records(2, range(2000, 3000), "/2"))
     proc = run_check(tmp_path, mate1, mate2, mode)
@@ -70,7 +79,7 @@ def test_good_pair_in_several_gzip_members_passes(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_cut_download_is_truncated(tmp_path, mode):
+def test_cut_download_is_truncated(tmp_path, mode, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(3000)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(3000)))
     blob = mate2.read_bytes()
@@ -83,7 +92,7 @@ def test_cut_download_is_truncated(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_mate_with_fewer_reads_past_the_first_records(tmp_path, mode):
+def test_mate_with_fewer_reads_past_the_first_records(tmp_path, mode, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(3000)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(2500)))
     proc = run_check(tmp_path, mate1, mate2, mode)
@@ -93,7 +102,7 @@ def test_mate_with_fewer_reads_past_the_first_records(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_record_cut_off_at_the_end(tmp_path, mode):
+def test_record_cut_off_at_the_end(tmp_path, mode, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(1200)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(1200))[:-25])  # last record's lines cut
     proc = run_check(tmp_path, mate1, mate2, mode)
@@ -102,7 +111,7 @@ def test_record_cut_off_at_the_end(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_same_count_but_different_last_read(tmp_path, mode):
+def test_same_count_but_different_last_read(tmp_path, mode, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(3000)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, [*range(2999), 5000]))
     proc = run_check(tmp_path, mate1, mate2, mode)
@@ -112,14 +121,14 @@ def test_same_count_but_different_last_read(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_single_record_pair_passes(tmp_path, mode):
+def test_single_record_pair_passes(tmp_path, mode, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(1)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(1)))
     assert run_check(tmp_path, mate1, mate2, mode).returncode == 0
     assert "1 read pairs, first 1 and last read ids match" in (tmp_path / "check.ok").read_text()
 
 
-def test_mismatched_first_reads_named(tmp_path):
+def test_mismatched_first_reads_named(tmp_path, run_check):
     mate1 = write_members(tmp_path / "s_R1.fastq.gz", records(1, range(100)))
     mate2 = write_members(tmp_path / "s_R2.fastq.gz", records(2, range(1, 101)))
     proc = run_check(tmp_path, mate1, mate2, "zlib")
