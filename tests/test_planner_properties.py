@@ -13,7 +13,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bioplan.planner.graph import Action, Problem, relevant_only
+from bioplan.planner.graph import Action, Problem, _backward_relevant, _forward_reachable, relevant_only
 from bioplan.planner.search import astar_plan, bfs_plan
 from conftest import examples
 
@@ -123,3 +123,47 @@ def test_astar_memo_gives_the_search_result_for_exactly_that_problem(problem):
                      {**problem.actions, name: Action(name, action.cost + 8.0, action.pre, action.add, name)},
                      problem.max_hops)
     assert astar_plan(dearer) == _astar_plan(dearer, 200_000)
+    # relevance pruning, kept the same way: the walk's actions, in the problem's order
+    for p in (problem, dearer, relevant_only(problem)):
+        want = _backward_relevant(p, _forward_reachable(p))
+        assert list(relevant_only(p).actions) == [k for k in p.actions if k in want]
+
+
+def reference_depends_on(steps, later: str, earlier: str) -> bool:
+    """The first `_depends_on`: a walk up the sources per question (the oracle of `_Dependencies`)."""
+    by_id = {s.id: s for s in steps}
+    stack, seen = [later], set()
+    while stack:
+        cur = stack.pop()
+        if cur == earlier:
+            return True
+        if cur in seen or cur not in by_id:
+            continue
+        seen.add(cur)
+        stack.extend(by_id[cur].sources.values())
+    return False
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.integers(2, 6).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.lists(st.sampled_from([f"s{i}" for i in range(n)] + ["input:x", "config:y"]),
+                                  max_size=3), min_size=n, max_size=n),
+    st.integers(0, n - 1), st.sampled_from([f"s{i}" for i in range(n)] + ["input:z"]))))
+def test_dependencies_answer_as_a_walk_per_question(case):
+    """`_Dependencies` (upstream sets kept until a step's sources change) answers every question as
+    the walk up the sources does, on any source graph (cycles too), before and after a rewiring."""
+    from bioplan.models import PlanStep
+    from bioplan.planner.plan import _Dependencies
+
+    n, sources, changed_step, new_source = case
+    steps = [PlanStep(id=f"s{i}", operation="op", inputs={}, outputs={},
+                      sources={f"p{j}": src for j, src in enumerate(srcs)}) for i, srcs in enumerate(sources)]
+    deps = _Dependencies(steps)
+    ids = [s.id for s in steps] + ["input:x", "config:y", "input:z"]
+    for rewire in (False, True):
+        if rewire:
+            s = steps[changed_step]
+            steps[changed_step] = s.model_copy(update={"sources": {**s.sources, "p0": new_source}})
+            deps.changed()
+        for a, b in itertools.product(ids, ids):
+            assert deps.depends_on(a, b) == reference_depends_on(steps, a, b), (a, b)

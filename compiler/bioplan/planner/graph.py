@@ -192,6 +192,9 @@ class ProblemBuilder:
         self.examined: list[str] = []  # operations whose context was judged
         self._forward_region()
         self._config_actions: dict[str, Action] | None = None
+        # built once per operation and shared by every variant's Problem (both are immutable)
+        self._actions: dict[str, Action] = {}
+        self._op_pruned: dict[str, Pruned] = {}
 
     def _judge(self, op_id: str) -> bool:
         if op_id not in self.context.verdicts:
@@ -312,10 +315,13 @@ class ProblemBuilder:
                 self._judge(a)
         self._add_base((), anchors)
         actions: dict[str, Action] = {}
+        made = self._actions
         for op_id in sorted(self.region):
             if op_id not in forbidden:
-                e = index.ops[op_id]
-                actions[op_id] = Action(op_id, e.cost, e.pre, e.add, op_id)
+                if op_id not in made:
+                    e = index.ops[op_id]
+                    made[op_id] = Action(op_id, e.cost, e.pre, e.add, op_id)
+                actions[op_id] = made[op_id]
         actions.update(self.config_actions())
         pruned: list[Pruned] = []
         blocked: dict[str, str] = {}
@@ -324,7 +330,9 @@ class ProblemBuilder:
             pruned.extend(tool_pruned)
             if why is not None:
                 blocked[op_id] = why
-                pruned.append(Pruned(kind="operation", id=op_id, reason=why))
+                if op_id not in self._op_pruned:
+                    self._op_pruned[op_id] = Pruned(kind="operation", id=op_id, reason=why)
+                pruned.append(self._op_pruned[op_id])
         problem = Problem(self.initial, self.spec.target_output.semantic_type, anchors, actions,
                           self.spec.max_hops, pruned, blocked)
         return relevant_only(problem) if relevant else problem
@@ -366,11 +374,26 @@ def _forward_closure(initial: frozenset[str], actions) -> frozenset[str]:
 
 
 def relevant_only(problem: Problem) -> Problem:
-    """Keep actions that are forward-reachable from the inputs and backward-relevant to a goal."""
-    relevant = _backward_relevant(problem, _forward_reachable(problem))
+    """Keep actions that are forward-reachable from the inputs and backward-relevant to a goal.
+
+    Which ones depends only on the initial facts, the target, the anchors and the actions: kept
+    per process under exactly those (a request planned again gives the same region)."""
+    key = (frozenset(problem.initial), problem.target, tuple(problem.anchors), tuple(problem.actions.items()))
+    try:
+        relevant = _RELEVANT.get(key)
+    except TypeError:  # an action built with mutable sets: not kept
+        relevant = frozenset(_backward_relevant(problem, _forward_reachable(problem)))
+    if relevant is None:
+        if len(_RELEVANT) >= _RELEVANT_MAX:
+            _RELEVANT.clear()
+        relevant = _RELEVANT[key] = frozenset(_backward_relevant(problem, _forward_reachable(problem)))
     kept = {k: v for k, v in problem.actions.items() if k in relevant}
     return Problem(problem.initial, problem.target, problem.anchors, kept, problem.max_hops, problem.pruned,
                    problem.blocked)
+
+
+_RELEVANT: dict[tuple, frozenset[str]] = {}
+_RELEVANT_MAX = 4096
 
 
 def _forward_reachable(problem: Problem) -> set[str]:

@@ -92,19 +92,37 @@ def _longest_chain(steps: list[PlanStep]) -> int:
     return max((depth(s.id) for s in steps), default=0)
 
 
-def _depends_on(steps: list[PlanStep], later: str, earlier: str) -> bool:
-    """True if step `later` consumes, directly or transitively, an output of step `earlier`."""
-    by_id = {s.id: s for s in steps}
-    stack, seen = [later], set()
-    while stack:
-        cur = stack.pop()
-        if cur == earlier:
-            return True
-        if cur in seen or cur not in by_id:
-            continue
-        seen.add(cur)
-        stack.extend(by_id[cur].sources.values())
-    return False
+class _Dependencies:
+    """Which steps of `steps` (a list the caller changes in place) consume, directly or
+    transitively, an output of which: each step's upstream set computed once, until `changed`."""
+
+    def __init__(self, steps: list[PlanStep]):
+        self.steps = steps
+        self.changed()
+
+    def changed(self) -> None:
+        """A step's sources changed: forget what was derived from them."""
+        self.by_id: dict[str, PlanStep] | None = None
+        self.upstream: dict[str, set[str]] = {}
+
+    def depends_on(self, later: str, earlier: str) -> bool:
+        """True if step `later` consumes, directly or transitively, an output of step `earlier`
+        (or is it): `earlier` is among the sources reached from `later`."""
+        up = self.upstream.get(later)
+        if up is None:
+            if self.by_id is None:
+                self.by_id = {s.id: s for s in self.steps}
+            by_id = self.by_id
+            up = self.upstream[later] = set()
+            stack = [later]
+            while stack:
+                cur = stack.pop()
+                if cur in up:
+                    continue
+                up.add(cur)
+                if cur in by_id:
+                    stack.extend(by_id[cur].sources.values())
+        return earlier in up
 
 
 def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanStep]:
@@ -119,6 +137,7 @@ def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanSte
     inspects data as delivered.
     """
     fed_by: dict[tuple[str, str], set[str]] = {}  # every source a port had: never fed twice by one
+    deps = _Dependencies(steps)
     changed = True
     while changed:
         changed = False
@@ -131,16 +150,17 @@ def _refine_sources(knowledge: Knowledge, steps: list[PlanStep]) -> list[PlanSte
                 seen = fed_by.setdefault((s.id, port), {source})
                 for t in steps:
                     # no cycles; never back to a source, nor to data the current source was derived from
-                    if t.id == s.id or _depends_on(steps, t.id, s.id) or (t.id != source and (
-                            t.id in seen or _depends_on(steps, source, t.id))):
+                    if t.id == s.id or deps.depends_on(t.id, s.id) or (t.id != source and (
+                            t.id in seen or deps.depends_on(source, t.id))):
                         continue
                     better = [d for d in t.outputs.values() if d != current and is_subtype(knowledge, d, current)]
-                    if not better and t.id != source and port in operation.inputs and _depends_on(steps, t.id, source):
+                    if not better and t.id != source and port in operation.inputs and deps.depends_on(t.id, source):
                         accepts = operation.inputs[port].datatype
                         better = [d for d in t.outputs.values() if is_subtype(knowledge, d, accepts)]
                     if better:
                         steps[i] = s = s.model_copy(update={
                             "inputs": {**s.inputs, port: better[0]}, "sources": {**s.sources, port: t.id}})
+                        deps.changed()
                         current, source = better[0], t.id
                         seen.add(t.id)
                         changed = True
@@ -154,15 +174,17 @@ def _wire_optional_from_plan(knowledge: Knowledge, steps: list[PlanStep]) -> lis
     the cell-type annotation it groups by); the port then reads that producer's output, unless
     the producer depends on the step (no cycles).
     """
+    deps = _Dependencies(steps)
     for i, s in enumerate(steps):
         for port, spec_port in knowledge.operations[s.operation].inputs.items():
             if not spec_port.optional or port in s.inputs:
                 continue
             for t in steps:
                 made = [d for d in t.outputs.values() if is_subtype(knowledge, d, spec_port.datatype)]
-                if t.id != s.id and made and not _depends_on(steps, t.id, s.id):
+                if t.id != s.id and made and not deps.depends_on(t.id, s.id):
                     steps[i] = s = s.model_copy(update={
                         "inputs": {**s.inputs, port: made[0]}, "sources": {**s.sources, port: t.id}})
+                    deps.changed()
                     break
     return steps
 
@@ -173,6 +195,7 @@ def _match_gene_set_namespace(knowledge: Knowledge, spec: TaskSpec, steps: list[
     ns = spec.gene_set_namespace
     if not ns:
         return steps
+    deps = _Dependencies(steps)
     for i, s in enumerate(steps):
         if "gene_set_library" not in s.inputs.values():
             continue
@@ -181,13 +204,14 @@ def _match_gene_set_namespace(knowledge: Knowledge, spec: TaskSpec, steps: list[
                 continue
             wanted = knowledge.operations[s.operation].inputs[port].datatype
             for t in steps:
-                if t.id == s.id or _depends_on(steps, t.id, s.id):
+                if t.id == s.id or deps.depends_on(t.id, s.id):
                     continue
                 match = [d for d in t.outputs.values()
                          if knowledge.datatypes[d].id_namespace == ns and is_subtype(knowledge, d, wanted)]
                 if match:
                     steps[i] = s = s.model_copy(update={"inputs": {**s.inputs, port: match[0]},
                                                         "sources": {**s.sources, port: t.id}})
+                    deps.changed()
                     break
     return steps
 
