@@ -6,6 +6,7 @@ is also remembered on disk (bioplan/cache.py) under a key of the text and of wha
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from importlib.metadata import version
@@ -37,6 +38,7 @@ RULES = [
 ]
 
 
+@functools.cache  # snakefmt's own formatting of a text, the reference: the same for both orders below
 def _plain(source: str) -> str:
     return Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
                      format_shell=True).get_formatted()
