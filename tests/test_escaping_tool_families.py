@@ -55,6 +55,7 @@ from bioplan.codegen.snakemake import SAMPLE_NAME_PATTERN, SHELL_WORD_PATTERN, S
 from bioplan.compile import plan_request
 from bioplan.errors import TargetUnsupportedError
 from bioplan.request.text import plain_request
+from conftest import SniffOnce
 from test_escaping import TEMPLATES
 from test_escaping_properties import (
     BENIGN_OPTIONS,
@@ -185,11 +186,13 @@ def benign_of(named_tools_data, workspace, knowledge):
     """case -> its benign Workflow IR (planned once): the representative cases with paired reads, the
     others single-end (the templates' other branch)."""
     cache: dict[str, Workflow] = {}
+    sniffs = SniffOnce()  # the reads the cases share are read once (conftest.SniffOnce)
 
     def get(case: str) -> Workflow:
         if case not in cache:
             spec, layout = CASES[case], "paired" if case in REPRESENTATIVE else "single"
-            result = plan_request(spec.request, case_inputs(named_tools_data, case, layout), knowledge)
+            with sniffs:
+                result = plan_request(spec.request, case_inputs(named_tools_data, case, layout), knowledge)
             cache[case] = synthesize(knowledge, result.spec, result.plans[0], workdir=str(workspace / "out"))
         return cache[case]
 
