@@ -105,3 +105,28 @@ def test_made_within_is_kept_per_knowledge_and_sources(knowledge):
     assert first and queries.made_within(knowledge, reversed(sources), 3) is first
     assert first == queries._sweep(knowledge, frozenset(sources), 3)
     assert queries.made_within(knowledge, sources, 1) == queries._sweep(knowledge, frozenset(sources), 1)
+    # makeable alike (the anchors pass asks it once per requested operation)
+    queries._MAKEABLE.clear()
+    made = queries.makeable(knowledge, sources)
+    assert made and queries.makeable(knowledge, reversed(sources)) is made
+    assert made == queries._makeable(knowledge, frozenset(sources))
+
+
+def test_is_subtype_is_the_is_a_walk_for_every_pair(knowledge):
+    """`is_subtype` (each datatype's ancestors kept per datatypes table) answers every pair as the walk
+    up `is_a` does; a knowledge with another table (an edited ontology) gets its own answers."""
+    def walk(d, of):
+        while d is not None:
+            if d == of:
+                return True
+            d = knowledge.datatypes[d].is_a if d in knowledge.datatypes else None
+        return False
+
+    datatypes = sorted(knowledge.datatypes) + ["no_such_type"]
+    for d, of in itertools.product(datatypes, datatypes):
+        assert is_subtype(knowledge, d, of) == walk(d, of), (d, of)
+    child = next(d for d in datatypes if d in knowledge.datatypes and knowledge.datatypes[d].is_a)
+    parent = knowledge.datatypes[child].is_a
+    orphaned = {**knowledge.datatypes, child: knowledge.datatypes[child].model_copy(update={"is_a": None})}
+    edited = knowledge.model_copy(update={"datatypes": orphaned})
+    assert is_subtype(knowledge, child, parent) and not is_subtype(edited, child, parent)

@@ -22,8 +22,25 @@ def ancestors(knowledge: Knowledge, datatype: str) -> list[str]:
 
 
 def is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
-    """True if `datatype` is `of` or one of its is_a descendants (it may feed a port of `of`)."""
-    return datatype == of or of in ancestors(knowledge, datatype)
+    """True if `datatype` is `of` or one of its is_a descendants (it may feed a port of `of`).
+
+    Asked millions of times by the spec passes and the planner: each datatype's `ancestors` are
+    walked once per datatypes table (the table is kept with them, so its id is never reused)."""
+    if datatype == of:
+        return True
+    table = knowledge.datatypes
+    kept = _ABOVE.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_ABOVE) >= 64:
+            _ABOVE.clear()
+        kept = _ABOVE[id(table)] = (table, {})
+    above = kept[1].get(datatype)
+    if above is None:
+        above = kept[1][datatype] = frozenset(ancestors(knowledge, datatype))
+    return of in above
+
+
+_ABOVE: dict[int, tuple[dict, dict[str, frozenset[str]]]] = {}
 
 
 def made_within(knowledge: Knowledge, sources: Iterable[str], steps: int) -> frozenset[str]:
@@ -81,7 +98,20 @@ def _readers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
 def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
     """Datatypes the `given` ones lead to when each operation needs all its required inputs,
     references the user may supply through config counting as given: salmon outputs do not lead
-    back to reads."""
+    back to reads. Kept per knowledge (content hash) and `given`, as `made_within`."""
+    key = (knowledge.content_hash, frozenset(given))
+    made = _MAKEABLE.get(key)
+    if made is None:
+        if len(_MAKEABLE) >= _MADE_WITHIN_MAX:
+            _MAKEABLE.clear()
+        made = _MAKEABLE[key] = _makeable(knowledge, key[1])
+    return made
+
+
+_MAKEABLE: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+
+
+def _makeable(knowledge: Knowledge, given: frozenset[str]) -> frozenset[str]:
     have = set(given) | {d for d, dt in knowledge.datatypes.items() if dt.config_provided}
     feeds = set(closure(knowledge, have))  # every port type something in `have` may feed
     grew = True
