@@ -572,6 +572,14 @@ class _ReadContext:
         return value
 
 
+@pytest.fixture(scope="module")
+def sniffed_once():
+    """The files a module's plans read, read once for the whole module (SniffOnce), for modules whose tests
+    plan over the same example files and change no reader (`pytestmark = pytest.mark.usefixtures(...)`)."""
+    with SniffOnce() as memo:
+        yield memo
+
+
 def _stamp(path: str) -> tuple:
     try:
         status = os.stat(path)

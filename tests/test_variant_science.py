@@ -19,6 +19,9 @@ from bioplan.evaluate.fixtures import write_fixtures
 from bioplan.knowledge.checks import check_motifs
 from bioplan.request.parse import parse_request
 
+# the tests plan over the example's reads and genome: each file read once for the module (conftest)
+pytestmark = pytest.mark.usefixtures("sniffed_once")
+
 
 def _dna_inputs(workspace: Path) -> list[str]:
     data = workspace / "data" / "rnaseq_fastq"
