@@ -28,3 +28,23 @@ def test_readers_of_a_datatype_are_the_operations_it_may_feed(knowledge):
                     if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values())]
         assert list(anchors._readers_of(knowledge, d)) == expected
         assert list(anchors._readers_of(knowledge, d)) == expected
+
+
+def test_instruction_words_split_once_answer_as_each_word_did(knowledge):
+    from bioplan.knowledge.words import has_word, is_cjk
+    from bioplan.request.lexicon import lexicon_words
+    from bioplan.request.passes.readings import _instruction_words
+
+    words = lexicon_words(knowledge, "instruction_words")
+    ascii_words, others = _instruction_words(words)
+    assert _instruction_words(words) == (ascii_words, others)
+    assert set(ascii_words) | {w for w, _ in others} == set(words)
+    assert all(cjk == is_cjk(w) and not w.isascii() for w, cjk in others)
+    texts = ["three cell types", "then call variants", "请做差异表达", "align 并且 注释", "déjà vu annotate"]
+    for text in texts + [w for w in sorted(words)[:40]]:
+        ascii_text = text.isascii()
+        expected = any(has_word(text, w) if not is_cjk(w) else w in text for w in words
+                       if not ascii_text or w.isascii())
+        found = any(has_word(text, w) for w in ascii_words) or (not ascii_text and any(
+            has_word(text, w) if not cjk else w in text for w, cjk in others))
+        assert found == expected

@@ -142,8 +142,8 @@ def pair_tumours_with_normals(draft: SpecDraft) -> SpecDraft:
     patient's samples paired from the status column, for the steps to run once per patient."""
     steps = [op for op in draft.anchors if draft.knowledge.operations[op].one_individual]
     # a cohort step whose tool takes the normals from the sheet (CNVkit's pooled reference) pairs them too
-    reads_normals = [op for op in draft.anchors if any(t.pairing is not None and t.implements == op
-                                                       for t in draft.knowledge.tools.values())]
+    pairing = {t.implements for t in draft.knowledge.tools.values() if t.pairing is not None}
+    reads_normals = [op for op in draft.anchors if op in pairing]
     patients = _patients(draft)
     sheet = _sheet(draft)
     if not (steps or reads_normals) or sheet is None:
