@@ -6,6 +6,7 @@ the development sets, and on hand-made patterns."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 
@@ -13,6 +14,7 @@ from bioplan.request.lexicon import (
     _PATTERNS,
     _compiled,
     _from_program,
+    _passing,
     lexicon_index,
     lexicon_pattern,
     normalize,
@@ -24,6 +26,7 @@ from helpers import read_yaml
 CASE_FILES = [ROOT / "compiler" / "bioplan" / "evaluate" / name for name in ("dev_set.yaml", "from_others.yaml")]
 
 
+@cache  # read once for the tests of this file
 def _requests() -> list[str]:
     out = []
     for path in CASE_FILES:
@@ -57,6 +60,21 @@ def test_every_text_a_lexicon_pattern_matches_holds_one_of_its_triggers(knowledg
         for text in texts:
             if compiled.search(text):
                 assert all(any(t in text.lower() for t in needed) for needed in needs), (pattern, text)
+
+
+def test_the_patterns_passing_a_text_are_those_whose_every_trigger_set_it_holds(knowledge):
+    """`_passing` tests the triggers once per text (each string by its first three characters, each pattern
+    by its key set first): the same patterns as testing every set of every pattern with `in`, as
+    `lexicon_pattern` did. On requests of the development sets, upper case, Chinese and texts of 0-3
+    characters."""
+    index = lexicon_index(knowledge)
+    texts = _requests()[::25] + ["", "a", "qc", "gsea", "KEGG Pathway ENRICHMENT of DEGs",
+                                 "差异表达基因的GO富集和融合基因", "call peaks (macs2), then ATAC-seq footprinting"]
+    for text in texts:
+        lowered = text.lower()
+        expected = {p for p, triggers in index.triggers.items()
+                    if all(any(t in lowered for t in needed) for needed in triggers)}
+        assert _passing(text, index) == expected, text
 
 
 def test_a_pattern_is_not_compiled_for_a_text_without_its_triggers(knowledge):

@@ -465,11 +465,14 @@ def lexicon_matcher(text: str, knowledge: Knowledge) -> Callable[[str], re.Patte
 
 
 class _Prefilter(NamedTuple):
-    """An index's triggers arranged to test a text once: every distinct trigger string, the patterns with
-    triggers, and those without (always run)."""
+    """An index's triggers arranged to test a text once: the trigger strings of fewer than three characters,
+    the others by their first three, each gated pattern (with its triggers) under every string of its key set
+    (the set of its rarest string: one of its sets, so a pattern none of whose key strings is in a text cannot
+    match it), and the patterns without triggers (always run)."""
 
-    strings: tuple[str, ...]
-    gated: tuple[tuple[str, Triggers], ...]
+    short: tuple[str, ...]
+    by_prefix: dict[str, tuple[str, ...]]
+    by_key: dict[str, tuple[tuple[str, Triggers], ...]]
     always: frozenset[str]
 
 
@@ -483,8 +486,18 @@ def _prefilter(index: LexiconIndex) -> _Prefilter:
     if hit is None:
         if len(_PREFILTERS) >= 8:  # tests build many knowledge bases in one process
             _PREFILTERS.clear()
-        strings = tuple(sorted({t for triggers in index.triggers.values() for needed in triggers for t in needed}))
-        hit = _Prefilter(strings, tuple((p, t) for p, t in index.triggers.items() if t),
+        strings = sorted({t for triggers in index.triggers.values() for needed in triggers for t in needed})
+        by_prefix: dict[str, list[str]] = {}
+        for t in strings:
+            if len(t) >= 3:
+                by_prefix.setdefault(t[:3], []).append(t)
+        by_key: dict[str, list[tuple[str, Triggers]]] = {}
+        for pattern, triggers in index.triggers.items():
+            key = max(triggers, key=lambda needed: (min(map(len, needed)), -len(needed)), default=frozenset())
+            for t in sorted(key):
+                by_key.setdefault(t, []).append((pattern, triggers))
+        hit = _Prefilter(tuple(t for t in strings if len(t) < 3), {k: tuple(v) for k, v in by_prefix.items()},
+                         {k: tuple(v) for k, v in by_key.items()},
                          frozenset(p for p, t in index.triggers.items() if not t))
         _PREFILTERS[index.content_hash] = hit
     return hit
@@ -492,14 +505,17 @@ def _prefilter(index: LexiconIndex) -> _Prefilter:
 
 def _passing(text: str, index: LexiconIndex) -> frozenset[str]:
     """The patterns of the index that may match `text`: each set of their triggers has a string in the
-    lower-cased text (the same test `lexicon_pattern` made of each pattern, each string looked for once)."""
+    lower-cased text (the test `lexicon_pattern` made of each pattern, here made once per text: a string of
+    three or more characters is looked for only where the text holds its first three)."""
     key = (index.content_hash, text)
     hit = _PASSING.get(key)
     if hit is None:
         pre = _prefilter(index)
         lowered = text.lower()
-        present = {t for t in pre.strings if t in lowered}
-        hit = pre.always | {p for p, triggers in pre.gated
+        present = {t for t in pre.short if t in lowered}
+        for prefix in {lowered[i:i + 3] for i in range(len(lowered) - 2)}:
+            present.update(t for t in pre.by_prefix.get(prefix, ()) if t in lowered)
+        hit = pre.always | {pattern for t in present for pattern, triggers in pre.by_key.get(t, ())
                             if all(not present.isdisjoint(needed) for needed in triggers)}
         while len(_PASSING) >= _PASSING_MAX:
             _PASSING.pop(next(iter(_PASSING)))
