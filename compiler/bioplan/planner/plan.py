@@ -314,10 +314,12 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
         raise explain_failure(knowledge, spec, problem)
     found: dict[frozenset[str], Plan] = {}
     pruned: list[Pruned] = list(problem.pruned)
+    wired: set[RawPlan] = set()  # a variant often finds the best plan again: wired once, the same outcome
 
     def add(raw_plan: RawPlan | None, why_rejected: str | None = None) -> None:
-        if raw_plan is None:
+        if raw_plan is None or raw_plan in wired:
             return
+        wired.add(raw_plan)
         plan = raw_to_plan(knowledge, spec, raw_plan)
         key = frozenset(s.operation for s in plan.steps)
         if key in found:
