@@ -481,8 +481,9 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
         hash(key)
     except TypeError:  # an action built with mutable sets: not kept
         return _astar_plan(problem, max_expansions)
-    if key in _ASTAR_MEMO:
-        return _ASTAR_MEMO[key]
+    hit = _ASTAR_MEMO.get(key, _UNKNOWN)  # one lookup: another thread (eval --compile) may clear it
+    if hit is not _UNKNOWN:
+        return hit  # type: ignore[return-value]
     if len(_ASTAR_MEMO) >= _ASTAR_MEMO_MAX:
         _ASTAR_MEMO.clear()
     found = _ASTAR_MEMO[key] = _astar_plan(problem, max_expansions)
@@ -491,6 +492,7 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
 
 _ASTAR_MEMO: dict[tuple, RawPlan | None] = {}
 _ASTAR_MEMO_MAX = 4096
+_UNKNOWN = object()
 
 
 def _astar_plan(problem: Problem, max_expansions: int) -> RawPlan | None:
