@@ -160,11 +160,11 @@ def _word_pattern(alias: str) -> re.Pattern:
     return re.compile(rf"(?<![a-z0-9]){body}(?:e?s)?(?![a-z0-9])")
 
 
-_ABSENT: dict[str, tuple[tuple[str, str], ...]] = {}
+_ABSENT: dict[str, tuple[tuple[str, str, str], ...]] = {}
 
 
-def _absent_words(knowledge: Knowledge) -> tuple[tuple[str, str], ...]:
-    """(normalised name or alias, absent tool id), in matching priority order."""
+def _absent_words(knowledge: Knowledge) -> tuple[tuple[str, str, str], ...]:
+    """(normalised name or alias, its first word, absent tool id), in matching priority order."""
     if knowledge.content_hash not in _ABSENT:
         out = []
         for tool in knowledge.lexicon.absent_tools:
@@ -173,7 +173,7 @@ def _absent_words(knowledge: Knowledge) -> tuple[tuple[str, str], ...]:
             out += [(w, tool.id) for w in sorted(words, key=lambda w: (-len(w), w)) if w]
         # and longest first across tools: "diamond blastp" (DIAMOND's mode) wins over BLAST's "blastp"
         out.sort(key=lambda pair: -len(pair[0]))
-        _ABSENT[knowledge.content_hash] = tuple(out)
+        _ABSENT[knowledge.content_hash] = tuple((w, w.split()[0], tool_id) for w, tool_id in out)
     return _ABSENT[knowledge.content_hash]
 
 
@@ -194,10 +194,10 @@ def absent_tool_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int,
     named (`_in_tool_context`): "airway smooth muscle cells" names no aligner, "aligned with MUSCLE" does."""
     found: list[tuple[int, int, str]] = []
     design_words = lexicon_words(knowledge, "group_words")
-    for word, tool_id in _absent_words(knowledge):
+    for word, first, tool_id in _absent_words(knowledge):
         # a match contains the word's first token verbatim: skip (and never compile) the hundreds of
         # patterns whose token is absent -- compiling them all cost ~30 ms of every request
-        if word.split()[0] not in norm:
+        if first not in norm:
             continue
         for m in _word_pattern(word).finditer(norm):
             if word in design_words and not _in_tool_context(norm, m.start(), m.end()):
@@ -207,14 +207,23 @@ def absent_tool_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int,
     return sorted(found)
 
 
+_FAMILIES: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # the families bioplan lacks, by knowledge
+
+
 def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
     """(start, end, family id) of every mention of an analysis family bioplan does not do.
 
     A family whose operations the knowledge now has is supported and never reported.
     """
-    families = [f for f in knowledge.lexicon.unsupported_analyses
-                if not any(op in knowledge.operations for op in f.operations)]
-    return _entry_matches(norm, knowledge, [(f.id, f.patterns) for f in families])
+    hit = _FAMILIES.get(knowledge.content_hash)
+    if hit is None:
+        if len(_FAMILIES) >= 8:  # tests build many knowledge bases in one process
+            _FAMILIES.clear()
+        hit = _FAMILIES[knowledge.content_hash] = [
+            (f.id, f.patterns) for f in knowledge.lexicon.unsupported_analyses
+            if not any(op in knowledge.operations for op in f.operations)]
+    return _entry_matches(norm, knowledge, hit)
+
 
 
 def setting_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
