@@ -252,10 +252,10 @@ def _typo_correction(word: str, tables: _Tables) -> str | None:
     limit = 1 if len(word) < 8 else 2
     best = None
     for cand in tables.vocabulary_by_letter.get(word[0], ()):
-        if abs(len(cand) - len(word)) > limit or _prefix_antonym(word, cand):
+        if abs(len(cand) - len(word)) > limit:
             continue
-        d = OSA.distance(word, cand, score_cutoff=limit)
-        if d <= limit and (best is None or (d, -len(cand), cand) < best):
+        d = OSA.distance(word, cand, score_cutoff=limit)  # asked first: cheaper, and rarely within the limit
+        if d <= limit and not _prefix_antonym(word, cand) and (best is None or (d, -len(cand), cand) < best):
             best = (d, -len(cand), cand)
     return best[2] if best else None
 
