@@ -48,3 +48,12 @@ def test_instruction_words_split_once_answer_as_each_word_did(knowledge):
         found = any(has_word(text, w) for w in ascii_words) or (not ascii_text and any(
             has_word(text, w) if not cjk else w in text for w, cjk in others))
         assert found == expected
+
+
+def test_package_operations_are_what_the_tools_with_the_same_pins_do(knowledge):
+    from bioplan.request.passes.tools import _package_operations
+
+    for tool_id, tool in knowledge.tools.items():
+        conda = tool.software.conda
+        assert _package_operations(knowledge, tool_id) == {
+            t.implements for t in knowledge.tools.values() if t.software.conda == conda}

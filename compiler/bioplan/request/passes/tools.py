@@ -91,11 +91,24 @@ def _is_a_tool_name(knowledge: Knowledge, request: Request, op: Match) -> bool:
                for m in request.matches)
 
 
-def _package_operations(knowledge: Knowledge, tool_id: str) -> set[str]:
+def _package_operations(knowledge: Knowledge, tool_id: str) -> frozenset[str]:
     """What the tools of the named tool's package (the same conda pins) do: MACS2 per replicate
     beside MACS2 callpeak."""
-    conda = knowledge.tools[tool_id].software.conda
-    return {t.implements for t in knowledge.tools.values() if t.software.conda == conda}
+    return _operations_by_package(knowledge)[knowledge.tools[tool_id].software.conda]
+
+
+_BY_PACKAGE: dict[str, dict[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _operations_by_package(knowledge: Knowledge) -> dict[tuple[str, ...], frozenset[str]]:
+    """Conda pins -> what the tools with exactly those pins do; kept per knowledge (content hash): every spec with a
+    named tool asked it of each tool (a sweep over all tools each)."""
+    if knowledge.content_hash not in _BY_PACKAGE:
+        by: dict[tuple[str, ...], set[str]] = {}
+        for t in knowledge.tools.values():
+            by.setdefault(t.software.conda, set()).add(t.implements)
+        _BY_PACKAGE[knowledge.content_hash] = {conda: frozenset(ops) for conda, ops in by.items()}
+    return _BY_PACKAGE[knowledge.content_hash]
 
 
 def _names_its_operation(knowledge: Knowledge, op: str, text: str) -> bool:
