@@ -11,7 +11,6 @@ import importlib
 import re
 import sys
 from array import array
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
@@ -235,8 +234,11 @@ def _entry_matches(norm: str, knowledge: Knowledge,
                    entries: list[tuple[str, tuple[str, ...]]]) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     matcher = lexicon_matcher(norm, knowledge)
+    passing, known = matcher.passing, matcher.known
     for entry_id, patterns in entries:
         for pattern in patterns:
+            if pattern not in passing and pattern in known:
+                continue  # cannot match (`LexiconMatcher`)
             compiled = matcher(pattern)
             if compiled is None:
                 continue
@@ -453,24 +455,35 @@ def lexicon_pattern(pattern: str, text: str, knowledge: Knowledge) -> re.Pattern
     return lexicon_matcher(text, knowledge)(pattern)
 
 
-def lexicon_matcher(text: str, knowledge: Knowledge) -> Callable[[str], re.Pattern[str] | None]:
+def lexicon_matcher(text: str, knowledge: Knowledge) -> LexiconMatcher:
     """`lexicon_pattern` for one text: the triggers of every pattern of the index are tested once per text
     (`_passing`), so a caller asking for hundreds of patterns looks each up instead of testing it again."""
-    index = lexicon_index(knowledge)
-    passing = _passing(text, index)
+    return LexiconMatcher(text, knowledge)
 
-    def compiled(pattern: str) -> re.Pattern[str] | None:
-        if pattern in passing:
-            return _compiled(pattern, knowledge)
-        if pattern in index.triggers:
+
+class LexiconMatcher:
+    """`lexicon_pattern(pattern, text, knowledge)` as `matcher(pattern)` for one text; a caller running through
+    many patterns skips, without a call, each one `passing` lacks that the index knows (`known`): it cannot match."""
+
+    __slots__ = ("known", "passing", "_knowledge", "_text")
+
+    def __init__(self, text: str, knowledge: Knowledge) -> None:
+        index = lexicon_index(knowledge)
+        self._text, self._knowledge = text, knowledge
+        self.passing = _passing(text, index)
+        self.known = index.triggers
+
+    def __call__(self, pattern: str) -> re.Pattern[str] | None:
+        if pattern in self.passing:
+            return _compiled(pattern, self._knowledge)
+        if pattern in self.known:
             return None
         # a pattern the index lacks: its triggers read now
         triggers = required_literals(pattern)
-        lowered = text.lower()
+        lowered = self._text.lower()
         if triggers and not all(any(t in lowered for t in needed) for needed in triggers):
             return None
-        return _compiled(pattern, knowledge)
-    return compiled
+        return _compiled(pattern, self._knowledge)
 
 
 class _Prefilter(NamedTuple):

@@ -142,7 +142,10 @@ def _phrase_matches(norm: str, knowledge: Knowledge, context: str = "") -> tuple
     found, target, constraints = [], None, []
     text_and_context = norm + _CONTEXT_SEPARATOR + context if context else norm
     matcher = lexicon_matcher(text_and_context, knowledge)
+    passing, known = matcher.passing, matcher.known
     for rule in knowledge.lexicon.phrases:
+        if rule.pattern not in passing and rule.pattern in known:
+            continue  # cannot match (`LexiconMatcher`)
         pattern = matcher(rule.pattern)
         if pattern is None:
             continue
