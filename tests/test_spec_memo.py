@@ -38,15 +38,15 @@ def test_instruction_words_split_once_answer_as_each_word_did(knowledge):
     words = lexicon_words(knowledge, "instruction_words")
     ascii_words, others = _instruction_words(words)
     assert _instruction_words(words) == (ascii_words, others)
-    assert set(ascii_words) | {w for w, _ in others} == set(words)
-    assert all(cjk == is_cjk(w) and not w.isascii() for w, cjk in others)
+    assert set(ascii_words) | set(others) == set(words)
+    assert all(w.isascii() for w in ascii_words) and not any(w.isascii() for w in others)
     texts = ["three cell types", "then call variants", "请做差异表达", "align 并且 注释", "déjà vu annotate"]
     for text in texts + [w for w in sorted(words)[:40]]:
         ascii_text = text.isascii()
         expected = any(has_word(text, w) if not is_cjk(w) else w in text for w in words
                        if not ascii_text or w.isascii())
         found = any(has_word(text, w) for w in ascii_words) or (not ascii_text and any(
-            has_word(text, w) if not cjk else w in text for w, cjk in others))
+            has_word(text, w) if not is_cjk(w) else w in text for w in others))
         assert found == expected
 
 

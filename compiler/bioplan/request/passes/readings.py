@@ -309,21 +309,22 @@ def _instructed(knowledge: Knowledge, request: Request, m: Match) -> bool:
     before = norm[start:m.end]
     # a word that is not ASCII is in no ASCII text, as a word or not: skipped, as its CJK test
     ascii_words, other_words = _instruction_words(lexicon_words(knowledge, "instruction_words"))
+    # is_cjk only for a text that is not ASCII: an English request compiles no CJK range
     return any(has_word(before, w) for w in ascii_words) or (not before.isascii() and any(
-        has_word(before, w) if not cjk else w in before for w, cjk in other_words))
+        has_word(before, w) if not is_cjk(w) else w in before for w in other_words))
 
 
-# the instruction words split once per word list: (the ASCII ones, (each other one, whether it is CJK))
-_SPLIT_WORDS: dict[int, tuple[frozenset[str], tuple[str, ...], tuple[tuple[str, bool], ...]]] = {}
+# the instruction words split once per word list: (the ASCII ones, the other ones)
+_SPLIT_WORDS: dict[int, tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _instruction_words(words: frozenset[str]) -> tuple[tuple[str, ...], tuple[tuple[str, bool], ...]]:
+def _instruction_words(words: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     kept = _SPLIT_WORDS.get(id(words))
     if kept is None or kept[0] is not words:  # the word list itself is kept: its id is never another's
         if len(_SPLIT_WORDS) >= 64:
             _SPLIT_WORDS.clear()
         kept = _SPLIT_WORDS[id(words)] = (words, tuple(w for w in words if w.isascii()),
-                                          tuple((w, is_cjk(w)) for w in words if not w.isascii()))
+                                          tuple(w for w in words if not w.isascii()))
     return kept[1], kept[2]
 
 
