@@ -15,13 +15,26 @@ from bioplan import cache
 from bioplan.knowledge.load import template_names
 from conftest import ROOT
 
-# prints the knowledge's key and the planning index's key, as a fresh process computes them
+# prints the knowledge's key and the planning index's key, as a fresh process computes them; then, for each
+# module named in argv, appends an edit to its source and prints the keys again (the fingerprints' memo
+# cleared: what a process started after the edit computes)
 KEYS_SCRIPT = """
+import sys
+from bioplan import cache
 from bioplan.knowledge.load import content_hash, default_roots, knowledge_files
 from bioplan.paths import templates_dir
 from bioplan.planner.index import cache_key
-digest = content_hash(knowledge_files(default_roots()), templates_dir())
-print(digest, cache_key(digest))
+
+def keys():
+    cache.source_fingerprint.cache_clear()
+    digest = content_hash(knowledge_files(default_roots()), templates_dir())
+    print(digest, cache_key(digest))
+
+keys()
+for module in sys.argv[1:]:
+    with open(module, "a") as fh:
+        fh.write("\\n# an edit\\n")
+    keys()
 """
 
 
@@ -33,29 +46,28 @@ def package_copy(tmp_path):
     return tmp_path / "pkg"
 
 
-def _keys(package_dir) -> tuple[str, str]:
+def _keys(package_dir, *edits: str) -> list[tuple[str, str]]:
+    """The keys before and after each edit of `edits` (paths under the package), in one process."""
     env = {**os.environ, "PYTHONPATH": str(package_dir), "BIOPLAN_DATA_ROOT": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", KEYS_SCRIPT], env=env, capture_output=True, text=True,
-                         check=True, cwd=package_dir).stdout.split()
-    return out[0], out[1]
+    out = subprocess.run([sys.executable, "-c", KEYS_SCRIPT, *(f"bioplan/{e}" for e in edits)], env=env,
+                         capture_output=True, text=True, check=True, cwd=package_dir).stdout.split()
+    return [(out[i], out[i + 1]) for i in range(0, len(out), 2)]
 
 
 def test_editing_the_code_that_builds_the_knowledge_or_its_index_changes_their_keys(package_copy):
-    """One copy of the package, each edit on top of the ones before (a process per key reading: the
-    index edit first, then each module that builds the knowledge)."""
-    knowledge_key, index_key = _keys(package_copy)
-    assert _keys(package_copy) == (knowledge_key, index_key)  # the same in every process
+    """One copy of the package, each edit on top of the ones before: the index edit first, then each
+    module that builds the knowledge. Two processes: the keys are the same in each, and the second reads
+    them again after each edit (the source fingerprints' memo cleared, as in a process started after it)."""
+    modules = ("knowledge/models.py", "knowledge/checks.py", "knowledge/load.py", "knowledge/words.py")
+    [(knowledge_key, index_key)] = _keys(package_copy)
+    unedited, *after = _keys(package_copy, "planner/index.py", *modules)
+    assert unedited == (knowledge_key, index_key)  # the same in every process
     # an index code edit alone changes only the index key
-    with (package_copy / "bioplan" / "planner" / "index.py").open("a") as fh:
-        fh.write("\n# an edit\n")
-    edited_knowledge_key, edited_index_key = _keys(package_copy)
+    edited_knowledge_key, edited_index_key = after[0]
     assert edited_knowledge_key == knowledge_key  # the knowledge pickle stays valid
     assert edited_index_key != index_key
     seen = {knowledge_key}
-    for module in ("knowledge/models.py", "knowledge/checks.py", "knowledge/load.py", "knowledge/words.py"):
-        with (package_copy / "bioplan" / module).open("a") as fh:
-            fh.write("\n# an edit\n")
-        edited, _ = _keys(package_copy)
+    for module, (edited, _) in zip(modules, after[1:], strict=True):
         assert edited not in seen, module  # a pickle built by the old code is never read back
         seen.add(edited)
 
