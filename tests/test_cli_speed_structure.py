@@ -110,11 +110,16 @@ def test_plan_and_compile_collect_rarely_and_restore_the_thresholds(monkeypatch,
 
 
 def test_every_step_of_compile_and_plan_says_what_it_does_when_it_is_slow(workspace, tmp_path, monkeypatch):
-    """Any step over SLOW_AFTER_SECONDS prints a line on stderr; here every step counts as slow."""
+    """Any step over SLOW_AFTER_SECONDS prints a line on stderr; here every step counts as slow. The
+    pre-check's step is announced around the call; the call itself is recorded, not run (a `snakemake -n`
+    child, ~1.8 CPU-s: the compile tests run it)."""
     from bioplan import progress
     from bioplan.compile import PLANNING
+    from bioplan.validate import snakemake_precheck
 
+    prechecked = []
     monkeypatch.setattr(progress, "SLOW_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(snakemake_precheck, "precheck", lambda staged, *_: prechecked.append(staged))
     data = workspace / "data" / "bulk_de"
     args = ["mouse raw counts: differential expression with a volcano plot", "-i", str(data / "counts.csv"),
             "-i", str(data / "samples.tsv")]
@@ -127,6 +132,7 @@ def test_every_step_of_compile_and_plan_says_what_it_does_when_it_is_slow(worksp
     steps = [line.split(" ...")[0] for line in compiled.stderr.splitlines() if line.endswith(" ...")]
     assert steps == [f"bioplan: {PLANNING}", "bioplan: writing the workflow for plan 1 (rendering and formatting "
                      "its files)", "bioplan: checking the emitted workflow with snakemake -n"], compiled.stderr
+    assert len(prechecked) == 1 and any(prechecked[0].rglob("Snakefile"))  # on the staged tree
     quiet = runner.invoke(cli.main, ["compile", *args, "-o", str(tmp_path / "wf2" / "Snakefile"), "--json",
                                      "--no-validate"])
     assert quiet.exit_code == 0 and "bioplan:" not in quiet.stderr  # --json: JSON only
