@@ -9,13 +9,13 @@ installed: pip install 'bioplan[tools]' ..." (or inside `try: ... except ModuleN
 from __future__ import annotations
 
 import ast
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import parsed_source, source_nodes
+from test_step_scripts import step  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "templates" / "scripts"
@@ -94,19 +94,8 @@ def test_the_check_finds_an_unguarded_import(tmp_path):
     assert unguarded_imports(script) == ["step.py:2 imports scanpy", "step.py:5 imports gseapy"]
 
 
-# Run a step script as Snakemake's `script:` would (a `snakemake` object in its globals), with one
-# package made unimportable: None in sys.modules makes `import x` raise ModuleNotFoundError.
-_RUNNER = """
-import os, runpy, sys, types
-missing, script, log = sys.argv[1:4]
-sys.path.insert(0, os.path.dirname(script))  # bioplan_step.py beside the script, as under Snakemake
-sys.modules[missing] = None
-io = types.SimpleNamespace(genes="genes.txt", gene_sets="sets.gmt", counts="counts.csv", samples="samples.tsv",
-                           adata="in.h5ad", table="out.tsv")
-snakemake = types.SimpleNamespace(log=[log], rule="step", threads=1, input=io, output=io,
-                                  params=types.SimpleNamespace(), wildcards=types.SimpleNamespace())
-runpy.run_path(script, init_globals={"snakemake": snakemake}, run_name="__main__")
-"""
+# io names the scripts read; the files need not exist: the tool's import fails first
+IO = {name: f"{name}.data" for name in ("genes", "gene_sets", "counts", "samples", "adata", "table")}
 
 
 @pytest.mark.parametrize("script, missing", [
@@ -115,9 +104,12 @@ runpy.run_path(script, init_globals={"snakemake": snakemake}, run_name="__main__
     ("scanpy_qc.py", "scanpy"),          # top-level import after bioplan_step.start()
     ("volcano_plot.py", "matplotlib"),   # imported by bioplan_step.pyplot()
 ])
-def test_a_missing_tool_names_the_extra(tmp_path, script, missing):
-    proc = subprocess.run([sys.executable, "-c", _RUNNER, missing, str(SCRIPTS / script), str(tmp_path / "step.log")],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 1, proc.stderr
-    assert f"Python package '{missing}' is not installed: {HINT}" in proc.stderr
-    assert "Traceback" not in proc.stderr
+def test_a_missing_tool_names_the_extra(step, monkeypatch, tmp_path, script, missing):
+    """The script run in this process as Snakemake's `script:` runs it (test_step_scripts' `step`: its
+    excepthook, exit status and stderr as the script's own process has them), with one package made
+    unimportable: None in sys.modules makes `import x` raise ModuleNotFoundError, as a missing package does."""
+    monkeypatch.setitem(sys.modules, missing, None)
+    run = step(script, {k: tmp_path / v for k, v in IO.items()}, {k: tmp_path / v for k, v in IO.items()})
+    assert run.code == 1, run.terminal
+    assert f"Python package '{missing}' is not installed: {HINT}" in run.terminal
+    assert "Traceback" not in run.terminal
