@@ -300,3 +300,19 @@ def test_a_file_path_inside_the_output_resolves_as_pathlib_resolves_it(tmp_path)
             (out / rel).resolve()
         with pytest.raises(RuntimeError):
             _resolved_inside(out, rel, folders)
+
+
+def test_folders_checked_for_links_are_every_files_folder_and_parents_as_pathlib_gives_them():
+    """`_refuse_symlinks_out` walks each emitted file's folder and its parents as text (no Path per file):
+    the same folders, in the same order, for the normalized relative names the generators emit, as the
+    Path-based walk it replaced (`Path(rel).parent` and its `.parents`, sorted as Paths)."""
+    from bioplan.compile import _folders_and_parents
+
+    names = ["README.md", "workflow/Snakefile", "workflow/rules/x.smk", "config/config.yaml",
+             "workflow/envs/a-b.yaml", "workflow/envs/a/b.yaml", "workflow/envs-x/c.yaml", "modules/local/x/main.nf",
+             "modules/local/x_y/meta.yml", "modules/local/x-y/main.nf", "bin/run.py", "a/b/c/d/e.txt",
+             "ünï cødé/ file .txt", "workflow/../README.md"]  # the generators' keys: no '//' and no '/./'
+    by_path = sorted({parent for folder in {Path(rel).parent for rel in names} for parent in (folder, *folder.parents)
+                      if str(parent) != "."})
+    by_text = sorted(_folders_and_parents({os.path.dirname(rel) for rel in names}), key=lambda f: f.split("/"))
+    assert list(dict.fromkeys(Path(f) for f in by_text)) == by_path

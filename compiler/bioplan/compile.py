@@ -312,8 +312,9 @@ def _write_tree(root: Path, files: dict) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             made.add(path.parent)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        path.write_bytes(data)
-        path.chmod(0o644)
+        with open(path, "wb") as fh:  # a new file in the fresh stage; its mode set on the open file
+            os.fchmod(fh.fileno(), 0o644)
+            fh.write(data)
 
 
 def _make_executable(root: Path, files: dict, executable_dirs: tuple[str, ...]) -> None:
@@ -636,19 +637,29 @@ def _refuse_symlinks_out(out_dir: Path, out_real: Path, files: dict) -> None:
     """Never write through a symlinked folder inside -o that leads out of it (`rules -> ../elsewhere`),
     not even with --force: bioplan writes only inside -o. (A symlink where a file goes is replaced,
     not followed, and only with --force.)"""
-    # each file's folder once, then its parents (a few folders hold the ~40 files)
-    folders = sorted({parent for folder in {Path(rel).parent for rel in files} for parent in (folder, *folder.parents)
-                      if str(parent) != "."})
+    # each file's folder once, then its parents (a few folders hold the ~40 files); as text, in the order
+    # of their parts (how Paths sort), one Path only for a link
+    folders = sorted(_folders_and_parents({os.path.dirname(rel) for rel in files}), key=lambda f: f.split("/"))
     for folder in folders:
-        path = out_real / folder
-        if not os.path.islink(path):
+        if not os.path.islink(os.path.join(out_real, folder)):
             continue
+        path = out_real / folder
         target = path.resolve()
         if target != out_real and out_real not in target.parents:
             raise _unwritable(
                 out_dir, path, f"a symbolic link to {os.readlink(path)}, outside {out_dir}",
                 [f"bioplan writes only inside -o and never through a link that leaves it (not even with --force): "
                  f"remove or replace the link {path}, or choose another -o directory"])
+
+
+def _folders_and_parents(folders: set[str]) -> set[str]:
+    """The folders (relative, '/'-separated, '' for the top) and every parent of each, without the top."""
+    every: set[str] = set()
+    for folder in folders:
+        while folder and folder not in every:
+            every.add(folder)
+            folder = os.path.dirname(folder)
+    return every
 
 
 def _refuse_overwriting_inputs(out_dir: Path, out_real: Path, files: dict, inputs: list[str]) -> None:
