@@ -229,11 +229,18 @@ def _integration_groups_first(items: list) -> list:
 
 
 # Modules that read the same costly thing, kept on one worker so it is made once: the package's
-# source parsed (`parsed_source`, ~0.8 CPU-s a parse of the whole package).
+# source parsed (`parsed_source`, ~0.8 CPU-s a parse of the whole package); pandas imported (~0.6 CPU-s a
+# process, with numpy): the fast tier's modules that read a table with it import it inside their tests, not
+# at collection, so the other worker never loads it (a new user of pandas joins this group).
 SHARED_GROUPS = {
     "tests/test_function_length.py": "package_source",
     "tests/test_import_graph.py": "package_source",
     "tests/test_knowledge_ids_in_code.py": "package_source",
+    "tests/test_escaping.py": "pandas",
+    "tests/test_escaping_properties.py": "pandas",
+    "tests/test_escaping_tool_families.py": "pandas",
+    "tests/test_real_data_round4b.py": "pandas",
+    "tests/test_real_data_round7.py": "pandas",
 }
 
 

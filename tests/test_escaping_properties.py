@@ -33,7 +33,6 @@ import tokenize
 from collections.abc import Sequence
 from functools import lru_cache
 
-import pandas as pd
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -218,6 +217,8 @@ def check_snakemake_files(files: dict[str, str], reference: dict[str, str], work
             assert source == reference[name], f"{name} changed with user text that never reaches it"
     config = yaml.safe_load(files["config/config.yaml"])
     assert config == expected_config(_loaded(reference["config/config.yaml"]), workflow)
+    import pandas as pd  # here, not at import: a worker that runs none of the pandas modules never loads it
+
     sheet = pd.read_csv(io.StringIO(files["config/samples.tsv"]), sep="\t", dtype=str, keep_default_na=False)
     assert sheet.to_dict("records") == [dict(row) for row in workflow.samples]
     resources = yaml.safe_load(files["profiles/slurm/config.yaml"])["default-resources"]
@@ -375,6 +376,8 @@ def check_nextflow_files(files: dict[str, str], uses: list[dict], reference: dic
     for c in workflow.config_inputs:
         line = next(x for x in config.splitlines() if x.startswith(f"    {c.key} = "))
         assert decode_groovy(line.split(" = ", 1)[1]) == c.path
+    import pandas as pd  # here, not at import (see above)
+
     sheet = pd.read_csv(io.StringIO(files["assets/samplesheet.csv"]), dtype=str, keep_default_na=False)
     assert sheet.to_dict("records") == [dict(row) for row in workflow.samples]
 

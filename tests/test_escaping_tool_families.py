@@ -36,7 +36,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import jsonschema
-import pandas as pd
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -174,6 +173,8 @@ def check_snakemake(files: dict[str, str], reference: dict[str, str], workflow: 
     config = yaml.safe_load(files["config/config.yaml"])
     assert config == expected_config(_loaded(reference["config/config.yaml"]), workflow)
     if workflow.samples:
+        import pandas as pd  # here, not at import: see conftest.SHARED_GROUPS
+
         sheet = pd.read_csv(io.StringIO(files["config/samples.tsv"]), sep="\t", dtype=str, keep_default_na=False)
         assert sheet.to_dict("records") == [dict(row) for row in workflow.samples]
     resources = yaml.safe_load(files["profiles/slurm/config.yaml"])["default-resources"]

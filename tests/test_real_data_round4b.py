@@ -15,14 +15,17 @@ import math
 import re
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pytest
 
 from bioplan.compile import plan_request
 from bioplan.errors import BioplanError
 from bioplan.request.sniff import sniff_inputs
 from bioplan.request.sniffers import columns
+
+if TYPE_CHECKING:  # pandas loaded by the tests that read a table, not at import (conftest.SHARED_GROUPS)
+    import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "real_round4b"
@@ -47,6 +50,8 @@ def one(path: Path):
 
 
 def table(path: Path) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.read_csv(path, sep="\t")
 
 
