@@ -17,9 +17,11 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from bioplan import cli
+from bioplan.compile import plan_request
 from conftest import example_inputs, example_request
 
 # Only the compile, the knowledge's validation (cache miss) or the pre-check need these.
@@ -55,18 +57,26 @@ print(json.dumps(seen + sorted(m for m in sys.modules if m.startswith("bioplan.c
 """
 
 
-def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
+@pytest.fixture(scope="module")
+def warm_cache(workspace, knowledge) -> None:
+    """The run's cache (BIOPLAN_CACHE_DIR, which the probes' interpreters inherit) holds the knowledge, the
+    planning and lexicon indexes: this process loaded the knowledge and plans the bulk example, as a first
+    `bioplan plan` would (a fresh interpreter filling it cost ~0.9 CPU-s more)."""
+    plan_request(example_request("bulk_de"), example_inputs(workspace, "bulk_de"), knowledge)
+
+
+def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace, warm_cache):
     data = workspace / "data" / "bulk_de"
     args = ["mouse raw counts: differential expression, then GO enrichment",
             "-i", str(data / "counts.csv"), "-i", str(data / "samples.tsv")]
-    runs = [subprocess.run([sys.executable, "-c", _IMPORTED_BY_PLAN, *args], capture_output=True, text=True,
-                           timeout=300) for _ in range(2)]  # the first may fill the knowledge cache
-    assert runs[1].returncode == 0, runs[1].stderr
-    imported = set(json.loads(runs[1].stderr.strip().splitlines()[-2]))
+    run = subprocess.run([sys.executable, "-c", _IMPORTED_BY_PLAN, *args], capture_output=True, text=True,
+                         timeout=300)  # warm_cache filled the cache
+    assert run.returncode == 0, run.stderr
+    imported = set(json.loads(run.stderr.strip().splitlines()[-2]))
     # run as the whole process, the command's end restores the thresholds without collecting all it
     # allocated (~20-30 ms of a plan): that young generation is frozen first (cli._few_collections);
     # with the thresholds restored over it, one collection ([0]) starts here
-    collected = json.loads(runs[1].stderr.strip().splitlines()[-4])
+    collected = json.loads(run.stderr.strip().splitlines()[-4])
     assert collected == {"planned": [True], "collections": []}, collected
     assert "bioplan" in imported and "click" in imported  # the probe saw the run's modules
     assert imported.isdisjoint(NOT_ON_THE_PLAN_PATH), sorted(imported & set(NOT_ON_THE_PLAN_PATH))
@@ -82,10 +92,10 @@ def test_plan_with_a_warm_cache_imports_nothing_only_compile_needs(workspace):
     # the targets' names come from bioplan.codegen; no generator code is loaded (codegen/generator.py)
     assert "bioplan.codegen.generator" not in imported
     # the interpreter's last collections skip what is alive at exit (cli._no_final_collections)
-    frozen = int(runs[1].stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
+    frozen = int(run.stderr.strip().splitlines()[-1].removeprefix("frozen at exit: "))
     assert frozen > 0  # 0 without the freeze
     # bioplan's models take no pydantic plugins: no scan of every installed distribution's entry points
-    assert runs[1].stderr.strip().splitlines()[-3] == "plugins scanned: False"
+    assert run.stderr.strip().splitlines()[-3] == "plugins scanned: False"
 
 
 def test_plan_and_compile_collect_rarely_and_restore_the_thresholds(monkeypatch, tmp_path):
@@ -157,7 +167,7 @@ print(json.dumps({"exit": result.exit_code, "output": result.output[-2000:],
 """
 
 
-def test_planning_the_bulk_example_imports_no_reads_single_cell_or_variant_reader(workspace):
+def test_planning_the_bulk_example_imports_no_reads_single_cell_or_variant_reader(workspace, warm_cache):
     inputs = sum((["-i", p] for p in example_inputs(workspace, "bulk_de")), [])
     # a fresh interpreter: this one has imported every reader already
     done = subprocess.run([sys.executable, "-c", _SNIFFERS_IMPORTED_BY_PLAN, example_request("bulk_de"), *inputs],
