@@ -316,3 +316,17 @@ def test_folders_checked_for_links_are_every_files_folder_and_parents_as_pathlib
                       if str(parent) != "."})
     by_text = sorted(_folders_and_parents({os.path.dirname(rel) for rel in names}), key=lambda f: f.split("/"))
     assert list(dict.fromkeys(Path(f) for f in by_text)) == by_path
+
+
+def test_in_a_new_output_each_file_path_resolves_to_itself(tmp_path):
+    """`_refuse_overwriting_inputs` takes a file's path as it is when -o does not exist yet (no link can lie
+    under it): the path `_resolved_inside` resolves it to, for every kind of name the generators emit."""
+    from bioplan.compile import _resolved_inside
+
+    out = tmp_path / "parent" / "new_out"
+    names = ["README.md", "workflow/Snakefile", "workflow/rules/x.smk", "modules/local/a_b/main.nf",
+             "ünï cødé/ file .txt", "workflow/../README.md", "a/b/c/d.txt"]
+    for real_out in (out, tmp_path / "new_top"):
+        assert not os.path.lexists(real_out)
+        for rel in names:
+            assert os.path.normpath(os.path.join(real_out, rel)) == _resolved_inside(real_out, rel, {}), rel

@@ -673,7 +673,12 @@ def _refuse_overwriting_inputs(out_dir: Path, out_real: Path, files: dict, input
             continue
     by_text = {str(real): path for real, path in given.items()}
     resolved: dict[str, str] = {}
-    hit = sorted(by_text[target] for rel in files if (target := _resolved_inside(out_real, rel, resolved)) in by_text)
+    # a new -o (nothing at it yet, not even a link) holds no link: each file's path resolves to itself,
+    # lexically (out_real is resolved), as `Path.resolve` resolves the missing components of a path
+    fresh = not os.path.lexists(out_real)
+    hit = sorted(by_text[target] for rel in files if (target := (
+        os.path.normpath(os.path.join(out_real, rel)) if fresh else _resolved_inside(out_real, rel, resolved)))
+        in by_text)
     if hit:
         raise OutputExistsError(
             f"bioplan would overwrite its own input {', '.join(hit)}: {out_dir} gets a file of that name",
