@@ -13,9 +13,6 @@ from importlib.metadata import version
 from io import StringIO
 
 import pytest
-from snakefmt import DEFAULT_LINE_LENGTH
-from snakefmt.formatter import Formatter
-from snakefmt.parser.parser import Snakefile
 
 from bioplan import cache
 from bioplan.codegen import snakemake as generator
@@ -40,6 +37,12 @@ RULES = [
 
 @functools.cache  # snakefmt's own formatting of a text, the reference: the same for both orders below
 def _plain(source: str) -> str:
+    # snakefmt (with Black, ~0.13 CPU-s) imported here, not at collection: a worker whose compiles all hit the
+    # kept formatting cache never loads it
+    from snakefmt import DEFAULT_LINE_LENGTH
+    from snakefmt.formatter import Formatter
+    from snakefmt.parser.parser import Snakefile
+
     return Formatter(Snakefile(StringIO(source)), line_length=DEFAULT_LINE_LENGTH, sort_directives=True,
                      format_shell=True).get_formatted()
 
