@@ -152,15 +152,18 @@ def _holds(marked: dict[str, bool], name: str, /, **kwargs) -> bool:
 def pytest_collection_modifyitems(config, items):
     grouped = config.pluginmanager.hasplugin("xdist")
     prefixes, e2e_dir = tuple(INTEGRATION), f"{E2E_DIR}{os.sep}"  # one startswith each, not a loop over Paths
+    groups: dict[int, str] = {}  # each item's group worked out once (a worker sorts on them below)
+    marks: dict[str, pytest.MarkDecorator] = {}  # one mark per group, not one per item
     for item in items:
         listed = item.nodeid.startswith(prefixes) or any(
             word in item.name for word in INTEGRATION_NAMES) or str(item.path).startswith(e2e_dir)
         if listed or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
         if grouped:
-            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+            group = groups[id(item)] = xdist_group(item)
+            item.add_marker(marks.get(group) or marks.setdefault(group, pytest.mark.xdist_group(group)))
     if hasattr(config, "workerinput"):  # an xdist worker: its order is the order groups are handed out
-        items[:] = _integration_groups_first(items)
+        items[:] = _integration_groups_first(items, groups or None)
 
 
 def pytest_configure(config):
@@ -217,12 +220,13 @@ def pytest_unconfigure(config):
 SLURM_GROUP = "slurm"
 
 
-def _integration_groups_first(items: list) -> list:
+def _integration_groups_first(items: list, groups: dict[int, str] | None = None) -> list:
     """The groups holding an integration run (minutes each: workflow runs, the SLURM cluster) first,
     the many short ones after them, so that no long group starts last and leaves a worker idle;
     otherwise collection order. The SLURM group goes first of all: its minutes are mostly waiting for
     the cluster's jobs, which the other worker's runs then fill (last, it leaves both cores idle)."""
-    groups = {id(item): xdist_group(item) for item in items}  # each item's group worked out once
+    if groups is None:  # each item's group worked out once (the collection hook passes those it worked out)
+        groups = {id(item): xdist_group(item) for item in items}
     slow = {groups[id(item)] for item in items if item.get_closest_marker("e2e") or item.get_closest_marker("slurm")}
     # stable: each group keeps its order
     return sorted(items, key=lambda item: (groups[id(item)] != SLURM_GROUP, groups[id(item)] not in slow))
