@@ -193,6 +193,8 @@ class NextflowGenerator:
     def __init__(self, knowledge):
         self.knowledge = knowledge
         self._producers: dict[str, WorkflowStep] = {}  # output path -> step, set per workflow
+        # prepare's result per step of the workflow being emitted (it is asked 4 times a step), set per workflow
+        self._prepared: dict[int, tuple[WorkflowStep, Workflow, PreparedProcess]] = {}
         self._cluster: dict[str, Any] = {}  # the emit options a template sees, set per workflow
         self.env = escape.template_environment(str(templates_dir()))
 
@@ -285,6 +287,16 @@ class NextflowGenerator:
         return lines, has_meta
 
     def prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedProcess:
+        """What a process's templates read of a step (`_prepare`), made once per step and workflow while the
+        workflow is emitted (port kinds read `_producers`, set with the memo per workflow)."""
+        known = self._prepared.get(id(step))
+        if known is not None and known[0] is step and known[1] is workflow:
+            return known[2]
+        proc = self._prepare(workflow, step)
+        self._prepared[id(step)] = (step, workflow, proc)
+        return proc
+
+    def _prepare(self, workflow: Workflow, step: WorkflowStep) -> PreparedProcess:
         tool = self.knowledge.tools[step.tool] if step.tool else None
         lines, has_meta = self.input_lines(step)
         if tool is not None:
@@ -330,8 +342,8 @@ class NextflowGenerator:
             tag=tag, label=process_label(step.threads, step.mem_mb), container_expr=container_expr(step.container),
             input_lines=lines, has_meta=has_meta, prefix_expr=prefix,
             version_eval=groovy_str(version_number_command(version)),
-            paired=step.paired, ports={port: kind for port, kind, _ in self.grouped_ports(step)},
-            gathered=[port for port, kind, _ in self.grouped_ports(step) if kind in ("gathered", "grouped")],
+            paired=step.paired, ports={port: kind for port, kind, _ in groups},
+            gathered=[port for port, kind, _ in groups if kind in ("gathered", "grouped")],
             organism=workflow.organism, step=step, tool=tool, script=step.script,
             checked_ports=[port for port, _, _ in groups], run_args=" ".join(args),
             tool_params_expr=tool_params_expr)
@@ -567,6 +579,7 @@ class NextflowGenerator:
         escape.refuse_broken_slurm_settings(options)
         workflow = escape.mark_user_text(workflow)
         self._producers = {p.ref.path: s for s in workflow.steps for p in s.outputs}
+        self._prepared = {}
         self._cluster = escape.mark_options(options)
         files: dict[str, str] = {}
         for s in workflow.steps:
