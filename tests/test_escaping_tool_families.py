@@ -41,7 +41,6 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
 import bioplan.codegen.snakemake as snakemake_generator
 from bioplan.cli import main
@@ -137,15 +136,20 @@ def refused_names_are_the_values(exc: TargetUnsupportedError, values: dict) -> N
     assert refused and all(x in values["names"] + values["paths"] for x in refused), exc.details
 
 
-# CommonMark with GFM tables, as GitHub renders the READMEs
-_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+@lru_cache(maxsize=1)
+def _markdown():
+    """CommonMark with GFM tables, as GitHub renders the READMEs (markdown_it loaded on first use, not at
+    collection: only this module, in the pandas group of conftest.SHARED_GROUPS, reads Markdown)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 
 def markdown_structure(text: str) -> list[tuple[str, str]]:
     """The Markdown token stream, text contents left out (runs of text tokens as one): user text
     that opened a link, HTML, a code span, emphasis or a new block would change it."""
     out: list[tuple[str, str]] = []
-    for token in _MARKDOWN.parse(text):
+    for token in _markdown().parse(text):
         for t in [token, *(token.children or [])]:
             if t.type == "inline":
                 continue
