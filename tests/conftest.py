@@ -395,25 +395,29 @@ def _prune_kept(kept: Path) -> None:
 def _copy_entries(source: Path, dest: Path) -> None:
     """The entries of KEPT_CACHES in `source` that `dest` lacks, hard-linked (same file system) or
     copied, each atomically; folders (the templates') entry by entry. Only costs time when it fails."""
-    try:
-        names = [p for p in source.iterdir() if p.name.startswith(KEPT_CACHES)]
+    try:  # one listing of each folder (os.scandir: the kind of each entry without a stat of its own)
+        with os.scandir(source) as listing:
+            entries = [entry for entry in listing if entry.name.startswith(KEPT_CACHES)]
         dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+        present = set(os.listdir(dest))
     except OSError:
         return
-    for path in names:
-        if path.is_dir():
-            _copy_entries_of(path, dest / path.name)
-        elif not (dest / path.name).exists():
-            _link_or_copy(path, dest / path.name)
+    for entry in entries:
+        if entry.is_dir():
+            _copy_entries_of(Path(entry.path), dest / entry.name)
+        elif entry.name not in present:
+            _link_or_copy(Path(entry.path), dest / entry.name)
 
 
 def _copy_entries_of(source: Path, dest: Path) -> None:
     try:
         dest.mkdir(mode=0o700, exist_ok=True)
-        present = {p.name for p in dest.iterdir()}
-        for path in source.iterdir():
-            if path.is_file() and not path.name.startswith(".") and path.name not in present:
-                _link_or_copy(path, dest / path.name)
+        present = set(os.listdir(dest))
+        with os.scandir(source) as listing:
+            entries = [entry for entry in listing if entry.name not in present and not entry.name.startswith(".")]
+        for entry in entries:
+            if entry.is_file():
+                _link_or_copy(Path(entry.path), dest / entry.name)
     except OSError:
         pass
 
