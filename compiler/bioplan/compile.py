@@ -312,9 +312,8 @@ def _write_tree(root: Path, files: dict) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             made.add(path.parent)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        with open(path, "wb") as fh:  # a new file in the fresh stage; its mode set on the open file
-            os.fchmod(fh.fileno(), 0o644)
-            fh.write(data)
+        path.write_bytes(data)
+        path.chmod(0o644)
 
 
 def _make_executable(root: Path, files: dict, executable_dirs: tuple[str, ...]) -> None:
