@@ -36,6 +36,7 @@ from bioplan.errors import (
 )
 from bioplan.knowledge.load import load_knowledge
 from bioplan.knowledge.models import Format, Knowledge
+from bioplan.knowledge.queries import exact_makers
 from bioplan.models import DEFAULT_MAX_HOPS, InputProfile, Plan, PlanResult, Pruned, Request, SniffedFile, TaskSpec
 from bioplan.planner.bind import bind_plan
 from bioplan.planner.plan import search_plans
@@ -106,28 +107,13 @@ def expected_inputs(knowledge: Knowledge, request: Request | None) -> tuple[dict
             what = knowledge.datatypes[port.datatype].label.lower()
             reads.setdefault(port.datatype, f"the requested {op.label.lower()} reads a {what}")
             # one step upstream: read alignment reads a genome index, made from a reference genome
-            for maker in (knowledge.operations[m] for m in _makers(knowledge).get(port.datatype, ())):
+            for maker in (knowledge.operations[m] for m in exact_makers(knowledge).get(port.datatype, ())):
                 for up in (p for p in maker.inputs.values() if not p.optional and p.datatype in knowledge.datatypes):
                     reads.setdefault(up.datatype, f"the requested {op.label.lower()} reads a {what}, made from a "
                                      f"{knowledge.datatypes[up.datatype].label.lower()}")
     named = {d: f"the request names a {knowledge.datatypes[d].label.lower()}"
              for d in request.datatypes if d in knowledge.datatypes}
     return reads, named
-
-
-_MAKERS: dict[str, dict[str, tuple[str, ...]]] = {}
-
-
-def _makers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
-    """Datatype -> the operations with an output of exactly it, in knowledge order; kept per knowledge (content
-    hash): `expected_inputs` asks it of every port of every requested operation (a sweep over all of them each)."""
-    if knowledge.content_hash not in _MAKERS:
-        made: dict[str, list[str]] = {}
-        for op_id, op in knowledge.operations.items():
-            for d in dict.fromkeys(o.datatype for o in op.outputs.values()):
-                made.setdefault(d, []).append(op_id)
-        _MAKERS[knowledge.content_hash] = {d: tuple(ops) for d, ops in made.items()}
-    return _MAKERS[knowledge.content_hash]
 
 
 def sniff_with_declarations(knowledge: Knowledge, inputs: list[str], declared: dict[str, str],

@@ -81,18 +81,30 @@ def _sweep(knowledge: Knowledge, sources: frozenset[str], steps: int) -> frozens
     return frozenset(made)
 
 
-_READERS: dict[str, dict[str, tuple[str, ...]]] = {}
+_BY_PORT_TYPE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {}
 
 
 def _readers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
     """Datatype -> the operations with an input port (optional ones too) of exactly that type."""
-    if knowledge.content_hash not in _READERS:
-        readers: dict[str, list[str]] = {}
+    return _by_port_type(knowledge, "inputs")
+
+
+def exact_makers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations with an output of exactly that type (not its subtypes: `producers`)."""
+    return _by_port_type(knowledge, "outputs")
+
+
+def _by_port_type(knowledge: Knowledge, side: str) -> dict[str, tuple[str, ...]]:
+    """Datatype -> the operations with a port of exactly that type on `side` ("inputs" or "outputs"), in
+    knowledge order; kept per knowledge (content hash): the spec and the input sniffing ask per port."""
+    key = (knowledge.content_hash, side)
+    if key not in _BY_PORT_TYPE:
+        found: dict[str, list[str]] = {}
         for op_id, op in knowledge.operations.items():
-            for d in dict.fromkeys(p.datatype for p in op.inputs.values()):
-                readers.setdefault(d, []).append(op_id)
-        _READERS[knowledge.content_hash] = {d: tuple(ops) for d, ops in readers.items()}
-    return _READERS[knowledge.content_hash]
+            for d in dict.fromkeys(p.datatype for p in getattr(op, side).values()):
+                found.setdefault(d, []).append(op_id)
+        _BY_PORT_TYPE[key] = {d: tuple(ops) for d, ops in found.items()}
+    return _BY_PORT_TYPE[key]
 
 
 def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
