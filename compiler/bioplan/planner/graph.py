@@ -56,6 +56,17 @@ class Problem:
     # operations the context left without a tool; kept to explain refusals
     blocked: dict[str, str] = field(default_factory=dict)
 
+    def search_key(self) -> tuple | None:
+        """What the relevance pruning and the search read of the problem (the initial facts, the target, the
+        anchors, the actions in order): the key their per-process memos keep results under. None when an
+        action holds a mutable set (such a problem is not kept)."""
+        key = (frozenset(self.initial), self.target, tuple(self.anchors), tuple(self.actions.items()))
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
 
 def closure(knowledge: Knowledge, datatypes: Iterable[str]) -> frozenset[str]:
     """`knowledge.queries.closure` read from the planning index's precomputed closures."""
@@ -378,15 +389,14 @@ def relevant_only(problem: Problem) -> Problem:
 
     Which ones depends only on the initial facts, the target, the anchors and the actions: kept
     per process under exactly those (a request planned again gives the same region)."""
-    key = (frozenset(problem.initial), problem.target, tuple(problem.anchors), tuple(problem.actions.items()))
-    try:
-        relevant = _RELEVANT.get(key)
-    except TypeError:  # an action built with mutable sets: not kept
-        relevant = frozenset(_backward_relevant(problem, _forward_reachable(problem)))
+    key = problem.search_key()
+    relevant = None if key is None else _RELEVANT.get(key)
     if relevant is None:
-        if len(_RELEVANT) >= _RELEVANT_MAX:
-            _RELEVANT.clear()
-        relevant = _RELEVANT[key] = frozenset(_backward_relevant(problem, _forward_reachable(problem)))
+        relevant = frozenset(_backward_relevant(problem, _forward_reachable(problem)))
+        if key is not None:  # None: an action built with mutable sets, not kept
+            if len(_RELEVANT) >= _RELEVANT_MAX:
+                _RELEVANT.clear()
+            _RELEVANT[key] = relevant
     kept = {k: v for k, v in problem.actions.items() if k in relevant}
     return Problem(problem.initial, problem.target, problem.anchors, kept, problem.max_hops, problem.pruned,
                    problem.blocked)

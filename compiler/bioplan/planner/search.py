@@ -475,12 +475,10 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     The search reads only the initial facts, the target, the anchors and the actions, so its
     result is kept per process under exactly those (a request planned again, the Yen and motif
     variants that give the same Problem, the tests' repeated requests: ~2/3 of the calls)."""
-    try:
-        key = (frozenset(problem.initial), problem.target, tuple(problem.anchors),
-               tuple(problem.actions.items()), max_expansions)
-        hash(key)
-    except TypeError:  # an action built with mutable sets: not kept
+    problem_key = problem.search_key()
+    if problem_key is None:  # an action built with mutable sets: not kept
         return _astar_plan(problem, max_expansions)
+    key = (problem_key, max_expansions)
     hit = _ASTAR_MEMO.get(key, _UNKNOWN)  # one lookup: another thread (eval --compile) may clear it
     if hit is not _UNKNOWN:
         return hit  # type: ignore[return-value]
