@@ -1,12 +1,13 @@
-"""The spec passes remember answers of the capability graph per knowledge (passes/shape.py `_remembered`,
-passes/anchors.py `_readers_of`): every remembered answer is the answer its definition gives."""
+"""The spec passes remember answers of the capability graph per knowledge (passes/shape.py `_remembered`, and
+knowledge/queries.py `readers_accepting` that passes/anchors.py reads): every remembered answer is the answer its
+definition gives."""
 
 from __future__ import annotations
 
 import itertools
 
-from bioplan.knowledge.queries import is_subtype, made_within
-from bioplan.request.passes import anchors, shape
+from bioplan.knowledge.queries import is_subtype, made_within, readers_accepting
+from bioplan.request.passes import shape
 
 
 def test_remembered_graph_answers_are_their_definitions(knowledge):
@@ -26,8 +27,8 @@ def test_readers_of_a_datatype_are_the_operations_it_may_feed(knowledge):
     for d in knowledge.datatypes:
         expected = [op.id for op in knowledge.operations.values()
                     if any(is_subtype(knowledge, d, p.datatype) for p in op.inputs.values())]
-        assert list(anchors._readers_of(knowledge, d)) == expected
-        assert list(anchors._readers_of(knowledge, d)) == expected
+        assert list(readers_accepting(knowledge, d)) == expected
+        assert list(readers_accepting(knowledge, d)) == expected
 
 
 def test_instruction_words_split_once_answer_as_each_word_did(knowledge):

@@ -94,6 +94,21 @@ def exact_makers(knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
     return _by_port_type(knowledge, "outputs")
 
 
+def readers_accepting(knowledge: Knowledge, datatype: str) -> tuple[str, ...]:
+    """The operations with an input port (optional ones too) `datatype` may feed (it or a supertype of it), in
+    knowledge order; kept per knowledge (content hash) and datatype: every spec asks it of each input."""
+    key = (knowledge.content_hash, datatype)
+    if key not in _ACCEPTING:
+        if len(_ACCEPTING) >= 4096:
+            _ACCEPTING.clear()
+        _ACCEPTING[key] = tuple(op.id for op in knowledge.operations.values()
+                                if any(is_subtype(knowledge, datatype, p.datatype) for p in op.inputs.values()))
+    return _ACCEPTING[key]
+
+
+_ACCEPTING: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
 def _by_port_type(knowledge: Knowledge, side: str) -> dict[str, tuple[str, ...]]:
     """Datatype -> the operations with a port of exactly that type on `side` ("inputs" or "outputs"), in
     knowledge order; kept per knowledge (content hash): the spec and the input sniffing ask per port."""

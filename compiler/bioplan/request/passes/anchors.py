@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.knowledge.queries import is_subtype, makeable
+from bioplan.knowledge.queries import is_subtype, makeable, readers_accepting
 from bioplan.models import SniffedFile
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import input_at_or_after
@@ -92,27 +92,12 @@ def _unrun_named_tools(knowledge: Knowledge, preferred: tuple[str, ...], dropped
     return notes
 
 
-_READERS: dict[tuple[str, str], tuple[str, ...]] = {}
-
-
-def _readers_of(knowledge: Knowledge, datatype: str) -> tuple[str, ...]:
-    """The operations with an input port (optional ones too) `datatype` may feed, in knowledge order; kept per
-    knowledge (content hash) and datatype: every spec asks it of each input (~1 ms a file over every operation)."""
-    key = (knowledge.content_hash, datatype)
-    if key not in _READERS:
-        if len(_READERS) >= 4096:
-            _READERS.clear()
-        _READERS[key] = tuple(op.id for op in knowledge.operations.values()
-                              if any(is_subtype(knowledge, datatype, p.datatype) for p in op.inputs.values()))
-    return _READERS[key]
-
-
 def _optional_reader(knowledge: Knowledge, f: SniffedFile, given: set[str], anchors: tuple[str, ...],
                      refused: set[str]) -> tuple[str | None, str | None]:
     """(operation to add, warning) for an input only optional ports read."""
     if knowledge.datatypes[f.datatype].config_provided:
         return None, None  # a reference (an id mapping) is wired where a step needs it
-    readers = [knowledge.operations[op_id] for op_id in _readers_of(knowledge, f.datatype)]
+    readers = [knowledge.operations[op_id] for op_id in readers_accepting(knowledge, f.datatype)]
     if not readers:  # given, and no step reads it (a StringTie assembly beside a counting request): said, not dropped
         return None, (f"{f.path} ({f.datatype}) is not used: no step bioplan runs reads "
                       f"{knowledge.datatypes[f.datatype].label.lower()}")
