@@ -193,3 +193,38 @@ def test_every_precheck_started_ahead_names_a_target_and_two_functions():
         for where in pair:
             module, _, name = where.partition(":")
             assert callable(getattr(importlib.import_module(module), name)), where
+
+
+@pytest.mark.parametrize(("target", "refused"), [("snakemake", True), ("nextflow", False)])
+def test_each_generator_says_which_output_folders_its_target_cannot_run_from(target, refused):
+    """Snakemake's SLURM jobs name the workflow's folder on an `sbatch --wrap` command line, where '$(...)'
+    runs; Nextflow submits the script it writes. compile.py asks the generator, never the target's name."""
+    folder = "/tmp/runs/$(touch pwned)"
+    if not refused:
+        assert generator_class(target).refuse_output_folder(folder) is None
+        return
+    with pytest.raises(TargetUnsupportedError) as info:
+        generator_class(target).refuse_output_folder(folder)
+    assert repr(folder) in info.value.message and "to resolve" in info.value.hints[0]
+
+
+def test_compile_names_no_target():
+    """The registry is the one place that knows the targets: compile.py reaches a target's own checks through
+    its Generator, so a new target needs no change there (issue 11)."""
+    import ast
+    from pathlib import Path
+
+    import bioplan.compile
+    from bioplan.codegen import REGISTRY
+    from conftest import source_nodes
+
+    targets = set(REGISTRY)
+    modules = {where.partition(":")[0] for where in REGISTRY.values()}
+    named = []
+    for node in source_nodes(Path(bioplan.compile.__file__)):
+        if isinstance(node, ast.Compare):
+            named += [c.value for c in (node.left, *node.comparators)
+                      if isinstance(c, ast.Constant) and c.value in targets]
+        elif isinstance(node, ast.ImportFrom) and node.module in modules:
+            named.append(node.module)
+    assert named == [], f"compile.py branches on or imports a target: {named}"

@@ -413,10 +413,7 @@ def output_directory(output: str, target: str, entry: str) -> Path:
         raise OutputUnwritableError(f"-o {output!r}: not a path",
                                     ["give the workflow's directory, e.g. -o out/my_workflow"], {"path": output})
     out = Path(output)
-    if target == "snakemake":
-        from bioplan.codegen.snakemake import refuse_slurm_unquotable_folder
-
-        refuse_slurm_unquotable_folder(os.path.abspath(output))
+    generator_class(target).refuse_output_folder(os.path.abspath(output))
     if output.endswith(os.sep) or os.path.isdir(out):  # isdir: no OSError
         return out
     entry_parts = Path(entry).parts

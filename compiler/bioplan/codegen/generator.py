@@ -66,6 +66,11 @@ class Generator(Protocol):
 
     def precheck(self, staged: Path, workflow: Workflow, output_dir: Path) -> CheckResult | None: ...
 
+    @staticmethod
+    def refuse_output_folder(folder: str) -> None:
+        """Raise a BioplanError when the target's runs cannot name the workflow's folder (the absolute path
+        -o gives) safely; checked before anything is planned or written."""
+
 
 def generator_class(target: str) -> type[Generator]:
     """The generator registered for `target`; an unknown target is a TargetUnsupportedError."""

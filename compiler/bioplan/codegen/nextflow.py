@@ -210,6 +210,11 @@ class NextflowGenerator:
     def precheck(self, staged, workflow: Workflow, output_dir) -> None:
         return None
 
+    @staticmethod
+    def refuse_output_folder(folder: str) -> None:
+        """Any folder will do: Nextflow submits each task as the script it writes (.command.run, its paths
+        quoted by Nextflow), with no sbatch --wrap command line naming the workflow's folder."""
+
     # ------------------------------------------------------------------ what cannot be expressed
     def refuse_unsafe_names(self, workflow: Workflow) -> None:
         bad = [row["sample"] for row in workflow.samples if not _SAFE_NAME.match(row["sample"])]

@@ -204,6 +204,9 @@ class SnakemakeGenerator:
 
         return precheck(staged, workflow, output_dir)
 
+    # every SLURM job's command names the workflow's folder (refuse_slurm_unquotable_folder)
+    refuse_output_folder = staticmethod(refuse_slurm_unquotable_folder)
+
     # ------------------------------------------------------------ lowering of IR nodes
     def ref_expr(self, ref: FileRef, consumer_scope: str, group_by: str | None = None) -> str:
         """A file as a rule's input reads it: a group step (one job per patient) reads the per-sample files
