@@ -22,7 +22,7 @@ from click.parser import _normalize_opt, _OptionParser, _ParsingState
 
 from bioplan import DEFAULT_MAX_HOPS
 from bioplan.codegen import DEFAULT_TARGET, target_names
-from bioplan.errors import BioplanError, Interrupted
+from bioplan.errors import BioplanError, Interrupted, one_line
 
 
 def _dumps(value: object, **kwargs: Any) -> str:
@@ -353,7 +353,7 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
                             "references": reference_json(res.workflow),
                             "unrecognized": list(res.result.spec.unrecognized)}, indent=2))
         return
-    _echo(f"wrote {res.snakefile} ({len(res.files)} files)")
+    _echo(f"wrote {one_line(str(res.snakefile))} ({len(res.files)} files)")
     for s in res.plan.steps:
         _echo(f"  {s.id:<28} {s.tool}")
     for c in res.checks:
@@ -364,16 +364,16 @@ def compile(query, inputs, declared, output, target, force, partition, account, 
         _echo(f"references ({len(references)}; config/config.yaml references:, checked before any job runs"
                    + (", downloaded when missing" if fetching else "") + "):")
         for r in references:
-            _echo(f"  references.{r.key}: {r.path}\n    {r.why}; read by {', '.join(r.read_by)}"
-                       f"\n    get it: {r.hint}" + ("" if r.downloads else " (not downloadable by bioplan)"))
+            _echo(f"  references.{r.key}: {one_line(r.path)}\n    {one_line(r.why)}; read by {', '.join(r.read_by)}"
+                       f"\n    get it: {one_line(r.hint)}" + ("" if r.downloads else " (not downloadable by bioplan)"))
     for n in res.notes:
-        _echo(f"note: {n}")
+        _echo(f"note: {one_line(n)}")
     for w in res.result.warnings:
-        _echo(f"warning: {w}", err=True)
+        _echo(f"warning: {one_line(w)}", err=True)
     for d in res.result.spec.deviations:
-        _echo(f"warning: {d}", err=True)
+        _echo(f"warning: {one_line(d)}", err=True)
     if res.result.spec.unrecognized:
-        _echo("not understood: " + ", ".join(res.result.spec.unrecognized), err=True)
+        _echo("not understood: " + one_line(", ".join(res.result.spec.unrecognized)), err=True)
 
 
 @main.command("check-knowledge")

@@ -612,7 +612,7 @@ def _compile_plans(knowledge: Knowledge, result: PlanResult, out_dir: Path, out_
         + "\n".join(t[-1500:] for t in tried),
         ["this is a bug in bioplan's knowledge or templates; please report it with the request",
          "use --no-validate to write the workflow anyway and inspect it"],
-        {"attempts": tried})
+        {"attempts": tried}, listed=True)  # the pre-check's own output, line by line
 
 
 def _refuse_symlinks_out(out_dir: Path, out_real: Path, files: dict) -> None:

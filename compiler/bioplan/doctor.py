@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from bioplan import __version__
+from bioplan.errors import one_line
 
 # What a tool's `software.version_command` runs tells what the tool needs on this machine.
 _PYTHON_VERSION_OF = re.compile(r"""^python3? -c .*version\(['"]([\w-]+)['"]\)""")
@@ -212,7 +213,7 @@ def text_report(doc: Doctor) -> str:
             group = c.group
             lines.append(f"{group}:")
         detail = c.version or c.where or ""
-        line = f"  {'ok' if c.ok else 'MISSING':8} {c.name}" + (f" {detail}" if detail else "")
+        line = f"  {'ok' if c.ok else 'MISSING':8} {c.name}" + (f" {one_line(detail)}" if detail else "")
         if not c.ok:
             line += f"\n           blocks: {c.blocks}" + (f"\n           install: {c.install}" if c.install else "")
         lines.append(line)

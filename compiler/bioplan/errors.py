@@ -33,22 +33,33 @@ from __future__ import annotations
 from typing import Any
 
 
+def one_line(text: str) -> str:
+    """`text` as one line of what bioplan prints: its line breaks shown as `\\u000a`, as `request.text.terminal_safe`
+    shows the other control characters (which it escapes everywhere; a newline it keeps, bioplan's own lines being
+    made of it). Each error, hint, warning and report field goes through here, so a file name, request or column
+    name holding `\\n  hint: run ...` cannot print a line that reads as bioplan's (tests/test_attacks_round9.py)."""
+    return text.replace("\n", "\\u000a") if "\n" in text else text
+
+
 class BioplanError(Exception):
     code: str = "bioplan_error"
     exit_status: int = 2
 
-    def __init__(self, message: str, hints: list[str] | None = None, details: dict[str, Any] | None = None):
+    def __init__(self, message: str, hints: list[str] | None = None, details: dict[str, Any] | None = None,
+                 *, listed: bool = False):
         super().__init__(message)
         self.message = message
         self.hints = list(hints or [])
         self.details = dict(details or {})
+        # a heading and a list, one item a line (each item made `one_line` where it is listed): printed as lines
+        self.listed = listed
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message, "hints": self.hints, "details": self.details}}
 
     def render(self) -> str:
-        lines = [f"error[{self.code}]: {self.message}"]
-        lines += [f"  hint: {h}" for h in self.hints]
+        lines = [f"error[{self.code}]: {self.message if self.listed else one_line(self.message)}"]
+        lines += [f"  hint: {one_line(h)}" for h in self.hints]
         return "\n".join(lines)
 
 
@@ -82,9 +93,9 @@ class InvalidKnowledgeError(BioplanError):
     def __init__(self, problems: list[str], hints: list[str] | None = None):
         shown = problems[:20]
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        message = f"the knowledge base has {len(problems)} problem(s):\n  " + "\n  ".join(shown) + more
+        message = f"the knowledge base has {len(problems)} problem(s):\n  " + "\n  ".join(map(one_line, shown)) + more
         super().__init__(message, hints or ["fix the listed files; each problem names its file and key path"],
-                         {"problems": problems})
+                         {"problems": problems}, listed=True)
 
 
 class InvalidOptionError(BioplanError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bioplan import __version__
+from bioplan.errors import one_line
 from bioplan.models import Plan, PlanResult, TaskSpec
 
 
@@ -95,7 +96,7 @@ def patients_text(spec: TaskSpec) -> str:
 
 def text_report(result: PlanResult) -> str:
     spec = result.spec
-    lines = [f"request: {spec.query}",
+    lines = [f"request: {one_line(spec.query)}",
              f"inputs: {', '.join(spec.input_types) or '(none)'}",
              f"target: {spec.target_output.semantic_type}"
              + (f" as {spec.target_output.format}" if spec.target_output.format else ""),
@@ -103,7 +104,7 @@ def text_report(result: PlanResult) -> str:
              f"anchors: {', '.join(result.anchors) or '(none)'}",
              f"workflow type: {spec.workflow_type}"]
     if spec.patients:
-        lines.append(f"patients: {patients_text(spec)}")
+        lines.append(f"patients: {one_line(patients_text(spec))}")
     for p in result.plans:
         lines.append(f"\nplan {p.rank}  score {p.score}  cost {p.cost}  motif {p.motif or '-'}")
         for s in p.steps:
@@ -113,9 +114,9 @@ def text_report(result: PlanResult) -> str:
         if p.config_inputs:
             lines.append(f"  from config: {', '.join(p.config_inputs)}")
     for w in result.warnings:
-        lines.append(f"warning: {w}")
+        lines.append(f"warning: {one_line(w)}")
     for d in spec.deviations:
-        lines.append(f"warning: {d}")
+        lines.append(f"warning: {one_line(d)}")
     if spec.unrecognized:
-        lines.append(f"not understood: {', '.join(spec.unrecognized)}")
+        lines.append(f"not understood: {one_line(', '.join(spec.unrecognized))}")
     return "\n".join(lines)

@@ -17,7 +17,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bioplan.errors import ERROR_CODES, BioplanError
+from bioplan.errors import ERROR_CODES, BioplanError, one_line
 from bioplan.knowledge.load import MAX_YAML_DEPTH, yaml_too_deep
 from bioplan.knowledge.models import Knowledge
 
@@ -263,13 +263,13 @@ def load_cases(path: str | Path | None, knowledge: Knowledge) -> CaseFile:
                 if isinstance(item, dict) and "id" in item:
                     loc[1] = item["id"]
             problems.append(f"{'.'.join(map(str, loc))}: {err['msg']}")
-        raise CaseFileError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(problems),
+        raise CaseFileError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(map(one_line, problems)),
                             ["see compiler/bioplan/evaluate/README.md for the case format"],
-                            {"path": str(path), "problems": problems}) from None
+                            {"path": str(path), "problems": problems}, listed=True) from None
     problems = _problems(knowledge, cf)
     if problems:
-        raise CaseFileError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(problems),
+        raise CaseFileError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(map(one_line, problems)),
                             ["ids are those of ontology/ (operations.yaml, datatypes.yaml, constraints.yaml, "
                              "tools/*.yaml, formats.yaml) and the error codes of bioplan.errors"],
-                            {"path": str(path), "problems": problems})
+                            {"path": str(path), "problems": problems}, listed=True)
     return cf

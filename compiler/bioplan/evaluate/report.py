@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bioplan.errors import one_line
 from bioplan.evaluate.cases import CaseFileError
 from bioplan.evaluate.runner import EvalReport
 
@@ -41,7 +42,7 @@ def _headline(message: str, limit: int = 240) -> str:
 
 
 def text_report(rep: EvalReport) -> str:
-    lines = [f"bioplan eval: {rep.cases_file}",
+    lines = [f"bioplan eval: {one_line(str(rep.cases_file))}",
              f"{rep.metrics['cases']} cases ({rep.metrics['plan_cases']} expect a plan, "
              f"{rep.metrics['error_cases']} expect a refusal), Recall@K with K={rep.top_k}", ""]
     width = max([len(c.id) for c in rep.cases] + [4])
@@ -62,16 +63,17 @@ def text_report(rep: EvalReport) -> str:
         lines += ["", f"failing cases ({len(failing)}):"]
         for c in failing:
             lines.append(f"  {c.id}")
-            lines += [f"      {f}" for f in c.failures]
+            lines += [f"      {one_line(f)}" for f in c.failures]
             if c.crash:
-                lines.append(f"      crash: {c.crash}")
+                lines.append(f"      crash: {one_line(c.crash)}")
             if c.steps:
                 lines.append(f"      rank-1 plan: {' -> '.join(c.steps)}")
     if rep.compiled:
         bad = [(c.id, c.compile) for c in rep.cases if c.compile is not None and not c.compile["ok"]]
         if bad:
             lines += ["", f"compile / snakemake -n failures ({len(bad)}):"]
-            lines += [f"  {case_id}: {_headline(compiled.get('problem', 'failed'))}" for case_id, compiled in bad]
+            lines += [f"  {case_id}: {one_line(_headline(compiled.get('problem', 'failed')))}"
+                      for case_id, compiled in bad]
     lines += ["", f"{'metric':<30} value"]
     m = rep.metrics
     for key, value in m.items():

@@ -129,7 +129,9 @@ def plain_request(text: str) -> str:
 def terminal_safe(text: str) -> str:
     """Text to print on a terminal: control characters (C0 but newline and tab, DEL, C1 such as
     CSI U+009B), bidi overrides and direction marks become visible `\\uXXXX` escapes, so a file name or request
-    holding ESC sequences cannot move the cursor, recolour or rewrite what the user reads.
+    holding ESC sequences cannot move the cursor, recolour or rewrite what the user reads; so do the line and
+    paragraph separators U+2028/U+2029, where editors and log viewers break lines. A newline is kept: user text
+    is made one line (`errors.one_line`) where it is put into one of bioplan's lines.
     The escape is also valid inside a JSON string."""
     return "".join(f"\\u{ord(c):04x}" if (unicodedata.category(c) == "Cc" and c not in "\n\t")
-                   or c in _BIDI_CONTROLS or c in _BIDI_MARKS else c for c in text)
+                   or c in _BIDI_CONTROLS or c in _BIDI_MARKS or c in "\u2028\u2029" else c for c in text)
