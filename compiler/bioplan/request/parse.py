@@ -502,7 +502,12 @@ def _with_phrase_hits(marked: list[Match], phrase_hits: list[Match]) -> list[Mat
     out = [m for m in marked if not (m.kind == "operation" and any(
         p.kind == "operation" and p.id != m.id and p.id not in m.alternatives and not p.negated
         and p.start <= m.start and m.end <= p.end
-        and (m.alternatives or (is_cjk(m.text) and p.end - p.start > m.end - m.start)) for p in phrase_hits))]
+        and (m.alternatives or (is_cjk(m.text) and p.end - p.start > m.end - m.start)) for p in phrase_hits))
+        # a negated word of the phrase's own operation inside it is negated by the phrase's own words ("present in
+        # the tumor but not in the matched normal": somatic calling, not "matched normal" refused)
+        and not (m.kind == "operation" and m.negated and any(
+            p.kind == "operation" and p.id == m.id and not p.negated and p.start <= m.start and m.end <= p.end
+            and p.end - p.start > m.end - m.start for p in phrase_hits))]
     seen_ops = {m.id for m in out if m.kind == "operation"}
     for m in phrase_hits:
         if m.kind == "operation" and m.id in seen_ops and any(
@@ -1278,6 +1283,15 @@ def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge)
     # separates items of one list ("raw read, alignment, and strand checks")
     commas = [m for m in (_zh_list_comma() if is_cjk(norm) else _LIST_COMMA).finditer(norm)
               if m.group(1) in instructions or singular(m.group(1)) in instructions]
+# a clause that says why the step before it is done ("This ensures your analysis relies on highly reliable data
+# calls", "which helps avoid false calls", "so that ..."): its subject is that step, its verb a purpose, so an
+# instruction word in it ("calls") is a noun of the purpose, no instruction (its words are still not understood)
+_RATIONALE = re.compile(
+    r"\s*(?:(?:this|that|which|it|doing so|these steps?|this step)\s+(?:(?:in turn|also|further|then)\s+)?"
+    r"(?:ensures?|guarantees?|makes? sure|helps?|allows?|enables?|avoids?|prevents?|reduces?|minimi[sz]es?|"
+    r"improves?|increases?|keeps?|means?)\b|so that\b|in order to (?:ensure|guarantee|make sure|avoid|prevent)\b)")
+
+
     splits = sorted([(m.start(), m.end(), m.group(0)) for m in _CLAUSE_SPLIT.finditer(norm)]
                     + [(m.start(), m.start() + 1, ",") for m in commas])
     bounds = [0] + [p for start, end, _ in splits for p in (start, end)] + [len(norm)]
@@ -1300,6 +1314,8 @@ def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge)
         if instructed:
             out.append(tuple(words))
     return tuple(out)
+        if _RATIONALE.match(text):
+            continue
 
 
 def _cjk_words(text: str) -> list[str]:
