@@ -74,6 +74,9 @@ class Datatype(Frozen):
     contradicts: dict[str, str] = Field(default_factory=dict)
     # several input files of this cohort datatype are parts of it (see DatatypeParts)
     parts: DatatypeParts | None = None
+    # Made and read only inside a pipeline (DADA2's learned error model and filtered reads): a request
+    # without files never starts from it, but from what the steps making it read.
+    internal: bool = False
     aliases: Aliases = Field(default_factory=Aliases)
 
 

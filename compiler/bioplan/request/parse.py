@@ -784,8 +784,9 @@ def _assays_of_methods(norm: str, matches: list[Match], knowledge: Knowledge) ->
 
 # A tool's name that stands for what the tool wrote, not for running it: "salmon output", "Salmon's
 # quant files", "quant.sf files from salmon", "samples already quantified with kallisto".
+# (the data's own format words too: "Cell Ranger h5", "the STAR BAMs", "GATK VCFs" are files a tool wrote)
 _OUTPUT_NOUN = (r"(?:outputs?|results?|files?|folders?|director(?:y|ies)|quantifications?|quants?|quant\.sf|runs?"
-                r"|reports?|estimates?|abundances?)")
+                r"|reports?|estimates?|abundances?|matri(?:x|ces)|h5|hdf5|h5ad|mtx|loom|bams?|crams?|vcfs?)")
 _OUTPUT_AFTER = re.compile(rf"(?:'s)?\s+(?:quant(?:\.sf)?\s+|output\s+|result\s+)?{_OUTPUT_NOUN}(?![a-z0-9])")
 _OUTPUT_BEFORE = re.compile(
     rf"(?:(?<![a-z0-9]){_OUTPUT_NOUN}|[a-z0-9]+\.(?:sf|tsv|h5|txt|json))\s+(?:(?:produced|generated|made|created|written|"
@@ -798,6 +799,12 @@ _OUTPUT_BEFORE = re.compile(
 
 def _output_reading(norm: str, start: int, end: int) -> bool:
     return bool(_OUTPUT_AFTER.match(norm, end) or _OUTPUT_BEFORE.search(norm[max(0, start - 60):start]))
+
+
+def _output_end(norm: str, end: int) -> int:
+    """Where the words naming a tool's output end: after the noun that follows the name ("cellranger h5")."""
+    after = _OUTPUT_AFTER.match(norm, end)
+    return after.end() if after else end
 
 
 def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
@@ -813,7 +820,7 @@ def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
             writer = next((t for t in family if normalize(m.text) in {
                 normalize(w) for w in (knowledge.tools[t].name, *knowledge.tools[t].aliases.en)}), family[0])
             op = knowledge.operations[knowledge.tools[writer].implements]
-            spans.append((m.start, m.end, next(iter(op.outputs.values())).datatype))
+            spans.append((m.start, _output_end(norm, m.end), next(iter(op.outputs.values())).datatype))
     # an operation's words inside words naming its own result ("salmon" in "salmon output")
     for m in matches:
         if m.kind == "datatype":
@@ -828,7 +835,7 @@ def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
         tool = absent_tools.get(a.id) if a.kind == "tool" else None
         if tool and tool.operations and not a.negated and _output_reading(norm, a.start, a.end):
             op = knowledge.operations[tool.operations[0]]
-            spans.append((a.start, a.end, next(iter(op.outputs.values())).datatype))
+            spans.append((a.start, _output_end(norm, a.end), next(iter(op.outputs.values())).datatype))
             continue
         kept_absent.append(a)
     if not spans:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.knowledge.queries import closure, is_subtype, made_within
+from bioplan.knowledge.queries import closure, exact_makers, is_subtype, made_within
 from bioplan.models import WorkflowType
 
 # how many operations deep the optimistic forward sweep looks
@@ -106,6 +106,18 @@ def entry_inputs(knowledge: Knowledge, anchors: Iterable[str]) -> list[str]:
             out += [d for d in _sample_inputs(knowledge, a)
                     if not any(is_subtype(knowledge, m, d) or is_subtype(knowledge, d, m) for m in made)]
     return list(dict.fromkeys(out))
+
+
+def started_from(knowledge: Knowledge, datatype: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    """`datatype`, or for an `internal` one (datatypes.yaml: DADA2's error model) the sample data the steps
+    making it read, followed back until data a user holds."""
+    if not knowledge.datatypes[datatype].internal or datatype in seen:
+        return [datatype]
+    makers = exact_makers(knowledge).get(datatype, ())
+    before = [d for op in makers for d in _sample_inputs(knowledge, op)]
+    if not before:
+        return [datatype]
+    return [d for b in before for d in started_from(knowledge, b, seen | {datatype})]
 
 
 def _made_in_one_step(knowledge: Knowledge, made: list[str]) -> list[str]:

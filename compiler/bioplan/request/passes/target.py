@@ -15,7 +15,7 @@ from bioplan.knowledge.words import normalize
 from bioplan.models import Request, SniffedFile
 from bioplan.request.parse import suggestions
 from bioplan.request.passes.draft import SpecDraft
-from bioplan.request.passes.shape import entry_inputs, is_conversion, is_downstream, leads_to, sinks
+from bioplan.request.passes.shape import entry_inputs, is_conversion, is_downstream, leads_to, sinks, started_from
 
 
 def _grouped_as(knowledge: Knowledge, datatype: str) -> str | None:
@@ -169,6 +169,8 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     sample_sources = [d for d in sources if knowledge.datatypes[d].scope != "reference"]
     needed = [d for d in entry_inputs(knowledge, draft.anchors)
               if not any(leads_to(knowledge, src, d) for src in sample_sources)]
+    # data only a pipeline makes (DADA2's error model) is not assumed: where its making starts is
+    needed = [x for d in needed for x in started_from(knowledge, d)]
     if not sample_sources and (_names_the_sequencing(draft) or _names_the_reads(draft)):
         # "identify the genetic variation with the use of exome sequencing": the sequencing is the
         # data, so the samples' reads, not the alignments the first step reads

@@ -1,0 +1,65 @@
+"""Families the lead found writing requests as others do (session 16): a tool's output named by its format
+("my Cell Ranger h5", "the STAR BAMs"), taxonomy as a step of an amplicon study ("SILVA taxonomy"), and data
+only a pipeline makes (DADA2's error model) never assumed as the input of a request without files."""
+
+from __future__ import annotations
+
+import pytest
+
+from bioplan.models import InputProfile
+from bioplan.request.parse import parse_request
+from bioplan.request.spec import build_spec
+
+
+def _spec(knowledge, query):
+    return build_spec(parse_request(query, knowledge), InputProfile(), knowledge)
+
+
+@pytest.mark.parametrize(("query", "given"), [
+    ("cluster the cells in my cellranger h5 and find markers", "single_cell_matrix"),
+    ("cluster the cells in my Cell Ranger matrix and find markers", "single_cell_matrix"),
+    ("scRNA-seq 10x h5: QC, doublet removal with scrublet, leiden clustering, marker genes", "single_cell_matrix"),
+    ("annotate the GATK VCFs with VEP", "variant_calls"),
+])
+def test_a_tools_output_named_by_its_format_is_the_input_not_the_tool(knowledge, query, given):
+    request = parse_request(query, knowledge)
+    assert request.absent == [] or all(a.kind != "tool" for a in request.absent), request.absent
+    assert not request.unrecognized, request.unrecognized  # "h5", "matrix", "vcfs" are read with the name
+    assert _spec(knowledge, query).input_types == (given,)
+
+
+@pytest.mark.parametrize("query", [
+    "16S amplicon paired reads: DADA2 ASVs, SILVA taxonomy, alpha and beta diversity",
+    "16S amplicon: DADA2 ASVs, taxonomy with GTDB",
+    "ITS2 amplicons: denoise with DADA2 and assign taxonomy",
+])
+def test_taxonomy_named_as_a_step_of_an_amplicon_study_is_assigned(knowledge, query):
+    spec = _spec(knowledge, query)
+    assert "asv_taxonomy_assignment" in spec.required_operations
+    assert "taxonomy" not in " ".join(spec.unrecognized)
+
+
+@pytest.mark.parametrize("query", [
+    "16S amplicon: alpha diversity from my ASV table and the SILVA taxonomy table",
+    "shotgun metagenomics: classify the reads with Kraken2",
+])
+def test_a_taxonomy_table_or_a_shotgun_study_is_no_asv_taxonomy_step(knowledge, query):
+    assert "asv_taxonomy_assignment" not in _spec(knowledge, query).required_operations
+
+
+@pytest.mark.parametrize(("query", "inputs"), [
+    ("16S: DADA2 ASVs, then assign taxonomy", ("raw_reads",)),
+    ("learn the error rates and denoise with DADA2", ("raw_reads",)),
+    ("denoise my filtered amplicon reads into ASVs with DADA2", ("filtered_amplicon_reads",)),
+])
+def test_data_only_a_pipeline_makes_is_never_assumed_as_the_input(knowledge, query, inputs):
+    """datatypes.yaml `internal`: DADA2's error model is learned from the run's filtered reads, which
+    filterAndTrim makes from the reads; named in the request, filtered reads are the input."""
+    assert _spec(knowledge, query).input_types == inputs
+
+
+def test_internal_datatypes_are_made_by_some_step(knowledge):
+    internal = [d for d in knowledge.datatypes.values() if d.internal]
+    assert internal, "no datatype is marked internal"
+    for d in internal:
+        assert any(p.datatype == d.id for op in knowledge.operations.values() for p in op.outputs.values()), d.id
