@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from bioplan.knowledge.models import Knowledge
-from bioplan.knowledge.words import has_word
+from bioplan.knowledge.words import has_word, singular
 from bioplan.models import Match, Request, SniffedFile, SpecInput
 from bioplan.request.lexicon import is_cjk, lexicon_words, normalize
 from bioplan.request.parse import parse_request
@@ -242,10 +242,12 @@ def _assay_steps_inside(knowledge: Knowledge, request: Request, ops: list[Match]
         generic = [knowledge.operations[o] for o in dict.fromkeys((m.id, *m.alternatives))]
         if any(op.assays for op in generic):
             continue
-        words = request.normalized[m.start:m.end]
+        # the words as said and in the singular ("perform alignments" holds the alias "alignment")
+        said = request.normalized[m.start:m.end]
+        words = (said, " ".join(singular(w) for w in said.split(" ")))
         reads = {p.datatype for op in generic for p in op.inputs.values() if not p.optional}
         found = [o.id for o in own if reads & {p.datatype for p in o.inputs.values() if not p.optional}
-                 and any(has_word(words, normalize(a)) for a in (*o.aliases.en, *o.aliases.zh))]
+                 and any(has_word(w, normalize(a)) for w in words for a in (*o.aliases.en, *o.aliases.zh))]
         if len(found) == 1:
             replace_by.update((op.id, found[0]) for op in generic)
     return replace_by

@@ -291,12 +291,31 @@ def bind_named_tools(draft: SpecDraft) -> SpecDraft:
                             f"{knowledge.operations[op].label.lower()}, which bioplan does with its own tool "
                             "instead (--substitute)" for t, op in misplaced))
     preferred, notes = preferred_tools(knowledge, request, draft.anchors, skip={(t.start, t.end) for t, _ in misplaced})
+    engines = {t: w for t in preferred if (w := _engine_of(knowledge, preferred, t))}
+    notes += [f"{knowledge.tools[t].name} runs inside {w} (its engine), not as a step of its own"
+              for t, w in engines.items()]
+    preferred = [t for t in preferred if t not in engines]
     preferred += [t for t in draft.successors if t not in preferred and t not in request.excluded_tools]
     preferred += _named_motif_tools(knowledge, request, draft.anchors, preferred)
     for t in preferred:
         _refuse_unfit_reads(draft, t)
     draft = draft.warn(*notes).with_anchors(*(knowledge.tools[t].implements for t in preferred))
     return replace(draft, preferred=tuple(preferred))
+
+
+def _engine_of(knowledge: Knowledge, preferred: list[str], tool_id: str) -> str | None:
+    """The named tool that runs `tool_id` inside it, by its aliases, for assays `tool_id` is not for ("Bismark
+    ... indexed using bowtie2": Bismark's aliases say "bismark bowtie2", and Bowtie2 is not for bisulfite
+    reads), or None: the engine adds no step (nor its operation) of its own."""
+    engine = normalize(knowledge.tools[tool_id].name).split()[0]
+    own = set(_assays_supported(knowledge, tool_id))
+    for t in preferred:
+        tool = knowledge.tools[t]
+        assays = set(_assays_supported(knowledge, t))
+        if t != tool_id and own and assays and not assays & own and any(
+                engine in normalize(a).split()[1:] for a in tool.aliases.en):
+            return tool.name
+    return None
 
 
 def _refuse_unsaid_platform(draft: SpecDraft, tool_id: str) -> None:
