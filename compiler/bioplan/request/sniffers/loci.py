@@ -9,8 +9,10 @@ no header), whatever their name. Refused by name, each saying what to give inste
 segments (CNVkit .cnr/.cnn/.cns, SEG files of DNAcopy/CBS, GATK DenoiseReadCounts/ModelSegments/CollectReadCounts
 tables), allele counts at SNPs (GATK CollectAllelicCounts, TitanCNA), samtools pileups (mpileup, legacy pileup -c),
 DSS's methylation counts, PLINK text files on their own (per-variant output with a CHR SNP header, a .bim or .fam
-without its .bed: the genotypes are read through the .bed, `genotypes`), Picard interval lists, and any other
-table whose header starts with a chromosome column and a position column."""
+without its .bed: the genotypes are read through the .bed, `genotypes`; a .ped and .map text fileset, with the command
+that makes the .bed), GWAS summary statistics (a chromosome, an effect and a p-value column: regenie, SAIGE,
+BOLT-LMM, the GWAS Catalog's format), Oxford .sample files (a BGEN's samples), Picard interval lists, and any
+other table whose header starts with a chromosome column and a position column."""
 
 from __future__ import annotations
 
@@ -56,6 +58,40 @@ PLINK_HINT = ("a genome-wide association study reads the PLINK fileset through i
               ".bim and .fam beside it) or the .pgen (its .pvar and .psam beside it), with a phenotype table whose "
               "header starts FID IID; PLINK's association results are an output, not an input")
 
+PLINK_TEXT_HINT = ("convert the text fileset to PLINK's binary one with `plink --file PREFIX --make-bed --out PREFIX` "
+                   "(PLINK 1.9; or `plink2 --pedmap PREFIX --make-pgen --out PREFIX`) and give the .bed (its .bim and "
+                   ".fam beside it) or the .pgen, with a phenotype table whose header starts FID IID")
+OXFORD_HINT = ("an Oxford .sample file names the samples of a BGEN or .gen genotype file; bioplan's association study "
+               "reads PLINK genotypes: convert them with `plink2 --bgen FILE.bgen ref-first --sample FILE.sample "
+               "--make-pgen --out PREFIX` and give PREFIX.pgen (its .pvar and .psam beside it)")
+SUMSTATS_HINT = ("bioplan runs the association test itself (PLINK 2 --glm) and draws its Manhattan and QQ plots: give "
+                 "the genotypes (a PLINK .bed with its .bim and .fam, or a .pgen with its .pvar and .psam) and a "
+                 "phenotype table whose header starts FID IID; analyses of summary statistics alone (fine-mapping, "
+                 "LD score regression, colocalisation, Mendelian randomisation) are not bioplan's")
+# GWAS summary statistics: a chromosome and a position column, an effect or its standard error, a p-value (or its
+# -log10), and none of a differential expression table's columns
+_P = {"p", "pval", "p_value", "pvalue", "p.value", "p-value", "log10p", "-log10p", "mlog10p", "log10_p",
+      "neg_log10_p_value", "p_bolt_lmm", "p_bolt_lmm_inf", "p_linreg", "p.value.na"}
+_EFFECT = {"beta", "or", "se", "z", "zscore", "z_score", "standard_error", "odds_ratio", "log_or", "tstat",
+           "t_stat", "z_stat", "chisq"}
+_VARIANT_POS = {"pos", "bp", "genpos", "base_pair_location", "position"}
+_EXPRESSION = {"log2foldchange", "logfc", "basemean", "aveexpr", "logcpm"}  # a DE table, never summary statistics
+_SUMSTATS_TOOLS = (  # (columns that name the writer, its name)
+    ({"genpos", "log10p"}, "regenie step 2 association results"),
+    ({"markerid", "p.value"}, "SAIGE association results"),
+    ({"p_bolt_lmm_inf"}, "BOLT-LMM association results"),
+    ({"base_pair_location"}, "GWAS summary statistics in the GWAS Catalog's format"),
+)
+
+
+def _sumstats(header: list[str], h: list[str]) -> tuple[str, str, str] | None:
+    cols = set(h)
+    if not (cols & _CHROM and cols & _VARIANT_POS and cols & _P and cols & _EFFECT) or cols & _EXPRESSION:
+        return None
+    name = next((n for cols, n in _SUMSTATS_TOOLS if cols <= set(h)), "association test results")
+    return (f"GWAS summary statistics ({name}: columns {quote_list(header, 5)}; one row per variant tested)",
+            "sumstats", SUMSTATS_HINT)
+
 
 def _fields(line: str) -> list[str]:
     """A header or row's fields: tab-separated, else whitespace-separated; quotes (R's write.table) dropped."""
@@ -90,9 +126,15 @@ def _named(header: list[str]) -> tuple[str, str, str] | None:
     if h == ["chr", "pos", "n", "x"]:
         return ("per-CpG methylation counts in DSS's input format (chr, pos, N reads covering the CpG, X of them "
                 "methylated), one sample per file", "dss", DSS_HINT)
+    if h[:3] == ["id_1", "id_2", "missing"]:
+        return ("an Oxford .sample file (ID_1, ID_2, missing and the phenotype columns, under a row of column types: "
+                "the samples of a BGEN or .gen genotype file)", "oxford_sample", OXFORD_HINT)
     if h[:2] == ["chr", "snp"]:
         return (f"PLINK per-variant output (columns {quote_list(header, 4)}: association tests, allele frequencies "
                 "or genotype counts)", "plink", PLINK_HINT)
+    sumstats = _sumstats(header, h)
+    if sumstats is not None:
+        return sumstats
     if h[0] in _CHROM and len(h) >= 2 and h[1] in _SIZE:
         return (f"a chromosome sizes table (columns {quote_list(header, 3)}: UCSC chromInfo, GenomeInfoDb's "
                 "seqinfo)", "sizes", "bioplan derives chromosome sizes from the reference genome FASTA (samtools "
@@ -148,6 +190,18 @@ def _plink_fam(src: Source, rows: list[list[str]]) -> bool:
     return src.ext == ".fam" and bool(rows) and all(len(r) == 6 and r[4] in ("0", "1", "2") for r in rows)
 
 
+def _plink_ped(src: Source, rows: list[list[str]]) -> bool:
+    """A PLINK .ped (family, individual, father, mother, sex, phenotype, then two alleles per variant): by its name."""
+    return src.ext == ".ped" and bool(rows) and all(
+        len(r) >= 8 and len(r) % 2 == 0 and len(r) == len(rows[0]) and r[4] in ("0", "1", "2") for r in rows)
+
+
+def _plink_map(src: Source, rows: list[list[str]]) -> bool:
+    """A PLINK .map (chromosome, variant id, centimorgans, base-pair position): by its name and four columns."""
+    return src.ext == ".map" and bool(rows) and all(
+        len(r) == 4 and _NUMBER_RE.match(r[2]) and r[3].lstrip("-").isdigit() for r in rows)
+
+
 def _kind(src: Source) -> tuple[str, str, str] | None:
     rows = _data_rows(src)
     if not rows:
@@ -166,6 +220,12 @@ def _kind(src: Source) -> tuple[str, str, str] | None:
                 "plink", PLINK_HINT)
     if _plink_fam(src, rows[:20]):
         return "a PLINK sample table (.fam: family, individual, father, mother, sex, phenotype)", "plink", PLINK_HINT
+    if _plink_ped(src, rows[:20]):
+        return (f"a PLINK text genotype file (.ped: family, individual, father, mother, sex, phenotype, then two "
+                f"alleles at each of {(len(rows[0]) - 6) // 2} variants)", "plink", PLINK_TEXT_HINT)
+    if _plink_map(src, rows[:20]):
+        return ("a PLINK text variant map (.map: chromosome, variant id, centimorgans, position; the variants of a "
+                ".ped file)", "plink", PLINK_TEXT_HINT)
     return _named(rows[0]) if len(rows[0]) >= 2 else None
 
 

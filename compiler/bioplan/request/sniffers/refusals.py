@@ -103,8 +103,28 @@ _KNOWN_BINARY = (
 )
 
 
+_BGEN_FIX = ("bioplan's association study reads PLINK genotypes: convert it with `plink2 --bgen FILE.bgen ref-first "
+             "--sample FILE.sample --make-pgen --out PREFIX` and give PREFIX.pgen (its .pvar and .psam beside it) "
+             "with a phenotype table whose header starts FID IID")
+
+
+def _bgen(head: bytes) -> str | None:
+    """A BGEN file (Oxford's genotype format, UK Biobank's imputed genotypes): the offset of the first variant, the
+    header block's length, the variant and sample counts, then the magic 'bgen' (or four zero bytes) at byte 16."""
+    if len(head) < 20 or head[16:20] not in (b"bgen", b"\x00\x00\x00\x00"):
+        return None
+    offset, length, variants, samples = (int.from_bytes(head[i:i + 4], "little") for i in range(0, 16, 4))
+    if not 20 <= length <= offset + 4 or head[16:20] == b"\x00\x00\x00\x00" and not variants:
+        return None
+    return (f"a BGEN genotype file (Oxford's format, as UK Biobank's imputed genotypes are given: {variants:,} "
+            f"variants of {samples:,} samples in its header)")
+
+
 def _refuse_binary(src: Source, ctx: Context) -> tuple[SniffedFile, Notes]:
     known = next(((what, fix) for magic, what, fix in _KNOWN_BINARY if src.head.startswith(magic)), None)
+    bgen = _bgen(src.head)
+    if known is None and bgen is not None:
+        known = bgen, _BGEN_FIX
     if known is not None:
         said = known[0] if "bioplan does not read" in known[0] else f"{known[0]}, which bioplan does not read"
         raise unreadable(src.shown, f"is {said}", [known[1]])

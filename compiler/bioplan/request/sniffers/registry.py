@@ -96,7 +96,7 @@ def _barcode_like(src: Source) -> bool:
 
 _LOCUS_START_RE = re.compile(
     r'^"?(?:#?chr(?:om(?:osome)?)?(?:_name)?|contig|seqnames?|seqid|id|sample(?:_?id)?|name|tumor_sample_barcode'
-    r'|chromosome_name|ref)"?$', re.IGNORECASE)
+    r'|chromosome_name|ref|snp|id_1)"?$', re.IGNORECASE)
 
 
 def _locus_like(src: Source) -> bool:

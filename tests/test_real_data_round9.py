@@ -1,0 +1,143 @@
+"""Real files, round 9: GWAS inputs and outputs that are not PLINK binary filesets (regenie's association results,
+a BGEN file and its Oxford .sample file, PLINK's text .ped/.map fileset), files of a sequencing run before its FASTQ
+(Oxford Nanopore's sequencing summary, Illumina's run sample sheets of bcl2fastq and BCL Convert) and DeepVariant's
+VCF and gVCF (tests/data/real_round9, README: sources and licences).
+
+Before round 9 regenie's results, the .sample file and the .ped/.map pair were 'a table separated by spaces', the
+BGEN 'binary data of a type bioplan does not know', the nanopore summary a normalised count matrix and both Illumina
+sheets sample sheets whose 'samples' were their section and setting names ('[Reads]', 'IEM1FileVersion', ...).
+Now each is refused by name saying what to give instead (the conversion commands were run with Debian's plink2). The
+DeepVariant files were read right the first time: they are kept so it stays so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bioplan.compile import plan_request
+from bioplan.errors import BioplanError, UnreadableInputError
+from bioplan.request.sniff import sniff_inputs
+
+R9 = Path(__file__).parent / "data" / "real_round9"
+REGENIE, PLINK, DV = R9 / "regenie", R9 / "plink", R9 / "deepvariant"
+SHEETS = [("paired-end-single-index.csv", 7, "'1823A', '1823B', '1824A', '1825A' and 3 more"),  # IEM, v1
+          ("V2-paired-end.csv", 3, "'1823A', '1823B', '1823C'")]  # BCL Convert, v2: [BCLConvert_Data]
+
+
+def one(path: Path):
+    return sniff_inputs([str(path)], {"ENSG": "organism_human"}).files[0]
+
+
+def refused(path: Path) -> BioplanError:
+    with pytest.raises(BioplanError) as e:
+        one(path)
+    assert str(path) in str(e.value)  # the refusal names the file
+    return e.value
+
+
+# ------------------------------------------------------------------------------- GWAS files that are not PLINK's
+
+def test_regenie_results_are_refused_as_gwas_summary_statistics():
+    e = refused(REGENIE / "test_bin_out_firth_Y1.regenie")
+    assert "GWAS summary statistics (regenie step 2 association results" in str(e)
+    assert "'CHROM', 'GENPOS', 'ID'" in str(e)
+    assert any("runs the association test itself" in h and "FID IID" in h for h in e.hints)
+
+
+def test_summary_statistics_are_told_by_their_columns_whoever_wrote_them(tmp_path):
+    """The GWAS Catalog's format (tab-separated, another header) is the same family; a differential expression table
+    with a chromosome and a position column is not summary statistics."""
+    rows = (REGENIE / "test_bin_out_firth_Y1.regenie").read_text().splitlines()[1:]
+    ssf = tmp_path / "GCST90000001.tsv"
+    ssf.write_text("chromosome\tbase_pair_location\teffect_allele\tother_allele\tbeta\tstandard_error\t"
+                   "effect_allele_frequency\tp_value\n"
+                   + "".join(f"{r[0]}\t{r[1]}\t{r[4]}\t{r[3]}\t{r[9]}\t{r[10]}\t{r[5]}\t{10 ** -float(r[12])}\n"
+                             for r in (line.split() for line in rows)))
+    assert "in the GWAS Catalog's format" in str(refused(ssf))
+    de = tmp_path / "de_annotated.tsv"
+    de.write_text("chr\tpos\tgene_id\tlog2FoldChange\tse\tpvalue\n"
+                  + "".join(f"1\t{100 * i}\tENSG{i:011d}\t0.5\t0.1\t0.01\n" for i in range(1, 30)))
+    with pytest.raises(BioplanError) as e:
+        one(de)
+    assert "summary statistics" not in str(e.value)
+
+
+def test_a_bgen_file_is_refused_with_the_plink2_command_that_converts_it():
+    e = refused(REGENIE / "example.head4k.bgen")
+    assert "a BGEN genotype file" in str(e) and "1,000 variants of 500 samples" in str(e)
+    assert any("plink2 --bgen FILE.bgen ref-first --sample FILE.sample --make-pgen" in h for h in e.hints)
+
+
+def test_an_oxford_sample_file_is_refused_as_the_samples_of_a_bgen():
+    e = refused(REGENIE / "example_3chr.sample")
+    assert "an Oxford .sample file" in str(e) and any("plink2 --bgen" in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name, what", [("toy.ped", "a PLINK text genotype file (.ped"),
+                                        ("toy.map", "a PLINK text variant map (.map")])
+def test_a_plink_text_fileset_is_refused_with_the_command_that_makes_the_bed(name, what):
+    e = refused(PLINK / name)
+    assert what in str(e)
+    assert any("plink --file PREFIX --make-bed --out PREFIX" in h for h in e.hints)
+
+
+def test_plink_allele_frequencies_stay_named_as_plink_output():
+    assert "is PLINK per-variant output" in str(refused(PLINK / "expected.plink.frq"))
+
+
+def test_a_gwas_request_on_the_ped_file_names_the_file_and_the_fix(knowledge):
+    with pytest.raises(UnreadableInputError) as e:
+        plan_request("run a GWAS of case-control status", [str(PLINK / "toy.ped"), str(PLINK / "toy.map")],
+                     knowledge=knowledge)
+    assert "toy.ped" in str(e.value) and "--make-bed" in " ".join(e.value.hints)
+
+
+# ----------------------------------------------------------------------------- files of a run before its FASTQ
+
+def test_a_nanopore_sequencing_summary_is_refused_not_read_as_a_count_matrix():
+    e = refused(R9 / "nanopore" / "sequencing_summary_barcode09.txt")
+    assert "an Oxford Nanopore sequencing summary" in str(e)
+    assert any("basecalled FASTQ" in h for h in e.hints)
+
+
+@pytest.mark.parametrize("name, n, listed", SHEETS)
+def test_an_illumina_run_sample_sheet_is_refused_listing_its_samples(name, n, listed):
+    e = refused(R9 / "illumina" / name)
+    assert f"an Illumina run sample sheet of {n} samples ({listed})" in str(e)
+    assert any("demultiplexed reads" in h and "fastq_1" in h for h in e.hints)
+
+
+def test_a_run_sample_sheet_saved_by_excel_is_refused_the_same(tmp_path):
+    sheet = tmp_path / "SampleSheet.csv"
+    sheet.write_bytes(b"\xef\xbb\xbf" + (R9 / "illumina" / SHEETS[0][0]).read_bytes().replace(b"\n", b"\r\n"))
+    assert "an Illumina run sample sheet of 7 samples" in str(refused(sheet))
+
+
+def test_a_table_with_read_ids_but_no_run_columns_is_not_a_nanopore_summary(tmp_path):
+    reads = tmp_path / "assignments.tsv"
+    reads.write_text("read_id\ttaxid\tscore\n" + "".join(f"r{i}\t{i}\t0.{i}\n" for i in range(1, 20)))
+    try:
+        said = one(reads).datatype
+    except BioplanError as e:
+        said = str(e)
+    assert "Nanopore" not in said
+
+
+# ------------------------------------------------------------------------------------------------- DeepVariant
+
+def test_a_deepvariant_vcf_is_variant_calls_and_plans_annotation(knowledge):
+    f = one(DV / "golden.postprocess_single_site_output.vcf")
+    assert (f.datatype, f.format) == ("variant_calls", "vcf") and f.fact("samples") == ["NA12878"]
+    result = plan_request("annotate these variants with VEP", [str(DV / "golden.postprocess_single_site_output.vcf")],
+                          knowledge=knowledge)
+    assert [s.tool for s in result.plans[0].steps] == ["vep"]
+
+
+def test_a_deepvariant_gvcf_is_a_sample_gvcf_as_bioplans_own_deepvariant_step_writes():
+    """DeepVariant's gVCF carries <*> (not GATK's <NON_REF>); bioplan's deepvariant step feeds the same files to
+    GATK's joint genotyping, so reading it as a sample gVCF is the knowledge's own view of it."""
+    f = one(DV / "golden.postprocess_gvcf_output.g.vcf")
+    assert (f.datatype, f.format) == ("sample_gvcf", "vcf")
+    assert any("<*>" in e and "genomic VCF" in e for e in f.evidence)
