@@ -1060,6 +1060,7 @@ _DONE_AT_START = re.compile(r"(?:after|once|following)(?: (?:the|read|reads|all)
                             r"(?: (?:are|were|have been|has been))? ")
 _DONE_CLAUSE_END = re.compile(r"(?: (?:is|are|was|were|has been|have been))?"
                               r"(?: (?:done|complete|completed|finished))?\s*,")
+            or ((m.start, m.end) in data and bool(_SUBJECT_OF_A_STEP.match(norm, m.end)))
 
 
 # the data, then what was done to it ("*.bam files which are sorted, markduplicates and index")
@@ -1087,6 +1088,11 @@ _EITHER_OR = re.compile(r"^\s*(,\s*)?(or|/|and/or|或|或者|または|또는|ou
 
 
 def _without_alternative_layouts(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
+# words naming data that a step is then said to be done to ("Trimmed reads are aligned to the reference genome",
+# "Filtered reads (Q>30) were then mapped"): the data the step reads, not a step of their own
+_SUBJECT_OF_A_STEP = re.compile(r"\s*(?:\([^()]{0,80}\)\s*)?(?:are|were|is|was|have been|has been|had been|will be|can be|"
+                                r"should be|get|got)\s+(?:then\s+|next\s+|subsequently\s+|further\s+|also\s+)?"
+                                r"(?:[a-z]+ed|[a-z]+en|run|fed|used)\b")
     """Two values of a setting of which one holds, joined by "or" ("Kallisto can perform quantification using
     either single-end or paired-end fastq files"): what a tool accepts, not the user's data; neither is said
     (before, the request named two library layouts and was refused as ambiguous). "single-end and paired-end
