@@ -1041,10 +1041,12 @@ def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list
     # "BAM files which are sorted, markduplicates and index": what was done to the data, said after it,
     # a step or the tool that ran it; "differential expressions already calculated": a step done
     after = [hit.span("mods") for hit in _DESCRIBED_AFTER.finditer(norm)]
+    data = {(d.start, d.end) for d in matches if d.kind == "datatype"}
 
     def done(m: Match) -> bool:
         return m.how in ("exact", "alias", "fuzzy", "phrase") and (
             any(a <= m.start and m.end <= b for a, b in after) or bool(_ALREADY_BEFORE.search(norm[:m.start]))
+            or ((m.start, m.end) in data and bool(_SUBJECT_OF_A_STEP.match(norm, m.end)))
             or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60]))
             or bool(_PASSED_BEFORE.search(norm[max(0, m.start - 60):m.start]))
             or bool(_SHARE_OF_READS.search(norm[max(0, m.start - 40):m.start]))
@@ -1060,7 +1062,6 @@ _DONE_AT_START = re.compile(r"(?:after|once|following)(?: (?:the|read|reads|all)
                             r"(?: (?:are|were|have been|has been))? ")
 _DONE_CLAUSE_END = re.compile(r"(?: (?:is|are|was|were|has been|have been))?"
                               r"(?: (?:done|complete|completed|finished))?\s*,")
-            or ((m.start, m.end) in data and bool(_SUBJECT_OF_A_STEP.match(norm, m.end)))
 
 
 # the data, then what was done to it ("*.bam files which are sorted, markduplicates and index")
@@ -1073,6 +1074,11 @@ _DESCRIBED_AFTER = re.compile(r"\b(bams?|crams?|sams?|fastqs?|vcfs?|files?)"
 _ALREADY_AFTER = re.compile(r"^( [a-z]+)?( (were|was|are|is|have|has|had|been))* (already|previously)( been)?"
                             r" [a-z]+(ed|en|one|un)\b")
 _ALREADY_BEFORE = re.compile(r"\b(already|previously)( been)? $")
+# words naming data that a step is then said to be done to ("Trimmed reads are aligned to the reference genome",
+# "Filtered reads (Q>30) were then mapped"): the data the step reads, not a step of their own
+_SUBJECT_OF_A_STEP = re.compile(r"\s*(?:\([^()]{0,80}\)\s*)?(?:are|were|is|was|have been|has been|had been|will be|can be|"
+                                r"should be|get|got)\s+(?:then\s+|next\s+|subsequently\s+|further\s+|also\s+)?"
+                                r"(?:[a-z]+ed|[a-z]+en|run|fed|used)\b")
 # a step the data went through: "our data has passed some quality checks", "the reads have undergone trimming"
 _PASSED_BEFORE = re.compile(r"\b(has|have|had)( already| previously)?( been)?"
                             r" (passed|undergone|gone through|been through|cleared|survived)( [a-z]+){0,2} $")
@@ -1088,11 +1094,6 @@ _EITHER_OR = re.compile(r"^\s*(,\s*)?(or|/|and/or|或|或者|または|또는|ou
 
 
 def _without_alternative_layouts(norm: str, matches: list[Match], knowledge: Knowledge) -> list[Match]:
-# words naming data that a step is then said to be done to ("Trimmed reads are aligned to the reference genome",
-# "Filtered reads (Q>30) were then mapped"): the data the step reads, not a step of their own
-_SUBJECT_OF_A_STEP = re.compile(r"\s*(?:\([^()]{0,80}\)\s*)?(?:are|were|is|was|have been|has been|had been|will be|can be|"
-                                r"should be|get|got)\s+(?:then\s+|next\s+|subsequently\s+|further\s+|also\s+)?"
-                                r"(?:[a-z]+ed|[a-z]+en|run|fed|used)\b")
     """Two values of a setting of which one holds, joined by "or" ("Kallisto can perform quantification using
     either single-end or paired-end fastq files"): what a tool accepts, not the user's data; neither is said
     (before, the request named two library layouts and was refused as ambiguous). "single-end and paired-end
@@ -1289,13 +1290,6 @@ _SOFTWARE_OBJECT = re.compile(
     r"(?:tools?|pipelines?|software|programs?|scripts?|packages?|commands?|workflows?|utilities|functions?)\b")
 
 
-def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge) -> tuple[tuple[str, ...], ...]:
-    """Instruction clauses ("predict ...", "鉴定 ...") none of whose content words were understood."""
-    instructions = lexicon_words(knowledge, "instruction_words")
-    # a comma starts a new clause only before an instruction word (", predict genes"); otherwise it
-    # separates items of one list ("raw read, alignment, and strand checks")
-    commas = [m for m in (_zh_list_comma() if is_cjk(norm) else _LIST_COMMA).finditer(norm)
-              if m.group(1) in instructions or singular(m.group(1)) in instructions]
 # a clause that says why the step before it is done ("This ensures your analysis relies on highly reliable data
 # calls", "which helps avoid false calls", "so that ..."): its subject is that step, its verb a purpose, so an
 # instruction word in it ("calls") is a noun of the purpose, no instruction (its words are still not understood)
@@ -1305,6 +1299,13 @@ _RATIONALE = re.compile(
     r"improves?|increases?|keeps?|means?)\b|so that\b|in order to (?:ensure|guarantee|make sure|avoid|prevent)\b)")
 
 
+def _unmatched_clauses(norm: str, spans: tuple[Span, ...], knowledge: Knowledge) -> tuple[tuple[str, ...], ...]:
+    """Instruction clauses ("predict ...", "鉴定 ...") none of whose content words were understood."""
+    instructions = lexicon_words(knowledge, "instruction_words")
+    # a comma starts a new clause only before an instruction word (", predict genes"); otherwise it
+    # separates items of one list ("raw read, alignment, and strand checks")
+    commas = [m for m in (_zh_list_comma() if is_cjk(norm) else _LIST_COMMA).finditer(norm)
+              if m.group(1) in instructions or singular(m.group(1)) in instructions]
     splits = sorted([(m.start(), m.end(), m.group(0)) for m in _CLAUSE_SPLIT.finditer(norm)]
                     + [(m.start(), m.start() + 1, ",") for m in commas])
     bounds = [0] + [p for start, end, _ in splits for p in (start, end)] + [len(norm)]
@@ -1320,6 +1321,8 @@ _RATIONALE = re.compile(
         if not words:
             continue
         text = norm[start:end]
+        if _RATIONALE.match(text):
+            continue
         instructed = (introduced
                       or any((sp.text in instructions or singular(sp.text) in instructions)
                              and not _SOFTWARE_OBJECT.match(norm, sp.end) for sp in inside)
@@ -1327,8 +1330,6 @@ _RATIONALE = re.compile(
         if instructed:
             out.append(tuple(words))
     return tuple(out)
-        if _RATIONALE.match(text):
-            continue
 
 
 def _cjk_words(text: str) -> list[str]:
