@@ -43,6 +43,8 @@ sha256 = _builtin_sha256()
 CACHE_DIR_ENV = "BIOPLAN_CACHE_DIR"
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def cache_dir() -> Path:
@@ -115,3 +117,26 @@ def write(kind: str, key: str, value: object) -> None:
             raise
     except OSError:
         pass
+
+
+class Memo(dict[K, V]):
+    """A per-process memo of at most `maximum` answers: emptied when full (`oldest_first`: its oldest answer
+    dropped instead), so a long process (the eval, the tests' many knowledge bases) never grows without end.
+    A dict, so reads are the dict's own (`get`, `in`, `[]`: no call in the hot paths); `keep` stores."""
+
+    __slots__ = ("maximum", "oldest_first")
+
+    def __init__(self, maximum: int, *, oldest_first: bool = False) -> None:
+        super().__init__()
+        self.maximum, self.oldest_first = maximum, oldest_first
+
+    def keep(self, key: K, value: V) -> V:
+        """`value` stored under `key` (room made first when the memo is full), and returned."""
+        if len(self) >= self.maximum:
+            if self.oldest_first:
+                while len(self) >= self.maximum:
+                    self.pop(next(iter(self)))
+            else:
+                self.clear()
+        self[key] = value
+        return value
