@@ -21,7 +21,7 @@ from bioplan.errors import BioplanError, UnreadableInputError
 from bioplan.request.sniff import sniff_inputs
 
 R9 = Path(__file__).parent / "data" / "real_round9"
-REGENIE, PLINK, DV = R9 / "regenie", R9 / "plink", R9 / "deepvariant"
+REGENIE, PLINK, DV, KB = R9 / "regenie", R9 / "plink", R9 / "deepvariant", R9 / "kb"
 SHEETS = [("paired-end-single-index.csv", 7, "'1823A', '1823B', '1824A', '1825A' and 3 more"),  # IEM, v1
           ("V2-paired-end.csv", 3, "'1823A', '1823B', '1823C'")]  # BCL Convert, v2: [BCLConvert_Data]
 
@@ -141,3 +141,27 @@ def test_a_deepvariant_gvcf_is_a_sample_gvcf_as_bioplans_own_deepvariant_step_wr
     f = one(DV / "golden.postprocess_gvcf_output.g.vcf")
     assert (f.datatype, f.format) == ("sample_gvcf", "vcf")
     assert any("<*>" in e and "genomic VCF" in e for e in f.evidence)
+
+
+# ------------------------------------------------------------------------------ kallisto | bustools (kb count)
+
+@pytest.mark.parametrize("given, matrices", [("counts", "genes.mtx with its"),
+                                             ("counts/genes.mtx", "genes.mtx with its"),
+                                             ("lamanno_counts", "spliced.mtx, unspliced.mtx each with its"),
+                                             ("lamanno_counts/unspliced.mtx", "spliced.mtx, unspliced.mtx each")])
+def test_kb_count_output_is_refused_with_the_conversion_to_h5ad(given, matrices):
+    """kb writes cells as rows (cells_x_genes); read as a 10x matrix it would be genes x cells, so it is refused by
+    name, folder or matrix alone, with the command (run here with scanpy 1.11) whose .h5ad bioplan reads."""
+    e = refused(KB / given)
+    assert f"is kallisto | bustools (kb count) output ({matrices}" in str(e) and "cells as rows" in str(e)
+    stem = "spliced" if "lamanno" in given else "genes"
+    assert any("kb count with --h5ad" in h and f"scanpy.read_mtx('{stem}.mtx')" in h for h in e.hints)
+
+
+def test_a_10x_folder_is_still_read_as_10x():
+    f = one(Path(__file__).parent / "data" / "real_studies" / "seurat" / "cr3.0")
+    assert (f.datatype, f.format) == ("single_cell_matrix", "mtx")
+
+
+def test_kbs_loom_output_is_refused_with_the_conversion_to_h5ad():
+    assert any("read_loom" in h for h in refused(KB / "genes.loom").hints)

@@ -370,9 +370,34 @@ def _mtx_result(shown: str, folder: Path, matrix: str, parts: dict[str, str],
                        format="mtx", evidence=tuple(evidence), facts=tuple(facts))
 
 
+def _kb_stems(present: set[str]) -> list[str]:
+    """kallisto | bustools (kb count) matrices: STEM.mtx beside STEM.barcodes.txt and STEM.genes.txt (cells_x_genes,
+    older kb's genes, the velocity workflows' spliced/unspliced or mature/nascent/ambiguous)."""
+    return sorted(n[:-4] for n in present
+                  if n.endswith(".mtx") and {f"{n[:-4]}.barcodes.txt", f"{n[:-4]}.genes.txt"} <= present)
+
+
+def _refuse_kb(shown: str, stems: list[str]) -> None:
+    first = "spliced" if "spliced" in stems else "mature" if "mature" in stems else stems[0]
+    several = (f"; of its {len(stems)} matrices ({', '.join(f'{s}.mtx' for s in stems)}) bioplan's single-cell "
+               f"steps read one: {first}.mtx holds the counts of mature mRNA") if len(stems) > 1 else ""
+    each = "each with its" if len(stems) > 1 else "with its"
+    raise unreadable(shown, f"is kallisto | bustools (kb count) output ({', '.join(f'{s}.mtx' for s in stems)} {each} "
+                     ".barcodes.txt and .genes.txt: cells as rows, genes as columns, not 10x's matrix.mtx with "
+                     "barcodes.tsv and features.tsv)" + several,
+                     ["rerun kb count with --h5ad (it writes the counts as an .h5ad), or write one in Python: "
+                      f"a = scanpy.read_mtx('{first}.mtx'); a.obs_names = open('{first}.barcodes.txt').read().split(); "
+                      f"a.var_names = open('{first}.genes.txt').read().split(); a.write_h5ad('cells.h5ad'); and give "
+                      "the .h5ad"], expected="10x MTX folder")
+
+
 def _mtx_dir(shown: str, path: Path, entries: Sequence[str], prefixes: Mapping[str, str]) -> SniffedFile | None:
-    """A Cell Ranger matrix folder (filtered_feature_bc_matrix/): matrix.mtx.gz, barcodes.tsv.gz, features.tsv.gz."""
+    """A Cell Ranger matrix folder (filtered_feature_bc_matrix/): matrix.mtx.gz, barcodes.tsv.gz, features.tsv.gz.
+    A kb count folder (cells_x_genes.mtx, .barcodes.txt, .genes.txt) is refused by name."""
     present = set(entries)
+    kb = _kb_stems(present)
+    if kb and not any(_MTX_RE.match(e) for e in entries):
+        _refuse_kb(shown, kb)
     matrices = [(e, m.group("prefix")) for e in entries for m in [_MTX_RE.match(e)] if m]
     if len(matrices) != 1:
         return None
@@ -389,6 +414,8 @@ def _sniff_mtx_file(src: Source, prefixes: Mapping[str, str]) -> SniffedFile:
         present = {e.name for e in os.scandir(folder)}
     except OSError:
         present = set()
+    if not m and src.name.endswith(".mtx") and src.name[:-4] in _kb_stems(present):
+        _refuse_kb(src.shown, _kb_stems(present))
     return _mtx_result(src.shown, folder, src.name, _mtx_siblings(folder, prefix, present), prefixes, "triple")
 
 
