@@ -105,7 +105,8 @@ def _starts_anywhere(ch: str) -> bool:
 def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]:
     """Every (start, end, term) where an alias occurs in the normalised text.
 
-    Latin aliases match whole words (an optional plural s/es), Chinese aliases anywhere.
+    Latin aliases match whole words (an optional plural s/es; the Greek plural of a last word in -sis, "association
+    analyses"), Chinese aliases anywhere.
     """
     index = alias_index(knowledge)
     found: list[tuple[int, int, Term]] = []
@@ -123,9 +124,14 @@ def find_aliases(norm: str, knowledge: Knowledge) -> list[tuple[int, int, Term]]
             continue
         for term in index.get(word.group(0), ()):
             alias = term.alias
-            if is_cjk(alias[0]) or not norm.startswith(alias, i):
+            if is_cjk(alias[0]):
                 continue
             end = i + len(alias)
+            if not norm.startswith(alias, i):
+                if alias.endswith("sis") and norm.startswith(alias[:-2] + "es", i) and (
+                        end >= n or not (norm[end].isascii() and norm[end].isalnum())):
+                    found.append((i, end, term))
+                continue
             for suffix in ("", "s", "es"):
                 e = end + len(suffix)
                 if norm.startswith(suffix, end) and (e >= n or not (norm[e].isascii() and norm[e].isalnum())):

@@ -149,14 +149,19 @@ def format_named_tools(knowledge: Knowledge, request: Request) -> list[str]:
 # what ends a clause (not a comma: "normalization (edgeR, DESeq2)" lists one step's tools): a tool named alone
 # in its own clause ("normalise and run DESeq2") is no tool for another clause's step
 _CLAUSE_END = re.compile(r"[;.]|\b(and|then|followed by|after that|afterwards)\b|然后|之后|接着|随后|最后|再")
+# "testing between treated and control samples using DESeq2": the "and" of "between X and Y" joins the two compared
+# groups, it ends no clause
+_BETWEEN_AND = re.compile(r"\bbetween (?:[\w+-]+ ){1,3}(and)\b")
 _NAMED_WITH = re.compile(r"\b(with|using|by|via|through|in)\b")
 
 
 def _clause(request: Request, m: Match, kind: str) -> list[Match]:
     """The other matches of `kind` in the match's clause (between the marks that end a clause around it)."""
     text = request.normalized
-    start = max((e.end() for e in _CLAUSE_END.finditer(text, 0, m.start)), default=0)
-    end = next((e.start() for e in _CLAUSE_END.finditer(text, m.end)), len(text))
+    joining = {b.start(1) for b in _BETWEEN_AND.finditer(text)}
+    ends = [e for e in _CLAUSE_END.finditer(text) if e.start() not in joining]
+    start = max((e.end() for e in ends if e.end() <= m.start), default=0)
+    end = next((e.start() for e in ends if e.start() >= m.end), len(text))
     return [o for o in request.matches if o.kind == kind and not o.negated and o is not m
             and start <= o.start and o.end <= end]
 
