@@ -991,6 +991,20 @@ def _split_joined_names(norm: str, matches: list[Match], knowledge: Knowledge,
     return out
 
 
+# a tool said to be the default ("annotated by default using HOMER", "HOMER by default"), then a tool for the other
+# cases ("any regions called by other tools use snpEff", "otherwise ChIPseeker"): the default runs, the other is offered
+_BY_DEFAULT_BEFORE = re.compile(r"\bby default\b[^.;,]{0,30}$")
+_BY_DEFAULT_AFTER = re.compile(r"\s*(?:is |are |was |were )?(?:used |run )?by default\b")
+_OTHER_CASES = re.compile(r"\b(?:other|others|otherwise|else|alternatively)\b")
+
+
+def _default_then_other(norm: str, first: Match, between: str) -> bool:
+    """The first tool is said to be the default and the words up to the later one speak of the other cases."""
+    default = bool(_BY_DEFAULT_BEFORE.search(norm, max(0, first.start - 40), first.start)
+                   or _BY_DEFAULT_AFTER.match(norm, first.end))
+    return default and bool(_OTHER_CASES.search(between))
+
+
 def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge,
                           slashed: frozenset[tuple[str, str]] = frozenset()) -> list[Match]:
     """A known tool offered after an alternative marker as another way to do the step of a tool named
@@ -1006,10 +1020,11 @@ def _offered_alternatives(norm: str, matches: list[Match], knowledge: Knowledge,
             between = norm[first.end:later.start]
             if not (start <= first.start and first.end <= later.start) or first.id == later.id:
                 continue
-            if _step_kinds(knowledge, first) & _step_kinds(knowledge, later) and (
+            if (_step_kinds(knowledge, first) & _step_kinds(knowledge, later) and (
                     any(_has_marker(w, between) for w in markers)
                     or (_joined_by_slash(norm, first.end, later.start, slashed)
-                        and _steps(knowledge, first) & _steps(knowledge, later))):
+                        and _steps(knowledge, first) & _steps(knowledge, later)))) or _default_then_other(
+                    norm, first, between):
                 offered[(later.start, later.end)] = first.id
                 break
     # a route's offer is the first step's words, a tool's the first tool's id: each marks its own kind of
