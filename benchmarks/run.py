@@ -27,7 +27,6 @@ import io
 import json
 import math
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -37,6 +36,7 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -258,7 +258,7 @@ def run_scale(stats, scale: float, *, seed: int, per_cell: int, reps: int, fd: F
     gc.collect()
     gc.freeze()
     gc.enable()
-    trav_s = min(timed(lambda: full_traversal(index))[0] for _ in range(5))
+    trav_s = min(timed(partial(full_traversal, index))[0] for _ in range(5))
     res = ScaleResult(scale, n_ops, nodes, edges, len(knowledge.tools), gen_s, index_s, trav_s)
     log(f"[{scale:g}x] {n_ops} operations, {len(knowledge.tools)} tools, {nodes} nodes, {edges} edges; "
         f"generated in {gen_s:.1f}s, index {index_s:.2f}s, full traversal {trav_s * 1000:.2f} ms")
@@ -282,16 +282,13 @@ def run_scale(stats, scale: float, *, seed: int, per_cell: int, reps: int, fd: F
                "cost": raw.cost if raw else None,
                "depth": synth.chain_depth(problem, raw.actions) if raw else None}
         if stage:
-            row["stage_seconds"], _ = timed(lambda: _stage(knowledge, spec), 1)
+            row["stage_seconds"], _ = timed(partial(_stage, knowledge, spec), 1)
         # the plain BFS on the same Problem, and the original design's BFS on the whole graph
-        tb, braw = timed(lambda: bfs_plan(problem, time_limit=bfs_limit), 1)
+        tb, braw = timed(partial(bfs_plan, problem, time_limit=bfs_limit), 1)
         row.update(bfs_same_seconds=tb, bfs_same_timeout=braw is None and tb >= bfs_limit,
                    bfs_same_cost=braw.cost if braw else None)
         if whole_graph:
-            def original():
-                whole = whole_graph_problem(knowledge, spec)
-                return bfs_plan(whole, time_limit=bfs_limit)
-            tw, wraw = timed(original, 1)
+            tw, wraw = timed(partial(_whole_graph_bfs, knowledge, spec, bfs_limit), 1)
             row.update(bfs_whole_seconds=tw, bfs_whole_timeout=wraw is None and tw >= bfs_limit,
                        bfs_whole_cost=wraw.cost if wraw else None)
         if fd is not None:
@@ -326,6 +323,11 @@ def run_scale(stats, scale: float, *, seed: int, per_cell: int, reps: int, fd: F
     return res
 
 
+def _whole_graph_bfs(knowledge, spec, bfs_limit: float):
+    """The original design's search: a plain BFS over the whole graph (its Problem built inside the timing)."""
+    return bfs_plan(whole_graph_problem(knowledge, spec), time_limit=bfs_limit)
+
+
 def _stage(knowledge, spec):
     """The whole search + rank stage (best plan, alternatives, wiring, ranking; top 3)."""
     from bioplan.errors import BioplanError
@@ -357,13 +359,13 @@ def cli_benchmark(python: str, reps: int, log=print) -> dict:
     for cmd in cases:  # warm the knowledge and index caches (and the OS file cache)
         subprocess.run(cmd, env=env, check=True, capture_output=True)
     # the third-party modules `bioplan plan` imports: the floor imports exactly those
-    out = subprocess.run([python, "-X", "importtime"] + cases[0][1:], env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run([python, "-X", "importtime"] + cases[0][1:], env=env, check=True, capture_output=True,
+                         text=True)
     modules = _direct_dependencies(out.stderr)
     packages = sorted({m.split(".")[0] for m in modules})
     # in the run's order; a module the run only tried (rapidfuzz's SSE2 fallback on an AVX2 machine)
     # is tried here too
-    floor_cmd = [python, "-c", "import importlib\nfor m in %r:\n    try:\n        importlib.import_module(m)\n"
-                 "    except ImportError:\n        pass" % (modules,)]
+    floor_cmd = _floor_command(python, modules)
     floor, cli = [], []
     for _ in range(reps):
         for cmd in cases:
@@ -480,13 +482,20 @@ def _installed(dist: str) -> str | None:
         return None
 
 
+def _floor_command(python: str, modules: list[str]) -> list[str]:
+    """A Python run that imports `modules` in order (one it cannot import is skipped, as the measured run did)."""
+    code = (f"import importlib\nfor m in {modules!r}:\n    try:\n        importlib.import_module(m)\n"
+            "    except ImportError:\n        pass")
+    return [python, "-c", code]
+
+
 def _direct_dependencies(importtime: str) -> list[str]:
     """Every module of bioplan's declared dependencies that a run imported, in import order.
 
     Whole dotted names, not only the top-level package: `import pydantic` alone is lazy (it loads
     BaseModel's machinery, ~90 modules, on first use), so a floor of top-level names would leave
     out most of what any pydantic user pays at import."""
-    declared = {r.split(";")[0].split("[")[0].split("=")[0].split("<")[0].split(">")[0].strip().lower().replace("_", "-")
+    declared = {re.split(r"[;\[=<>]", r, maxsplit=1)[0].strip().lower().replace("_", "-")
                 for r in importlib.metadata.requires("bioplan") or [] if "extra ==" not in r}
     dists = importlib.metadata.packages_distributions()
     out: list[str] = []
@@ -571,8 +580,7 @@ def _side_by_side_runs(python: str, commits: dict[str, str], envs: dict, work: P
             subprocess.run(cmd, env=env, check=True, capture_output=True)
         out = subprocess.run([python, "-X", "importtime"] + cases[0][1:], env=env, check=True, capture_output=True,
                              text=True)
-        floors[k] = [python, "-c", "import importlib\nfor m in %r:\n    try:\n        importlib.import_module(m)\n"
-                     "    except ImportError:\n        pass" % (_direct_dependencies(out.stderr),)]
+        floors[k] = _floor_command(python, _direct_dependencies(out.stderr))
     load = [os.getloadavg()[0]]
     runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for rep in range(reps):
@@ -774,7 +782,8 @@ def summarise(results: list[ScaleResult], cli: dict | None, quick: bool) -> dict
 
     hundred = by.get(100.0)
     out = {
-        "plan_p95_over_traversal_1x": pct([x["plan_seconds"] for x in rows1], .95) / one.traversal_seconds if one else None,
+        "plan_p95_over_traversal_1x": (pct([x["plan_seconds"] for x in rows1], .95) / one.traversal_seconds
+                                       if one else None),
         "plan_p95_seconds_100x": pct([x["plan_seconds"] for x in hundred.rows], .95) if hundred else None,
         "bfs_over_search_1x": ratio(rows1, "bfs_whole_seconds") if rows1 and "bfs_whole_seconds" in rows1[0]
         else None,
@@ -841,9 +850,11 @@ def cli_markdown(cli: dict) -> list[str]:
               f"`bioplan plan` on the five reference examples, {cli['reps']} runs each, medians (the floor "
               "imports the third-party modules the command imports, in the same interpreter):", "",
               "| command | median wall | median CPU |", "|---|---|---|",
-              f"| `python -c pass` | {cli['python_seconds'] * 1000:.0f} ms | {cli['python_cpu_seconds'] * 1000:.0f} ms |",
+              f"| `python -c pass` | {cli['python_seconds'] * 1000:.0f} ms "
+              f"| {cli['python_cpu_seconds'] * 1000:.0f} ms |",
               f"| import floor: the {cli['floor_module_count']} modules of {', '.join(cli['floor_packages'])} "
-              f"that the command imports | {cli['floor_seconds'] * 1000:.0f} ms | {cli['floor_cpu_seconds'] * 1000:.0f} ms |",
+              f"that the command imports | {cli['floor_seconds'] * 1000:.0f} ms "
+              f"| {cli['floor_cpu_seconds'] * 1000:.0f} ms |",
               f"| `bioplan plan ...` | {cli['cli_seconds'] * 1000:.0f} ms | {cli['cli_cpu_seconds'] * 1000:.0f} ms |",
               f"| ratio | {cli['cli_over_import_floor']:.2f} | {cli['cli_cpu_over_import_floor']:.2f} |", "",
               "Inside one call (bulk_de, in-process, after interpreter start; CPU time):", "",
@@ -854,11 +865,13 @@ def cli_markdown(cli: dict) -> list[str]:
     if c:
         lines += ["", "### `bioplan compile` of the bulk RNA-seq example", "",
                   f"{c['reps']} runs, median wall clock (min) and median CPU time of the process and its "
-                  f"children; SLURM executor plugin {'installed (' + c['slurm_plugin'] + ')' if c['slurm_plugin'] else 'not installed'}:", "",
+                  f"children; SLURM executor plugin "
+                  f"{'installed (' + c['slurm_plugin'] + ')' if c['slurm_plugin'] else 'not installed'}:", "",
                   "| command | wall | min | CPU |", "|---|---|---|---|"]
         for key, label in (("compile", "`bioplan compile ...` (with its `snakemake -n` pre-check)"),
                            ("compile_no_validate", "`bioplan compile ... --no-validate`"),
-                           ("dry_run", "the pre-check alone: `snakemake -n` without executor plugins, SLURM_CONF=/dev/null")):
+                           ("dry_run", "the pre-check alone: `snakemake -n` without executor plugins, "
+                                       "SLURM_CONF=/dev/null")):
             lines.append(f"| {label} | {c[key + '_seconds']:.2f} s | {c[key + '_min_seconds']:.2f} s "
                          f"| {c[key + '_cpu_seconds']:.2f} s |")
         lines.append(f"| `snakemake -n` as a user runs it, in the unchanged environment (one run) | "
@@ -872,7 +885,8 @@ def markdown(results: list[ScaleResult], cli: dict | None, summary: dict, real: 
              + (f", {fd.version}" if fd else "") + ".", ""]
     lines += ["### Headline", "", "| measure | value | target |", "|---|---|---|"]
     targets = {"plan_p95_over_traversal_1x": "< 5", "plan_p95_seconds_100x": "< 1 s",
-               "cli_over_import_floor": "< 2", "cli_cpu_over_import_floor": "< 2", "optimal_cost_agreement": "1.0", "compile_seconds_bulk_de": "<= 2 s"}
+               "cli_over_import_floor": "< 2", "cli_cpu_over_import_floor": "< 2", "optimal_cost_agreement": "1.0",
+               "compile_seconds_bulk_de": "<= 2 s"}
     for k in ("plan_p95_over_traversal_1x", "plan_p95_seconds_100x", "bfs_over_search_1x", "bfs_timeouts_1x",
               "bfs_same_problem_over_astar_1x", "bfs_same_problem_timeouts_1x", "bfs_same_problem_costlier_1x",
               "fast_downward_over_search_1x",
@@ -884,14 +898,16 @@ def markdown(results: list[ScaleResult], cli: dict | None, summary: dict, real: 
               "| scale | operations | tools | nodes | edges | generate | index | one full traversal |",
               "|---|---|---|---|---|---|---|---|"]
     for r in results:
-        lines.append(f"| {r.scale:g}x | {r.ops:,} | {r.tools:,} | {r.nodes:,} | {r.edges:,} | {r.generate_seconds:.1f} s "
+        lines.append(f"| {r.scale:g}x | {r.ops:,} | {r.tools:,} | {r.nodes:,} | {r.edges:,} "
+                     f"| {r.generate_seconds:.1f} s "
                      f"| {r.index_seconds:.2f} s | {r.traversal_seconds * 1000:.2f} ms |")
     lines += ["", "### Structure: shipped knowledge base vs generated 1x graph", "",
               "| measurement | shipped | generated 1x |", "|---|---|---|"]
     for k in real:
         lines.append(f"| {k} | {real[k]:.3f} | {synthetic.get(k, float('nan')):.3f} |")
     lines += ["", "### Plan time by scale (ms)", "",
-              "| scale | instances | p50 | p95 | max | p95 / traversal | top-3 stage p95 | BFS / A* on the same Problem (geo. ratio) "
+              "| scale | instances | p50 | p95 | max | p95 / traversal | top-3 stage p95 "
+              "| BFS / A* on the same Problem (geo. ratio) "
               "| original BFS (geo. ratio, timeouts) | Fast Downward (geo. ratio) | FD agrees |",
               "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
@@ -903,12 +919,14 @@ def markdown(results: list[ScaleResult], cli: dict | None, summary: dict, real: 
                 f"{sum(x['bfs_whole_timeout'] for x in whole)}/{len(whole)}") if whole else "-"
         fdr = [x for x in r.rows if "fd_seconds" in x]
         ftxt = (f"{geomean(x['fd_seconds'] / x['plan_seconds'] for x in fdr):.0f}x "
-                f"({geomean(x['fd_search_seconds'] / x['plan_seconds'] for x in fdr if x.get('fd_search_seconds')):.1f}x "
+                f"({geomean(x['fd_search_seconds'] / x['plan_seconds'] for x in fdr if x.get('fd_search_seconds')):.1f}"
+                "x "
                 "search only)") if fdr else "-"
         agree = f"{sum(x['fd_agrees'] for x in fdr)}/{len(fdr)}" if fdr else "-"
         lines.append(f"| {r.scale:g}x | {len(r.rows)} | {pct(ts, .5) * 1000:.2f} | {pct(ts, .95) * 1000:.2f} "
                      f"| {max(ts) * 1000:.2f} | {pct(ts, .95) / r.traversal_seconds:.2f} "
-                     f"| {(pct(st, .95) * 1000) if st else float('nan'):.2f} | {same:.1f}x | {wtxt} | {ftxt} | {agree} |")
+                     f"| {(pct(st, .95) * 1000) if st else float('nan'):.2f} | {same:.1f}x | {wtxt} | {ftxt} "
+                     f"| {agree} |")
     for key, title in (("hops", "path length"), ("anchors", "must-pass anchors")):
         values = sorted({x[key] for r in results for x in r.rows})
         lines += ["", f"### Median plan time (ms) by {title}", "",
@@ -1001,7 +1019,8 @@ def main(argv=None) -> dict:
                 (100.0, dict(per_cell=2, reps=5, bfs_limit=2.0, whole_graph=False, stage=True))]
     results = []
     for scale, opts in plan:
-        results.append(run_scale(stats, scale, seed=args.seed, fd=fd, log=log, n_ops=int(math.ceil(n1 * scale)), **opts))
+        results.append(run_scale(stats, scale, seed=args.seed, fd=fd, log=log, n_ops=int(math.ceil(n1 * scale)),
+                                 **opts))
     cli = None if args.no_cli else cli_benchmark(sys.executable, reps=2 if args.quick else 7, log=log)
     summary = summarise(results, cli, args.quick)
     summary["seconds"] = round(time.perf_counter() - started, 1)

@@ -236,7 +236,8 @@ def summary_of(s: RealStats) -> dict[str, float]:
         "datatypes with no producer": s.frac_source,
         "config-provided datatypes": (s.frac_config_of_sources * s.frac_source
                                       + s.frac_config_of_produced * (1 - s.frac_source)),
-        "datatypes with an is_a parent": s.frac_is_a_produced * (1 - s.frac_source) + s.frac_is_a_source * s.frac_source,
+        "datatypes with an is_a parent": (s.frac_is_a_produced * (1 - s.frac_source)
+                                          + s.frac_is_a_source * s.frac_source),
         "mean level of produced datatypes (fewest hops)": _mean(s.min_levels),
         "max level (fewest hops)": max(s.min_levels, default=0),
         "operations reading only references": s.frac_reference_only,
@@ -503,7 +504,8 @@ def sample_instance(knowledge: Knowledge, rng: random.Random, hops: int, n_ancho
 
     index = planning_index(knowledge)
     cache = _instance_cache(knowledge)
-    candidates = cache["by_level"].get(hops, []) + [d for lvl, ds in cache["by_level"].items() if lvl > hops for d in ds]
+    by_level = cache["by_level"]
+    candidates = by_level.get(hops, []) + [d for lvl, ds in by_level.items() if lvl > hops for d in ds]
     if not candidates:
         return None
     assays = cache["assays"]
@@ -520,7 +522,8 @@ def sample_instance(knowledge: Knowledge, rng: random.Random, hops: int, n_ancho
         layout = rng.choice(["single_end_reads", "paired_end_reads"])
         ids = tuple(c for c in (assay, organism, layout) if c)
         base = TaskSpec(query="synthetic", input_types=("dt_0",), target_output=TargetOutput(semantic_type=target),
-                        constraints={k: v for k, v in (("assay", assay), ("organism", organism), ("layout", layout)) if v},
+                        constraints={k: v for k, v in (("assay", assay), ("organism", organism), ("layout", layout))
+                                     if v},
                         constraint_ids=ids, max_hops=8)
         ctx = _Context(knowledge, base, index)
         ops: list[str] = []
@@ -540,9 +543,6 @@ def sample_instance(knowledge: Knowledge, rng: random.Random, hops: int, n_ancho
 def _instance_cache(knowledge: Knowledge) -> dict:
     key = knowledge.content_hash
     if key not in _CACHE:
-        from bioplan.planner.index import planning_index
-
-        index = planning_index(knowledge)
         level = _main_depth(knowledge)
         by_level: dict[int, list[str]] = {}
         for d, lvl in level.items():
