@@ -63,3 +63,25 @@ def test_internal_datatypes_are_made_by_some_step(knowledge):
     assert internal, "no datatype is marked internal"
     for d in internal:
         assert any(p.datatype == d.id for op in knowledge.operations.values() for p in op.outputs.values()), d.id
+
+
+@pytest.mark.parametrize(("query", "absent"), [
+    ("How do I find differentially methylated regions between tumor and normal from my Bismark coverage files?",
+     {"differential_binding", "methylation_calling"}),
+    ("WGBS: call differentially methylated regions between the groups", {"differential_binding"}),
+])
+def test_differentially_methylated_regions_are_no_differential_binding(knowledge, query, absent):
+    ops = set(_spec(knowledge, query).required_operations)
+    assert "differential_methylation" in ops and not ops & absent
+
+
+@pytest.mark.parametrize(("query", "tool", "inputs"), [
+    # the format names the data the request starts from: the step reading it, not the tool writing it
+    ("align reads using my STAR index", "star", {"genome_index", "raw_reads"}),
+    ("DMRs from my Bismark coverage files", "dss_calldmr", {"methylation_calls", "sample_metadata"}),
+    # a format named as the result is made by its one writer
+    ("build a STAR index from my genome", "star_genome_generate", {"reference_genome"}),
+])
+def test_a_format_named_as_the_source_is_read_not_made(knowledge, query, tool, inputs):
+    spec = _spec(knowledge, query)
+    assert spec.preferred_tools == (tool,) and set(spec.input_types) == inputs

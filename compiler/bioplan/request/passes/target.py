@@ -80,11 +80,15 @@ _SOURCE_MARKER = re.compile(r"(\b(from|starting with|start with|given|out of|use
                             r"( (the|my|our|your|these|those|raw|\w+ed))*|用|使用|利用|基于|根据|从)\s*$")
 
 
+def follows_source_marker(request: Request, start: int) -> bool:
+    """True if the words at `start` follow a source marker ("from my", "starting with the", "用")."""
+    return bool(_SOURCE_MARKER.search(request.normalized[max(0, start - 40):start]))
+
+
 def _mentioned_as_source(request: Request, datatype: str) -> bool:
     """True if every mention of `datatype` follows a source marker ("... variants from FASTQ files")."""
     spans = [m for m in request.matches if m.kind == "datatype" and m.id == datatype]
-    return bool(spans) and all(_SOURCE_MARKER.search(request.normalized[max(0, m.start - 40):m.start])
-                               for m in spans)
+    return bool(spans) and all(follows_source_marker(request, m.start) for m in spans)
 
 
 def _data_of_a_named_result(knowledge: Knowledge, d: str, mentioned: list[str]) -> bool:

@@ -13,6 +13,7 @@ from bioplan.models import Match, Request
 from bioplan.request.lexicon import normalize
 from bioplan.request.passes.draft import SpecDraft
 from bioplan.request.passes.shape import feeds, leads_to
+from bioplan.request.passes.target import follows_source_marker
 
 _PIPELINE_JOIN = re.compile(r"\b(and|then|followed by)\b")
 
@@ -124,16 +125,24 @@ def _own_names(knowledge: Knowledge, tool_id: str) -> set[str]:
     return {normalize(w) for w in (tool.id.replace("_", " "), tool.name, *tool.aliases.en, *tool.aliases.zh)}
 
 
-def format_named_tools(knowledge: Knowledge, request: Request) -> list[str]:
+def format_named_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, ...] = ()) -> list[str]:
     """Tools a datatype's words name through its format: "STAR index" is the genome index in STAR's
-    format, so the one tool writing that format builds it (not the cheapest indexer)."""
+    format, so the one tool writing that format builds it (not the cheapest indexer). Data the request
+    starts from is given, not made: the one tool of a requested step reading that format reads it ("align
+    reads using my STAR index": STAR; "DMRs from my Bismark coverage files" runs no Bismark)."""
     out = []
     for m in request.matches:
         if m.kind != "datatype" or m.id not in knowledge.datatypes:
             continue
         text = normalize(m.text)
+        given = follows_source_marker(request, m.start)
         for fmt in knowledge.datatypes[m.id].formats:
             if normalize(fmt) != text:
+                continue
+            if given:
+                readers = [t.id for t in knowledge.tools.values() if t.implements in anchors
+                           and any(p.format == fmt for p in t.inputs.values())]
+                out += readers if len(readers) == 1 else []
                 continue
             writers = [t.id for t in knowledge.tools.values()
                        if any(p.format == fmt for p in t.outputs.values())
@@ -248,7 +257,7 @@ def preferred_tools(knowledge: Knowledge, request: Request, anchors: tuple[str, 
         else:
             notes.append(f"'{m.text}' names several tools ({', '.join(family)}) and none does a requested "
                          "operation; it was not used")
-    out += format_named_tools(knowledge, request)
+    out += format_named_tools(knowledge, request, anchors)
     return [t for t in dict.fromkeys(out) if t not in request.excluded_tools and t not in displaced], notes
 
 
