@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bioplan.cache import Memo
 from bioplan.knowledge.models import Knowledge
 
 
@@ -53,14 +54,12 @@ def made_within(knowledge: Knowledge, sources: Iterable[str], steps: int) -> fro
     key = (knowledge.content_hash, frozenset(sources), steps)
     made = _MADE_WITHIN.get(key)
     if made is None:
-        if len(_MADE_WITHIN) >= _MADE_WITHIN_MAX:
-            _MADE_WITHIN.clear()
-        made = _MADE_WITHIN[key] = _sweep(knowledge, key[1], steps)
+        made = _MADE_WITHIN.keep(key, _sweep(knowledge, key[1], steps))
     return made
 
 
-_MADE_WITHIN: dict[tuple[str, frozenset[str], int], frozenset[str]] = {}
 _MADE_WITHIN_MAX = 4096
+_MADE_WITHIN: Memo[tuple[str, frozenset[str], int], frozenset[str]] = Memo(_MADE_WITHIN_MAX)
 
 
 def _sweep(knowledge: Knowledge, sources: frozenset[str], steps: int) -> frozenset[str]:
@@ -98,15 +97,15 @@ def readers_accepting(knowledge: Knowledge, datatype: str) -> tuple[str, ...]:
     """The operations with an input port (optional ones too) `datatype` may feed (it or a supertype of it), in
     knowledge order; kept per knowledge (content hash) and datatype: every spec asks it of each input."""
     key = (knowledge.content_hash, datatype)
-    if key not in _ACCEPTING:
-        if len(_ACCEPTING) >= 4096:
-            _ACCEPTING.clear()
-        _ACCEPTING[key] = tuple(op.id for op in knowledge.operations.values()
-                                if any(is_subtype(knowledge, datatype, p.datatype) for p in op.inputs.values()))
-    return _ACCEPTING[key]
+    found = _ACCEPTING.get(key)
+    if found is None:
+        found = _ACCEPTING.keep(key, tuple(op.id for op in knowledge.operations.values()
+                                           if any(is_subtype(knowledge, datatype, p.datatype)
+                                                  for p in op.inputs.values())))
+    return found
 
 
-_ACCEPTING: dict[tuple[str, str], tuple[str, ...]] = {}
+_ACCEPTING: Memo[tuple[str, str], tuple[str, ...]] = Memo(4096)
 
 
 def _by_port_type(knowledge: Knowledge, side: str) -> dict[str, tuple[str, ...]]:
@@ -129,13 +128,11 @@ def makeable(knowledge: Knowledge, given: Iterable[str]) -> frozenset[str]:
     key = (knowledge.content_hash, frozenset(given))
     made = _MAKEABLE.get(key)
     if made is None:
-        if len(_MAKEABLE) >= _MADE_WITHIN_MAX:
-            _MAKEABLE.clear()
-        made = _MAKEABLE[key] = _makeable(knowledge, key[1])
+        made = _MAKEABLE.keep(key, _makeable(knowledge, key[1]))
     return made
 
 
-_MAKEABLE: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+_MAKEABLE: Memo[tuple[str, frozenset[str]], frozenset[str]] = Memo(_MADE_WITHIN_MAX)
 
 
 def _makeable(knowledge: Knowledge, given: frozenset[str]) -> frozenset[str]:
