@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bioplan.cache import Memo
 from bioplan.knowledge.models import Knowledge, Tool
 from bioplan.models import Pruned, TaskSpec
 from bioplan.planner.index import PlanningIndex, planning_index
@@ -394,16 +395,14 @@ def relevant_only(problem: Problem) -> Problem:
     if relevant is None:
         relevant = frozenset(_backward_relevant(problem, _forward_reachable(problem)))
         if key is not None:  # None: an action built with mutable sets, not kept
-            if len(_RELEVANT) >= _RELEVANT_MAX:
-                _RELEVANT.clear()
-            _RELEVANT[key] = relevant
+            _RELEVANT.keep(key, relevant)
     kept = {k: v for k, v in problem.actions.items() if k in relevant}
     return Problem(problem.initial, problem.target, problem.anchors, kept, problem.max_hops, problem.pruned,
                    problem.blocked)
 
 
-_RELEVANT: dict[tuple, frozenset[str]] = {}
 _RELEVANT_MAX = 4096
+_RELEVANT: Memo[tuple, frozenset[str]] = Memo(_RELEVANT_MAX)
 
 
 def _forward_reachable(problem: Problem) -> set[str]:
