@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bioplan.cache import Memo
 from bioplan.planner.graph import Action, Problem
 
 
@@ -482,14 +483,11 @@ def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | Non
     hit = _ASTAR_MEMO.get(key, _UNKNOWN)  # one lookup: another thread (eval --compile) may clear it
     if hit is not _UNKNOWN:
         return hit  # type: ignore[return-value]
-    if len(_ASTAR_MEMO) >= _ASTAR_MEMO_MAX:
-        _ASTAR_MEMO.clear()
-    found = _ASTAR_MEMO[key] = _astar_plan(problem, max_expansions)
-    return found
+    return _ASTAR_MEMO.keep(key, _astar_plan(problem, max_expansions))
 
 
-_ASTAR_MEMO: dict[tuple, RawPlan | None] = {}
 _ASTAR_MEMO_MAX = 4096
+_ASTAR_MEMO: Memo[tuple, RawPlan | None] = Memo(_ASTAR_MEMO_MAX)
 _UNKNOWN = object()
 
 
