@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from bioplan.cache import Memo
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import closure, exact_makers, is_subtype, made_within
 from bioplan.models import WorkflowType
@@ -16,17 +17,15 @@ SWEEP_STEPS = 10
 # The passes ask the same few hundred questions of the graph many times (`fit` of every reading against
 # every input, `feeds` of every pair of requested operations: ~14k a spec of the eval set): each answer is
 # kept per knowledge (content hash, as `made_within`'s sweeps), a function of the knowledge and the two ids.
-_ANSWERS: dict[tuple[str, str, str, str], bool] = {}
 _ANSWERS_MAX = 1 << 16
+_ANSWERS: Memo[tuple[str, str, str, str], bool] = Memo(_ANSWERS_MAX)
 
 
 def _remembered(question: str, knowledge: Knowledge, a: str, b: str, answer: Callable[[], bool]) -> bool:
     key = (question, knowledge.content_hash, a, b)
     found = _ANSWERS.get(key)
     if found is None:
-        if len(_ANSWERS) >= _ANSWERS_MAX:
-            _ANSWERS.clear()
-        found = _ANSWERS[key] = answer()
+        found = _ANSWERS.keep(key, answer())
     return found
 
 
