@@ -16,6 +16,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from bioplan.cache import Memo
 from bioplan.knowledge.models import Aliases, Knowledge
 from bioplan.knowledge.words import is_cjk, normalize, singular
 from bioplan.models import MatchKind
@@ -212,7 +213,8 @@ def absent_tool_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int,
     return sorted(found)
 
 
-_FAMILIES: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # the families bioplan lacks, by knowledge
+# the families bioplan lacks, by knowledge (tests build many knowledge bases in one process)
+_FAMILIES: Memo[str, list[tuple[str, tuple[str, ...]]]] = Memo(8)
 
 
 def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[int, int, str]]:
@@ -222,11 +224,9 @@ def unsupported_analysis_matches(norm: str, knowledge: Knowledge) -> list[tuple[
     """
     hit = _FAMILIES.get(knowledge.content_hash)
     if hit is None:
-        if len(_FAMILIES) >= 8:  # tests build many knowledge bases in one process
-            _FAMILIES.clear()
-        hit = _FAMILIES[knowledge.content_hash] = [
+        hit = _FAMILIES.keep(knowledge.content_hash, [
             (f.id, f.patterns) for f in knowledge.lexicon.unsupported_analyses
-            if not any(op in knowledge.operations for op in f.operations)]
+            if not any(op in knowledge.operations for op in f.operations)])
     return _entry_matches(norm, knowledge, hit)
 
 
@@ -504,16 +504,14 @@ class _Prefilter(NamedTuple):
     always: frozenset[str]
 
 
-_PREFILTERS: dict[str, _Prefilter] = {}
-_PASSING: dict[tuple[str, str], frozenset[str]] = {}
+_PREFILTERS: Memo[str, _Prefilter] = Memo(8)  # tests build many knowledge bases in one process
 _PASSING_MAX = 64  # texts remembered: a parse asks about ~4 (the request, with its context, typo-corrected)
+_PASSING: Memo[tuple[str, str], frozenset[str]] = Memo(_PASSING_MAX, oldest_first=True)
 
 
 def _prefilter(index: LexiconIndex) -> _Prefilter:
     hit = _PREFILTERS.get(index.content_hash)
     if hit is None:
-        if len(_PREFILTERS) >= 8:  # tests build many knowledge bases in one process
-            _PREFILTERS.clear()
         strings = sorted({t for triggers in index.triggers.values() for needed in triggers for t in needed})
         by_prefix: dict[str, list[str]] = {}
         for t in strings:
@@ -527,7 +525,7 @@ def _prefilter(index: LexiconIndex) -> _Prefilter:
         hit = _Prefilter(tuple(t for t in strings if len(t) < 3), {k: tuple(v) for k, v in by_prefix.items()},
                          {k: tuple(v) for k, v in by_key.items()},
                          frozenset(p for p, t in index.triggers.items() if not t))
-        _PREFILTERS[index.content_hash] = hit
+        _PREFILTERS.keep(index.content_hash, hit)
     return hit
 
 
@@ -545,7 +543,5 @@ def _passing(text: str, index: LexiconIndex) -> frozenset[str]:
             present.update(t for t in pre.by_prefix.get(prefix, ()) if t in lowered)
         hit = pre.always | {pattern for t in present for pattern, triggers in pre.by_key.get(t, ())
                             if all(not present.isdisjoint(needed) for needed in triggers)}
-        while len(_PASSING) >= _PASSING_MAX:
-            _PASSING.pop(next(iter(_PASSING)))
-        _PASSING[key] = hit
+        _PASSING.keep(key, hit)
     return hit
