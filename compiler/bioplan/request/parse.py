@@ -24,6 +24,7 @@ from typing import NamedTuple
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from bioplan.cache import Memo
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.words import cjk_pattern, has_word
@@ -201,15 +202,13 @@ class _Tables(NamedTuple):
     by_length: dict[int, tuple[tuple[Term, ...], tuple[str, ...]]]
 
 
-_TABLES: dict[str, _Tables] = {}
+_TABLES: Memo[str, _Tables] = Memo(8)  # tests build many knowledge bases in one process
 
 
 def _tables(knowledge: Knowledge) -> _Tables:
     hit = _TABLES.get(knowledge.content_hash)
     if hit is not None:
         return hit
-    if len(_TABLES) >= 8:  # tests build many knowledge bases in one process
-        _TABLES.clear()
     index = lexicon_index(knowledge)
     fuzzy_terms = tuple(t for t in index.latin_terms if len(t.alias) >= 4)
     same: dict[str, set[tuple[MatchKind, str]]] = {}
@@ -227,8 +226,7 @@ def _tables(knowledge: Knowledge) -> _Tables:
     hit = _Tables(fuzzy_terms, {a: tuple(sorted(ids)) for a, ids in same.items()}, versioned, tool_aliases,
                   frozenset(index.vocabulary), {c: tuple(ws) for c, ws in by_letter.items()},
                   lexicon_words(knowledge, "filler") | lexicon_words(knowledge, "group_words") | STOPWORDS, {})
-    _TABLES[knowledge.content_hash] = hit
-    return hit
+    return _TABLES.keep(knowledge.content_hash, hit)
 
 
 def _fuzzy_choices(tables: _Tables, size: int) -> tuple[tuple[Term, ...], tuple[str, ...]]:
