@@ -146,3 +146,24 @@ def test_bowtie2_named_for_rrna_pre_mapping_is_refused_by_name(knowledge):
     so Bowtie 2 named for it is refused, not read as a genome alignment."""
     with pytest.raises(UnknownToolError):
         _spec("Pre-mapping to e.g. rRNA and tRNA sequences (`Bowtie 2`)", knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    "RNA-seq: Analyse Schritte 1. Ausrichtung 2. Quantifizierung 3. Normalisierung 4. Differentielle Ausdrucksanalyse "
+    "(Statistik)",
+    "Quality control of the reads (Qualitätskontrolle), then differential expression (Normalisierung, Statistik)",
+])
+def test_a_german_noun_in_parentheses_is_no_tool(knowledge, query):
+    """German capitalises its nouns: '(Statistik)' after a step glosses it, it names no unknown tool (this raised
+    UnknownToolError naming 'Statistik')."""
+    assert _spec(query, knowledge).required_operations
+
+
+def test_a_capitalised_tool_name_in_parentheses_is_still_one(knowledge):
+    with pytest.raises(UnknownToolError):
+        _spec("Differential expression analysis (Frobnitz)", knowledge)
+
+
+def test_differentielle_ausdrucksanalyse_is_differential_expression(knowledge):
+    assert "differential_expression" in parse_request("4. Differentielle Ausdrucksanalyse (Statistik)",
+                                                      knowledge).operations

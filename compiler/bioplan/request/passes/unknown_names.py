@@ -66,6 +66,9 @@ _DB_SHAPE = re.compile(r"(?i)(?<=..)db$|^db[a-z]|(?<=..)base$|^(?:gnomad|clinvar
 # "(a, b and c)" right after a word: the names a step ran with
 _PAREN = re.compile(r"\w[^\w(]*\(([^()]{1,120})\)")
 _PAREN_ITEMS = re.compile(r"\s*(?:,|;|/|\band\b|\bor\b|&|\+)\s*", re.IGNORECASE)
+# a German noun, capitalised by the grammar, by its suffix ("Differentielle Ausdrucksanalyse (Statistik)",
+# "(Normalisierung)", "(Qualitätskontrolle)"): in parentheses after a step it glosses the step, it names no tool
+_GERMAN_NOUN = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:ik|ung|ungen|ierung|ität|analyse|analysen|kontrolle|verfahren)")
 _LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|/|\s(?:and|or|&|und|et|y|e)\s)\s*", re.IGNORECASE)
 # shapes of a tool's name
 _MIXED = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
@@ -283,7 +286,7 @@ def _tool_shaped(token: str, position: str, text: str, start: int) -> bool:  # n
         return not _SENTENCE_START.search(text, max(0, start - 4), start)
     # a capitalised word in parentheses only as a whole item or with one capitalised word: "(Krona)", "(Trim Galore!)"
     if token[0].isupper() and position.startswith("in parentheses"):
-        return _whole_item(text, start, start + len(token))
+        return _whole_item(text, start, start + len(token)) and not _GERMAN_NOUN.fullmatch(token)
     return False
 
 
