@@ -165,14 +165,15 @@ _NAMED_WITH = re.compile(r"\b(with|using|by|via|through|in)\b")
 
 
 def _clause(request: Request, m: Match, kind: str) -> list[Match]:
-    """The other matches of `kind` in the match's clause (between the marks that end a clause around it)."""
+    """The other matches of `kind` in the match's clause (between the marks that end a clause around it); a match
+    across a mark ("peaks were then annotated", a phrase over the connective "then") is in the clauses on both sides."""
     text = request.normalized
     joining = {b.start(1) for b in _BETWEEN_AND.finditer(text)}
     ends = [e for e in _CLAUSE_END.finditer(text) if e.start() not in joining]
     start = max((e.end() for e in ends if e.end() <= m.start), default=0)
     end = next((e.start() for e in ends if e.start() >= m.end), len(text))
     return [o for o in request.matches if o.kind == kind and not o.negated and o is not m
-            and start <= o.start and o.end <= end]
+            and start < o.end and o.start < end]
 
 
 def _clause_steps(request: Request, m: Match) -> set[str]:
