@@ -167,3 +167,41 @@ def test_a_capitalised_tool_name_in_parentheses_is_still_one(knowledge):
 def test_differentielle_ausdrucksanalyse_is_differential_expression(knowledge):
     assert "differential_expression" in parse_request("4. Differentielle Ausdrucksanalyse (Statistik)",
                                                       knowledge).operations
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("Combines VCF files positionally, combining samples when sites and alleles are identical.", "variant_merging"),
+    ("combine the two VCFs into one", "variant_merging"),
+    ("Horizontally mergeable VCFs can be combined into a single multi-sample file", "variant_merging"),
+    ("Vertically mergeable VCFs can be combined into a single multi-chromosome file", "variant_concatenation"),
+    ("Computational removal of batch-to-batch variation allows us to combine data across multiple batches",
+     "batch_correction"),
+    ("Single-cell integration harmonizes the data so that shared cell populations align across datasets",
+     "batch_correction"),
+])
+def test_vcfs_combined_and_batches_removed_reach_their_steps(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_vertically_merged_vcfs_are_no_sample_merge(knowledge):
+    ops = parse_request("Vertically mergeable VCFs have identical sample sets", knowledge).operations
+    assert "variant_merging" not in ops and "variant_concatenation" in ops
+
+
+def test_cells_that_align_across_datasets_align_no_reads(knowledge):
+    ops = parse_request("so that shared cell populations align across datasets", knowledge).operations
+    assert "read_alignment" not in ops and "bisulfite_alignment" not in ops
+
+
+@pytest.mark.parametrize("query", [
+    "La metagenómica shotgun puede ser usada para determinar que genes están presentes (clasificación funcional).",
+    "A metagenômica permite a análise funcional das comunidades microbianas",
+    "le profil fonctionnel du métagénome",
+])
+def test_functional_profiling_of_metagenomes_in_romance_languages_is_named(knowledge, query):
+    assert "functional_profiling" in _analyses(query, knowledge)
+
+
+def test_a_taxonomic_classification_is_no_functional_one(knowledge):
+    assert "functional_profiling" not in _analyses(
+        "La metagenómica shotgun: clasificación taxonómica de las lecturas con Kraken 2", knowledge)
