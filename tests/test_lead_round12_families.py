@@ -85,3 +85,24 @@ def test_differentially_methylated_regions_are_no_differential_binding(knowledge
 def test_a_format_named_as_the_source_is_read_not_made(knowledge, query, tool, inputs):
     spec = _spec(knowledge, query)
     assert spec.preferred_tools == (tool,) and set(spec.input_types) == inputs
+
+
+@pytest.mark.parametrize("query", [
+    "assemble the metagenome with MEGAHIT, bin with MetaBAT2 and check bin quality with CheckM",
+    "Evaluation of MAG quality and completeness using CheckM software",
+])
+def test_checkm_is_not_checkm2_and_is_refused_by_name(knowledge, query):
+    from bioplan.errors import UnknownToolError
+
+    with pytest.raises(UnknownToolError) as info:
+        _spec(knowledge, query)
+    assert "CheckM," in info.value.message and "CheckM2" in info.value.message
+
+
+def test_binning_without_files_starts_from_the_reads(knowledge):
+    """The depth table and the reads mapped back to the contigs are made on the way (`internal`); the contigs
+    are the assembly's, asked for in the same request."""
+    spec = _spec(knowledge, "assemble the metagenome with MEGAHIT, bin with MetaBAT2 and check bin quality with CheckM2")
+    assert spec.input_types == ("raw_reads",)
+    assert {"genome_assembly", "contig_binning", "bin_qc"} <= set(spec.required_operations)
+    assert not spec.unrecognized  # "bin with" is binning

@@ -174,7 +174,8 @@ def inputs_without_files(draft: SpecDraft) -> SpecDraft:
     needed = [d for d in entry_inputs(knowledge, draft.anchors)
               if not any(leads_to(knowledge, src, d) for src in sample_sources)]
     # data only a pipeline makes (DADA2's error model) is not assumed: where its making starts is
-    needed = [x for d in needed for x in started_from(knowledge, d)]
+    needed = [x for d in needed for x in started_from(knowledge, d)
+              if x == d or not _made_by_anchors(knowledge, draft.anchors, x)]
     if not sample_sources and (_names_the_sequencing(draft) or _names_the_reads(draft)):
         # "identify the genetic variation with the use of exome sequencing": the sequencing is the
         # data, so the samples' reads, not the alignments the first step reads
