@@ -164,3 +164,18 @@ def test_trimming_and_aligning_the_trimmed_reads_keeps_both(knowledge):
     spec = _spec(knowledge, "Trim the adapters with fastp, then align the trimmed reads with Bowtie2")
     ops = spec.required_operations
     assert {"read_trimming", "read_alignment"} <= set(ops)
+
+
+# Japanese single-cell steps (r9.ja.sc_qc_norm_cluster's words, which still fails: it compares bulk and single-cell
+# RNA-seq, two assays, and is refused as ambiguous)
+@pytest.mark.parametrize(("query", "steps"), [
+    ("scRNA-seqデータの次元削減、細胞亜集団の同定、軌跡解析を行う", {"cell_clustering", "trajectory_inference"}),
+    ("シングルセルデータで擬似時間解析をしたい", {"trajectory_inference"}),
+])
+def test_japanese_single_cell_steps(knowledge, query, steps):
+    assert steps <= set(_spec(knowledge, query).required_operations)
+
+
+def test_japanese_cell_type_identification_is_no_clustering_word(knowledge):
+    request = parse_request("scRNA-seqの細胞型の同定", knowledge)
+    assert not any(m.id == "cell_clustering" and "同定" in m.text for m in request.matches)
