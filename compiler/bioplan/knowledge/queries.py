@@ -32,16 +32,14 @@ def is_subtype(knowledge: Knowledge, datatype: str, of: str) -> bool:
     table = knowledge.datatypes
     kept = _ABOVE.get(id(table))
     if kept is None or kept[0] is not table:
-        if len(_ABOVE) >= 64:
-            _ABOVE.clear()
-        kept = _ABOVE[id(table)] = (table, {})
+        kept = _ABOVE.keep(id(table), (table, {}))
     above = kept[1].get(datatype)
     if above is None:
         above = kept[1][datatype] = frozenset(ancestors(knowledge, datatype))
     return of in above
 
 
-_ABOVE: dict[int, tuple[dict, dict[str, frozenset[str]]]] = {}
+_ABOVE: Memo[int, tuple[dict, dict[str, frozenset[str]]]] = Memo(64)
 
 
 def made_within(knowledge: Knowledge, sources: Iterable[str], steps: int) -> frozenset[str]:
