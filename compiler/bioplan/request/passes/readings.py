@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from bioplan.cache import Memo
 from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.words import has_word, singular
 from bioplan.models import Match, Request, SniffedFile, SpecInput
@@ -36,7 +37,7 @@ def assay_of_files(knowledge: Knowledge, files: Iterable[SniffedFile | SpecInput
 
 # content hash -> datatype -> the assays (sorted tuple) of each operation reading or making it. A plan
 # asks assay_of_files four times; scanning every operation's ports for each input cost 4-10 ms.
-_ASSAYS_BY_DATATYPE: dict[str, dict[str, set[tuple[str, ...]]]] = {}
+_ASSAYS_BY_DATATYPE: Memo[str, dict[str, set[tuple[str, ...]]]] = Memo(8)  # tests build many knowledge bases
 
 
 def _assays_by_datatype(knowledge: Knowledge) -> dict[str, set[tuple[str, ...]]]:
@@ -47,9 +48,7 @@ def _assays_by_datatype(knowledge: Knowledge) -> dict[str, set[tuple[str, ...]]]
             assays = tuple(sorted(op.assays))
             for port in (*op.inputs.values(), *op.outputs.values()):
                 found.setdefault(port.datatype, set()).add(assays)
-        if len(_ASSAYS_BY_DATATYPE) >= 8:  # tests build many knowledge bases in one process
-            _ASSAYS_BY_DATATYPE.clear()
-        _ASSAYS_BY_DATATYPE[knowledge.content_hash] = found
+        _ASSAYS_BY_DATATYPE.keep(knowledge.content_hash, found)
     return found
 
 
@@ -318,16 +317,14 @@ def _instructed(knowledge: Knowledge, request: Request, m: Match) -> bool:
 
 
 # the instruction words split once per word list: (the ASCII ones, the other ones)
-_SPLIT_WORDS: dict[int, tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]] = {}
+_SPLIT_WORDS: Memo[int, tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]] = Memo(64)
 
 
 def _instruction_words(words: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     kept = _SPLIT_WORDS.get(id(words))
     if kept is None or kept[0] is not words:  # the word list itself is kept: its id is never another's
-        if len(_SPLIT_WORDS) >= 64:
-            _SPLIT_WORDS.clear()
-        kept = _SPLIT_WORDS[id(words)] = (words, tuple(w for w in words if w.isascii()),
-                                          tuple(w for w in words if not w.isascii()))
+        kept = _SPLIT_WORDS.keep(id(words), (words, tuple(w for w in words if w.isascii()),
+                                             tuple(w for w in words if not w.isascii())))
     return kept[1], kept[2]
 
 
