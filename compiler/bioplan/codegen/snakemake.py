@@ -564,8 +564,8 @@ def _formatter_fingerprint() -> str:
 # every file this process formats: a rule file holds ~17 such pieces, and across the files of one
 # compile, and the compiles of one process, three in four recur (`threads: 1`, log paths, the same
 # tool's shell command): Black was most of a first emit.
-_BLACK_MEMO: dict[tuple, str] = {}
 _BLACK_MEMO_SIZE = 20_000
+_BLACK_MEMO: cache.Memo[tuple, str] = cache.Memo(_BLACK_MEMO_SIZE)
 
 
 @functools.cache
@@ -584,9 +584,7 @@ def _formatter_class() -> type:
             formatted = _BLACK_MEMO.get(key)
             if formatted is None:
                 formatted = super().run_black_format_str(string, target_indent, extra_spacing, no_nesting)
-                if len(_BLACK_MEMO) >= _BLACK_MEMO_SIZE:
-                    _BLACK_MEMO.clear()
-                _BLACK_MEMO[key] = formatted
+                _BLACK_MEMO.keep(key, formatted)
             return formatted
 
     return MemoFormatter

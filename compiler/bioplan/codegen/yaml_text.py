@@ -15,8 +15,10 @@ from typing import Any
 
 import yaml
 
-_MEMO: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+from bioplan.cache import Memo
+
 _MEMO_SIZE = 20_000
+_MEMO: Memo[tuple[str, tuple[tuple[str, Any], ...]], str] = Memo(_MEMO_SIZE)
 
 
 def safe_dump(value: Any, **options: Any) -> str:
@@ -25,7 +27,5 @@ def safe_dump(value: Any, **options: Any) -> str:
     text = _MEMO.get(key)
     if text is None:
         text = yaml.safe_dump(value, **options)
-        if len(_MEMO) >= _MEMO_SIZE:
-            _MEMO.clear()
-        _MEMO[key] = text
+        _MEMO.keep(key, text)
     return text
