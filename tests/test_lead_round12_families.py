@@ -106,3 +106,14 @@ def test_binning_without_files_starts_from_the_reads(knowledge):
     assert spec.input_types == ("raw_reads",)
     assert {"genome_assembly", "contig_binning", "bin_qc"} <= set(spec.required_operations)
     assert not spec.unrecognized  # "bin with" is binning
+
+
+@pytest.mark.parametrize(("query", "clustered"), [
+    ("scRNA-seq: QC, normalize and cluster", True),
+    ("single-cell data: filter cells, normalise, cluster them, then find markers", True),
+    ("10x scRNA-seq: integrate them with Harmony, cluster, annotate cell types", True),
+    ("single cell: run it on our SLURM cluster with QC", False),  # a compute cluster
+])
+def test_the_bare_verb_cluster_in_a_list_of_single_cell_steps(knowledge, query, clustered):
+    spec = _spec(knowledge, query)
+    assert ("cell_clustering" in spec.required_operations) is clustered
