@@ -205,3 +205,25 @@ def test_functional_profiling_of_metagenomes_in_romance_languages_is_named(knowl
 def test_a_taxonomic_classification_is_no_functional_one(knowledge):
     assert "functional_profiling" not in _analyses(
         "La metagenómica shotgun: clasificación taxonómica de las lecturas con Kraken 2", knowledge)
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("In this section, we will demonstrate methods to deconvolve cell types per spot.", "spatial"),
+    ("Groups tissue regions based on similar gene expression patterns.", "spatial"),
+    ("find the spatial domains of the section", "spatial"),
+    ("Predicts future cell states by comparing spliced vs unspliced RNA.", "rna_velocity"),
+    ("count the unspliced reads of each cell", "rna_velocity"),
+    ("differences in transcript isoform usage within a gene", "alternative_splicing"),
+    ("test for DTU between the two tissues", "alternative_splicing"),
+])
+def test_spatial_velocity_and_isoform_usage_are_named(knowledge, query, family):
+    assert family in _analyses(query, knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    "We dissected three tissue regions and measured gene expression with RNA-seq",
+    "align the reads with STAR, a spliced aligner",
+    "quantify the transcripts with Salmon",
+])
+def test_what_spatial_velocity_and_isoform_usage_do_not_take(knowledge, query):
+    assert not _analyses(query, knowledge) & {"spatial", "rna_velocity", "alternative_splicing"}
