@@ -1103,9 +1103,12 @@ _ALREADY_AFTER = re.compile(r"^( [a-z]+)?( (were|was|are|is|have|has|had|been))*
                             r" [a-z]+(ed|en|one|un)\b")
 _ALREADY_BEFORE = re.compile(r"\b(already|previously)( been)? $")
 # words naming data that a step is then said to be done to ("Trimmed reads are aligned to the reference genome",
-# "Filtered reads (Q>30) were then mapped"): the data the step reads, not a step of their own
+# "Filtered reads (Q>30) were then mapped"): the data the step reads, not a step of their own; not when the verb makes
+# them ("marker genes are identified", "peaks were called": the step's result)
 _SUBJECT_OF_A_STEP = re.compile(r"\s*(?:\([^()]{0,80}\)\s*)?(?:are|were|is|was|have been|has been|had been|will be|"
                                 r"can be|should be|get|got)\s+(?:then\s+|next\s+|subsequently\s+|further\s+|also\s+)?"
+                                r"(?!(?:identified|called|detected|generated|produced|computed|calculated|found|obtained|"
+                                r"created|built|estimated|inferred|predicted|determined|made|written|trimmed|filtered)\b)"
                                 r"(?:[a-z]+ed|[a-z]+en|run|fed|used)\b")
 # a step the data went through: "our data has passed some quality checks", "the reads have undergone trimming"
 _PASSED_BEFORE = re.compile(r"\b(has|have|had)( already| previously)?( been)?"
