@@ -160,6 +160,12 @@ def test_data_a_step_is_done_to_is_its_input(knowledge, query, given):
     assert given in spec.input_types
 
 
+def test_data_a_step_makes_stays_its_result(knowledge):
+    # "are produced" makes the trimmed reads: the trimming is the step asked for, not its input
+    spec = _spec(knowledge, "Trimmed reads were produced from the raw FASTQ files")
+    assert "read_trimming" in spec.required_operations
+
+
 def test_trimming_and_aligning_the_trimmed_reads_keeps_both(knowledge):
     spec = _spec(knowledge, "Trim the adapters with fastp, then align the trimmed reads with Bowtie2")
     ops = spec.required_operations
