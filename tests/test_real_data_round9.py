@@ -165,3 +165,48 @@ def test_a_10x_folder_is_still_read_as_10x():
 
 def test_kbs_loom_output_is_refused_with_the_conversion_to_h5ad():
     assert any("read_loom" in h for h in refused(KB / "genes.loom").hints)
+
+
+# ------------------------------------------------------------------- tools' reports (MultiQC's test data)
+
+VCFTOOLS = ["test.TsTv.qual", "dup.TsTv.count", "duplicate.relatedness.relatedness2"]
+
+
+@pytest.mark.parametrize("name", VCFTOOLS)
+def test_vcftools_tables_are_named_reports_not_count_matrices(name):
+    """test.TsTv.qual holds 'inf' and '-nan' (vcftools' ratios over zero): it raised OverflowError in the count
+    matrix reader; the other two were count matrices of 'samples' N_Ts, N_Tv, RELATEDNESS_PHI."""
+    e = refused(R9 / "vcftools" / name)
+    assert "is a vcftools report" in str(e) and e.hints[0] == "give the variant calls (VCF) it describes"
+
+
+def test_non_finite_values_are_no_numbers_for_the_table_reader(tmp_path):
+    """The cause of the traceback, for any table: 'inf' and '-nan' cells are not numbers (a sample column of
+    counts with one ratio over zero is read, not crashed on)."""
+    table = tmp_path / "counts.tsv"
+    table.write_text("gene_id\ta\tb\tc\n" + "".join(f"ENSG{i:011d}\t{i}\t{2 * i}\t{3 * i}\n" for i in range(1, 40))
+                     + "ENSG99999999999\tinf\t-nan\t1\n")
+    assert one(table).datatype == "raw_count_matrix"
+
+
+def test_vep_run_statistics_are_a_report_and_vcftools_tables_with_them_aggregated_by_multiqc(knowledge):
+    e = refused(R9 / "vep" / "S66716txt.vep.txt")
+    assert "Ensembl VEP's run statistics" in str(e) and any("annotated VCF" in h for h in e.hints)
+    reports = [R9 / "vep" / "S66716txt.vep.txt", *(R9 / "vcftools" / n for n in VCFTOOLS)]
+    result = plan_request("aggregate these QC reports into one MultiQC report", [str(p) for p in reports],
+                          knowledge=knowledge)
+    assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("qc_report_aggregation", "multiqc")]
+    assert {i.datatype for i in result.spec.inputs} == {"qc_report"}
+
+
+def test_a_homer_peak_file_is_refused_with_the_conversion_to_bed(tmp_path, knowledge):
+    e = refused(R9 / "homer" / "A01.peaks1kb.truncated.txt")
+    assert "HOMER's peak file" in str(e)
+    hint = e.hints[0]
+    assert "pos2bed.pl" in hint and "awk 'BEGIN{OFS=\"\\t\"} !/^#/ {print $2, $3-1, $4, $1, int($6), $5}'" in hint
+    bed = tmp_path / "A01.bed"  # what the awk command writes (1-based start made 0-based), done here in Python
+    bed.write_text("".join("\t".join([f[1], str(int(f[2]) - 1), f[3], f[0], str(int(float(f[5]))), f[4]]) + "\n"
+                           for line in (R9 / "homer" / "A01.peaks1kb.truncated.txt").read_text().splitlines()
+                           if not line.startswith("#") for f in [line.split("\t")]))
+    result = plan_request("annotate these ATAC-seq peaks with the nearest genes", [str(bed)], knowledge=knowledge)
+    assert [i.datatype for i in result.spec.inputs] == ["peak_calls"]

@@ -11,7 +11,7 @@ from bioplan.request.sniffers.base import FASTQ_PATH_RE, id_namespace
 
 # --------------------------------------------------------------------------- tables
 
-NA = frozenset({"", "na", "nan", "n/a", "null", "none", "-", "."})
+NA = frozenset({"", "na", "nan", "-nan", "n/a", "null", "none", "-", "."})  # C's printf writes NaN as '-nan' too
 SAMPLE_COLUMNS = ("sample", "sample_id", "sampleid", "sample_name", "samplename", "samples", "sample id",
                   "sample name", "sample.id", "id", "name")
 CONDITION_COLUMNS = ("condition", "group", "treatment", "genotype", "status", "disease", "phenotype", "diagnosis",
@@ -46,13 +46,15 @@ def norm_header(h: str) -> str:
 
 
 def num(value: str) -> float | None:
-    """The number `value` holds, or None when it is not a number (NA/empty: see `NA`)."""
+    """The finite number `value` holds, or None when it is not one (NA/empty: see `NA`; 'inf', as vcftools writes a
+    ratio over zero, is no count and no expression value)."""
     if "_" in value:
         return None
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
         return None
+    return number if math.isfinite(number) else None
 
 
 @dataclass

@@ -193,7 +193,8 @@ def _plink_fam(src: Source, rows: list[list[str]]) -> bool:
 def _plink_ped(src: Source, rows: list[list[str]]) -> bool:
     """A PLINK .ped (family, individual, father, mother, sex, phenotype, then two alleles per variant): by its name."""
     return src.ext == ".ped" and bool(rows) and all(
-        len(r) >= 8 and len(r) % 2 == 0 and len(r) == len(rows[0]) and r[4] in ("0", "1", "2") for r in rows)
+        len(r) >= 8 and len(r) % 2 == 0 and len(r) == len(rows[0]) and r[4] in ("0", "1", "2")
+        and all(_ALLELE_RE.match(a) for a in r[6:]) for r in rows)
 
 
 def _plink_map(src: Source, rows: list[list[str]]) -> bool:

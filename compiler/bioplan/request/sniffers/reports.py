@@ -131,6 +131,23 @@ REPORTS: tuple[Report, ...] = (
     Report("deepTools multiBamSummary or multiBigwigSummary raw counts (reads or scores per bin in each file), not a "
            "count matrix of genes", "give the alignments (BAM) or coverage tracks (bigWig) it was computed from",
            lambda ls: ls[0].startswith("#'chr'\t'start'\t'end'\t")),
+    # vcftools' tables of one VCF (MultiQC parses them): Ts/Tv by alternative allele count, by quality, by
+    # substitution, and pairwise relatedness; their counts and ratios (-nan, inf) are no count matrix
+    Report("a vcftools report (--TsTv-by-count, --TsTv-by-qual, --TsTv-summary or --relatedness2 table), not a count "
+           "matrix", "give the variant calls (VCF) it describes",
+           lambda ls: ls[0].startswith(("ALT_ALLELE_COUNT\tN_Ts\tN_Tv", "QUAL_THRESHOLD\tN_Ts_LT_QUAL_THRESHOLD",
+                                        "INDV1\tINDV2\tN_AaAa\t"))
+           or ls[0] == "MODEL\tCOUNT" and len(ls) > 1 and ls[1].startswith(("AC\t", "AG\t", "Ts\t")), True,
+           r"\.(?:TsTv\.(?:count|qual|summary)|relatedness2?)"),
+    Report("Ensembl VEP's run statistics (its --stats_text summary: '[VEP run statistics]', consequences, SIFT and "
+           "PolyPhen counts), a report rather than the annotated variants",
+           "give the variant calls (VCF) to annotate, or the annotated VCF VEP wrote beside this summary",
+           lambda ls: ls[0].strip() == "[VEP run statistics]", True, r"(?:[._]vep)?(?:[._]summary)?\.txt"),
+    Report("HOMER's peak file (findPeaks: '# HOMER Peaks' parameter lines, then PeakID, chr, start, end, strand, "
+           "normalized tag count, ...), which bioplan does not read",
+           "convert it to BED (HOMER's pos2bed.pl PEAKS.txt > PEAKS.bed, or awk 'BEGIN{OFS=\"\\t\"} !/^#/ "
+           "{print $2, $3-1, $4, $1, int($6), $5}' PEAKS.txt > PEAKS.bed) and give the BED",
+           lambda ls: ls[0].startswith("# HOMER Peaks")),
     Report("an HTML page (a report, e.g. FastQC's or MultiQC's)", "give the data the report describes",
            lambda ls: ls[0].lstrip().lower().startswith(("<html", "<!doctype html"))),
 )
