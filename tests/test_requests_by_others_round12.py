@@ -227,3 +227,33 @@ def test_spatial_velocity_and_isoform_usage_are_named(knowledge, query, family):
 ])
 def test_what_spatial_velocity_and_isoform_usage_do_not_take(knowledge, query):
     assert not _analyses(query, knowledge) & {"spatial", "rna_velocity", "alternative_splicing"}
+
+
+@pytest.mark.parametrize("query", [
+    "For differential gene expression in Deseq2, can I exclude the Sample3 in control and compare Controls (Sample1, "
+    "Sample2) vs Experiment (Sample1, Sample2, Sample3).",
+    "run DESeq2 on the treated (rep1, rep2) and control (ctrl_1, ctrl_2) samples",
+])
+def test_samples_generic_names_in_parentheses_are_no_tools(knowledge, query):
+    """'Controls (Sample1, Sample2)': the samples of a group, not unknown tools (this raised UnknownToolError)."""
+    assert "differential_expression" in _spec(query, knowledge).required_operations
+
+
+def test_a_tool_shaped_name_in_parentheses_is_still_one_beside_sample_names(knowledge):
+    with pytest.raises(UnknownToolError):
+        _spec("differential expression of Sample1 vs Sample2 (DiffFrobnic2)", knowledge)
+
+
+@pytest.mark.parametrize("query", [
+    "the adapters are removed from the reads",
+    "Unless it is removed this adapter sequence will cause problems for downstream mapping",
+    "adapter sequences were trimmed before mapping",
+])
+def test_adapters_removed_in_the_passive_are_trimming(knowledge, query):
+    assert "read_trimming" in parse_request(query, knowledge).operations
+
+
+def test_the_de_genes_expression_visualised_is_a_heatmap(knowledge):
+    query = "identify differentially expressed genes, then visualize their expression"
+    ops = parse_request(query, knowledge).operations
+    assert "heatmap_plotting" in ops and "differential_expression" in ops

@@ -92,6 +92,9 @@ _NOT_NAMES = re.compile(
     r"gridion\w*|flongle\w*|chromium\w*|visium\w*|xenium\w*|cosmx\w*|merscope\w*|dnbseq\w*|bgiseq\w*|mgiseq\w*|"
     r"sequel\w*|revio\w*|aviti\w*|pacbio\w*|nanopore\w*|r9\.4\.1|r10\.4\.1|ont|ion|proton|v[1-4]|"
     r"grch\d+|hg\d+|mm\d+|t2t|chm13\w*|grcm\d+|grcz\d+|dm\d|ce\d+|saccer\d|tair\d+|"
+    # samples' generic names ("Controls (Sample1, Sample2) vs Experiment (Sample1, ...)", Biostars): a sample, no tool
+    r"(?:samples?|reps?|replicates?|ctrls?|controls?|treated|treatments?|patients?|donors?|cases?|mocks?|wt|ko|"
+    r"conditions?|groups?|mice|mouse|experiments?)[-_.]?\d+[a-z]?|"
     # reads, lanes, chromosomes, sexes, versions, units
     r"r[12]|i[12]|l00\d|chr\w+|x|y|mt|v\d+(?:\.\d+)*|\d+\w*|[a-z]{1,2}\d{1,2})")
 # accession ids: runs, studies, samples, assemblies, genes, transcripts, variants
