@@ -1,0 +1,57 @@
+"""Mitochondrial read removal (nf-core/atacseq's default `--keep_mito false`): the words people write for it are
+the operation, in English and Chinese, never in a single-cell study's mitochondrial QC nor when negated; planned,
+it sits after duplicate marking and feeds the peaks and the bigWigs (samtools_mito_filter). Spec-level but for one
+plan (~0.5 CPU-s in all)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bioplan.compile import plan_request
+from bioplan.models import InputProfile
+from bioplan.request.parse import parse_request
+from bioplan.request.spec import build_spec
+
+OP = "mitochondrial_read_removal"
+
+
+def _ops(knowledge, query):
+    request = parse_request(query, knowledge)
+    return build_spec(request, InputProfile(), knowledge).required_operations, request.unrecognized
+
+
+@pytest.mark.parametrize("query", [
+    "ATAC-seq pipeline: trim with cutadapt, align with bowtie2, remove mitochondrial reads and duplicates, call "
+    "peaks with MACS2, make bigwigs",
+    "align ATAC-seq reads, remove reads mapping to chrM, call peaks",
+    "align the ATAC-seq reads with bowtie2; reads aligned to the mitochondrial genome were removed; then call peaks",
+    "ATAC-seq: exclude chrM reads, call peaks",
+    "ATAC-seq: discard the mtDNA reads and call peaks with MACS2",
+    "CUT&RUN: align with bowtie2, filter out mitochondrial reads, call peaks with MACS2",
+    "ATAC-seq：比对后去除比对到线粒体的reads，再call峰",
+    "ATAC-seq数据比对后去除PCR重复，去除线粒体reads，再用MACS2找峰",
+])
+def test_mitochondrial_reads_removed_is_the_operation(knowledge, query):
+    ops, unrecognized = _ops(knowledge, query)
+    assert OP in ops
+    assert not {"remove", "removed", "exclude", "mitochondrial", "chrm", "mtdna"} & set(unrecognized)
+
+
+@pytest.mark.parametrize("query", [
+    "ATAC-seq: align with bowtie2, do not remove mitochondrial reads, call peaks with MACS2",
+    "scRNA-seq: filter cells with more than 20% mitochondrial reads, then cluster",
+    "ATAC-seq: align the reads, remove duplicates and call peaks",
+])
+def test_mitochondrial_qc_or_negation_is_not_the_removal(knowledge, query):
+    assert OP not in _ops(knowledge, query)[0]
+
+
+def test_the_removal_sits_between_duplicate_marking_and_the_peaks_and_tracks(knowledge):
+    plan = plan_request("ATAC-seq: align with bowtie2, remove mitochondrial reads and duplicates, call peaks with "
+                        "MACS2, make bigwigs", [], knowledge=knowledge, top_k=1).plans[0]
+    steps = {s.operation: s for s in plan.steps}
+    mito = steps[OP]
+    assert mito.tool == "samtools_mito_filter"
+    assert mito.sources["bam"] == steps["duplicate_marking"].id
+    assert steps["peak_calling"].sources["bams"] == mito.id
+    assert steps["coverage_computation"].sources["bam"] == mito.id
