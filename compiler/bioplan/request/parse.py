@@ -27,6 +27,7 @@ from rapidfuzz.distance import OSA
 from bioplan.cache import Memo
 from bioplan.errors import EmptyQueryError
 from bioplan.knowledge.models import Knowledge
+from bioplan.knowledge.queries import made_within
 from bioplan.knowledge.words import cjk_pattern, has_word
 from bioplan.models import AbsentTerm, Language, Match, MatchKind, Request, Span, SpanRole
 from bioplan.request.lexicon import (
@@ -806,7 +807,12 @@ _OUTPUT_BEFORE = re.compile(
     # "samples were quantified with Salmon" is Salmon's output; "reads were aligned using STAR" (a methods
     # section) is the alignment step
     r"|(?<![a-z])(?:already|(?<!reads )(?:were|was|been|are|is))\s+(?:quantified|aligned|mapped|processed|"
-    r"classified|called|profiled|run)\s+(?:with|by|using|through)\s+(?:the\s+)?$")
+    r"classified|called|profiled|run)\s+(?:with|by|using|through)\s+(?:the\s+)?$"
+    # a file noun and its participle: "BAM files aligned with HISAT2", "VCFs called by GATK" (not "reads mapped
+    # with STAR", which a methods section says of the alignment step)
+    r"|(?<![a-z0-9])(?:bams?|crams?|vcfs?|files?|alignments?|outputs?|results?|tables?|matri(?:x|ces))\s+"
+    r"(?:(?:already|previously)\s+)?(?:quantified|aligned|mapped|processed|classified|called|profiled|generated|"
+    r"produced|made|created)\s+(?:with|by|using|through|in)\s+(?:the\s+)?$")
 
 
 def _output_reading(norm: str, start: int, end: int) -> bool:
@@ -854,13 +860,27 @@ def _output_readings(norm: str, matches: list[Match], absent: list[AbsentTerm],
         return matches, absent
     kept = [m for m in matches if not (m.kind in ("tool", "operation")
                                        and any(s <= m.start and m.end <= e for s, e, _ in spans))]
-    if not any(m.kind in ("tool", "operation") for m in kept):
+    if not any(m.kind in ("tool", "operation") for m in kept) and not _a_result_made_from(norm, knowledge, kept, spans):
         # nothing else is asked of the output: it is the result wanted ("a quality report generated
-        # by FastQC"), so the tool runs
+        # by FastQC"), so the tool runs; not when a result made from it is named ("a count matrix from
+        # BAM files aligned with HISAT2": the alignments are the data)
         return matches, absent
     kept += [Match(kind="datatype", id=dt, text=norm[s:e], start=s, end=e, how="alias") for s, e, dt in spans
              if not any(m.kind == "datatype" and m.id == dt and m.start <= s and e <= m.end for m in kept)]
     return sorted(kept, key=lambda m: (m.start, m.end, m.kind)), kept_absent
+
+
+def _a_result_made_from(norm: str, knowledge: Knowledge, matches: list[Match], spans: list[tuple[int, int, str]]
+                        ) -> bool:
+    """True if a datatype named outside the tools' output words is made from one of those outputs (within
+    a few steps): the outputs are then the request's data, not its result. Only outputs named as data
+    before the tool ("BAM files aligned with HISAT2"), not a tool's "run" ("kallisto run to get a count table")."""
+    named = {dt for s, _, dt in spans if _OUTPUT_BEFORE.search(norm[max(0, s - 60):s])}
+    if not named:
+        return False
+    made = made_within(knowledge, named, 3)
+    return any(m.kind == "datatype" and m.id in made and not any(s <= m.start and m.end <= e for s, e, _ in spans)
+               for m in matches)
 
 
 def _absent_terms(norm: str, matches: list[Match], knowledge: Knowledge, markers: list[str],
