@@ -257,3 +257,13 @@ def test_the_de_genes_expression_visualised_is_a_heatmap(knowledge):
     query = "identify differentially expressed genes, then visualize their expression"
     ops = parse_request(query, knowledge).operations
     assert "heatmap_plotting" in ops and "differential_expression" in ops
+
+
+@pytest.mark.parametrize("query", [
+    "These peaks are then annotated with relevant information, such as gene start sites, known promoter locations, "
+    "etc.",
+    "the called regions were annotated with genomic features like promoters, exons and introns",
+])
+def test_what_peaks_are_annotated_with_is_the_annotation(knowledge, query):
+    request = parse_request(query, knowledge)
+    assert "peak_annotation" in request.operations and not request.unmatched_clauses
