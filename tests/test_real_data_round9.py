@@ -210,3 +210,25 @@ def test_a_homer_peak_file_is_refused_with_the_conversion_to_bed(tmp_path, knowl
                            if not line.startswith("#") for f in [line.split("\t")]))
     result = plan_request("annotate these ATAC-seq peaks with the nearest genes", [str(bed)], knowledge=knowledge)
     assert [i.datatype for i in result.spec.inputs] == ["peak_calls"]
+
+
+QC_LOGS = [("SRR4238351_subsamp_m_9999999999.cutadapt.log", "a read trimming report"),  # were one-column files
+           ("GSM7431887_NB18_32F_TNTtoKSR_553_rep3_Homo_1.fastq.gz_trimming_report.txt", "a read trimming report"),
+           ("180518_mATAC_t10_1_trimmomatic.err", "a read trimming report"),
+           ("fastqc_data.txt", "FastQC's (or Falco's) data file"),  # was a malformed table
+           ("SRR4238351_subsamp.hisat2_summary.txt", "a HISAT2 alignment summary"),
+           ("MethylC-Seq_mm_fc_1wk_SRR921767_1_trimmed.fq.gz_bismark_bt2_SE_report.txt", "a Bismark alignment report"),
+           ("genome_results.txt", "a Qualimap report")]
+
+
+@pytest.mark.parametrize("name, what", QC_LOGS)
+def test_trimmer_fastqc_and_aligner_logs_are_named_reports(name, what):
+    e = refused(R9 / "qc_logs" / name)
+    assert f"is {what}" in str(e) and e.hints[0].startswith("give the ")
+
+
+def test_the_logs_are_qc_reports_when_the_request_aggregates_them(knowledge):
+    result = plan_request("aggregate these QC reports into one MultiQC report",
+                          [str(R9 / "qc_logs" / n) for n, _ in QC_LOGS], knowledge=knowledge)
+    assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("qc_report_aggregation", "multiqc")]
+    assert [Path(i.path).name for i in result.spec.inputs if i.datatype == "qc_report"] == [n for n, _ in QC_LOGS]

@@ -131,6 +131,22 @@ REPORTS: tuple[Report, ...] = (
     Report("deepTools multiBamSummary or multiBigwigSummary raw counts (reads or scores per bin in each file), not a "
            "count matrix of genes", "give the alignments (BAM) or coverage tracks (bigWig) it was computed from",
            lambda ls: ls[0].startswith("#'chr'\t'start'\t'end'\t")),
+    # the logs and reports of read trimmers, FastQC and aligners that MultiQC parses, given as data
+    Report("a read trimming report (cutadapt's, Trim Galore's or Trimmomatic's log), a report rather than the reads",
+           "give the reads (FASTQ) to trim, or the trimmed reads the trimmer wrote",
+           lambda ls: ls[0].startswith("This is cutadapt ") or ls[0].strip() == "SUMMARISING RUN PARAMETERS"
+           or any(ln.startswith(("TrimmomaticPE: Started", "TrimmomaticSE: Started")) for ln in ls[:3]), True,
+           r"(?:[._](?:cutadapt|trimmomatic|trimming_report))?(?:\.log|\.txt|\.err)?"),
+    Report("FastQC's (or Falco's) data file (fastqc_data.txt: its modules' tables), a report rather than the reads",
+           "give the reads (FASTQ) it describes, or the whole FastQC archive (_fastqc.zip) to aggregate",
+           lambda ls: ls[0].startswith(("##FastQC\t", "##Falco\t")), True, r"(?:_fastqc)?[._]?fastqc_data\.txt"),
+    Report("a HISAT2 alignment summary (--new-summary)", "give the reads (FASTQ) or the alignments (BAM) HISAT2 wrote",
+           lambda ls: ls[0].strip() == "HISAT2 summary stats:", True, r"(?:[._]hisat2)?[._]summary(?:\.txt)?"),
+    Report("a Bismark alignment report", "give the reads (FASTQ) or the alignments (BAM) Bismark wrote",
+           lambda ls: ls[0].startswith("Bismark report for: "), True, r"_bismark\w*_[SP]E_report\.txt"),
+    Report("a Qualimap report (bamqc's genome_results.txt or rnaseq's rnaseq_qc_results.txt)",
+           "give the alignments (BAM) it describes", lambda ls: ls[0].strip() in ("BamQC report", "RNA-Seq QC report"),
+           True, r"(?:genome_results|rnaseq_qc_results)\.txt"),
     # vcftools' tables of one VCF (MultiQC parses them): Ts/Tv by alternative allele count, by quality, by
     # substitution, and pairwise relatedness; their counts and ratios (-nan, inf) are no count matrix
     Report("a vcftools report (--TsTv-by-count, --TsTv-by-qual, --TsTv-summary or --relatedness2 table), not a count "
