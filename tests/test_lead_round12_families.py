@@ -141,3 +141,24 @@ def test_files_a_named_tool_wrote_are_the_data_when_a_result_is_made_from_them(k
     assert spec.input_types == given
     assert set(anchors) <= set(spec.required_operations)
     assert ("read_alignment" in spec.required_operations) is False
+
+
+def test_a_named_pipeline_runs_whole_beside_a_step_outside_it(knowledge):
+    """"germline variant calling with GATK best practices and annotation with SnpEff": the annotation is no step
+    of the GATK pipeline, so it does not say which of the pipeline's steps are wanted (BQSR was dropped)."""
+    ops = set(_spec(knowledge, "whole exome sequencing of 20 patients, germline variant calling with GATK best "
+                               "practices and annotation with SnpEff").required_operations)
+    assert {"duplicate_marking", "base_recalibration", "variant_calling", "variant_annotation"} <= ops
+
+
+def test_a_request_listing_the_pipelines_own_steps_keeps_to_them(knowledge):
+    ops = set(_spec(knowledge, "Joint germline variant calling with the GATK best practices: HaplotypeCaller in GVCF "
+                               "mode, GenomicsDBImport, GenotypeGVCFs").required_operations)
+    assert "base_recalibration" not in ops
+
+
+@pytest.mark.parametrize("query", ["compare gene expression between cell types in my h5ad file",
+                                   "compare expression across clusters in my scRNA data"])
+def test_comparing_expression_between_cell_groups_is_marker_detection(knowledge, query):
+    spec = _spec(knowledge, query)
+    assert "marker_gene_detection" in spec.required_operations and "compare" not in spec.unrecognized

@@ -293,11 +293,19 @@ def named_pipeline_steps(knowledge: Knowledge, request: Request) -> list[str]:
     pipeline", "FASTQ to VCF"; a motif's aliases): an expert runs the whole pipeline, not only the step
     the rest of the sentence names. A request that lists two or more steps itself ("Joint germline variant
     calling: HaplotypeCaller ..., GenomicsDBImport ..., GenotypeGVCFs") has said which of the pipeline's
-    steps it wants. Steps the inputs are already past are dropped later (`drop_done`)."""
-    if len(set(request.operations)) >= 2:
-        return []
+    steps it wants; a step outside the pipeline ("... with GATK best practices and annotation with SnpEff")
+    says nothing of them. Steps the inputs are already past are dropped later (`drop_done`)."""
     named = [m.id for m in request.matches if m.kind == "motif" and not m.negated]
-    return [op for motif in dict.fromkeys(named) for op in knowledge.motifs[motif].operations]
+    asked = set(request.operations)
+    return [op for motif in dict.fromkeys(named) if len(asked & _pipeline_steps(knowledge, motif)) < 2
+            for op in knowledge.motifs[motif].operations]
+
+
+def _pipeline_steps(knowledge: Knowledge, motif: str) -> set[str]:
+    """A motif's operations and those that make their data by another route (`superseded_by`: the GVCF route
+    of the GATK pipeline's variant calling)."""
+    ops = knowledge.motifs[motif].operations
+    return set(ops) | {s for op in ops for s in knowledge.operations[op].superseded_by}
 
 
 _CLAUSE_START = re.compile(r"[,.;:!?()，。；：！？]|\bthen\b|然后|并且")
