@@ -1,7 +1,7 @@
 """Mitochondrial read removal (nf-core/atacseq's default `--keep_mito false`): the words people write for it are
 the operation, in English and Chinese, never in a single-cell study's mitochondrial QC nor when negated; planned,
-it sits after duplicate marking and feeds the peaks and the bigWigs (samtools_mito_filter). Spec-level but for one
-plan (~0.5 CPU-s in all)."""
+it sits after duplicate marking and feeds the peaks and the bigWigs (samtools_mito_filter); an ATAC-seq pipeline
+named without its steps removes them, a ChIP-seq one does not. Spec-level but for three plans (~0.6 CPU-s)."""
 
 from __future__ import annotations
 
@@ -55,3 +55,14 @@ def test_the_removal_sits_between_duplicate_marking_and_the_peaks_and_tracks(kno
     assert mito.sources["bam"] == steps["duplicate_marking"].id
     assert steps["peak_calling"].sources["bams"] == mito.id
     assert steps["coverage_computation"].sources["bam"] == mito.id
+
+
+def test_an_atac_pipeline_named_removes_them_a_chip_pipeline_does_not(knowledge):
+    """nf-core/atacseq's default (--keep_mito false) is the named ATAC-seq pipeline's (motif.atacseq_peaks);
+    nf-core/chipseq keeps them."""
+    atac = plan_request("an ATAC-seq pipeline", [], knowledge=knowledge, top_k=1).plans[0]
+    steps = {s.operation: s for s in atac.steps}
+    assert atac.motif == "motif.atacseq_peaks"
+    assert steps["peak_calling"].sources["bams"] == steps[OP].id
+    chip = plan_request("a ChIP-seq pipeline", [], knowledge=knowledge, top_k=1).plans[0]
+    assert OP not in {s.operation for s in chip.steps}
