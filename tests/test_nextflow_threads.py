@@ -99,3 +99,14 @@ def test_emitted_processes_set_snakemakes_thread_variables_to_task_cpus(compiled
     out = subprocess.run(["bash", "-euo", "pipefail", "-c", probe], env=env, capture_output=True, text=True,
                          timeout=30, check=True).stdout
     assert dict(line.split("=", 1) for line in out.splitlines()) == dict.fromkeys(variables, "3")
+
+
+def test_no_template_calls_the_thread_limits_inside_a_raw_block():
+    """Inside {% raw %} the call is text, not a macro: the task's shell would run '{{ thread_env() }}' (the
+    GFF3-to-GTF and RSEM reference templates wrote it so, and their modules failed on every run)."""
+    import re
+
+    raw = re.compile(r"\{%-? raw -?%\}(.*?)\{%-? endraw -?%\}", re.S)
+    inside = [p.name for p in sorted(NEXTFLOW_TEMPLATES.glob("*.nf.j2"))
+              if any("thread_env()" in m.group(1) for m in raw.finditer(p.read_text(encoding="utf-8")))]
+    assert not inside, f"thread_env() inside a raw block: {inside}"
