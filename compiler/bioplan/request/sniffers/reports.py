@@ -88,7 +88,7 @@ REPORTS: tuple[Report, ...] = (
            "to count", _star_gene_counts, True, r"[._]?ReadsPerGene\.out\.tab"),
     Report("a Bowtie2 or HISAT2 alignment summary (its '... reads; of these:' log)",
            "give the reads (FASTQ) or the alignments (BAM) the aligner wrote",
-           lambda ls: re.match(r"^\d+ reads; of these:$", ls[0].strip()) is not None, True,
+           lambda ls: any(re.match(r"^\d+ reads; of these:$", ln.strip()) for ln in ls[:6]), True,
            r"(?:[._](?:bowtie2|hisat2|align\w*))?[._](?:log|txt|summary)"),
     Report("a samtools flagstat report", "give the alignments (BAM) it describes",
            lambda ls: _FLAGSTAT_RE.match(ls[0]) is not None, True,
@@ -117,7 +117,8 @@ REPORTS: tuple[Report, ...] = (
            r"\.mosdepth\.(?:global|region)\.dist\.txt"),
     Report("a Picard or GATK metrics file (htsjdk '## METRICS CLASS' tables: duplication, alignment summary, insert "
            "size, hybrid selection, ...)", "give the alignments (BAM) it describes",
-           lambda ls: ls[0].startswith("## htsjdk.samtools.metrics.StringHeader"), True,
+           lambda ls: ls[0].startswith(("## htsjdk.samtools.metrics.StringHeader", "## METRICS CLASS\t",
+                                        "## net.sf.picard.metrics.StringHeader")), True,
            r"(?:\.bam)?[._](?:[a-z_]*[._])?metrics(?:\.txt)?"),
     Report("a bcftools stats report", "give the variant calls (VCF or BCF) it describes",
            lambda ls: ls[0].startswith("# This file was produced by bcftools stats"), True,
@@ -147,6 +148,17 @@ REPORTS: tuple[Report, ...] = (
     Report("a Qualimap report (bamqc's genome_results.txt or rnaseq's rnaseq_qc_results.txt)",
            "give the alignments (BAM) it describes", lambda ls: ls[0].strip() in ("BamQC report", "RNA-Seq QC report"),
            True, r"(?:genome_results|rnaseq_qc_results)\.txt"),
+    Report("an RSeQC report (infer_experiment.py, read_distribution.py or bam_stat.py output)",
+           "give the alignments (BAM) it describes",
+           lambda ls: ls[0].strip() in ("This is PairEnd Data", "This is SingleEnd Data")
+           or any(ln.startswith(("Total Tags", "#All numbers are READ count")) for ln in ls[:6]), True,
+           r"(?:[._](?:infer_experiment|read_distribution|bam_stat)\w*)?(?:\.txt|\.out)?"),
+    Report("a FastQ Screen report (_screen.txt: the share of reads mapping to each screened genome)",
+           "give the reads (FASTQ) it describes", lambda ls: ls[0].startswith("#Fastq_screen version:"), True,
+           r"_screen\.txt"),
+    Report("Salmon's run log (logs/salmon_quant.log)", "give the Salmon output folder (quant.sf, "
+           "lib_format_counts.json, aux_info/ and logs/ together), or each sample's quant.sf",
+           lambda ls: "] [jointLog] [" in ls[0]),
     # vcftools' tables of one VCF (MultiQC parses them): Ts/Tv by alternative allele count, by quality, by
     # substitution, and pairwise relatedness; their counts and ratios (-nan, inf) are no count matrix
     Report("a vcftools report (--TsTv-by-count, --TsTv-by-qual, --TsTv-summary or --relatedness2 table), not a count "
