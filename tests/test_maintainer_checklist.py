@@ -269,9 +269,11 @@ MAX_INLINE_STATEMENTS = 25
 
 def _shell_statements(script: str) -> int:
     """Statements of a shell script: its non-blank, non-comment lines, a line continued with a
-    backslash counted with the next one (one flag per line is one command)."""
+    backslash counted with the next one (one flag per line is one command). The thread limits every
+    Nextflow process exports first (`thread_env`, as Snakemake sets them for a job) are set-up, no program."""
     joined = re.sub(r"\\\\?\n", " ", script)  # Snakemake's shell strings and Nextflow's GStrings: \ or \\
-    return sum(1 for line in joined.splitlines() if line.strip() and not line.strip().startswith(("#", "//")))
+    return sum(1 for line in joined.splitlines() if line.strip() and not line.strip().startswith(("#", "//"))
+               and not line.strip().startswith("export OMP_NUM_THREADS="))
 
 
 def _images(text: str) -> list[str]:
@@ -417,3 +419,5 @@ def test_the_inline_program_measure_counts_statements_not_flags():
     one_call = 'fastp \\\\\n    --thread 4 \\\\\n    -i a.fq \\\\\n    -o b.fq\n'
     assert _shell_statements(one_call) == 1
     assert _shell_statements("# why\nset -e\n\nif [ -d x ]; then\n  cp a b\nfi\n") == 4
+    assert _shell_statements("export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} \\\\\n"
+                             "    MKL_NUM_THREADS=${task.cpus}\nsamtools index x.bam\n") == 1
