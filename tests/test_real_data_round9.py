@@ -222,7 +222,8 @@ QC_LOGS = [("SRR4238351_subsamp_m_9999999999.cutadapt.log", "a read trimming rep
            ("PE_example_infer_experiment.txt", "an RSeQC report"),  # was a one-column file
            ("lane1_NoCode_L001_R1_screen.txt", "a FastQ Screen report"),  # was a malformed table
            ("bt2_pe_log.txt", "a Bowtie2 or HISAT2 alignment summary"),  # bowtie2 -t: timings before the summary
-           ("P1339_1001.collectInsertSize.txt", "a Picard or GATK metrics file")]  # Picard 1.x's net.sf.picard header
+           ("P1339_1001.collectInsertSize.txt", "a Picard or GATK metrics file"),  # Picard 1.x's net.sf.picard header
+           ("rsubread/counts.txt.summary", "featureCounts' read assignment summary")]  # R's write.table: quotes, CRLF
 
 
 @pytest.mark.parametrize("name, what", QC_LOGS)
@@ -235,7 +236,8 @@ def test_the_logs_are_qc_reports_when_the_request_aggregates_them(knowledge):
     result = plan_request("aggregate these QC reports into one MultiQC report",
                           [str(R9 / "qc_logs" / n) for n, _ in QC_LOGS], knowledge=knowledge)
     assert [(s.operation, s.tool) for s in result.plans[0].steps] == [("qc_report_aggregation", "multiqc")]
-    assert [Path(i.path).name for i in result.spec.inputs if i.datatype == "qc_report"] == [n for n, _ in QC_LOGS]
+    assert [Path(i.path).name for i in result.spec.inputs if i.datatype == "qc_report"] == \
+        [Path(n).name for n, _ in QC_LOGS]
 
 
 def test_a_salmon_run_log_is_refused_naming_the_folder_to_give():

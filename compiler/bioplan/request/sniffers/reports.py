@@ -27,6 +27,12 @@ class Report:
     beside: str = ""  # what the tool appends to its data file's name ('.summary'): given with the data, a QC report
 
 
+def _first_field(line: str) -> str:
+    """A line's first field, tab- or space-separated, unquoted (Rsubread's summary as R's write.table writes it)."""
+    fields = line.split()
+    return fields[0].strip('"') if fields else ""
+
+
 def _rows(lines: list[str], n: int = 20) -> list[list[str]]:
     return [ln.split("\t") for ln in lines[:n]]
 
@@ -101,7 +107,7 @@ REPORTS: tuple[Report, ...] = (
            r"(?:\.bam)?[._]idxstats(?:\.txt)?"),
     Report("featureCounts' read assignment summary (.summary), a report rather than the counts",
            "give the counts table featureCounts wrote beside it (the same name without .summary)",
-           lambda ls: ls[0].startswith("Status\t") and len(ls) > 1 and ls[1].startswith("Assigned\t"), True,
+           lambda ls: len(ls) > 1 and _first_field(ls[0]) == "Status" and _first_field(ls[1]) == "Assigned", True,
            r"(?:[._]featureCounts)?(?:\.txt)?\.summary", r"\.summary"),
     Report("MACS2's peak table (.xls), which bioplan does not read", "give the peaks MACS2 wrote beside it "
            "(NAME_peaks.narrowPeak or NAME_peaks.broadPeak)",
