@@ -162,3 +162,17 @@ def test_a_request_listing_the_pipelines_own_steps_keeps_to_them(knowledge):
 def test_comparing_expression_between_cell_groups_is_marker_detection(knowledge, query):
     spec = _spec(knowledge, query)
     assert "marker_gene_detection" in spec.required_operations and "compare" not in spec.unrecognized
+
+
+@pytest.mark.parametrize("query", ["对ChIP-seq数据进行比对、去重复和call peak",
+                                   "ChIP-seq: align, dedup and peak call with MACS2"])
+def test_peak_call_in_the_singular_is_peak_calling(knowledge, query):
+    assert "peak_calling" in _spec(knowledge, query).required_operations
+
+
+def test_functional_annotation_of_a_metagenome_is_refused_by_name_wherever_it_is_said(knowledge):
+    from bioplan.errors import UnsupportedAnalysisError
+
+    with pytest.raises(UnsupportedAnalysisError) as info:
+        _spec(knowledge, "宏基因组测序数据的物种注释和功能注释")
+    assert "功能注释" in info.value.message
