@@ -670,8 +670,7 @@ def _parsed(query: str, text: str, norm: str, exact: list[Match], phrases: _Phra
                                knowledge)
     marked = _assays_of_methods(norm, marked, knowledge)
     addresses = _addresses(text, norm)
-    named_in_addresses = [m for m in marked if _inside(m, addresses)]
-    marked = [m for m in marked if not _inside(m, addresses)]
+    marked, named_in_addresses = _named_in_addresses(marked, addresses)
     absent = [a for a in absent if not _inside(a, addresses)]
 
     def ids(kind: str, negated: bool = False) -> tuple[str, ...]:
@@ -1224,6 +1223,16 @@ def _addresses(text: str, norm: str) -> list[tuple[int, int]]:
 
 def _inside(term: Match | AbsentTerm, regions: list[tuple[int, int]]) -> bool:
     return any(a <= term.start and term.end <= b for a, b in regions)
+
+
+def _named_in_addresses(marked: list[Match], addresses: list[tuple[int, int]]) -> tuple[list[Match], list[Match]]:
+    """The terms outside the addresses, and those named in one that the request does not name elsewhere: a
+    link's address repeating what its text names ("Adapter trimming ([`Trim Galore!`](https://.../trim_galore/))",
+    an nf-core README's steps) asks for nothing more; "trim with fastp (see https://github.com/alexdobin/STAR)"
+    names STAR in the address alone, said as not understood."""
+    outside = [m for m in marked if not _inside(m, addresses)]
+    said = {(m.kind, m.id) for m in outside}
+    return outside, [m for m in marked if _inside(m, addresses) and (m.kind, m.id) not in said]
 
 
 def _account(norm: str, matches: list[Match], absent: list[AbsentTerm], knowledge: Knowledge,

@@ -47,6 +47,7 @@ SPEC_PASSES: tuple[SpecPass, ...] = (
     tools.bind_named_tools,
     anchors.drop_done,
     anchors.drop_superseded,
+    anchors.drop_conversion_of_planned_alignments,
     anchors.add_optional_input_readers,
     context.settle_assay,
     tools.refuse_tools_outside_the_assay,

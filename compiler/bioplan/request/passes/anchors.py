@@ -75,6 +75,25 @@ def drop_superseded(draft: SpecDraft) -> SpecDraft:
     return replace(draft.warn(*notes), anchors=anchors, preferred=preferred)
 
 
+
+def drop_conversion_of_planned_alignments(draft: SpecDraft) -> SpecDraft:
+    """A SAM to BAM conversion the request lists after its own alignment step ("2. Map the trimmed reads to a
+    reference genome. 3. Convert SAM to BAM format. 4. Sort BAM file by coordinates.", a pipeline's steps as
+    its README lists them) is that step's own output: the aligner's step writes a coordinate-sorted, indexed
+    BAM, so no step reads SAM. Kept when a given file is SAM (the binder converts it where a tool reads BAM)."""
+    knowledge = draft.knowledge
+    if "alignment_format_conversion" not in draft.anchors or any(f.format == "sam" for f in draft.files):
+        return draft
+    aligners = [a for a in draft.anchors if a != "alignment_format_conversion" and any(
+        is_subtype(knowledge, port.datatype, "aligned_reads") for port in knowledge.operations[a].outputs.values())]
+    if not aligners:
+        return draft
+    note = (f"{knowledge.operations['alignment_format_conversion'].label} is no separate step: "
+            f"{knowledge.operations[aligners[0]].label.lower()} writes a coordinate-sorted, indexed BAM")
+    return replace(draft.warn(note), anchors=tuple(a for a in draft.anchors if a != "alignment_format_conversion"),
+                   preferred=tuple(t for t in draft.preferred
+                                   if knowledge.tools[t].implements != "alignment_format_conversion"))
+
 def _unrun_named_tools(knowledge: Knowledge, preferred: tuple[str, ...], dropped: list[str]) -> list[str]:
     """Named tools of a superseded step that no tool of their package can run on the superseding route
     ("use any bulk DE method such as edgeR" on pseudobulk counts: the pseudobulk step runs PyDESeq2)."""

@@ -7,8 +7,9 @@ was planned with bioplan's own tools and the user never told that their tool was
 
 Position (any one): after "with/using/via/run/use/through" (and Romance, German and Chinese
 equivalents; after "with" a step earlier in the clause, else only a name with a capital or digit inside),
-"X: a ... method", "the X tool/package/software", in parentheses after a step ("... QC (ataqv)"), or
-listed beside a tool ("X, Y and Z", "X/Y"). Shape: case changing inside the word (DiffChIPL, PEHaplo,
+"X: a ... method", "the X tool/package/software", in parentheses after a step ("... QC (ataqv)"), before
+"for" a step ("HmmUFOtu for OTU clustering", a name with a capital or digit inside only), or listed beside a
+tool ("X, Y and Z", "X/Y"). Shape: case changing inside the word (DiffChIPL, PEHaplo,
 scVelo), letters with digits (Bowtie2, hisat3n), a hyphenated name with capitals (BS-SNPer), a
 capitalised word that does not start a sentence (see `_tool_shaped`).
 Never: gene symbols beside gene words, the inputs' sample, condition and file names, units, accession
@@ -57,6 +58,10 @@ _ACTS_AFTER = re.compile(r"\s+(?:outputs|reports|writes|produces|generates|detec
                          r"(?:an?|the|one|all|its|each)?\s*(?:[\w/-]+\s+){0,2}?(?:files?|formats?|vcf|bam|sam|bed|"
                          r"tables?|reports?|snps?|variants?|peaks?|reads|output)\b", re.IGNORECASE)
 _INPUT_TO = re.compile(r"(?i)\b(?:inputs?|outputs?|options?|parameters?)\s+(?:to|of|from)\s+$")
+# a name for a step, in a list of what a pipeline integrates: "FastP for read trimming, HmmUFOtu for operational
+# taxonomic units (OTU) clustering, Vsearch for chimera checking" (a paper's abstract)
+_FOR_STEP = re.compile(r"\s+for\s+(?:the\s+)?", re.IGNORECASE)
+_FOR_STEP_REACH = 48  # characters after "for" a step's words start within
 _DB_AFTER = re.compile(r"\s+(?:reference\s+)?(?:database|databases|db|atlas|catalog|catalogue|collection|"
                        r"panel|resource|repository|archive|portal|browser)\b", re.IGNORECASE)
 _DB_SHAPE = re.compile(r"(?i)(?<=..)db$|^db[a-z]|(?<=..)base$|^(?:gnomad|clinvar|cosmic|uniprot|pfam|interpro|silva|"
@@ -264,6 +269,11 @@ def _position(request: Request, words: _Words, text: str, start: int, end: int, 
         return f"after '{word}'" + (" (weak)" if weak else "")
     if _in_parentheses(text, start, end):
         return "in parentheses after a step"
+    step_for = _FOR_STEP.match(text, end)
+    if step_for and len(text) == len(request.normalized):
+        after = nstart + (step_for.end() - start)
+        if words.step_between(after - 1, after + _FOR_STEP_REACH):
+            return "before 'for' a step"
     return None
 
 
