@@ -17,13 +17,21 @@ from bioplan.knowledge.models import Knowledge
 from bioplan.knowledge.queries import is_subtype
 from bioplan.models import Plan, PlanResult, PlanStep, Pruned, TaskSpec
 from bioplan.planner.graph import Block, Problem, ProblemBuilder, _Context, closure, usable_tools
-from bioplan.planner.search import RawPlan, astar_plan
+from bioplan.planner.search import MAX_EXPANSIONS, RawPlan, SearchLimitReached, astar_search
 
 W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
 # Taken off a plan's score per input it leaves unread that another candidate reads: the user's genome
 # and annotation beside the reads say which route they meant (a miRNA route that ignores both is not
 # the plan for "a count matrix from these reads"), whatever a motif's prior says.
 W_UNREAD_INPUT = 0.1
+# The alternative plans (Yen-style and motif variants) are optional: their searches share one
+# allowance of A* expansions per request, each search also capped at MAX_EXPANSIONS (search.py).
+# Measured on both eval sets (1,422 cases, 5,982 searches): at most 73 expansions in one search,
+# 12 in a first search and 393 in all of one request's alternative searches. A request naming
+# dozens of steps needs far more (each motif variant adds a motif's operations to an already large
+# problem, and an expansion there costs ~10 ms): it keeps its optimal first plan with fewer
+# alternatives, said in a warning. Expansions, not seconds: the same plans on every machine.
+ALTERNATIVES_EXPANSIONS = 1_000
 
 
 def raw_to_plan(knowledge: Knowledge, spec: TaskSpec, raw: RawPlan) -> Plan:
@@ -306,15 +314,58 @@ def _with_anchors(spec: TaskSpec, extra: list[str]) -> TaskSpec:
     return spec.model_copy(update={"required_operations": anchors})
 
 
+class _Budget:
+    """The expansions left to a request's optional searches, and the searches they cut short."""
+
+    def __init__(self, expansions: int):
+        self.left = expansions
+        self.stopped = 0  # searches stopped at a limit, or not run because nothing was left
+
+    def search(self, problem: Problem) -> RawPlan | None:
+        if self.left <= 0:
+            self.stopped += 1
+            return None
+        limit = min(self.left, MAX_EXPANSIONS)
+        try:
+            raw, used = astar_search(problem, limit)
+        except SearchLimitReached:
+            self.left -= limit
+            self.stopped += 1
+            return None
+        self.left -= used
+        return raw
+
+    def warning(self, spec: TaskSpec) -> str:
+        return (f"planning budget: {self.stopped} of the searches for alternative plans were cut short by the "
+                f"limit of {ALTERNATIVES_EXPANSIONS} search expansions that one request's alternatives share "
+                f"({len(spec.required_operations)} required operations): the first plan is the optimal one, but "
+                "fewer alternatives were compared; to compare more, plan fewer steps per request")
+
+
+def _first_search(knowledge: Knowledge, spec: TaskSpec, problem: Problem) -> RawPlan:
+    """The minimum-cost plan, or the error that says why there is none (or why the search stopped)."""
+    try:
+        raw, _ = astar_search(problem, MAX_EXPANSIONS)
+    except SearchLimitReached as stop:
+        raise UnsatisfiableError(
+            f"the search for the best plan stopped at its limit of {stop.limit} expansions: the request asks "
+            f"for {len(spec.required_operations)} operations together ({len(problem.actions)} candidate steps), "
+            "more than one plan can search within that limit",
+            ["split the request into smaller ones (a few steps each), or name the steps of one pipeline only"],
+            {"search_limit": stop.limit, "required_operations": list(spec.required_operations)}) from None
+    if raw is None:
+        raise explain_failure(knowledge, spec, problem)
+    return raw
+
+
 def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanResult:
     builder = ProblemBuilder(knowledge, spec)  # the region and context verdicts, shared by all variants
     problem = builder.problem()
-    raw = astar_plan(problem)
-    if raw is None:
-        raise explain_failure(knowledge, spec, problem)
+    raw = _first_search(knowledge, spec, problem)
     found: dict[frozenset[str], Plan] = {}
     pruned: list[Pruned] = list(problem.pruned)
     wired: set[RawPlan] = set()  # a variant often finds the best plan again: wired once, the same outcome
+    budget = _Budget(ALTERNATIVES_EXPANSIONS)
 
     def add(raw_plan: RawPlan | None, why_rejected: str | None = None) -> None:
         if raw_plan is None or raw_plan in wired:
@@ -338,7 +389,7 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
     for step in best.steps:
         if step.operation in spec.required_operations:
             continue
-        add(astar_plan(builder.problem(forbidden=frozenset([step.operation]))))
+        add(budget.search(builder.problem(forbidden=frozenset([step.operation]))))
     # motif variants: the motif's applicable operations as extra anchors, and its essential ones alone
     ops = {s.operation for s in best.steps}
     for motif in sorted(knowledge.motifs.values(), key=lambda m: m.id):
@@ -347,11 +398,12 @@ def search_plans(knowledge: Knowledge, spec: TaskSpec, top_k: int = 3) -> PlanRe
         for wanted in (motif.operations, tuple(sorted(_essential(knowledge, spec, motif.id)))):
             extra = [o for o in wanted if o in problem.actions and o not in ops]
             if extra:
-                add(astar_plan(builder.problem(anchors=_with_anchors(spec, extra).required_operations)))
+                add(budget.search(builder.problem(anchors=_with_anchors(spec, extra).required_operations)))
     ranked = rank_plans(knowledge, spec, list(found.values()))[:top_k]
     unique_pruned = list(dict.fromkeys(pruned))
+    warnings = spec.warnings + ((budget.warning(spec),) if budget.stopped else ())
     return PlanResult(spec=spec, anchors=tuple(spec.required_operations), plans=tuple(ranked),
-                      pruned=tuple(unique_pruned), warnings=spec.warnings)
+                      pruned=tuple(unique_pruned), warnings=warnings)
 
 
 # --------------------------------------------------------------------------- why not

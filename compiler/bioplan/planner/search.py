@@ -470,29 +470,59 @@ def _max_or_zero(values: list[float]) -> float:
     return max(values, default=0.0)
 
 
-def astar_plan(problem: Problem, max_expansions: int = 200_000) -> RawPlan | None:
+# The search of one Problem stops after this many expansions (a state taken off the open list and
+# branched on): each evaluates LM-cut on its successors, so the cap bounds the search's work. Real
+# requests expand at most 73 in one search (both eval sets; planner/plan.py's budget); 80 operations
+# named at random together need more than 1,000 (~13 s), and the request is refused, saying why.
+MAX_EXPANSIONS = 1_000
+
+
+class SearchLimitReached(Exception):
+    """A* stopped at its expansion limit before it found a plan or proved there is none."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the plan search stopped at its limit of {limit} expansions")
+        self.limit = limit
+
+
+def astar_plan(problem: Problem, max_expansions: int = MAX_EXPANSIONS) -> RawPlan | None:
     """Minimum-cost plan: target produced and every anchor applied (None if none exists).
+    Raises SearchLimitReached when the search needs more than `max_expansions` expansions."""
+    return astar_search(problem, max_expansions)[0]
+
+
+def astar_search(problem: Problem, max_expansions: int = MAX_EXPANSIONS) -> tuple[RawPlan | None, int]:
+    """`astar_plan` and the number of expansions the search made: the same count whether the
+    result is searched or kept, so a budget charged with it is spent the same way every time.
 
     The search reads only the initial facts, the target, the anchors and the actions, so its
     result is kept per process under exactly those (a request planned again, the Yen and motif
-    variants that give the same Problem, the tests' repeated requests: ~2/3 of the calls)."""
+    variants that give the same Problem, the tests' repeated requests: ~2/3 of the calls).
+    Only finished searches are kept (with their count): one that needed more than a limit
+    stops at that limit again."""
     problem_key = problem.search_key()
     if problem_key is None:  # an action built with mutable sets: not kept
-        return _astar_plan(problem, max_expansions)
-    key = (problem_key, max_expansions)
-    hit = _ASTAR_MEMO.get(key, _UNKNOWN)  # one lookup: another thread (eval --compile) may clear it
-    if hit is not _UNKNOWN:
-        return hit  # type: ignore[return-value]
-    return _ASTAR_MEMO.keep(key, _astar_plan(problem, max_expansions))
+        return _astar_search(problem, max_expansions)
+    hit = _ASTAR_MEMO.get(problem_key, None)  # one lookup: another thread (eval --compile) may clear it
+    if hit is None:
+        hit = _ASTAR_MEMO.keep(problem_key, _astar_search(problem, max_expansions))
+    plan, expansions = hit
+    if expansions > max_expansions:  # found with a larger limit: this one stops first
+        raise SearchLimitReached(max_expansions)
+    return plan, expansions
 
 
 _ASTAR_MEMO_MAX = 4096
-_ASTAR_MEMO: Memo[tuple, RawPlan | None] = Memo(_ASTAR_MEMO_MAX)
-_UNKNOWN = object()
+_ASTAR_MEMO: Memo[tuple, tuple[RawPlan | None, int]] = Memo(_ASTAR_MEMO_MAX)
 
 
 def _astar_plan(problem: Problem, max_expansions: int) -> RawPlan | None:
-    """`astar_plan` without the memo.
+    """`astar_plan` without the memo."""
+    return _astar_search(problem, max_expansions)[0]
+
+
+def _astar_search(problem: Problem, max_expansions: int) -> tuple[RawPlan | None, int]:
+    """`astar_search` without the memo.
 
     Only the applicable actions of a strong stubborn set are branched on (Alkhazraji et al.
     2012; Wehrle & Helmert 2014): start from a disjunctive action landmark of the state (its
@@ -502,15 +532,15 @@ def _astar_plan(problem: Problem, max_expansions: int) -> RawPlan | None:
     definition, and the pruning keeps A* optimal; it depends on the state only, so it is safe
     with duplicate detection."""
     if any(a not in problem.actions for a in problem.anchors):
-        return None
+        return None, 0
     bounded = bound_actions(problem)
     if bounded is None:
-        return None
+        return None, 0
     c = _Compiled(bounded)
     memo: dict[tuple[int, int], tuple[float, list]] = {}
     h = _memoised_lmcut(c, memo)
     if h(c.initial, 0) == float("inf"):
-        return None
+        return None, 0
     return _astar(c, h, memo, max_expansions)
 
 
@@ -529,8 +559,10 @@ def _memoised_lmcut(c: _Compiled, memo: dict[tuple[int, int], tuple[float, list]
 
 
 def _astar(c: _Compiled, h: Callable[[int, int], float], memo: dict[tuple[int, int], tuple[float, list]],
-           max_expansions: int) -> RawPlan | None:
-    """A* from the initial state (whose h is already in `memo`), branching on stubborn sets."""
+           max_expansions: int) -> tuple[RawPlan | None, int]:
+    """A* from the initial state (whose h is already in `memo`), branching on stubborn sets: the
+    plan (None: there is none) and the expansions made. Raises SearchLimitReached rather than
+    make expansion number `max_expansions` + 1."""
     INF = float("inf")
     counter = itertools.count()
     # heap entries: (f, -g, tiebreak, facts, mask, path): among equal f the deepest state first
@@ -547,10 +579,10 @@ def _astar(c: _Compiled, h: Callable[[int, int], float], memo: dict[tuple[int, i
         if g > best_g.get((facts, mask), INF):
             continue
         if facts & target_bit and mask == c.full_mask:
-            return RawPlan(tuple(c.actions[i].id for i in path), round(g, 6))
+            return RawPlan(tuple(c.actions[i].id for i in path), round(g, 6)), expansions
         expansions += 1
         if expansions > max_expansions:
-            return None
+            raise SearchLimitReached(max_expansions)
         cuts = memo[(facts, mask)][1]
         branch = c.stubborn(facts, min(cuts, key=len)) if cuts else everything
         for i in branch:
@@ -569,7 +601,7 @@ def _astar(c: _Compiled, h: Callable[[int, int], float], memo: dict[tuple[int, i
                 continue
             best_g[key] = ng
             heapq.heappush(heap, (ng + hv, -ng, next(counter), new_facts, new_mask, path + (i,)))
-    return None
+    return None, expansions
 
 
 def bfs_plan(problem: Problem, max_states: int = 2_000_000, time_limit: float | None = None) -> RawPlan | None:
