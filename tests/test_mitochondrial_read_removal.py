@@ -66,3 +66,14 @@ def test_an_atac_pipeline_named_removes_them_a_chip_pipeline_does_not(knowledge)
     assert steps["peak_calling"].sources["bams"] == steps[OP].id
     chip = plan_request("a ChIP-seq pipeline", [], knowledge=knowledge, top_k=1).plans[0]
     assert OP not in {s.operation for s in chip.steps}
+
+
+@pytest.mark.parametrize(("query", "refused"), [
+    ("run the ATAC-seq pipeline without removing mitochondrial reads", OP),
+    ("ATAC-seq pipeline, do not filter chrM reads", OP),
+    ("run the ChIP-seq pipeline without trimming the reads", "read_trimming"),
+])
+def test_a_step_the_request_refuses_is_no_step_of_the_named_pipeline(knowledge, query, refused):
+    spec = build_spec(parse_request(query, knowledge), InputProfile(), knowledge)
+    assert refused not in spec.required_operations and refused in spec.excluded_operations
+    assert "peak_calling" in spec.required_operations

@@ -294,11 +294,14 @@ def named_pipeline_steps(knowledge: Knowledge, request: Request) -> list[str]:
     the rest of the sentence names. A request that lists two or more steps itself ("Joint germline variant
     calling: HaplotypeCaller ..., GenomicsDBImport ..., GenotypeGVCFs") has said which of the pipeline's
     steps it wants; a step outside the pipeline ("... with GATK best practices and annotation with SnpEff")
-    says nothing of them. Steps the inputs are already past are dropped later (`drop_done`)."""
+    says nothing of them. A step the request refuses ("the ATAC-seq pipeline without removing mitochondrial
+    reads", "do not mark duplicates") is not one of them. Steps the inputs are already past are dropped later
+    (`drop_done`)."""
     named = [m.id for m in request.matches if m.kind == "motif" and not m.negated]
     asked = set(request.operations)
+    refused = {op for m in request.matches if m.kind == "operation" and m.negated for op in (m.id, *m.alternatives)}
     return [op for motif in dict.fromkeys(named) if len(asked & _pipeline_steps(knowledge, motif)) < 2
-            for op in knowledge.motifs[motif].operations]
+            for op in knowledge.motifs[motif].operations if op not in refused or op in asked]
 
 
 def _pipeline_steps(knowledge: Knowledge, motif: str) -> set[str]:
