@@ -26,7 +26,7 @@ W_COST, W_MOTIF, W_TOOLS = 0.5, 0.3, 0.2
 W_UNREAD_INPUT = 0.1
 # The alternative plans (Yen-style and motif variants) are optional: their searches share one
 # allowance of A* expansions per request, each search also capped at MAX_EXPANSIONS (search.py).
-# Measured on both eval sets (1,422 cases, 5,982 searches): at most 73 expansions in one search,
+# Measured on both eval sets (1,527 cases, 5,982 searches): at most 73 expansions in one search,
 # 12 in a first search and 393 in all of one request's alternative searches. A request naming
 # dozens of steps needs far more (each motif variant adds a motif's operations to an already large
 # problem, and an expansion there costs ~10 ms): it keeps its optimal first plan with fewer
