@@ -176,3 +176,9 @@ def test_functional_annotation_of_a_metagenome_is_refused_by_name_wherever_it_is
     with pytest.raises(UnsupportedAnalysisError) as info:
         _spec(knowledge, "宏基因组测序数据的物种注释和功能注释")
     assert "功能注释" in info.value.message
+
+
+@pytest.mark.parametrize("query", ["convert SAM to sorted BAM and index", "turn the SAM files into indexed BAMs"])
+def test_sam_to_bam_in_other_words(knowledge, query):
+    spec = _spec(knowledge, query)
+    assert spec.required_operations == ("alignment_format_conversion",) and not spec.unrecognized
