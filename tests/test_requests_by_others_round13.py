@@ -132,3 +132,32 @@ def test_a_tool_named_only_in_an_address_is_still_said(knowledge):
 ])
 def test_tools_bioplan_lacks_are_named(knowledge, query, tool):
     assert tool in {a.id for a in parse_request(query, knowledge).absent if a.kind == "tool"}
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("This takes a gene/region model and a BAM file and calculates how many reads show support of each gene.",
+     "read_counting"),
+    ("count how many reads fall in each gene", "read_counting"),
+    ("해당 유전자의 read가 몇 개나 mapping이 되느냐를 바탕으로 발현량을 추정한다", "read_counting"),
+    ("find abnormal methylation regions between pathological samples and normal samples", "differential_methylation"),
+    ("aberrant DNA methylation sites in tumours versus matched normals", "differential_methylation"),
+])
+def test_the_words_of_the_third_batch_reach_the_step(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("how many reads were sequenced per sample?", "read_counting"),
+    ("abnormal methylation regions of the tumour", "differential_methylation"),
+])
+def test_what_the_third_batch_words_do_not_name(knowledge, query, operation):
+    assert operation not in parse_request(query, knowledge).operations
+
+
+def test_a_japanese_conversion_to_sorted_bam_after_mapping_is_the_alignments_output(knowledge):
+    """'hisat2でmapping, samtoolsでソートBAMファイルに変換': samtools converts the aligner's SAM, no step of its own
+    (it was bound to the alignment step and refused as 'miRNA counts for bisulfite read alignment')."""
+    spec = _spec("trimgaloreでトリミング&QCし、その後hisat2でmapping, samtoolsでソートBAMファイルに変換、"
+                 "そしてfeatureCountsでカウントしました。", knowledge)
+    assert "alignment_format_conversion" not in spec.required_operations
+    assert {"read_trimming", "read_alignment", "read_counting"} <= set(spec.required_operations)
