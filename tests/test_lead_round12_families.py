@@ -182,3 +182,13 @@ def test_functional_annotation_of_a_metagenome_is_refused_by_name_wherever_it_is
 def test_sam_to_bam_in_other_words(knowledge, query):
     spec = _spec(knowledge, query)
     assert spec.required_operations == ("alignment_format_conversion",) and not spec.unrecognized
+
+
+@pytest.mark.parametrize("query", ["subsample 1 million reads from my FASTQ files",
+                                   "downsample to 10 million read pairs per sample"])
+def test_read_subsampling_with_a_count_is_refused_by_name(knowledge, query):
+    from bioplan.errors import UnsupportedAnalysisError
+
+    with pytest.raises(UnsupportedAnalysisError) as info:
+        _spec(knowledge, query)
+    assert "subsampling" in info.value.message
