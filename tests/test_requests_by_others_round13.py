@@ -161,3 +161,20 @@ def test_a_japanese_conversion_to_sorted_bam_after_mapping_is_the_alignments_out
                  "そしてfeatureCountsでカウントしました。", knowledge)
     assert "alignment_format_conversion" not in spec.required_operations
     assert {"read_trimming", "read_alignment", "read_counting"} <= set(spec.required_operations)
+
+
+@pytest.mark.parametrize(("query", "operation"), [
+    ("Sequences were clustered into OTUs at 97%. The most abundant sequences were selected as representative of each "
+     "cluster", "otu_clustering"),
+    ("cluster the 16S reads into OTUs; the centroid sequences are picked as representatives for each OTU",
+     "otu_clustering"),
+    ("the OTU representatives were assigned to a taxonomy level using the Greengenes Database", "asv_taxonomy_assignment"),
+    ("16S amplicons: the ASVs were assigned to taxonomic ranks with SILVA", "asv_taxonomy_assignment"),
+])
+def test_the_words_of_the_fourth_batch_reach_the_step(knowledge, query, operation):
+    assert operation in parse_request(query, knowledge).operations
+
+
+def test_a_taxonomy_level_named_alone_is_no_assignment(knowledge):
+    assert "asv_taxonomy_assignment" not in parse_request(
+        "16S amplicons: summarise the ASV table at each taxonomy level", knowledge).operations
