@@ -192,3 +192,14 @@ def test_read_subsampling_with_a_count_is_refused_by_name(knowledge, query):
     with pytest.raises(UnsupportedAnalysisError) as info:
         _spec(knowledge, query)
     assert "subsampling" in info.value.message
+
+
+def test_tumour_normal_pairs_beside_another_analysis_are_its_data(knowledge):
+    assert _spec(knowledge, "Call CNVs with CNVkit on tumor-normal pairs").required_operations == (
+        "copy_number_calling",)
+    assert "somatic_variant_calling" in _spec(knowledge, "somatic calling of my tumor/normal pairs").required_operations
+
+
+def test_bams_in_the_plural_are_alignments(knowledge):
+    spec = _spec(knowledge, "I have RNA-seq BAMs; quantify gene expression and run differential expression with DESeq2")
+    assert "aligned_reads" in spec.input_types and "raw_reads" not in spec.input_types
