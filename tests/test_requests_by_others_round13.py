@@ -168,7 +168,8 @@ def test_a_japanese_conversion_to_sorted_bam_after_mapping_is_the_alignments_out
      "cluster", "otu_clustering"),
     ("cluster the 16S reads into OTUs; the centroid sequences are picked as representatives for each OTU",
      "otu_clustering"),
-    ("the OTU representatives were assigned to a taxonomy level using the Greengenes Database", "asv_taxonomy_assignment"),
+    ("the OTU representatives were assigned to a taxonomy level using the Greengenes Database",
+     "asv_taxonomy_assignment"),
     ("16S amplicons: the ASVs were assigned to taxonomic ranks with SILVA", "asv_taxonomy_assignment"),
 ])
 def test_the_words_of_the_fourth_batch_reach_the_step(knowledge, query, operation):
