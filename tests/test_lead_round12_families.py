@@ -203,3 +203,13 @@ def test_tumour_normal_pairs_beside_another_analysis_are_its_data(knowledge):
 def test_bams_in_the_plural_are_alignments(knowledge):
     spec = _spec(knowledge, "I have RNA-seq BAMs; quantify gene expression and run differential expression with DESeq2")
     assert "aligned_reads" in spec.input_types and "raw_reads" not in spec.input_types
+
+
+@pytest.mark.parametrize(("query", "given", "absent"), [
+    ("run PCA and hierarchical clustering on my normalized counts", "normalized_count_matrix", "count_normalization"),
+    ("Trajectory analysis / pseudotime on my clustered cells", "clustered_single_cell_data", "cell_clustering"),
+])
+def test_a_steps_words_in_the_name_of_data_someone_holds_run_no_step(knowledge, query, given, absent):
+    spec = _spec(knowledge, query)
+    assert given in spec.input_types and absent not in spec.required_operations
+    assert "count_normalization" in _spec(knowledge, "give me normalized counts").required_operations

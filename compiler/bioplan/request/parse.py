@@ -1097,6 +1097,7 @@ def _without_steps_describing_the_input(norm: str, matches: list[Match]) -> list
             or bool(_ALREADY_AFTER.match(norm[m.end:m.end + 60]))
             or bool(_PASSED_BEFORE.search(norm[max(0, m.start - 60):m.start]))
             or bool(_SHARE_OF_READS.search(norm[max(0, m.start - 40):m.start]))
+            or any(a <= m.start and m.end <= b and _HELD.search(norm, max(0, a - 12), a) for a, b in data)
             or (bool(_DONE_AT_START.fullmatch(norm, 0, m.start)) and bool(_DONE_CLAUSE_END.match(norm, m.end))))
     return [m for m in matches if not (m.kind == "operation" and m.how in ("exact", "alias", "fuzzy")
                                        and any(a <= m.start and m.end <= b for a, b in spans))
@@ -1121,6 +1122,9 @@ _DESCRIBED_AFTER = re.compile(r"\b(bams?|crams?|sams?|fastqs?|vcfs?|files?)"
 _ALREADY_AFTER = re.compile(r"^( [a-z]+)?( (were|was|are|is|have|has|had|been))* (already|previously)( been)?"
                             r" [a-z]+(ed|en|one|un)\b")
 _ALREADY_BEFORE = re.compile(r"\b(already|previously)( been)? $")
+# data someone holds ("on my normalized counts", "from our trimmed reads"): a step's words inside its name say what
+# was done to it, not a step to run
+_HELD = re.compile(r"\b(my|our|your|their|these|those)\s+$")
 # words naming data that a step is then said to be done to ("Trimmed reads are aligned to the reference genome",
 # "Filtered reads (Q>30) were then mapped"): the data the step reads, not a step of their own; not when the verb makes
 # them ("marker genes are identified", "peaks were called": the step's result)
