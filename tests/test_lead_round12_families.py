@@ -213,3 +213,12 @@ def test_a_steps_words_in_the_name_of_data_someone_holds_run_no_step(knowledge, 
     spec = _spec(knowledge, query)
     assert given in spec.input_types and absent not in spec.required_operations
     assert "count_normalization" in _spec(knowledge, "give me normalized counts").required_operations
+
+
+@pytest.mark.parametrize(("query", "ops"), [
+    ("I have a VCF; filter by QUAL and depth, then annotate with SnpEff", {"variant_filtering", "variant_annotation"}),
+    ("compare two VCF files and find shared variants", {"call_set_comparison"}),
+    ("annotate my VCF with gnomAD allele frequencies", {"variant_database_annotation"}),
+])
+def test_variant_requests_in_other_words(knowledge, query, ops):
+    assert set(_spec(knowledge, query).required_operations) == ops
