@@ -26,6 +26,8 @@ process AMRFINDERPLUS {
     def organism = tp.organism ? "--organism ${tp.organism}" : ''
     // AMRFinderPlus reads plain FASTA: gzipped contigs are decompressed first
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${contigs} in
         *.gz) gzip -cd ${contigs} > contigs.input.fa ;;
         *) ln -s "\$(readlink -f ${contigs})" contigs.input.fa ;;

@@ -23,6 +23,8 @@ process ARRIBA_ARRIBA {
     prefix = task.ext.prefix ?: "${meta.id}"
     def filters = (" ${args} ").contains(' -b ') ? '' : '-f blacklist'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     arriba \\
         -x ${chimeric}/Aligned.out.bam \\
         -a ${genome} \\

@@ -26,6 +26,8 @@ process BAMCOVERAGE {
     // bamCoverage needs <bam>.bai beside the BAM and only the BAM comes in: index it here
     // (the bioconda deepTools image has no samtools CLI: pysam, a deepTools dependency, indexes then)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     if [ ! -e ${bam}.bai ]; then
         if command -v samtools > /dev/null; then
             samtools index ${bam}

@@ -24,6 +24,8 @@ process BCFTOOLS_ANNOTATE {
     prefix = task.ext.prefix ?: "${meta.id}"
     def columns = task.ext.tool_params?.columns ?: 'ID,INFO/CLNSIG,INFO/CLNDN,INFO/CLNREVSTAT'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p db
     ln -s "\$(readlink -f ${database})" db/database.vcf.gz
     if [ -e ${database}.tbi ]; then

@@ -25,6 +25,8 @@ process BCFTOOLS_CONCAT {
     def remove_duplicates = tp.remove_duplicates ? '--remove-duplicates' : ''
     def vcf_files = [vcfs].flatten().sort { vcf -> vcf.name }
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p parts
     n=0
     for vcf in ${vcf_files.join(' ')}; do

@@ -27,6 +27,8 @@ process BCFTOOLS_ISEC {
     def collapse = task.ext.tool_params?.collapse ?: 'none'
     // the calls are re-compressed and indexed here; the other set is indexed when no .tbi sits beside it
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p sets
     bcftools view -Oz -o sets/calls.vcf.gz ${vcf}
     bcftools index --tbi sets/calls.vcf.gz

@@ -25,6 +25,8 @@ process BCFTOOLS_MERGE {
     def missing_to_ref = tp.missing_to_ref ? '--missing-to-ref' : ''
     def vcf_files = [vcfs].flatten().sort { vcf -> vcf.name }
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p parts
     n=0
     for vcf in ${vcf_files.join(' ')}; do

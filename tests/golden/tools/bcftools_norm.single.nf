@@ -28,6 +28,8 @@ process BCFTOOLS_NORM {
     def dedup = tp.remove_duplicates ? '-d exact' : ''
     // The reference is linked (or decompressed) into ref/ so that its .fai is written there.
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p ref
     case ${genome} in
         *.gz) gzip -cd ${genome} > ref/genome.fa ;;

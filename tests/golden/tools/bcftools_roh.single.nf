@@ -26,6 +26,8 @@ process BCFTOOLS_ROH {
     def af_dflt = tp.af_dflt != null ? tp.af_dflt : 0.4
     // the RG lines of bcftools roh's regions output as a table, under a header of their columns
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     bcftools roh \\
         -G ${gts_only} \\
         --AF-dflt ${af_dflt} \\

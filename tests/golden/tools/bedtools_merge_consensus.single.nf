@@ -26,6 +26,8 @@ process BEDTOOLS_MERGECONSENSUS {
     // a region keeps the distinct samples with a peak in it
     def tagged = [peak_files, sample_ids].transpose().collect { f, id -> "awk -v s='${id}' 'BEGIN { OFS = \"\\t\" } { print \$1, \$2, \$3, s }' ${f}" }.join('\n    ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     {
     ${tagged}
     } | sort -k1,1 -k2,2n > pooled.bed

@@ -25,6 +25,8 @@ process BEDTOOLS_PEAKOVERLAP {
     def peak_files = [peaks].flatten()
     def named = [sample_ids, peak_files].transpose().collect { id, f -> "'${id}' ${f}" }.join(' ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     peak_set_overlap.sh ${prefix}.peak_overlaps.tsv ${prefix}.peak_jaccard.tsv ${prefix}.peak_multiinter.tsv ${named}
     """
 

@@ -26,6 +26,8 @@ process BISMARK_ALIGN {
     def bt2_threads = Math.max(1, ((task.cpus as int) + 1).intdiv(2))
     // Bismark names its outputs after --basename; Bowtie2 runs two instances (directional)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     bismark \\
         --genome ${index} \\
         --bam \\

@@ -23,6 +23,8 @@ process BISMARK_COVERAGE2CYTOSINE {
     prefix = task.ext.prefix ?: "${meta.id}"
     // coverage2cytosine reads every FASTA of --genome_folder: a folder holding the genome alone
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p genome_folder
     ln -s "\$(readlink -f ${genome})" genome_folder/genome.fa
     coverage2cytosine \\

@@ -23,6 +23,8 @@ process BISMARK_DEDUPLICATE {
     prefix = task.ext.prefix ?: "${meta.id}"
     // --outfile is the basename: ${prefix}.deduplicated.bam and ${prefix}.deduplication_report.txt
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     deduplicate_bismark \\
         --paired \\
         --bam \\

@@ -22,6 +22,8 @@ process BISMARK_GENOMEPREPARATION {
     prefix = task.ext.prefix ?: 'bisulfite_genome_indexing'
     // Bismark indexes every FASTA of the folder it is given: the folder holds the genome alone
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p bismark_index
     cp "\$(readlink -f ${genome})" bismark_index/genome.fa
     bismark_genome_preparation \\

@@ -24,6 +24,8 @@ process BISMARK_METHYLATIONEXTRACTOR {
     prefix = task.ext.prefix ?: "${meta.id}"
     // the extractor names its outputs after the BAM: it reads a link named ${prefix}.bam
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p renamed
     ln -s "\$(readlink -f ${bam})" renamed/${prefix}.bam
     bismark_methylation_extractor \\

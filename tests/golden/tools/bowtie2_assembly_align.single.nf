@@ -25,6 +25,8 @@ process BOWTIE2_ASSEMBLYALIGN {
     def fq = [reads].flatten()
     // the contigs' index is per sample and scratch (nf-core/mag: BOWTIE2_ASSEMBLY_BUILD + _ALIGN)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${contigs} in
         *.gz) gzip -cd ${contigs} > contigs.input.fa ;;
         *) ln -s "\$(readlink -f ${contigs})" contigs.input.fa ;;

@@ -26,6 +26,8 @@ process BOWTIE_BUILD {
     }
     def unpack = mature.name.endsWith('.gz') ? 'gzip -dc' : 'cat'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p mirna_bowtie_index
     ${unpack} ${mature} | mirna_tables.awk mode=mature species='${species}' - > mirna_bowtie_index/mature.fa
     bowtie-build \\

@@ -25,6 +25,8 @@ process BOWTIE_ALIGN {
     prefix = task.ext.prefix ?: "${meta.id}"
     def fq = [reads].flatten()  // paired-end: mate 1 holds the whole insert (nf-core/smrnaseq maps R1 only)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     bowtie \\
         --threads ${task.cpus} \\
         --sam \\

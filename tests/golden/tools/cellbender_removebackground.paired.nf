@@ -23,6 +23,8 @@ process CELLBENDER_REMOVEBACKGROUND {
     def fpr = tp.fpr != null ? tp.fpr : 0.01
     // CellBender names its outputs after --output: ${prefix}.h5 (all droplets), ${prefix}_filtered.h5 (cells)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     TMPDIR=. cellbender remove-background \\
         --cpu-threads ${task.cpus} \\
         --input ${adata} \\

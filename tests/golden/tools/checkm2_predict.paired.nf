@@ -23,6 +23,8 @@ process CHECKM2_PREDICT {
     prefix = task.ext.prefix ?: "${meta.id}"
     // CheckM2 stops on a folder without bins: an empty bin folder gets a header-only report
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     if ! ls ${bins}/*.fa > /dev/null 2>&1; then
         printf 'Name\\tCompleteness\\tContamination\\tCompleteness_Model_Used\\tTranslation_Table_Used\\tAdditional_Notes\\n' \\
             > ${prefix}.checkm2_quality_report.tsv

@@ -26,6 +26,8 @@ process CNVKIT_BATCH {
     def normals = tp.normal_samples ?: ''
     def segment_method = tp.segment_method ?: 'cbs'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p ref
     case ${genome} in
         *.gz) gzip -cd ${genome} > ref/genome.fa ;;

@@ -28,6 +28,8 @@ process CUTADAPTPRIMERS {
     def primer_rev = tp.primer_rev != null ? tp.primer_rev : 'GGACTACNVGGGTWTCTAAT'
     // link the mates under the sample name: MultiQC names the sample after the input file
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p renamed
     ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}_1.fastq.gz
     ln -s "\$(readlink -f ${fq[1]})" renamed/${prefix}_2.fastq.gz

@@ -27,6 +27,8 @@ process CUTADAPTPRIMERS {
     def fq = [reads].flatten()
     // link the reads under the sample name: MultiQC names the sample after the input file
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p renamed
     ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}.fastq.gz
     cutadapt \\

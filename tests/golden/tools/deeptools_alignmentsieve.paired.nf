@@ -24,6 +24,8 @@ process DEEPTOOLS_ALIGNMENTSIEVE {
     // alignmentSieve needs <bam>.bai and writes an unsorted BAM: index the input, sort and index the
     // output (the bioconda deepTools image has no samtools CLI: pysam, a deepTools dependency, then)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     if command -v samtools > /dev/null; then
         [ -e ${bam}.bai ] || samtools index ${bam}
     else

@@ -1,6 +1,6 @@
 rule fragment_size_qc:
     input:
-        bam="results/tn5_shift/{sample}/{sample}.shifted.bam",
+        bam="results/mitochondrial_read_removal/{sample}/{sample}.nomito.bam",
     output:
         report="results/fragment_size_qc/{sample}/{sample}.fragment_size.png",
         table="results/fragment_size_qc/{sample}/{sample}.fragment_size.tsv",

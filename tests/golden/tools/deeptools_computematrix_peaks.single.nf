@@ -33,6 +33,8 @@ process DEEPTOOLS_COMPUTEMATRIXPEAKS {
     // the regions of every file (gzipped or not) are pooled as BED3, sorted and overlapping ones merged:
     // one row per region whatever the number of files that hold it
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     for f in ${region_files.join(' ')}; do
         case "\$f" in *.gz) gzip -cd "\$f" ;; *) cat "\$f" ;; esac
     done \\

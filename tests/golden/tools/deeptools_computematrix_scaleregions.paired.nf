@@ -30,6 +30,8 @@ process DEEPTOOLS_COMPUTEMATRIXSCALEREGIONS {
     def track_files = [tracks].flatten()
     // deepTools reads the GTF's transcripts as regions; a gzipped GTF is unpacked first
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${regions} in
         *.gz) gzip -cd ${regions} > regions.gtf ;;
         *) ln -s "\$(readlink -f ${regions})" regions.gtf ;;

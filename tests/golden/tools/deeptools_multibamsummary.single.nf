@@ -28,6 +28,8 @@ process DEEPTOOLS_MULTIBAMSUMMARY {
     // multiBamSummary needs <bam>.bai beside each BAM and only the BAMs come in: index them here
     // (the bioconda deepTools image has no samtools CLI: pysam, a deepTools dependency, then)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     for b in ${bam_files.join(' ')}; do
         if [ ! -e "\$b.bai" ]; then
             if command -v samtools > /dev/null; then samtools index "\$b"; else python3 -c 'import sys, pysam; pysam.index(sys.argv[1])' "\$b"; fi

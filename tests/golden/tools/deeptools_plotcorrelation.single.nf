@@ -23,6 +23,8 @@ process DEEPTOOLS_PLOTCORRELATION {
     prefix = task.ext.prefix ?: "${meta.id}"
     def method = task.ext.tool_params?.method ?: 'spearman'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     plotCorrelation \\
         --corData ${counts} \\
         --corMethod ${method} \\

@@ -23,6 +23,8 @@ process DEEPTOOLS_PLOTHEATMAP {
     prefix = task.ext.prefix ?: "${meta.id}"
     kind = matrix.name.replace('.mat.gz', '').tokenize('.').last()  // tss, genebody: what the matrix is about
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     plotHeatmap \\
         --matrixFile ${matrix} \\
         --outFileName ${prefix}.${kind}_heatmap.png \\

@@ -24,6 +24,8 @@ process DEEPVARIANT_RUNDEEPVARIANT {
     prefix = task.ext.prefix ?: "${meta.id}"
     def model_type = task.ext.tool_params?.model_type ?: 'WGS'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p ref gatk_tmp
     case ${genome} in
         *.gz) gzip -cd ${genome} > ref/genome.in.fa ;;

@@ -26,6 +26,8 @@ process DIAMOND_BLASTX {
     def max_target_seqs = tp.max_target_seqs != null ? tp.max_target_seqs : 25
     def sensitivity = tp.sensitivity ? "--${tp.sensitivity}" : ''
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     diamond blastx \\
         --threads ${task.cpus} \\
         -d ${database} \\

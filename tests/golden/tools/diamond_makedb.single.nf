@@ -22,6 +22,8 @@ process DIAMOND_MAKEDB {
     prefix = task.ext.prefix ?: 'protein_database_build'
     // makedb appends .dmnd to the name it is given
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     diamond makedb \\
         --threads ${task.cpus} \\
         --in ${proteins} \\

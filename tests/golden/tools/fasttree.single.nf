@@ -24,6 +24,8 @@ process FASTTREE {
     def alphabet = tp.alphabet != null ? tp.alphabet : '-nt'
     def model = tp.model != null ? tp.model : '-gtr'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     fasttree ${alphabet} ${model} ${args} ${alignment} > ${prefix}.tree.nwk
     """
 

@@ -28,6 +28,8 @@ process SUBREAD_FEATURECOUNTSPEAKS {
     def header = (['peak_id'] + sample_ids).join('\t')  // a tab: '%s' below prints it as is
     // peaks -> SAF (BED 0-based starts -> SAF 1-based; unnamed peaks become chrom:start-end)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     awk 'BEGIN { OFS = "\\t"; print "GeneID", "Chr", "Start", "End", "Strand" } !/^(#|track|browser)/ { id = (\$4 != "" && \$4 != ".") ? \$4 : \$1 ":" (\$2 + 1) "-" \$3; print id, \$1, \$2 + 1, \$3, "+" }' ${peaks} > ${prefix}.peaks.saf
     featureCounts \\
         -T ${task.cpus} \\

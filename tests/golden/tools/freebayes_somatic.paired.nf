@@ -33,6 +33,8 @@ process FREEBAYESSOMATIC {
     // (samtools is a dependency of the bioconda freebayes package). The reference is linked
     // (or decompressed) into ref/ so that its .fai is written there.
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     for bam in ${bam_files}; do
         [ -e "\$bam.bai" ] || samtools index "\$bam"
     done

@@ -27,6 +27,8 @@ process GATK4_BQSR {
     // Java heap: 80% of the task memory
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p ref gatk_tmp
     case ${genome} in
         *.gz) gzip -cd ${genome} > ref/genome.in.fa ;;

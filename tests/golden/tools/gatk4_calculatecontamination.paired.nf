@@ -27,6 +27,8 @@ process GATK4_CALCULATECONTAMINATION {
     def normal_sample = task.ext.tool_params?.normal_sample ?: ''
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     for bam in ${bam_files.join(' ')}; do
         [ -e "\$bam.bai" ] || gatk BuildBamIndex -I "\$bam" -O "\$bam.bai"
     done

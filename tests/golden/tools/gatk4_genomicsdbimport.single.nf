@@ -26,6 +26,8 @@ process GATK4_GENOMICSDBIMPORT {
     def batch_size = task.ext.tool_params?.batch_size != null ? task.ext.tool_params.batch_size : 50
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     for gvcf in ${gvcf_files.join(' ')}; do
         [ -e "\$gvcf.tbi" ] || gatk IndexFeatureFile -I "\$gvcf"
     done

@@ -24,6 +24,8 @@ process GATK4_GENOTYPEGVCFS {
     prefix = task.ext.prefix ?: "${meta.id}"
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     combined=${combined}
     if [ -d "\$combined" ]; then
         combined="gendb://\$combined"

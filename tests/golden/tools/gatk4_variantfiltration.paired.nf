@@ -29,6 +29,8 @@ process GATK4_VARIANTFILTRATION {
     def filter_name_word = "'" + filter_name.toString().replace("'", "'\\''") + "'"
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p gatk_tmp
     gatk --java-options "-Xmx${avail_mem}m" \\
         VariantFiltration \\

@@ -39,6 +39,8 @@ process HAMRONIZATION_SUMMARIZE {
         --reference_database_version '${database_version}' --format json --output harmonised_${i}.json ${report}"""
     }.join('\n')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     ${convert}
     hamronize summarize -t tsv ${args} -o ${prefix}.hamronization_summary.tsv harmonised_*.json
     """

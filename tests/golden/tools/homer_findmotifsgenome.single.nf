@@ -24,6 +24,8 @@ process HOMER_FINDMOTIFSGENOME {
     prefix = task.ext.prefix ?: "${meta.id}"
     def size = task.ext.tool_params?.size ?: 200
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p ref preparsed
     case ${genome} in
         *.gz) gzip -cd ${genome} > ref/genome.fa ;;

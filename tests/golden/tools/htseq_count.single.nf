@@ -31,6 +31,8 @@ process HTSEQ_COUNT {
     def header = (['gene_id'] + sample_ids).join('\t')  // a tab: '%s' below prints it as is
     // htseq-count's __no_feature/__ambiguous/... counters stay in the raw table only
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     htseq-count \\
         --nprocesses ${task.cpus} \\
         -f bam \\

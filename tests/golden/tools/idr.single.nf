@@ -32,6 +32,8 @@ process IDR {
     }
     // column 12 of IDR's output is -log10(global IDR): keep the peaks at or under the threshold
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     idr \\
         --samples ${peak_files.join(' ')} \\
         --input-file-type narrowPeak \\

@@ -27,6 +27,8 @@ process IQTREE {
     def boot = bootstrap.toString() == '0' ? '' : "-B ${bootstrap}"
     def seed = tp.seed != null ? tp.seed : 12345
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     iqtree=\$(command -v iqtree2 || command -v iqtree)
     export OMP_WAIT_POLICY=PASSIVE
     "\$iqtree" -s ${alignment} -m ${model} ${boot} -seed ${seed} -T ${task.cpus} --prefix ${prefix} ${args}

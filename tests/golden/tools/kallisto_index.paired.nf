@@ -23,6 +23,8 @@ process KALLISTO_INDEX {
     def tp = task.ext.tool_params ?: [:]
     def kmer = tp.kmer != null ? tp.kmer : 31
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     kallisto index \\
         -k ${kmer} \\
         ${args} \\

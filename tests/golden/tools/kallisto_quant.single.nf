@@ -28,6 +28,8 @@ process KALLISTO_QUANT {
     def fragment_sd = tp.fragment_sd != null ? tp.fragment_sd : 20
     // the output directory (abundance.tsv, abundance.h5, run_info.json) is named after the sample
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     kallisto quant \\
         --threads ${task.cpus} \\
         -i ${index} \\

@@ -29,6 +29,8 @@ process KALLISTOBUSTOOLS_COUNT {
     // kb count reads the R1 (barcode + UMI) / R2 (cDNA) pairs in order
     def pairs = [reads].flatten().sort { f -> f.name }
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     kb ref \\
         -i index.idx \\
         -g t2g.txt \\

@@ -27,6 +27,8 @@ process KALLISTOBUSTOOLS_COUNT {
     def kb_workflow = tp.workflow ?: 'standard'
     def memory = task.memory ? "-m ${task.memory.toMega()}M" : ''
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     echo 'kb count needs both reads of each library (R1: cell barcode + UMI, R2: cDNA); this workflow was compiled for single-end reads' >&2
     exit 1
     """

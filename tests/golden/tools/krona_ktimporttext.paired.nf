@@ -24,6 +24,8 @@ process KRONA_KTIMPORTTEXT {
     // from the name's indentation (two spaces a level), so levels without rank codes stay; the
     // root's own reads go to the chart's centre, unclassified reads to "Unclassified"
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     awk -F '\\t' 'BEGIN { OFS = "\\t" }
         {
             name = \$NF; depth = int((match(name, /[^ ]/) - 1) / 2); sub(/^ +/, "", name)

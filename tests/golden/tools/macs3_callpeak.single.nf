@@ -31,6 +31,8 @@ process MACS3_CALLPEAK {
     def name = 'pooled'
     // genome_size `auto`: the total reference length in the first BAM's header
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     g='${genome_size}'
     if [ "\$g" = auto ]; then
         g=\$(python3 -c 'import gzip, struct, sys; f = gzip.open(sys.argv[1]); r = lambda: struct.unpack("<i", f.read(4))[0]; f.read(4); f.read(r()); print(sum((f.read(r()), r())[1] for _ in range(r())))' ${bam_files[0]})

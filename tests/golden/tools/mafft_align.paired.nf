@@ -23,6 +23,8 @@ process MAFFT_ALIGN {
     def tp = task.ext.tool_params ?: [:]
     def strategy = tp.strategy ?: '--auto'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${sequences} in
         *.gz) gzip -cd ${sequences} > sequences.input.fa ;;
         *) ln -s "\$(readlink -f ${sequences})" sequences.input.fa ;;

@@ -27,6 +27,8 @@ process MANTA_GERMLINE {
     def input_args = bam_files.collect { bam -> "--bam ${bam}" }.join(' ')
     def mem_gb = task.memory ? task.memory.toGiga() : 4
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     for bam in ${bam_files.join(' ')}; do
         [ -e "\$bam.bai" ] || samtools index "\$bam"
     done

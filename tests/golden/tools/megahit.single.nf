@@ -27,6 +27,8 @@ process MEGAHIT {
     def fq = [reads].flatten()
     // MEGAHIT refuses an existing output folder (a retried task finds the last attempt's)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     rm -rf megahit_out
     megahit \\
         -t ${task.cpus} \\

@@ -26,6 +26,8 @@ process METABAT2_METABAT2 {
     def seed = tp.seed != null ? tp.seed : 1
     // the folder holds one FASTA per bin (bin.<n>.fa); it stays empty when nothing bins
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     rm -rf ${prefix}.bins
     mkdir ${prefix}.bins
     metabat2 \\

@@ -23,6 +23,8 @@ process METABAT2_JGISUMMARIZEBAMCONTIGDEPTHS {
     def tp = task.ext.tool_params ?: [:]
     def min_identity = tp.min_identity != null ? tp.min_identity : 97
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     jgi_summarize_bam_contig_depths \\
         --percentIdentity ${min_identity} \\
         ${args} \\

@@ -25,6 +25,8 @@ process MIRNA_COUNTS {
     def stats = bam_files.withIndex().collect { f, i -> "samtools idxstats ${f} > ${i}.idxstats" }.join('\n    ')
     def tables = (0..<bam_files.size()).collect { i -> "${i}.idxstats" }.join(' ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     ${stats}
     { printf '%s\\n' '${header}'; mirna_tables.awk mode=counts ${tables}; } > ${prefix}.mirna_counts.tsv
     """

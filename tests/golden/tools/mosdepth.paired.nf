@@ -25,6 +25,8 @@ process MOSDEPTH {
     def window = task.ext.tool_params?.window ?: 500
     // mosdepth needs <bam>.bai beside the BAM (samtools is a dependency of the bioconda package)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     [ -e ${bam}.bai ] || samtools index ${bam}
     mosdepth \\
         -n \\

@@ -25,6 +25,8 @@ process PICARD_COLLECTINSERTSIZEMETRICS {
     // Java heap: 80% of the task memory; the launcher is `picard` (bioconda) or `PicardCommandLine` (Debian)
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 3072
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     picard=\$(command -v picard || command -v PicardCommandLine)
     "\$picard" \\
         -Xmx${avail_mem}m \\

@@ -27,6 +27,8 @@ process PRODIGAL {
     def translation_table = tp.translation_table != null ? tp.translation_table : 11
     // Prodigal reads plain FASTA only: gzipped contigs are decompressed first
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${contigs} in
         *.gz) gzip -cd ${contigs} > contigs.input.fa ;;
         *) ln -s "\$(readlink -f ${contigs})" contigs.input.fa ;;

@@ -27,6 +27,8 @@ process PROKKA {
     def metagenome = (tp.metagenome == null || tp.metagenome.toString() in ['true', 'True', 'yes', '1']) ? '--metagenome' : ''
     // GenBank allows 37 characters per contig id: longer ids are renamed by --compliant
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${contigs} in
         *.gz) gzip -cd ${contigs} > contigs.input.fa ;;
         *) ln -s "\$(readlink -f ${contigs})" contigs.input.fa ;;

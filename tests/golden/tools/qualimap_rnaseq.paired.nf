@@ -25,6 +25,8 @@ process QUALIMAP_RNASEQ {
     def strandedness = tp.strandedness in ['strand-specific-forward', 'strand-specific-reverse'] ? tp.strandedness : 'non-strand-specific'
     def memory = (task.memory.toMega() * 0.8).intValue() + 'M'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     export JAVA_OPTS="-Djava.io.tmpdir=\$PWD/tmp"
     mkdir -p tmp
     qualimap \\

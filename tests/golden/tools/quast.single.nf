@@ -26,6 +26,8 @@ process QUAST {
     def ext = contigs.name.endsWith('.gz') ? '.fa.gz' : '.fa'
     // QUAST names the assembly after its file: a link named after the sample labels the column
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     ln -s "\$(readlink -f ${contigs})" '${prefix}${ext}'
     quast.py \\
         --threads ${task.cpus} \\

@@ -25,6 +25,8 @@ process RGI_MAIN {
     def loose = tp.include_loose?.toString() in ['true', 'True', 'yes', '1'] ? '--include_loose' : ''
     // rgi load --local writes ./localDB in the task folder, as nf-core/funcscan runs it
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${contigs} in
         *.gz) gzip -cd ${contigs} > contigs.input.fa ;;
         *) ln -s "\$(readlink -f ${contigs})" contigs.input.fa ;;

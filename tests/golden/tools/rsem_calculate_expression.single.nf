@@ -26,6 +26,8 @@ process RSEM_CALCULATEEXPRESSION {
     def strandedness = tp.strandedness in ['forward', 'reverse'] ? tp.strandedness : 'none'
     def fq = [reads].flatten()
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     rsem-calculate-expression \\
         --num-threads ${task.cpus} \\
         --temporary-folder ./tmp/ \\

@@ -21,6 +21,8 @@ process RSEM_PREPAREREFERENCE {
     def tp = task.ext.tool_params ?: [:]
     def aligner = tp.aligner == 'bowtie2' ? '--bowtie2 --transcript-to-gene-map tx2gene.tsv' : '--star --gtf tx.gtf'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${transcriptome} in
         *.gz) gzip -cd ${transcriptome} > transcripts.fa ;;
         *) cat ${transcriptome} > transcripts.fa ;;

@@ -22,6 +22,8 @@ process RSEQC_INFEREXPERIMENT {
     def tp = task.ext.tool_params ?: [:]
     def sample_size = tp.sample_size != null ? tp.sample_size : 200000
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     gtf_to_bed12.sh ${annotation} > genes.bed
     infer_experiment.py \\
         -i ${bam} \\

@@ -22,6 +22,8 @@ process SEQKIT_STATS {
     prefix = task.ext.prefix ?: "${meta.id}"
     def fq = [reads].flatten().join(' ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     seqkit stats \\
         --all \\
         --tabular \\

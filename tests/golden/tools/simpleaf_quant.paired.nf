@@ -28,6 +28,8 @@ process SIMPLEAF_QUANT {
     def mates = [reads].flatten().sort { f -> f.name }.collate(2).transpose()
     // the piscem index of the splici reference is built here, for this step only
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     export ALEVIN_FRY_HOME=\$PWD/af_home
     simpleaf set-paths
     simpleaf index \\

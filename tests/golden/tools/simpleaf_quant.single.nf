@@ -25,6 +25,8 @@ process SIMPLEAF_QUANT {
     def resolution = tp.resolution ?: 'cr-like'
     def cell_filter = tp.cell_filter ?: 'knee'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     echo 'alevin-fry needs both reads of each library (R1: cell barcode + UMI, R2: cDNA); this workflow was compiled for single-end reads' >&2
     exit 1
     """

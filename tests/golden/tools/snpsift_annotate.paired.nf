@@ -25,6 +25,8 @@ process SNPSIFT_ANNOTATE {
     def fields = tp.info_fields != null ? tp.info_fields : 'CLNSIG,CLNDN,CLNREVSTAT'
     def info = fields ? "-info '${fields}'" : ''
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     snpsift=\$(command -v SnpSift || command -v snpSift)
     \$snpsift annotate \\
         -id \\

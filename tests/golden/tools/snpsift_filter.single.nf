@@ -23,6 +23,8 @@ process SNPSIFT_FILTER {
     def expression = task.ext.tool_params?.expression ?: '(QUAL >= 20) & (DP >= 10)'
     // the expression goes through a file (-e): Debian's snpSift launcher re-splits its arguments
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     cat <<'BIOPLAN_EXPRESSION' > expression.txt
     ${expression}
     BIOPLAN_EXPRESSION

@@ -22,6 +22,8 @@ process SORTMERNA {
     prefix = task.ext.prefix ?: "${meta.id}"
     def fq = [reads].flatten()
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     sortmerna \\
         --ref ${database} \\
         --reads ${fq[0]} \\

@@ -33,6 +33,8 @@ process SPADES {
     }
     // a retried task finds the last attempt's folder, which SPAdes would try to continue
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     rm -rf spades_out
     spades.py \\
         -t ${task.cpus} \\

@@ -39,6 +39,8 @@ process STAR_STARSOLO {
     // the STAR index (genome + the GTF's genes and junctions) is built here, for this step only;
     // sa_index_nbases `auto`: min(14, floor(log2(genome length) / 2 - 1)), at least 4
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     n='${sa_index_nbases}'
     if [ "\$n" = auto ]; then
         n=\$(awk '!/^>/ { s += length(\$0) } END { n = int(log(s) / log(2) / 2 - 1); print (n > 14 ? 14 : (n < 4 ? 4 : n)) }' ${genome})

@@ -35,6 +35,8 @@ process STAR_STARSOLO {
     def umi_len = tp.umi_len ?: 12
     def memory = task.memory ? "--limitGenomeGenerateRAM ${task.memory.toBytes()}" : ''
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     echo 'STARsolo needs both reads of each library (R1: cell barcode + UMI, R2: cDNA); this workflow was compiled for single-end reads' >&2
     exit 1
     """

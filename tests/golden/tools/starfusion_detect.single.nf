@@ -21,6 +21,8 @@ process STARFUSION_DETECT {
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: "${meta.id}"
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     STAR-Fusion \\
         --genome_lib_dir ${ctat_lib} \\
         -J ${chimeric}/Chimeric.out.junction \\

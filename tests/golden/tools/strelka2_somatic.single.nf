@@ -26,6 +26,8 @@ process STRELKA_SOMATIC {
     def bam_files = [bams].flatten()
     def normal_sample = task.ext.tool_params?.normal_sample ?: ''
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     normal=""
     tumour=""
     for bam in ${bam_files.join(' ')}; do

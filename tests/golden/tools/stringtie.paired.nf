@@ -27,6 +27,8 @@ process STRINGTIE {
     def strand = tp.strandedness == 'rf' ? '--rf' : (tp.strandedness == 'fr' ? '--fr' : '')
     // the sample name prefixes the ids of novel transcripts
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     stringtie \\
         ${bam} \\
         -p ${task.cpus} \\

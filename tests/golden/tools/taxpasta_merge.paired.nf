@@ -25,6 +25,8 @@ process TAXPASTA_MERGE {
     def links = [[profiles].flatten(), sample_ids].transpose().collect { f, id -> "ln -s \"\$(readlink -f ${f})\" 'named/${id}.profile'" }.join('\n    ')
     // Bracken's table starts with its header; a Kraken2 report has none
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p named
     ${links}
     profiler=kraken2

@@ -27,6 +27,8 @@ process TRIMGALORE {
     def fq = [reads].flatten()
     // link the reads under the sample name: the trimming reports (and MultiQC) name the sample after the file
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p renamed
     ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}_1.fastq.gz
     ln -s "\$(readlink -f ${fq[1]})" renamed/${prefix}_2.fastq.gz

@@ -24,6 +24,8 @@ process UMITOOLS_DEDUP {
     def method = tp.method ?: 'directional'
     // umi_tools dedup reads the BAM's index: made here, beside a link to the input
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     ln -s "\$(readlink -f ${bam})" input.bam
     samtools index input.bam
     umi_tools \\

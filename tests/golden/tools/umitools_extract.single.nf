@@ -24,6 +24,8 @@ process UMITOOLS_EXTRACT {
     def extract_method = tp.extract_method == 'regex' ? 'regex' : 'string'
     def fq = [reads].flatten()
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     umi_tools \\
         extract \\
         --extract-method=${extract_method} \\

@@ -24,6 +24,8 @@ process VSEARCH_CLUSTER {
     def tp = task.ext.tool_params ?: [:]
     def identity = tp.identity != null ? tp.identity : 0.97
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     otu_table.awk mode=fasta ${table} > asvs.fa
     vsearch --cluster_size asvs.fa --id ${identity} --sizein --sizeout --qmask none \\
         --uc clusters.uc --centroids centroids.fa --threads ${task.cpus} ${args}

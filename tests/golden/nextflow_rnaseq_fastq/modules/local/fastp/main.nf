@@ -25,6 +25,8 @@ process FASTP {
     // link the mates under the sample name: the reports (and MultiQC) name the sample after -i (unless
     // staged under it already: mates named <sample>_1/_2.fastq.gz)
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     [ -e ${prefix}_1.fastq.gz ] || ln -s "\$(readlink -f ${reads[0]})" ${prefix}_1.fastq.gz
     [ -e ${prefix}_2.fastq.gz ] || ln -s "\$(readlink -f ${reads[1]})" ${prefix}_2.fastq.gz
     fastp \\

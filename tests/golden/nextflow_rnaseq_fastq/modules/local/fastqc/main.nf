@@ -25,6 +25,8 @@ process FASTQC {
     def ext = fq.collect { f -> f.name.endsWith('.gz') ? 'fastq.gz' : 'fastq' }
     // link the mates under the sample name: FastQC and MultiQC label the reports by file name
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p ${prefix}_fastqc renamed fastqc_tmp
     ln -s "\$(readlink -f ${fq[0]})" renamed/${prefix}_1.${ext[0]}
     ln -s "\$(readlink -f ${fq[1]})" renamed/${prefix}_2.${ext[1]}

@@ -29,6 +29,8 @@ process FEATURECOUNTS {
     def bam_files = [bams].flatten().join(' ')
     def header = (['gene_id'] + sample_ids).join('\t')  // a tab: '%s' below prints it as is
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     featureCounts \\
         -T ${task.cpus} \\
         -a ${annotation} \\

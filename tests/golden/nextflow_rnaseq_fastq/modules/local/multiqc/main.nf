@@ -27,6 +27,8 @@ process MULTIQC {
     prefix = task.ext.prefix ?: "${meta.id}"
     def report_files = [read_qc_report, read_trimming_report, read_alignment_log, read_counting_summary, software_versions].flatten().join(' ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     multiqc \\
         --force \\
         --no-ansi \\

@@ -24,6 +24,8 @@ process MULTIQC {
     prefix = task.ext.prefix ?: "${meta.id}"
     def report_files = [variant_annotation_csv, software_versions].flatten().join(' ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     multiqc \\
         --force \\
         --no-ansi \\

@@ -21,6 +21,8 @@ process BOWTIE2_BUILD {
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: 'genome_indexing'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p bowtie2_index
     bowtie2-build \\
         --threads ${task.cpus} \\

@@ -30,6 +30,8 @@ process KRAKEN2_BUILDCUSTOM {
     def clean = tool_params.clean?.toString() in truthy
     def genome_files = [genomes].flatten().join(' ')
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     kraken2_build_db.sh \\
         --db kraken2_db \\
         --taxonomy ${taxonomy} \\

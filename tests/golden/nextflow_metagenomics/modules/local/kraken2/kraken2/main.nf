@@ -27,6 +27,8 @@ process KRAKEN2_KRAKEN2 {
     def min_base_quality = tool_params.minimum_base_quality ?: 0
     def memory_mapping = tool_params.memory_mapping?.toString() in ['true', 'True', 'yes', '1'] ? '--memory-mapping' : ''
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     kraken2 \\
         --db ${database} \\
         --threads ${task.cpus} \\

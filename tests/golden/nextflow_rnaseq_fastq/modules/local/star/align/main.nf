@@ -26,6 +26,8 @@ process STAR_ALIGN {
     def fq = [reads].flatten()
     // read group ID and SM are the sample name; Log.final.out (uniquely mapped reads %) is emitted as `log`
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     STAR \\
         --runThreadN ${task.cpus} \\
         --genomeDir ${index} \\

@@ -28,6 +28,8 @@ process STAR_GENOMEGENERATE {
     // sa_index_nbases `auto`: min(14, floor(log2(genome length) / 2 - 1)), at least 4, so small genomes index correctly
     // the GTF's splice junctions go into the index (--sjdbGTFfile); STAR reads the GTF uncompressed
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     n='${sa_index_nbases}'
     if [ "\$n" = auto ]; then
         n=\$(awk '!/^>/ { s += length(\$0) } END { n = int(log(s) / log(2) / 2 - 1); print (n > 14 ? 14 : (n < 4 ? 4 : n)) }' ${genome})

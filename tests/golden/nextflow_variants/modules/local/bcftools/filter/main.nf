@@ -27,6 +27,8 @@ process BCFTOOLS_FILTER {
     // tests only what the VCF has: QUAL (min_qual > 0), DP when the header declares it (INFO/DP, else
     // FORMAT/DP), each left out at a threshold of 0; failing records are removed, not soft-filtered
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     hdr=\$(bcftools view -h ${vcf})
     expr=()
     if [ ${min_qual} != 0 ]; then expr+=('QUAL>=${min_qual}'); fi

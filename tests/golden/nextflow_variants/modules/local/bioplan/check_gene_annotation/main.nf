@@ -22,6 +22,8 @@ process BIOPLAN_CHECK_GENE_ANNOTATION {
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: 'check_gene_annotation'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     cat <<'BIOPLAN_PARAMS' > params.json
     ${groovy.json.JsonOutput.toJson(task.ext.tool_params ?: [:])}
     BIOPLAN_PARAMS

@@ -21,6 +21,8 @@ process GFFREAD_GTF {
     def args = task.ext.args ?: ''
     prefix = task.ext.prefix ?: 'annotation_format_conversion'
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     case ${annotation} in
         *.gz) gzip -cd ${annotation} > annotation.in.gff3 ;;
         *) cat ${annotation} > annotation.in.gff3 ;;

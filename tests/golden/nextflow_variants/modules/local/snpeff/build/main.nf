@@ -25,6 +25,8 @@ process SNPEFF_BUILD {
     def genome_name = tp.genome_name != null ? tp.genome_name : 'custom_genome'
     def avail_mem = task.memory ? (task.memory.toMega() * 4).intdiv(5) : 6400
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     mkdir -p 'snpeff_db/data/${genome_name}'
     case ${genome} in
         *.gz) gzip -cd ${genome} ;;

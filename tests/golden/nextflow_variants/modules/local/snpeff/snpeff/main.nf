@@ -28,6 +28,8 @@ process SNPEFF_SNPEFF {
     // genome's name is the one its snpEff.config names. Only the lines from ##fileformat on are kept:
     // Debian's snpEff wrapper may echo its arguments.
     """
+    export OMP_NUM_THREADS=${task.cpus} GOTO_NUM_THREADS=${task.cpus} OPENBLAS_NUM_THREADS=${task.cpus} \\
+        MKL_NUM_THREADS=${task.cpus} VECLIB_MAXIMUM_THREADS=${task.cpus} NUMEXPR_NUM_THREADS=${task.cpus}
     genome_name=\$(sed -n 's/\\.genome : .*\$//p' ${db}/snpEff.config | sed -n 1p)
     snpEff \\
         -Xmx${avail_mem}m \\
