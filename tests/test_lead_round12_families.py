@@ -222,3 +222,11 @@ def test_a_steps_words_in_the_name_of_data_someone_holds_run_no_step(knowledge, 
 ])
 def test_variant_requests_in_other_words(knowledge, query, ops):
     assert set(_spec(knowledge, query).required_operations) == ops
+
+
+@pytest.mark.parametrize("query", [
+    "Map reads with Salmon in selective alignment mode and import with tximport into DESeq2",
+    "map the reads to the transcriptome with kallisto"])
+def test_reads_mapped_with_a_pseudoaligner_need_no_genome_alignment(knowledge, query):
+    ops = _spec(knowledge, query).required_operations
+    assert "transcript_quantification" in ops and "read_alignment" not in ops
