@@ -5,10 +5,13 @@ named without its steps removes them, a ChIP-seq one does not. Spec-level but fo
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from bioplan.compile import plan_request
 from bioplan.models import InputProfile
+from bioplan.paths import templates_dir
 from bioplan.request.parse import parse_request
 from bioplan.request.spec import build_spec
 
@@ -77,3 +80,22 @@ def test_a_step_the_request_refuses_is_no_step_of_the_named_pipeline(knowledge, 
     spec = build_spec(parse_request(query, knowledge), InputProfile(), knowledge)
     assert refused not in spec.required_operations and refused in spec.excluded_operations
     assert "peak_calling" in spec.required_operations
+
+
+@pytest.mark.parametrize("contigs", ["chrM,MT;$(touch PWNED)", 'chrM" || rname != "x', "chrM,`touch PWNED`"])
+def test_the_step_script_refuses_a_contig_name_before_any_use(tmp_path, contigs):
+    """mito_contigs goes into a samtools filter expression: a name of other characters than letters, digits,
+    _ . : - is refused (exit 1, said), before the BAM is read or anything of the name runs (no samtools needed)."""
+    script = templates_dir() / "scripts" / "mito_filter.sh"
+    run = subprocess.run(["sh", str(script), "--contigs", contigs, "in.bam", "out.bam", "out.bam.bai", "--"],
+                         cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert run.returncode == 1
+    assert "is not a contig name (letters, digits, _ . : -)" in run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_step_script_wants_its_three_files(tmp_path):
+    script = templates_dir() / "scripts" / "mito_filter.sh"
+    run = subprocess.run(["sh", str(script), "--contigs", "chrM", "in.bam", "out.bam"], cwd=tmp_path,
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "IN.bam OUT.bam OUT.bam.bai are required" in run.stderr
